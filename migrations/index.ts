@@ -1,0 +1,16 @@
+// Migrations are listed here rather than read from disk, so they load the same way under
+// tsx, vitest and a compiled build. A test checks this list against the folder.
+import type { Knex } from 'knex';
+import * as createAccounts from './20261122190000_create_accounts.ts';
+import * as createApiKeys from './20261122190100_create_api_keys.ts';
+import * as createSlugs from './20261122190200_create_slugs.ts';
+import * as createCodes from './20261122190300_create_codes.ts';
+import * as createRoutingRules from './20261122190400_create_routing_rules.ts';
+
+export const migrations: Record<string, Knex.Migration> = {
+  '20261122190000_create_accounts': createAccounts,
+  '20261122190100_create_api_keys': createApiKeys,
+  '20261122190200_create_slugs': createSlugs,
+  '20261122190300_create_codes': createCodes,
+  '20261122190400_create_routing_rules': createRoutingRules,
+};

@@ -1,0 +1,76 @@
+// The one module that reads process.env. Everything else receives a frozen, typed Config.
+import { z } from 'zod';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const byteSize = z
+  .string()
+  .regex(/^\d+(b|kb|mb)?$/i, 'a byte count such as 1048576, 512kb or 1mb')
+  .transform((value) => {
+    const match = /^(\d+)(b|kb|mb)?$/i.exec(value)!;
+    const unit = (match[2] ?? 'b').toLowerCase();
+    return Number(match[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+  });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|mysql:\/\/)/, 'must start with sqlite: or mysql://')
+    .default('sqlite:./data/qr.sqlite'),
+  MIGRATE_ON_START: booleanString.default(true),
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://qr.example.com' })
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JSON_BODY_LIMIT: byteSize.default(1024 * 1024),
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export interface Config {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly migrateOnStart: boolean;
+  /** Origin that scan URLs start with, without a trailing slash. */
+  readonly publicBaseUrl: string;
+  readonly logLevel: string;
+  readonly jsonBodyLimit: number;
+  readonly apiKeyCacheTtlMs: number;
+  readonly shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment once; lists every problem instead of stopping at the first. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "not set", as they do in most .env files.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    migrateOnStart: e.MIGRATE_ON_START,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    jsonBodyLimit: e.JSON_BODY_LIMIT,
+    apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  });
+}

@@ -1,0 +1,58 @@
+// Builds the Knex instance for either dialect from DATABASE_URL.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import knex, { type Knex } from 'knex';
+
+export type Db = Knex;
+
+/** `sqlite:<path>` (`sqlite::memory:` too) or `mysql://user:pass@host:port/db`. */
+export function createDb(databaseUrl: string): Knex {
+  if (databaseUrl.startsWith('sqlite:')) return createSqlite(databaseUrl.slice('sqlite:'.length));
+  if (databaseUrl.startsWith('mysql://')) return createMysql(databaseUrl);
+  throw new Error(`Unsupported DATABASE_URL scheme: ${databaseUrl.split(':')[0]}`);
+}
+
+function createSqlite(path: string): Knex {
+  const filename = path === ':memory:' ? path : resolve(path);
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  return knex({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    // One connection: SQLite serialises writers anyway, and a single connection keeps
+    // transactions from waiting on each other's file locks.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('foreign_keys = ON');
+        conn.pragma('busy_timeout = 5000');
+        done(null, conn);
+      },
+    },
+  });
+}
+
+function createMysql(databaseUrl: string): Knex {
+  const url = new URL(databaseUrl);
+  return knex({
+    client: 'mysql2',
+    connection: {
+      host: url.hostname,
+      port: url.port ? Number(url.port) : 3306,
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.replace(/^\//, '') || undefined,
+      timezone: 'Z',
+      charset: 'utf8mb4',
+      decimalNumbers: true,
+      supportBigNumbers: true,
+    },
+    pool: { min: 0, max: 10 },
+  });
+}
+
+export function isSqlite(db: Knex): boolean {
+  return db.client.config.client === 'better-sqlite3';
+}

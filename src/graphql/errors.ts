@@ -1,0 +1,31 @@
+// DomainErrors become GraphQL errors with the same code; anything else is logged and masked.
+import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
+import { DomainError } from '../shared/errors.ts';
+
+const snakeToCamel = (path: string) => path.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+export function createMaskError(logger: Logger) {
+  return (error: unknown, message: string): Error => {
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (original instanceof DomainError) {
+      const gqlError = error instanceof GraphQLError ? error : undefined;
+      return new GraphQLError(original.message, {
+        nodes: gqlError?.nodes,
+        path: gqlError?.path,
+        extensions: {
+          code: original.kind.toUpperCase(),
+          status: original.status,
+          // Paths use the GraphQL input's field names.
+          ...(original.fieldErrors && {
+            errors: original.fieldErrors.map((e) => ({ path: snakeToCamel(e.path), message: e.message })),
+          }),
+        },
+      });
+    }
+    // Errors of GraphQL itself (syntax, unknown field, wrong argument type) are safe to show.
+    if (error instanceof GraphQLError && !error.originalError) return error;
+    logger.error({ err: original }, 'unhandled error in a GraphQL resolver');
+    return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}

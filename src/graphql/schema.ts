@@ -1,0 +1,8 @@
+// Imports each module's GraphQL types (for their side effects on the builder), then builds.
+// Importing this opens no database connection.
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './scalars.ts';
+import '../modules/codes/graphql.ts';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,22 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { GraphQLContext } from './context.ts';
+import { createMaskError } from './errors.ts';
+import { schema } from './schema.ts';
+
+export type Yoga = ReturnType<typeof createGraphQLServer>;
+
+export function createGraphQLServer(options: { graphiql: boolean; logger: Logger }) {
+  return createYoga<GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    // GraphiQL's assets come from the installed package, not a CDN, so it works offline.
+    graphiql: options.graphiql ? { title: 'QR service GraphQL' } : false,
+    renderGraphiQL,
+    landingPage: false,
+    maskedErrors: { maskError: createMaskError(options.logger) },
+    // Request logging is ours (one line per request); resolver failures are logged by maskError.
+    logging: false,
+  });
+}

@@ -1,0 +1,19 @@
+import type { ParameterizedContext } from 'koa';
+import type { Logger } from 'pino';
+import type { Principal } from '../shared/principal.ts';
+
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  /** Set by the auth middleware on every authenticated route. */
+  principal?: Principal;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+
+/** The principal of an authenticated route; auth guarantees it is there. */
+export function principalOf(ctx: AppContext): Principal {
+  const principal = ctx.state.principal;
+  if (!principal) throw new Error('principalOf() on a route without the auth middleware');
+  return principal;
+}

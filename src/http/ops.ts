@@ -1,0 +1,27 @@
+// Liveness and readiness for orchestrators; unauthenticated and cheap.
+import { Router } from '@koa/router';
+import type { Services } from '../services.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { AppState } from './context.ts';
+
+export function createOpsRouter(services: Services): Router<AppState> {
+  const router = new Router<AppState>();
+
+  // GET /healthz: the process is up
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  // GET /readyz: the database answers
+  router.get('/readyz', async (ctx) => {
+    try {
+      await services.pingDatabase();
+    } catch (err) {
+      ctx.state.log.warn({ err }, 'readiness check failed');
+      throw new DomainError('unavailable', 'The database is not reachable.');
+    }
+    ctx.body = { status: 'ready' };
+  });
+
+  return router;
+}

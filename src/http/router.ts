@@ -1,0 +1,21 @@
+// One router per API version. Today /v1 and /v2 share every route; a later difference is
+// made here, in one place.
+import { Router } from '@koa/router';
+import { registerCodeRoutes } from '../modules/codes/rest.ts';
+import type { Services } from '../services.ts';
+import { requireAuth } from './auth.ts';
+import { jsonBody } from './body.ts';
+import type { AppState } from './context.ts';
+
+export const API_VERSIONS = ['v1'] as const;
+
+export function createApiRouter(version: (typeof API_VERSIONS)[number], services: Services): Router<AppState> {
+  const router = new Router<AppState>({ prefix: `/${version}` });
+  const deps = {
+    services,
+    auth: requireAuth((key) => services.accounts.authenticate(key)),
+    json: jsonBody(services.config.jsonBodyLimit),
+  };
+  registerCodeRoutes(router, deps);
+  return router;
+}

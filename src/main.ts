@@ -1,0 +1,57 @@
+// config -> db -> services -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
+import { createServer, type Server } from 'node:http';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createDb } from './db/knex.ts';
+import { migrateLatest } from './db/migrate.ts';
+import { createLogger } from './logger.ts';
+import { createServices } from './services.ts';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config);
+  const db = createDb(config.databaseUrl);
+  if (config.migrateOnStart) {
+    const applied = await migrateLatest(db);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  }
+  const services = createServices(db, config);
+  const server = createServer(buildApp({ services, logger }).callback());
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  logger.info({ url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] }, 'listening');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    // Past the timeout, open connections are cut so the process does exit.
+    const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    force.unref();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.destroy();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function listeningPort(server: Server): number {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,216 @@
+// GraphQL types, queries and mutations for codes. Inputs arrive in GraphQL's camelCase and
+// are handed to the same service functions as REST, which validate them.
+import { builder } from '../../graphql/builder.ts';
+import { DomainError } from '../../shared/errors.ts';
+import type { Rule } from '../routing/schemas.ts';
+import { ruleToInlineCondition } from '../routing/schemas.ts';
+import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
+import { scanUrl } from './presenter.ts';
+
+const DesignRef = builder.objectRef<ResolvedDesign>('CodeDesign').implement({
+  description: 'How the code is drawn, with defaults filled in.',
+  fields: (t) => ({
+    fgColor: t.exposeString('fg_color'),
+    bgColor: t.exposeString('bg_color'),
+    style: t.exposeString('style'),
+    logoUrl: t.exposeString('logo_url', { nullable: true }),
+    errorCorrection: t.exposeString('error_correction'),
+  }),
+});
+
+const RuleRef = builder.objectRef<Rule>('RoutingRule').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    type: t.exposeString('type'),
+    priority: t.exposeInt('priority'),
+    condition: t.string({ description: "Inline form, e.g. 'country:US'.", resolve: (rule) => ruleToInlineCondition(rule) }),
+    destination: t.exposeString('destination'),
+  }),
+});
+
+const RoutingRef = builder.objectRef<Code['routing']>('Routing').implement({
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled'),
+    rules: t.field({ type: [RuleRef], resolve: (routing) => routing.rules }),
+  }),
+});
+
+export const CodeRef = builder.objectRef<Code>('Code').implement({
+  description: 'A QR code: what it encodes, how it looks and where its scans go.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    type: t.exposeString('type'),
+    content: t.exposeString('content'),
+    design: t.field({ type: DesignRef, resolve: (code) => resolveDesign(code.design) }),
+    routing: t.field({ type: RoutingRef, resolve: (code) => code.routing }),
+    scanUrl: t.string({ resolve: (code, _args, ctx) => scanUrl(ctx.services.config.publicBaseUrl, code.slug) }),
+    createdAt: t.field({ type: 'DateTime', resolve: (code) => code.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
+  }),
+});
+
+const DesignInput = builder.inputType('CodeDesignInput', {
+  description: 'Design fields; omitted ones keep their defaults. In updateCode, null resets a field.',
+  fields: (t) => ({
+    fgColor: t.string({ required: false, description: '#rrggbb' }),
+    bgColor: t.string({ required: false, description: '#rrggbb' }),
+    style: t.string({ required: false, description: 'square, dots, rounded or branded' }),
+    logoUrl: t.string({ required: false, description: 'http(s) URL of a logo' }),
+    errorCorrection: t.string({ required: false, description: 'L, M, Q or H' }),
+  }),
+});
+
+const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePayload').implement({
+  fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
+});
+
+const RuleInput = builder.inputType('RoutingRuleInput', {
+  fields: (t) => ({
+    condition: t.string({ required: true, description: "'<dimension>:<value>', e.g. 'country:US'" }),
+    destination: t.string({ required: true }),
+  }),
+});
+
+const RoutingInput = builder.inputType('RoutingInput', {
+  fields: (t) => ({
+    enabled: t.boolean({ required: false }),
+    rules: t.field({ type: [RuleInput], required: false, description: 'Replaces every rule when given.' }),
+  }),
+});
+
+const CreateCodeInput = builder.inputType('CreateCodeInput', {
+  fields: (t) => ({
+    type: t.string({ required: false, description: "Defaults to 'url'." }),
+    content: t.string({ required: true }),
+    design: t.field({ type: DesignInput, required: false }),
+    routing: t.field({ type: RoutingInput, required: false }),
+  }),
+});
+
+const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
+  fields: (t) => ({
+    content: t.string({ required: false, description: 'New destination of a url code.' }),
+    design: t.field({ type: DesignInput, required: false }),
+    routing: t.field({ type: RoutingInput, required: false }),
+  }),
+});
+
+const CodeFilter = builder.inputType('CodeFilter', {
+  fields: (t) => ({
+    type: t.string({ required: false }),
+    q: t.string({ required: false, description: 'Substring of the content.' }),
+    createdAfter: t.field({ type: 'DateTime', required: false }),
+    createdBefore: t.field({ type: 'DateTime', required: false }),
+  }),
+});
+
+const CodeSort = builder.enumType('CodeSort', {
+  values: {
+    CREATED_AT_ASC: { value: 'created_at' },
+    CREATED_AT_DESC: { value: '-created_at' },
+    UPDATED_AT_ASC: { value: 'updated_at' },
+    UPDATED_AT_DESC: { value: '-updated_at' },
+  } as const,
+});
+
+type GraphQLDesign = { fgColor?: string | null; bgColor?: string | null; style?: string | null; logoUrl?: string | null; errorCorrection?: string | null };
+
+/** GraphQL's camelCase design to the domain's field names; undefined stays absent. */
+function toDesign(design: GraphQLDesign | null | undefined) {
+  if (!design) return undefined;
+  const fields = {
+    fg_color: design.fgColor,
+    bg_color: design.bgColor,
+    style: design.style,
+    logo_url: design.logoUrl,
+    error_correction: design.errorCorrection,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** Drops absent (undefined or, outside PATCH semantics, null) GraphQL arguments. */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}
+
+builder.queryFields((t) => ({
+  code: t.field({
+    type: CodeRef,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      try {
+        return await ctx.services.codes.get(ctx.principal, String(id));
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
+  }),
+  codes: t.connection({
+    type: CodeRef,
+    description: 'The caller\'s codes, newest first unless sorted otherwise. Forward pagination only.',
+    args: {
+      filter: t.arg({ type: CodeFilter, required: false }),
+      sort: t.arg({ type: CodeSort, required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      if (args.last != null || args.before != null) {
+        throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
+      }
+      const filter = args.filter ?? {};
+      const page = await ctx.services.codes.list(
+        ctx.principal,
+        defined({
+          limit: args.first ?? undefined,
+          cursor: args.after ?? undefined,
+          sort: args.sort ?? undefined,
+          type: filter.type,
+          q: filter.q,
+          created_after: filter.createdAfter?.toISOString(),
+          created_before: filter.createdBefore?.toISOString(),
+        }),
+      );
+      const edges = page.data.map((node) => ({ node, cursor: page.cursorOf(node) }));
+      return {
+        edges,
+        pageInfo: {
+          hasNextPage: page.nextCursor !== null,
+          hasPreviousPage: args.after != null,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges[edges.length - 1]?.cursor ?? null,
+        },
+      };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createCode: t.field({
+    type: CodeRef,
+    args: { input: t.arg({ type: CreateCodeInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.codes.create(
+        ctx.principal,
+        defined({ type: input.type, content: input.content, design: toDesign(input.design), routing: input.routing && defined(input.routing) }),
+      ),
+  }),
+  updateCode: t.field({
+    type: CodeRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCodeInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) =>
+      ctx.services.codes.update(
+        ctx.principal,
+        String(id),
+        defined({ content: input.content, design: toDesign(input.design), routing: input.routing && defined(input.routing) }),
+      ),
+  }),
+  deleteCode: t.field({
+    type: DeleteCodePayload,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      await ctx.services.codes.remove(ctx.principal, String(id));
+      return { deletedId: String(id) };
+    },
+  }),
+}));

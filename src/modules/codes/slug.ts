@@ -1,0 +1,22 @@
+// Short public slugs. 7 base62 characters give 62^7 (about 3.5e12) values, so a random one
+// is unguessable in practice and collisions are rare; on a collision we draw again.
+import { randomBase62 } from '../../shared/ids.ts';
+
+export const SLUG_LENGTH = 7;
+const MAX_ATTEMPTS = 8;
+
+/** Paths the server answers itself; a slug must never shadow one of them. */
+const RESERVED = new Set(['v1', 'v2', 'graphql', 'healthz', 'readyz', 'metrics', 'docs', 'dashboard', 'problems']);
+
+/**
+ * Draws slugs until `reserve` accepts one. `reserve` records the slug for good (a tombstone
+ * outlives the code), so a slug is never handed out twice.
+ */
+export async function allocateSlug(reserve: (slug: string) => Promise<boolean>): Promise<string> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const slug = randomBase62(SLUG_LENGTH);
+    if (RESERVED.has(slug.toLowerCase())) continue;
+    if (await reserve(slug)) return slug;
+  }
+  throw new Error(`No free slug after ${MAX_ATTEMPTS} attempts; the slug space may be nearly full`);
+}

@@ -1,0 +1,119 @@
+import type { Queryable } from '../../db/transaction.ts';
+import { containsPattern, isUniqueViolation, LIKE_ESCAPE } from '../../db/dialect.ts';
+import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
+import type { RoutingStore } from '../routing/store.ts';
+import type { CursorPosition } from './cursor.ts';
+import type { Code } from './model.ts';
+import type { CodeType, DesignInput, ListCodesQuery } from './schemas.ts';
+
+interface CodeRow {
+  id: string;
+  account_id: string;
+  type: string;
+  content: string;
+  design: string;
+  routing_enabled: number | boolean;
+  slug: string;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+const sortColumns = { created_at: 'created_at', updated_at: 'updated_at' } as const;
+
+export function createCodesStore(db: Queryable, routing: RoutingStore) {
+  async function withRules(rows: CodeRow[], q: Queryable): Promise<Code[]> {
+    const rules = await routing.rulesForCodes(
+      rows.map((row) => row.id),
+      q,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      accountId: row.account_id,
+      type: row.type as CodeType,
+      content: row.content,
+      design: fromJson<DesignInput>(row.design) ?? {},
+      routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! },
+      slug: row.slug,
+      createdAt: fromMillis(row.created_at),
+      updatedAt: fromMillis(row.updated_at),
+    }));
+  }
+
+  return {
+    /** Reserves a slug for good. Returns false when it is taken (now or ever before). */
+    async reserveSlug(slug: string, q: Queryable = db): Promise<boolean> {
+      try {
+        await q('slugs').insert({ slug, created_at: Date.now() });
+        return true;
+      } catch (err) {
+        if (isUniqueViolation(err)) return false;
+        throw err;
+      }
+    },
+
+    async insert(code: Omit<Code, 'routing'> & { routingEnabled: boolean }, q: Queryable = db): Promise<void> {
+      await q('codes').insert({
+        id: code.id,
+        account_id: code.accountId,
+        type: code.type,
+        content: code.content,
+        design: toJson(code.design),
+        routing_enabled: code.routingEnabled,
+        slug: code.slug,
+        created_at: toMillis(code.createdAt),
+        updated_at: toMillis(code.updatedAt),
+      });
+    },
+
+    async findById(accountId: string, id: string, q: Queryable = db): Promise<Code | null> {
+      const row: CodeRow | undefined = await q('codes').where({ account_id: accountId, id }).first();
+      return row ? (await withRules([row], q))[0]! : null;
+    },
+
+    /** One page in sort order, fetching `limit` rows after the cursor position. */
+    async list(accountId: string, query: ListCodesQuery, after: CursorPosition | null, limit: number): Promise<Code[]> {
+      const descending = query.sort.startsWith('-');
+      const column = sortColumns[query.sort.replace('-', '') as keyof typeof sortColumns];
+      const direction = descending ? 'desc' : 'asc';
+      const builder = db('codes').where('account_id', accountId);
+      if (query.type) builder.andWhere('type', query.type);
+      if (query.q) builder.andWhereRaw('content LIKE ? ESCAPE ?', [containsPattern(query.q), LIKE_ESCAPE]);
+      if (query.created_after) builder.andWhere('created_at', '>', toMillis(query.created_after));
+      if (query.created_before) builder.andWhere('created_at', '<', toMillis(query.created_before));
+      if (after) {
+        const op = descending ? '<' : '>';
+        builder.andWhere((w) =>
+          w.where(column, op, after.key).orWhere((tie) => tie.where(column, after.key).andWhere('id', op, after.id)),
+        );
+      }
+      const rows: CodeRow[] = await builder
+        .orderBy([
+          { column, order: direction },
+          { column: 'id', order: direction },
+        ])
+        .limit(limit);
+      return withRules(rows, db);
+    },
+
+    async update(
+      accountId: string,
+      id: string,
+      changes: { content?: string; design?: DesignInput; routingEnabled?: boolean; updatedAt: Date },
+      q: Queryable = db,
+    ): Promise<void> {
+      const row: Record<string, unknown> = { updated_at: toMillis(changes.updatedAt) };
+      if (changes.content !== undefined) row.content = changes.content;
+      if (changes.design !== undefined) row.design = toJson(changes.design);
+      if (changes.routingEnabled !== undefined) row.routing_enabled = changes.routingEnabled;
+      await q('codes').where({ account_id: accountId, id }).update(row);
+    },
+
+    /** Deletes the code and (by cascade) its rules; its slug stays reserved. */
+    async delete(accountId: string, id: string, q: Queryable = db): Promise<boolean> {
+      const deleted = await q('codes').where({ account_id: accountId, id }).delete();
+      return deleted > 0;
+    },
+  };
+}
+
+export type CodesStore = ReturnType<typeof createCodesStore>;

@@ -1,0 +1,90 @@
+// The real app on a real port, over a fresh test database. Requests go through fetch.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { createTestDb, type TestDb } from './db.ts';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  services: Services;
+  testDb: TestDb;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  graphql<T = any>(key: string | undefined, query: string, variables?: Record<string, unknown>): Promise<TestResponse<T>>;
+  /** A new account with one API key; returns the key. */
+  newAccountKey(name?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+let accountCounter = 0;
+
+export async function getTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const testDb = await createTestDb();
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: testDb.url,
+    PUBLIC_BASE_URL: url,
+    ...env,
+  });
+  const services = createServices(testDb.db, config);
+  server.on('request', buildApp({ services, logger: createLogger(config) }).callback());
+
+  async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: type.includes('json') && text ? JSON.parse(text) : undefined,
+      text,
+    } as TestResponse<T>;
+  }
+
+  return {
+    url,
+    config,
+    services,
+    testDb,
+    request,
+    graphql: (key, query, variables) => request('POST', '/graphql', { key, body: { query, variables } }),
+    async newAccountKey(name = `account-${process.pid}-${++accountCounter}`) {
+      return (await services.accounts.issueKey(name)).key;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await testDb.destroy();
+    },
+  };
+}
