@@ -1,0 +1,73 @@
+// The real entry points: the key CLI, `npm start`'s main.ts, and graceful shutdown.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { runCli, startServer } from '../support/process.ts';
+
+let testDb: TestDb;
+
+beforeAll(async () => {
+  testDb = await createTestDb({ migrate: false });
+});
+afterAll(() => testDb.destroy());
+
+describe('cli keys create', () => {
+  it('creates account and key on a fresh database and prints the key alone on the last line', async () => {
+    const res = await runCli(['keys', 'create', '--account', 'acme'], { DATABASE_URL: testDb.url });
+    expect(res.code, res.stderr).toBe(0);
+    const lines = res.stdout.trim().split('\n');
+    expect(lines.at(-1)).toMatch(/^qrk_[0-9A-Za-z]{40}$/);
+    expect(await testDb.db('accounts').where({ name: 'acme' })).toHaveLength(1);
+  });
+
+  it('exits non-zero with usage when --account is missing', async () => {
+    const res = await runCli(['keys', 'create'], { DATABASE_URL: testDb.url });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--account');
+  });
+});
+
+describe('main.ts', () => {
+  it('serves with a CLI-made key and finishes an in-flight request on SIGTERM before exiting', async () => {
+    const key = (await runCli(['keys', 'create', '--account', 'shutdown'], { DATABASE_URL: testDb.url })).stdout.trim().split('\n').at(-1)!;
+    const server = await startServer({ DATABASE_URL: testDb.url, PUBLIC_BASE_URL: 'http://qr.test' });
+    try {
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+
+      // Start a request, send half of its body, then SIGTERM; the rest follows after the signal.
+      const body = JSON.stringify({ content: 'https://example.com/in-flight' });
+      const half = Math.floor(body.length / 2);
+      const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(`${server.url}/v1/codes`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(body.length) },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        });
+        req.on('error', reject);
+        req.write(body.slice(0, half));
+        setTimeout(() => {
+          server.child.kill('SIGTERM');
+          setTimeout(() => req.end(body.slice(half)), 300);
+        }, 100);
+      });
+
+      const answered = await response;
+      expect(answered.status, answered.text).toBe(201);
+      expect(await server.exited).toBe(0);
+      const logs = server.logs();
+      expect(logs).toContain('"msg":"stopped"');
+      // The request was still in flight when the signal arrived, and was answered after it.
+      expect(logs.indexOf('shutting down')).toBeGreaterThan(-1);
+      expect(logs.indexOf('"path":"/v1/codes"')).toBeGreaterThan(logs.indexOf('shutting down'));
+      const stored = await testDb.db('codes').where({ content: 'https://example.com/in-flight' });
+      expect(stored).toHaveLength(1);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,52 @@
+// Runs the real entry points (src/main.ts, src/cli.ts) as child processes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function nodeWithTsx(script: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = nodeWithTsx('src/cli.ts', args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const [code] = await once(child, 'exit');
+  return { code: code as number, stdout, stderr };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  logs: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts src/main.ts on a free port and resolves once it logs that it listens. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = nodeWithTsx('src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env });
+  let output = '';
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    child.stderr!.on('data', (d) => (output += d));
+    child.stdout!.on('data', (d) => {
+      output += d;
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exited.then(() => reject(new Error(`server exited:\n${output}`)));
+  });
+  return { child, url, logs: () => output, exited };
+}

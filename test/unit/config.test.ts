@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('runs with nothing set: SQLite file, port 3000 on loopback, migrations on', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      databaseUrl: 'sqlite:./data/qr.sqlite',
+      port: 3000,
+      host: '127.0.0.1',
+      migrateOnStart: true,
+      publicBaseUrl: 'http://localhost:3000',
+      jsonBodyLimit: 1024 * 1024,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'mysql://u:p@db:3306/qr',
+      MIGRATE_ON_START: 'false',
+      PUBLIC_BASE_URL: 'https://qr.example.com/',
+      JSON_BODY_LIMIT: '2mb',
+      NODE_ENV: 'production',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'mysql://u:p@db:3306/qr',
+      migrateOnStart: false,
+      publicBaseUrl: 'https://qr.example.com',
+      jsonBodyLimit: 2 * 1024 * 1024,
+      nodeEnv: 'production',
+    });
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x', MIGRATE_ON_START: 'maybe', PUBLIC_BASE_URL: 'ftp://x' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.split(':')[0]);
+    expect(problems.sort()).toEqual(['DATABASE_URL', 'MIGRATE_ON_START', 'PORT', 'PUBLIC_BASE_URL']);
+  });
+});

@@ -1,0 +1,22 @@
+// Generated and hand-kept lists that must match the code.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { migrations } from '../../migrations/index.ts';
+import { SCHEMA_FILE, printedSchema } from '../../src/graphql/print-schema.ts';
+
+describe('schema/schema.graphql', () => {
+  it('matches the schema the code builds (run npm run schema:print)', () => {
+    expect(readFileSync(SCHEMA_FILE, 'utf8'), 'run npm run schema:print').toBe(printedSchema());
+  });
+});
+
+describe('migrations/index.ts', () => {
+  it('lists every migration file in the folder, named <timestamp>_<verb>_<noun>', () => {
+    const files = readdirSync(new URL('../../migrations/', import.meta.url))
+      .filter((f) => f !== 'index.ts')
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort();
+    expect(Object.keys(migrations).sort()).toEqual(files);
+    for (const name of files) expect(name).toMatch(/^\d{14}_[a-z]+_[a-z_]+$/);
+  });
+});
