@@ -9,7 +9,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('position').notNullable();
     t.string('type', 16).notNullable();
     t.text('conditions').notNullable();
-    t.text('destination').notNullable();
+    // Null for split rules, whose weights name the destinations.
+    t.text('destination').nullable();
     t.bigInteger('created_at').notNullable();
     t.index(['code_id', 'priority', 'position'], 'routing_rules_code_order_idx');
   });

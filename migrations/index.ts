@@ -6,6 +6,8 @@ import * as createApiKeys from './20261122190100_create_api_keys.ts';
 import * as createSlugs from './20261122190200_create_slugs.ts';
 import * as createCodes from './20261122190300_create_codes.ts';
 import * as createRoutingRules from './20261122190400_create_routing_rules.ts';
+import * as createScans from './20261122200000_create_scans.ts';
+import * as createVisitorSalts from './20261122200100_create_visitor_salts.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -13,4 +15,6 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122190200_create_slugs': createSlugs,
   '20261122190300_create_codes': createCodes,
   '20261122190400_create_routing_rules': createRoutingRules,
+  '20261122200000_create_scans': createScans,
+  '20261122200100_create_visitor_salts': createVisitorSalts,
 };

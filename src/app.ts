@@ -1,4 +1,6 @@
-// buildApp(deps): the Koa application with every route. It never listens; main.ts does.
+// buildApp(deps): the Koa application with every route; buildRequestListener(deps) puts the
+// lean scan route in front of it. Neither listens; main.ts does.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { createGraphQLServer } from './graphql/yoga.ts';
@@ -9,6 +11,7 @@ import { createOpsRouter } from './http/ops.ts';
 import { requestLog } from './http/request-log.ts';
 import { API_VERSIONS, createApiRouter } from './http/router.ts';
 import type { Services } from './services.ts';
+import { createScanRoute } from './modules/scans/scan-route.ts';
 import { DomainError } from './shared/errors.ts';
 
 export interface AppDeps {
@@ -46,4 +49,20 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
     app.use(router.allowedMethods());
   }
   return app;
+}
+
+/** The server's request handler: scans are answered before Koa's middleware stack is entered. */
+export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { services, logger } = deps;
+  const handleScan = createScanRoute({
+    cache: services.scans.targets,
+    clientInfo: services.scans.clientInfo,
+    recorder: services.scans.recorder,
+    redirectStatus: services.config.scanRedirectStatus,
+    logger,
+  });
+  const koa = buildApp(deps).callback();
+  return (req, res) => {
+    if (!handleScan(req, res)) void koa(req, res);
+  };
 }

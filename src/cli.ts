@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
+import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
 
 const USAGE = `Usage:
@@ -31,7 +32,8 @@ async function run(argv: string[]): Promise<number> {
         return 2;
       }
       await migrateLatest(db);
-      const issued = await createServices(db, config).accounts.issueKey(values.account, values.name);
+      const services = await createServices(db, config, createLogger({ logLevel: 'warn' }));
+      const issued = await services.accounts.issueKey(values.account, values.name);
       console.log(`Created key ${issued.prefix}… (${issued.keyId}) for account '${issued.accountName}' (${issued.accountId}).`);
       console.log('Store it now: it is shown only this once.');
       console.log(issued.key);

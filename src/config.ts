@@ -30,6 +30,14 @@ const envSchema = z.object({
   JSON_BODY_LIMIT: byteSize.default(1024 * 1024),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  SCAN_REDIRECT_STATUS: z.enum(['301', '302', '307']).default('302').transform(Number),
+  TRUST_PROXY: booleanString.default(false),
+  GEO_COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as CF-IPCountry').optional(),
+  GEOIP_DB: z.string().min(1).optional(),
+  SCAN_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(200),
+  SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  CODE_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+  CODE_CACHE_SIZE: z.coerce.number().int().min(1).default(50_000),
 });
 
 export interface Config {
@@ -44,6 +52,16 @@ export interface Config {
   readonly jsonBodyLimit: number;
   readonly apiKeyCacheTtlMs: number;
   readonly shutdownTimeoutMs: number;
+  readonly scanRedirectStatus: 301 | 302 | 307;
+  readonly trustProxy: boolean;
+  /** Lower-cased name of a trusted header with the visitor's country, or null. */
+  readonly geoCountryHeader: string | null;
+  /** MMDB country database; null means the one bundled with the package. */
+  readonly geoipDb: string | null;
+  readonly scanFlushIntervalMs: number;
+  readonly scanBatchSize: number;
+  readonly codeCacheTtlMs: number;
+  readonly codeCacheSize: number;
 }
 
 export class ConfigError extends Error {
@@ -72,5 +90,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    scanRedirectStatus: e.SCAN_REDIRECT_STATUS as 301 | 302 | 307,
+    trustProxy: e.TRUST_PROXY,
+    geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase() ?? null,
+    geoipDb: e.GEOIP_DB ?? null,
+    scanFlushIntervalMs: e.SCAN_FLUSH_INTERVAL_MS,
+    scanBatchSize: e.SCAN_BATCH_SIZE,
+    codeCacheTtlMs: e.CODE_CACHE_TTL_MS,
+    codeCacheSize: e.CODE_CACHE_SIZE,
   });
 }

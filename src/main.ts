@@ -1,6 +1,6 @@
 // config -> db -> services -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
 import { createServer, type Server } from 'node:http';
-import { buildApp } from './app.ts';
+import { buildRequestListener } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
@@ -24,8 +24,8 @@ async function main(): Promise<void> {
     const applied = await migrateLatest(db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   }
-  const services = createServices(db, config);
-  const server = createServer(buildApp({ services, logger }).callback());
+  const services = await createServices(db, config, logger);
+  const server = createServer(buildRequestListener({ services, logger }));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] }, 'listening');
 
@@ -38,6 +38,8 @@ async function main(): Promise<void> {
     const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
     force.unref();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Every scan answered before the close is in the buffer; write it before the pool goes.
+    await services.close();
     await db.destroy();
     logger.info('stopped');
     process.exit(0);

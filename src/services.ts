@@ -1,24 +1,52 @@
-// Wires stores into services. Both transports receive the same Services object.
+// Wires stores into services. Both transports (and the scan route) share one Services object.
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
+import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
+import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
+import { createScanRecorder } from './modules/scans/recorder.ts';
+import { createScansStore } from './modules/scans/store.ts';
+import { createTargetCache } from './modules/scans/target-cache.ts';
 
-export function createServices(db: Knex, config: Config) {
+export async function createServices(db: Knex, config: Config, logger: Logger) {
   const routingStore = createRoutingStore(db);
   const codesStore = createCodesStore(db, routingStore);
+  const scansStore = createScansStore(db);
+  const clientInfo = await createClientInfo({
+    geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
+    trustProxy: config.trustProxy,
+    countryHeader: config.geoCountryHeader,
+  });
+  const targets = createTargetCache({ load: (slug) => codesStore.findBySlug(slug), max: config.codeCacheSize, ttlMs: config.codeCacheTtlMs });
+  const recorder = createScanRecorder({
+    db,
+    store: scansStore,
+    logger,
+    flushIntervalMs: config.scanFlushIntervalMs,
+    batchSize: config.scanBatchSize,
+  });
+  const onCodeChanged = (slug: string) => targets.invalidate(slug);
+
   return {
     config,
     accounts: createAccountsService(db, createAccountsStore(db), { cacheTtlMs: config.apiKeyCacheTtlMs }),
-    codes: createCodesService(db, codesStore, routingStore),
+    codes: createCodesService(db, codesStore, routingStore, onCodeChanged),
+    routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
+    scans: { store: scansStore, recorder, targets, clientInfo },
     /** For readiness: one trivial round trip. */
     async pingDatabase(): Promise<void> {
       await db.raw('select 1');
     },
+    /** Writes buffered scans; call after the server stopped accepting requests. */
+    async close(): Promise<void> {
+      await recorder.stop();
+    },
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = Awaited<ReturnType<typeof createServices>>;

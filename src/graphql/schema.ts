@@ -3,6 +3,7 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './scalars.ts';
+import '../modules/routing/graphql.ts';
 import '../modules/codes/graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -2,6 +2,7 @@
 // made here, in one place.
 import { Router } from '@koa/router';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
+import { registerRoutingRoutes } from '../modules/routing/rest.ts';
 import type { Services } from '../services.ts';
 import { requireAuth } from './auth.ts';
 import { jsonBody } from './body.ts';
@@ -17,5 +18,6 @@ export function createApiRouter(version: (typeof API_VERSIONS)[number], services
     json: jsonBody(services.config.jsonBodyLimit),
   };
   registerCodeRoutes(router, deps);
+  registerRoutingRoutes(router, deps);
   return router;
 }

@@ -55,7 +55,7 @@ describe('POST /v1/codes', () => {
     expect(code.routing.rules).toHaveLength(2);
     expect(code.routing.rules[0]).toMatchObject({ condition: 'country:DE', destination: 'https://example.de/' });
     expect(code.routing.rules[1]).toMatchObject({ condition: 'country:US,CA' });
-    expect(code.routing.rules[0].id).toMatch(/^rule_/);
+    expect(code.routing.rules[0].ruleId).toMatch(/^rule_/);
   });
 
   it('gives every code a different slug', async () => {

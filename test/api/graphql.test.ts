@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const CODE_FIELDS = 'id type content scanUrl createdAt updatedAt design { fgColor bgColor style logoUrl errorCorrection } routing { enabled rules { id type priority condition destination } }';
+const CODE_FIELDS = 'id type content scanUrl createdAt updatedAt design { fgColor bgColor style logoUrl errorCorrection } routing { enabled rules { ruleId type priority condition destination } }';
 
 describe('auth', () => {
   it('answers an operation without a key with 401 problem+json', async () => {
@@ -53,7 +53,7 @@ describe('mutations and queries', () => {
       scanUrl: rest.scan_url,
       createdAt: rest.created_at,
       design: { fgColor: '#ff0000', bgColor: '#ffffff', style: 'branded', logoUrl: null, errorCorrection: 'M' },
-      routing: { enabled: true, rules: [{ id: rest.routing.rules[0].id, type: 'geo', priority: 1, condition: 'country:CA', destination: 'https://example.ca/' }] },
+      routing: { enabled: true, rules: [{ ruleId: rest.routing.rules[0].ruleId, type: 'geo', priority: 1, condition: 'country:CA', destination: 'https://example.ca/' }] },
     });
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { isUniqueViolation } from '../../src/db/dialect.ts';
 import { hashApiKey } from '../../src/modules/accounts/api-key.ts';
+import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
@@ -11,7 +12,8 @@ let services: Services;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  services = createServices(testDb.db, loadConfig({ DATABASE_URL: testDb.url, PUBLIC_BASE_URL: 'http://qr.test' }));
+  const config = loadConfig({ DATABASE_URL: testDb.url, PUBLIC_BASE_URL: 'http://qr.test', LOG_LEVEL: 'silent' });
+  services = await createServices(testDb.db, config, createLogger(config));
 });
 afterAll(() => testDb.destroy());
 

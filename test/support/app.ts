@@ -1,7 +1,7 @@
 // The real app on a real port, over a fresh test database. Requests go through fetch.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../../src/app.ts';
+import { buildRequestListener } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
@@ -49,8 +49,9 @@ export async function getTestApp(env: Record<string, string> = {}): Promise<Test
     PUBLIC_BASE_URL: url,
     ...env,
   });
-  const services = createServices(testDb.db, config);
-  server.on('request', buildApp({ services, logger: createLogger(config) }).callback());
+  const logger = createLogger(config);
+  const services = await createServices(testDb.db, config, logger);
+  server.on('request', buildRequestListener({ services, logger }));
 
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -84,6 +85,7 @@ export async function getTestApp(env: Record<string, string> = {}): Promise<Test
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.close();
       await testDb.destroy();
     },
   };

@@ -2,8 +2,8 @@
 // are handed to the same service functions as REST, which validate them.
 import { builder } from '../../graphql/builder.ts';
 import { DomainError } from '../../shared/errors.ts';
-import type { Rule } from '../routing/schemas.ts';
-import { ruleToInlineCondition } from '../routing/schemas.ts';
+import { compact } from '../../graphql/inputs.ts';
+import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { scanUrl } from './presenter.ts';
 
@@ -15,23 +15,6 @@ const DesignRef = builder.objectRef<ResolvedDesign>('CodeDesign').implement({
     style: t.exposeString('style'),
     logoUrl: t.exposeString('logo_url', { nullable: true }),
     errorCorrection: t.exposeString('error_correction'),
-  }),
-});
-
-const RuleRef = builder.objectRef<Rule>('RoutingRule').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    type: t.exposeString('type'),
-    priority: t.exposeInt('priority'),
-    condition: t.string({ description: "Inline form, e.g. 'country:US'.", resolve: (rule) => ruleToInlineCondition(rule) }),
-    destination: t.exposeString('destination'),
-  }),
-});
-
-const RoutingRef = builder.objectRef<Code['routing']>('Routing').implement({
-  fields: (t) => ({
-    enabled: t.exposeBoolean('enabled'),
-    rules: t.field({ type: [RuleRef], resolve: (routing) => routing.rules }),
   }),
 });
 
@@ -62,20 +45,6 @@ const DesignInput = builder.inputType('CodeDesignInput', {
 
 const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePayload').implement({
   fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
-});
-
-const RuleInput = builder.inputType('RoutingRuleInput', {
-  fields: (t) => ({
-    condition: t.string({ required: true, description: "'<dimension>:<value>', e.g. 'country:US'" }),
-    destination: t.string({ required: true }),
-  }),
-});
-
-const RoutingInput = builder.inputType('RoutingInput', {
-  fields: (t) => ({
-    enabled: t.boolean({ required: false }),
-    rules: t.field({ type: [RuleInput], required: false, description: 'Replaces every rule when given.' }),
-  }),
 });
 
 const CreateCodeInput = builder.inputType('CreateCodeInput', {
@@ -128,9 +97,9 @@ function toDesign(design: GraphQLDesign | null | undefined) {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** Drops absent (undefined or, outside PATCH semantics, null) GraphQL arguments. */
-function defined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+/** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
+function toRouting(routing: typeof RoutingInput.$inferInput) {
+  return compact({ enabled: routing.enabled, rules: routing.rules?.map((rule) => compact(rule)) });
 }
 
 builder.queryFields((t) => ({
@@ -161,7 +130,7 @@ builder.queryFields((t) => ({
       const filter = args.filter ?? {};
       const page = await ctx.services.codes.list(
         ctx.principal,
-        defined({
+        compact({
           limit: args.first ?? undefined,
           cursor: args.after ?? undefined,
           sort: args.sort ?? undefined,
@@ -192,7 +161,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) =>
       ctx.services.codes.create(
         ctx.principal,
-        defined({ type: input.type, content: input.content, design: toDesign(input.design), routing: input.routing && defined(input.routing) }),
+        compact({ type: input.type, content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
       ),
   }),
   updateCode: t.field({
@@ -202,7 +171,7 @@ builder.mutationFields((t) => ({
       ctx.services.codes.update(
         ctx.principal,
         String(id),
-        defined({ content: input.content, design: toDesign(input.design), routing: input.routing && defined(input.routing) }),
+        compact({ content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
       ),
   }),
   deleteCode: t.field({

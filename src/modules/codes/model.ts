@@ -1,6 +1,6 @@
 // The code as the domain sees it, and the design rules that span several fields.
 import type { FieldError } from '../../shared/errors.ts';
-import type { Rule } from '../routing/schemas.ts';
+import type { Routing } from '../routing/rule.ts';
 import type { CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
 
 export interface Code {
@@ -10,7 +10,7 @@ export interface Code {
   content: string;
   /** Only what the client chose; see resolveDesign for what is drawn. */
   design: DesignInput;
-  routing: { enabled: boolean; rules: Rule[] };
+  routing: Routing;
   slug: string;
   createdAt: Date;
   updatedAt: Date;

@@ -1,5 +1,5 @@
 // The public JSON of a code, shared by REST answers (and, later, webhook payloads).
-import { ruleToInlineCondition } from '../routing/schemas.ts';
+import { presentInlineRule, type InlineRuleJson } from '../routing/presenter.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 
 export interface CodeJson {
@@ -8,7 +8,7 @@ export interface CodeJson {
   type: string;
   content: string;
   design: ResolvedDesign;
-  routing: { enabled: boolean; rules: { id: string; condition: string; destination: string }[] };
+  routing: { enabled: boolean; rules: InlineRuleJson[] };
   scan_url: string;
   created_at: string;
   updated_at: string;
@@ -27,11 +27,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     design: resolveDesign(code.design),
     routing: {
       enabled: code.routing.enabled,
-      rules: code.routing.rules.map((rule) => ({
-        id: rule.id,
-        condition: ruleToInlineCondition(rule),
-        destination: rule.destination,
-      })),
+      rules: code.routing.rules.map(presentInlineRule),
     },
     scan_url: scanUrl(publicBaseUrl, code.slug),
     created_at: code.createdAt.toISOString(),

@@ -28,7 +28,11 @@ function positionOf(code: Code, sort: CodeSort): CursorPosition {
   return { sort, key: key.getTime(), id: code.id };
 }
 
-export function createCodesService(db: Knex, codes: CodesStore, routing: RoutingStore) {
+/**
+ * onCodeChanged(slug) runs after a code was created, changed or deleted, so the scan route's
+ * cache drops it at once.
+ */
+export function createCodesService(db: Knex, codes: CodesStore, routing: RoutingStore, onCodeChanged: (slug: string) => void) {
   return {
     /** Creates a code with its design and routing rules in one transaction. */
     async create(principal: Principal, input: unknown): Promise<Code> {
@@ -36,7 +40,7 @@ export function createCodesService(db: Knex, codes: CodesStore, routing: Routing
       checkDesign(body.design);
       const now = new Date();
       const id = newId('qr');
-      return inTransaction(db, async (trx) => {
+      const code = await inTransaction(db, async (trx) => {
         const slug = await allocateSlug((candidate) => codes.reserveSlug(candidate, trx));
         // Rules given without `enabled` are meant to work, so they switch routing on.
         const routingEnabled = body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0;
@@ -57,6 +61,9 @@ export function createCodesService(db: Knex, codes: CodesStore, routing: Routing
         await routing.replaceRules(id, body.routing.rules ?? [], trx);
         return (await codes.findById(principal.accountId, id, trx))!;
       });
+      // A scan of a slug before it existed may have cached "missing".
+      onCodeChanged(code.slug);
+      return code;
     },
 
     /** The caller's code, or a 404 (also for another account's id: ids do not leak). */
@@ -81,7 +88,7 @@ export function createCodesService(db: Knex, codes: CodesStore, routing: Routing
     /** Partial update of content, design and routing; rules given are replaced as a whole. */
     async update(principal: Principal, id: string, input: unknown): Promise<Code> {
       const patch = parseInput(updateCodeSchema, input);
-      return inTransaction(db, async (trx) => {
+      const code = await inTransaction(db, async (trx) => {
         const current = await codes.findById(principal.accountId, id, trx);
         if (!current) throw notFound('code', id);
         const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
@@ -102,12 +109,15 @@ export function createCodesService(db: Knex, codes: CodesStore, routing: Routing
         if (rules) await routing.replaceRules(id, rules, trx);
         return (await codes.findById(principal.accountId, id, trx))!;
       });
+      onCodeChanged(code.slug);
+      return code;
     },
 
     /** Deletes the code for good; its scan URL answers 404 from then on. */
     async remove(principal: Principal, id: string): Promise<void> {
-      const deleted = await codes.delete(principal.accountId, id);
-      if (!deleted) throw notFound('code', id);
+      const code = await codes.findById(principal.accountId, id);
+      if (!code || !(await codes.delete(principal.accountId, id))) throw notFound('code', id);
+      onCodeChanged(code.slug);
     },
   };
 }

@@ -8,6 +8,11 @@ const MAX_ATTEMPTS = 8;
 /** Paths the server answers itself; a slug must never shadow one of them. */
 const RESERVED = new Set(['v1', 'v2', 'graphql', 'healthz', 'readyz', 'metrics', 'docs', 'dashboard', 'problems']);
 
+/** True for a first path segment that belongs to the server, not to a code. */
+export function isReservedPath(segment: string): boolean {
+  return RESERVED.has(segment.toLowerCase());
+}
+
 /**
  * Draws slugs until `reserve` accepts one. `reserve` records the slug for good (a tombstone
  * outlives the code), so a slug is never handed out twice.
@@ -15,7 +20,7 @@ const RESERVED = new Set(['v1', 'v2', 'graphql', 'healthz', 'readyz', 'metrics',
 export async function allocateSlug(reserve: (slug: string) => Promise<boolean>): Promise<string> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const slug = randomBase62(SLUG_LENGTH);
-    if (RESERVED.has(slug.toLowerCase())) continue;
+    if (isReservedPath(slug)) continue;
     if (await reserve(slug)) return slug;
   }
   throw new Error(`No free slug after ${MAX_ATTEMPTS} attempts; the slug space may be nearly full`);

@@ -70,6 +70,12 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       return row ? (await withRules([row], q))[0]! : null;
     },
 
+    /** The code behind a public slug, whatever its account (the scan route is public). */
+    async findBySlug(slug: string): Promise<Code | null> {
+      const row: CodeRow | undefined = await db('codes').where({ slug }).first();
+      return row ? (await withRules([row], db))[0]! : null;
+    },
+
     /** One page in sort order, fetching `limit` rows after the cursor position. */
     async list(accountId: string, query: ListCodesQuery, after: CursorPosition | null, limit: number): Promise<Code[]> {
       const descending = query.sort.startsWith('-');

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/transaction.ts';
 import { fromJson, toJson } from '../../db/rows.ts';
 import { newId } from '../../shared/ids.ts';
-import type { Rule, RuleConditions, RuleInput, RuleType } from './schemas.ts';
+import type { Conditions, RuleType } from './conditions.ts';
+import type { Rule, RuleInput } from './rule.ts';
 
 interface RuleRow {
   id: string;
@@ -10,7 +11,7 @@ interface RuleRow {
   position: number;
   type: string;
   conditions: string;
-  destination: string;
+  destination: string | null;
 }
 
 function toRule(row: RuleRow): Rule {
@@ -18,7 +19,7 @@ function toRule(row: RuleRow): Rule {
     id: row.id,
     type: row.type as RuleType,
     priority: row.priority,
-    conditions: fromJson<RuleConditions>(row.conditions)!,
+    conditions: fromJson<Conditions>(row.conditions)!,
     destination: row.destination,
   };
 }
@@ -42,6 +43,32 @@ export function createRoutingStore(db: Queryable) {
       }));
       await q('routing_rules').insert(rows);
       return rows.map(toRule).sort(byPriority);
+    },
+
+    /** Appends one rule; it sorts after existing rules of the same priority. */
+    async insertRule(codeId: string, rule: RuleInput, q: Queryable = db): Promise<Rule> {
+      const last = await q('routing_rules').where({ code_id: codeId }).max({ position: 'position' }).first();
+      const row = {
+        id: newId('rule'),
+        code_id: codeId,
+        priority: rule.priority,
+        position: last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1,
+        type: rule.type,
+        conditions: toJson(rule.conditions),
+        destination: rule.destination,
+        created_at: Date.now(),
+      };
+      await q('routing_rules').insert(row);
+      return toRule(row);
+    },
+
+    async maxPriority(codeId: string, q: Queryable = db): Promise<number> {
+      const row = await q('routing_rules').where({ code_id: codeId }).max({ priority: 'priority' }).first();
+      return row?.priority === null || row?.priority === undefined ? 0 : Number(row.priority);
+    },
+
+    async deleteRule(codeId: string, ruleId: string, q: Queryable = db): Promise<boolean> {
+      return (await q('routing_rules').where({ code_id: codeId, id: ruleId }).delete()) > 0;
     },
 
     /** Rules of many codes in one query, each list in evaluation order. */

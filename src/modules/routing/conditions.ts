@@ -1,0 +1,132 @@
+// The conditions a routing rule can hold. A rule's `type` names the dimension it is about and
+// requires that dimension's fields; any other dimension's fields may be added to the same
+// `conditions` object, and then all of them must match (AND). Several rules give OR.
+import { isIP, BlockList } from 'node:net';
+import countries from 'i18n-iso-countries';
+import { z } from 'zod';
+import { httpUrlSchema } from '../../shared/url.ts';
+
+export const RULE_TYPES = ['geo', 'device', 'time', 'language', 'ip', 'query', 'schedule', 'split'] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+
+export const DEVICES = ['ios', 'android', 'desktop', 'mobile', 'tablet'] as const;
+export type Device = (typeof DEVICES)[number];
+
+export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Day = (typeof DAYS)[number];
+
+export const countryCode = z
+  .string()
+  .trim()
+  .transform((value) => value.toUpperCase())
+  .refine((value) => /^[A-Z]{2}$/.test(value) && countries.isValid(value), {
+    error: (issue) => `'${String(issue.input)}' is not an ISO 3166-1 alpha-2 country code such as US or DE`,
+  });
+
+/** True for an IANA zone name that this runtime knows (Intl throws RangeError otherwise). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `10.0.0.0/8`, `2001:db8::/32`, or a single address. */
+export function parseCidr(value: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
+  const [address = '', prefixText, ...rest] = value.trim().split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return null;
+  const max = version === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? max : Number(prefixText);
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) return null;
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/** A BlockList matching any of the CIDRs; built once per rule, not per scan. */
+export function cidrMatcher(cidrs: string[]): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const parsed = parseCidr(cidr)!;
+    list.addSubnet(parsed.address, parsed.prefix, parsed.family);
+  }
+  return list;
+}
+
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day HH:MM, 00:00 to 23:59');
+const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-12-01T00:00:00Z' });
+
+export const conditionsSchema = z
+  .strictObject({
+    countries: z.array(countryCode).min(1, 'name at least one country').max(250),
+    devices: z
+      .array(z.enum(DEVICES, { error: `must be one of ${DEVICES.join(', ')}` }))
+      .min(1, 'name at least one device')
+      .max(DEVICES.length),
+    days: z
+      .array(z.enum(DAYS, { error: `must be one of ${DAYS.join(', ')}` }))
+      .min(1, 'name at least one day')
+      .max(7),
+    from: clock,
+    to: clock,
+    timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC'),
+    languages: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z]{2,3}$/, 'must be a primary language tag such as de or fr')
+          .transform((v) => v.toLowerCase()),
+      )
+      .min(1, 'name at least one language')
+      .max(50),
+    cidrs: z
+      .array(z.string().refine((v) => parseCidr(v) !== null, 'must be an IP address or CIDR such as 203.0.113.0/24'))
+      .min(1, 'name at least one address range')
+      .max(100),
+    params: z
+      .record(z.string().min(1).max(100), z.string().max(500))
+      .refine((params) => Object.keys(params).length > 0, 'name at least one query parameter'),
+    after: instant,
+    before: instant,
+    weights: z
+      .array(z.strictObject({ destination: httpUrlSchema, weight: z.number().int().min(1).max(10_000) }))
+      .min(2, 'a split needs at least two destinations')
+      .max(20),
+  })
+  .partial()
+  .superRefine((c, ctx) => {
+    if ((c.from === undefined) !== (c.to === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [c.from === undefined ? 'from' : 'to'], message: 'from and to go together' });
+    }
+    if (c.from !== undefined && c.from === c.to) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must differ from from (an empty window never matches)' });
+    }
+    if (c.after && c.before && Date.parse(c.after) >= Date.parse(c.before)) {
+      ctx.addIssue({ code: 'custom', path: ['before'], message: 'must be later than after' });
+    }
+    if (c.timezone !== undefined && c.days === undefined && c.from === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['timezone'], message: 'applies to days or from/to; give one of them' });
+    }
+  });
+
+export type Conditions = z.output<typeof conditionsSchema>;
+
+/** Which fields each rule type needs at least one of. */
+export const REQUIRED_FIELDS: Record<RuleType, (keyof Conditions)[]> = {
+  geo: ['countries'],
+  device: ['devices'],
+  time: ['days', 'from'],
+  language: ['languages'],
+  ip: ['cidrs'],
+  query: ['params'],
+  schedule: ['after', 'before'],
+  split: ['weights'],
+};
+
+/** Issues when `conditions` lacks what its rule type is about. */
+export function missingForType(type: RuleType, conditions: Conditions): string | null {
+  const required = REQUIRED_FIELDS[type];
+  if (required.some((field) => conditions[field] !== undefined)) return null;
+  return `a ${type} rule needs ${required.join(' or ')}`;
+}

@@ -1,0 +1,194 @@
+// GraphQL types and operations for routing rules; the same routing service as REST.
+import { builder } from '../../graphql/builder.ts';
+import { compact } from '../../graphql/inputs.ts';
+import type { Conditions } from './conditions.ts';
+import { formatInlineCondition } from './inline.ts';
+import type { Rule, Routing } from './rule.ts';
+import type { ResolveAnswer } from './service.ts';
+
+type NameValue = { name: string; value: string };
+
+const QueryParamRef = builder.objectRef<NameValue>('QueryParam').implement({
+  fields: (t) => ({ name: t.exposeString('name'), value: t.exposeString('value') }),
+});
+
+const SplitWeightRef = builder.objectRef<{ destination: string; weight: number }>('SplitWeight').implement({
+  fields: (t) => ({ destination: t.exposeString('destination'), weight: t.exposeInt('weight') }),
+});
+
+const ConditionsRef = builder.objectRef<Conditions>('RuleConditions').implement({
+  description: 'Every field present must match (AND). See the README for each dimension.',
+  fields: (t) => ({
+    countries: t.exposeStringList('countries', { nullable: true }),
+    devices: t.exposeStringList('devices', { nullable: true }),
+    days: t.exposeStringList('days', { nullable: true }),
+    from: t.exposeString('from', { nullable: true }),
+    to: t.exposeString('to', { nullable: true }),
+    timezone: t.exposeString('timezone', { nullable: true }),
+    languages: t.exposeStringList('languages', { nullable: true }),
+    cidrs: t.exposeStringList('cidrs', { nullable: true }),
+    params: t.field({
+      type: [QueryParamRef],
+      nullable: true,
+      resolve: (c) => (c.params ? Object.entries(c.params).map(([name, value]) => ({ name, value })) : null),
+    }),
+    after: t.exposeString('after', { nullable: true }),
+    before: t.exposeString('before', { nullable: true }),
+    weights: t.field({ type: [SplitWeightRef], nullable: true, resolve: (c) => c.weights ?? null }),
+  }),
+});
+
+export const RuleRef = builder.objectRef<Rule>('RoutingRule').implement({
+  fields: (t) => ({
+    ruleId: t.exposeID('id'),
+    type: t.exposeString('type'),
+    priority: t.exposeInt('priority'),
+    conditions: t.field({ type: ConditionsRef, resolve: (rule) => rule.conditions }),
+    condition: t.string({ description: "Inline form, e.g. 'country:US & device:ios'.", resolve: (rule) => formatInlineCondition(rule.type, rule.conditions) }),
+    destination: t.exposeString('destination', { nullable: true, description: 'Null for split rules.' }),
+  }),
+});
+
+export const RoutingRef = builder.objectRef<Routing>('Routing').implement({
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled'),
+    rules: t.field({ type: [RuleRef], description: 'In evaluation order.', resolve: (routing) => routing.rules }),
+  }),
+});
+
+const QueryParamInput = builder.inputType('QueryParamInput', {
+  fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
+});
+
+const SplitWeightInput = builder.inputType('SplitWeightInput', {
+  fields: (t) => ({ destination: t.string({ required: true }), weight: t.int({ required: true }) }),
+});
+
+const ConditionsInput = builder.inputType('RuleConditionsInput', {
+  fields: (t) => ({
+    countries: t.stringList({ required: false }),
+    devices: t.stringList({ required: false }),
+    days: t.stringList({ required: false }),
+    from: t.string({ required: false }),
+    to: t.string({ required: false }),
+    timezone: t.string({ required: false }),
+    languages: t.stringList({ required: false }),
+    cidrs: t.stringList({ required: false }),
+    params: t.field({ type: [QueryParamInput], required: false }),
+    after: t.string({ required: false }),
+    before: t.string({ required: false }),
+    weights: t.field({ type: [SplitWeightInput], required: false }),
+  }),
+});
+
+const RuleInput = builder.inputType('RoutingRuleInput', {
+  fields: (t) => ({
+    type: t.string({ required: true, description: 'geo, device, time, language, ip, query, schedule or split' }),
+    priority: t.int({ required: false }),
+    conditions: t.field({ type: ConditionsInput, required: true }),
+    destination: t.string({ required: false }),
+  }),
+});
+
+export const InlineRuleInput = builder.inputType('InlineRoutingRuleInput', {
+  fields: (t) => ({
+    condition: t.string({ required: true, description: "e.g. 'country:US' or 'country:US & device:ios'" }),
+    destination: t.string({ required: false }),
+    weights: t.field({ type: [SplitWeightInput], required: false, description: "Only with 'split'." }),
+  }),
+});
+
+export const RoutingInput = builder.inputType('RoutingInput', {
+  fields: (t) => ({
+    enabled: t.boolean({ required: false }),
+    rules: t.field({ type: [InlineRuleInput], required: false, description: 'Replaces every rule when given.' }),
+  }),
+});
+
+const SimulatedScanInput = builder.inputType('SimulatedScanInput', {
+  fields: (t) => ({
+    ip: t.string({ required: false }),
+    country: t.string({ required: false, description: 'Overrides the GeoIP lookup of ip.' }),
+    userAgent: t.string({ required: false }),
+    acceptLanguage: t.string({ required: false }),
+    time: t.string({ required: false, description: 'ISO 8601; defaults to now.' }),
+    query: t.field({ type: [QueryParamInput], required: false }),
+  }),
+});
+
+const EvaluationRef = builder.objectRef<ResolveAnswer['evaluations'][number]>('RuleEvaluation').implement({
+  fields: (t) => ({ ruleId: t.exposeID('rule_id'), matched: t.exposeBoolean('matched'), reasons: t.exposeStringList('reasons') }),
+});
+
+const ScanFactsRef = builder.objectRef<ResolveAnswer['facts']>('SimulatedScanFacts').implement({
+  fields: (t) => ({
+    country: t.exposeString('country', { nullable: true }),
+    device: t.exposeString('device', { nullable: true }),
+    os: t.exposeString('os', { nullable: true }),
+    browser: t.exposeString('browser', { nullable: true }),
+    isBot: t.exposeBoolean('is_bot'),
+    languages: t.exposeStringList('languages'),
+    time: t.exposeString('time'),
+  }),
+});
+
+const ExplanationRef = builder.objectRef<ResolveAnswer>('RoutingExplanation').implement({
+  fields: (t) => ({
+    destination: t.exposeString('destination'),
+    ruleId: t.exposeID('ruleId', { nullable: true }),
+    evaluations: t.field({ type: [EvaluationRef], resolve: (a) => a.evaluations }),
+    facts: t.field({ type: ScanFactsRef, resolve: (a) => a.facts }),
+  }),
+});
+
+/** GraphQL lists of {name, value} to the JSON object the domain takes. */
+const toRecord = (pairs: readonly NameValue[] | null | undefined) =>
+  pairs ? Object.fromEntries(pairs.map((p) => [p.name, p.value])) : undefined;
+
+
+type RuleInputShape = typeof RuleInput.$inferInput;
+const toRuleBody = (rule: RuleInputShape) =>
+  compact({ ...rule, conditions: compact({ ...rule.conditions, params: toRecord(rule.conditions.params) }) });
+
+builder.queryFields((t) => ({
+  resolveRouting: t.field({
+    type: ExplanationRef,
+    description: 'Where a simulated scan of the code would go, and why each rule did or did not match. Records nothing.',
+    args: { codeId: t.arg.id({ required: true }), scan: t.arg({ type: SimulatedScanInput, required: true }) },
+    resolve: (_root, { codeId, scan }, ctx) =>
+      ctx.services.routing.resolve(
+        ctx.principal,
+        String(codeId),
+        compact({ ip: scan.ip, country: scan.country, user_agent: scan.userAgent, accept_language: scan.acceptLanguage, time: scan.time, query: toRecord(scan.query) }),
+      ),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  replaceRouting: t.field({
+    type: RoutingRef,
+    description: 'Replaces every rule of the code (and the enabled flag) atomically.',
+    args: {
+      codeId: t.arg.id({ required: true }),
+      enabled: t.arg.boolean({ required: false }),
+      rules: t.arg({ type: [RuleInput], required: true }),
+    },
+    resolve: (_root, { codeId, enabled, rules }, ctx) =>
+      ctx.services.routing.replace(ctx.principal, String(codeId), compact({ enabled, rules: rules.map(toRuleBody) })),
+  }),
+  addRoutingRule: t.field({
+    type: RuleRef,
+    args: { codeId: t.arg.id({ required: true }), input: t.arg({ type: RuleInput, required: true }) },
+    resolve: (_root, { codeId, input }, ctx) => ctx.services.routing.addRule(ctx.principal, String(codeId), toRuleBody(input)),
+  }),
+  removeRoutingRule: t.field({
+    type: builder.objectRef<{ deletedRuleId: string }>('RemoveRoutingRulePayload').implement({
+      fields: (f) => ({ deletedRuleId: f.exposeID('deletedRuleId') }),
+    }),
+    args: { codeId: t.arg.id({ required: true }), ruleId: t.arg.id({ required: true }) },
+    resolve: async (_root, { codeId, ruleId }, ctx) => {
+      await ctx.services.routing.removeRule(ctx.principal, String(codeId), String(ruleId));
+      return { deletedRuleId: String(ruleId) };
+    },
+  }),
+}));

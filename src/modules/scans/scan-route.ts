@@ -1,0 +1,128 @@
+// GET|HEAD /:slug, the public scan redirect. This is the hot path, answered by a plain
+// node:http handler in front of Koa: cache lookup, pure routing decision, enqueue, 302.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { isReservedPath } from '../codes/slug.ts';
+import { decide } from '../routing/resolver.ts';
+import type { ClientInfo } from './client-info.ts';
+import { referrerHost } from './client-info.ts';
+import type { ScanRecorder } from './recorder.ts';
+import type { ScanTarget, TargetCache } from './target-cache.ts';
+import { splitKey } from './visitor.ts';
+
+/** Slugs are 7+ base62 characters; anything else is not ours to answer here. */
+const SLUG_PATH = /^\/([0-9A-Za-z]{7,32})(?:\?(.*))?$/s;
+
+export interface ScanRouteDeps {
+  cache: TargetCache;
+  clientInfo: ClientInfo;
+  recorder: ScanRecorder;
+  redirectStatus: 301 | 302 | 307;
+  logger: Logger;
+}
+
+const NOT_FOUND_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>QR code not found</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">' +
+  '<h1>This QR code is not active</h1><p>The code you scanned does not exist or has been deleted.</p></body></html>';
+
+const HTML_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};
+
+function wantsJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return /application\/(problem\+)?json/.test(accept) && !accept.includes('text/html');
+}
+
+function sendNotFound(req: IncomingMessage, res: ServerResponse, path: string): void {
+  if (wantsJson(req)) {
+    const body = JSON.stringify({ type: '/problems/not-found', title: 'Not found', status: 404, detail: 'No active QR code has this address.', instance: path });
+    res.writeHead(404, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  res.writeHead(404, { ...HTML_HEADERS, 'Content-Length': Buffer.byteLength(NOT_FOUND_HTML) });
+  res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_HTML);
+}
+
+export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, logger }: ScanRouteDeps) {
+  function redirect(req: IncomingMessage, res: ServerResponse, target: ScanTarget, query: string | undefined): void {
+    const headers = req.headers;
+    const ip = clientInfo.clientIp(headers, req.socket.remoteAddress);
+    const userAgent = headers['user-agent'];
+    const ua = clientInfo.userAgent(userAgent);
+    const languages = clientInfo.languages(headers['accept-language']);
+    const country = clientInfo.country(ip, headers);
+    const now = Date.now();
+    const decision = target.routing.enabled
+      ? decide(target.routing, target.fallback, {
+          now: new Date(now),
+          country,
+          device: { type: ua.device, os: ua.os },
+          languages,
+          ip,
+          query: new URLSearchParams(query),
+          visitorKey: splitKey(ip, userAgent),
+        })
+      : { destination: target.fallback, ruleId: null };
+
+    // HEAD is answered the same way but is not a scan: link checkers and previews use it.
+    if (req.method === 'GET') {
+      recorder.enqueue({
+        codeId: target.codeId,
+        accountId: target.accountId,
+        at: now,
+        ruleId: decision.ruleId,
+        destination: decision.destination,
+        country,
+        device: ua.device,
+        os: ua.os,
+        browser: ua.browser,
+        referrerHost: referrerHost(headers.referer),
+        language: languages[0] ?? null,
+        isBot: ua.isBot,
+        ip,
+        userAgent,
+      });
+    }
+    res.writeHead(redirectStatus, {
+      Location: decision.destination,
+      // Every scan must reach us: browsers and proxies may not reuse this answer.
+      'Cache-Control': 'private, max-age=0',
+      'Content-Length': '0',
+    });
+    res.end();
+  }
+
+  function fail(res: ServerResponse, err: unknown): void {
+    logger.error({ err }, 'scan redirect failed');
+    if (res.headersSent) return void res.destroy();
+    const body = JSON.stringify({ type: '/problems/unavailable', title: 'Service unavailable', status: 503, detail: 'Try again in a moment.' });
+    res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  /** Answers the request when it is a scan and returns true; otherwise leaves it to Koa. */
+  return function handleScan(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const match = SLUG_PATH.exec(req.url ?? '');
+    if (!match) return false;
+    const slug = match[1]!;
+    if (isReservedPath(slug)) return false;
+    const query = match[2];
+    const answer = (target: ScanTarget | null) => (target ? redirect(req, res, target, query) : sendNotFound(req, res, `/${slug}`));
+    try {
+      const cached = cache.peek(slug);
+      if (cached !== undefined) answer(cached);
+      else cache.load(slug).then(answer).catch((err) => fail(res, err));
+    } catch (err) {
+      fail(res, err);
+    }
+    return true;
+  };
+}

@@ -1,0 +1,51 @@
+// slug -> what a scan needs (code, account, fallback, compiled rules), in process memory so
+// the redirect does not wait on the database. Changes made through this process invalidate
+// an entry at once; other processes see them when the entry's TTL runs out (CODE_CACHE_TTL_MS).
+import { LRUCache } from 'lru-cache';
+import type { Code } from '../codes/model.ts';
+import { compileRouting, type CompiledRouting } from '../routing/resolver.ts';
+
+export interface ScanTarget {
+  codeId: string;
+  accountId: string;
+  /** Where a scan goes when no rule matches. */
+  fallback: string;
+  routing: CompiledRouting;
+}
+
+/** Cached answer for a slug that has no code (never existed or deleted). */
+const MISSING = Symbol('missing');
+type Entry = ScanTarget | typeof MISSING;
+
+export function createTargetCache(options: { load: (slug: string) => Promise<Code | null>; max: number; ttlMs: number }) {
+  const cache = new LRUCache<string, Entry>({
+    max: options.max,
+    ttl: options.ttlMs,
+    // Concurrent misses for one slug share a single database read.
+    fetchMethod: async (slug) => {
+      const code = await options.load(slug);
+      if (!code) return MISSING;
+      return { codeId: code.id, accountId: code.accountId, fallback: code.content, routing: compileRouting(code.routing) };
+    },
+  });
+
+  return {
+    /** Synchronous hit: the target, null for a known-missing slug, undefined when not cached. */
+    peek(slug: string): ScanTarget | null | undefined {
+      const entry = cache.get(slug);
+      return entry === MISSING ? null : entry;
+    },
+
+    async load(slug: string): Promise<ScanTarget | null> {
+      const entry = await cache.fetch(slug);
+      return entry === MISSING || entry === undefined ? null : entry;
+    },
+
+    /** Drops a slug at once (a fetch in flight for it is discarded too). */
+    invalidate(slug: string): void {
+      cache.delete(slug);
+    },
+  };
+}
+
+export type TargetCache = ReturnType<typeof createTargetCache>;

@@ -1,0 +1,19 @@
+// Visitor identity without storing an address. Two derived values:
+// - the split key, stable across days, so a person keeps the same A/B variant; computed per
+//   scan and never stored;
+// - the stored visitor hash, an HMAC under a random salt that rotates every UTC day, so unique
+//   scans can be counted within a day and nobody can recompute or join hashes across days.
+import { createHash, createHmac } from 'node:crypto';
+
+export function splitKey(ip: string | null, userAgent: string | undefined): string {
+  return createHash('sha256').update(`${ip ?? ''}|${userAgent ?? ''}`).digest('hex').slice(0, 32);
+}
+
+export function visitorHash(salt: string, ip: string | null, userAgent: string | undefined): string {
+  return createHmac('sha256', salt).update(`${ip ?? ''}|${userAgent ?? ''}`).digest('hex').slice(0, 32);
+}
+
+/** The UTC day an instant falls in, as the salt table keys it. */
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
