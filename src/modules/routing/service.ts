@@ -47,13 +47,15 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
     return result;
   }
 
+  /** The code's routing: enabled flag and rules in evaluation order. */
+  async function get(principal: Principal, codeId: string): Promise<Routing> {
+    const code = await codes.findById(principal.accountId, codeId);
+    if (!code) throw notFound('code', codeId);
+    return code.routing;
+  }
+
   return {
-    /** The code's routing: enabled flag and rules in evaluation order. */
-    async get(principal: Principal, codeId: string): Promise<Routing> {
-      const code = await codes.findById(principal.accountId, codeId);
-      if (!code) throw notFound('code', codeId);
-      return code.routing;
-    },
+    get,
 
     /** Replaces the whole rule set (and the enabled flag) atomically. */
     async replace(principal: Principal, codeId: string, input: unknown): Promise<Routing> {
@@ -66,14 +68,22 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
     /** Adds one rule; without a priority it goes after every existing rule. */
     async addRule(principal: Principal, codeId: string, input: unknown): Promise<Rule> {
       const body = parseInput(ruleSchema, input);
-      return change(principal, codeId, async (trx) => {
-        const existing = (await routing.rulesForCodes([codeId], trx)).get(codeId)!;
-        if (existing.length >= MAX_RULES_PER_CODE) {
-          throw validationFailed([{ path: '', message: `a code has at most ${MAX_RULES_PER_CODE} rules` }]);
-        }
-        const priority = body.priority ?? (await routing.maxPriority(codeId, trx)) + 1;
-        return routing.insertRule(codeId, { ...body, priority, destination: body.destination ?? null }, trx);
-      });
+      const current = await get(principal, codeId);
+      if (current.rules.length >= MAX_RULES_PER_CODE) {
+        throw validationFailed([{ path: '', message: `a code has at most ${MAX_RULES_PER_CODE} rules` }]);
+      }
+      // The first rule of a code that never had routing switches it on, as rules given at
+      // creation do; a code whose routing was switched off with rules in place stays off.
+      const enable = current.rules.length === 0 ? true : undefined;
+      return change(
+        principal,
+        codeId,
+        async (trx) => {
+          const priority = body.priority ?? (await routing.maxPriority(codeId, trx)) + 1;
+          return routing.insertRule(codeId, { ...body, priority, destination: body.destination ?? null }, trx);
+        },
+        enable,
+      );
     },
 
     async removeRule(principal: Principal, codeId: string, ruleId: string): Promise<void> {

@@ -95,29 +95,31 @@ export function createScanRecorder({ db, store, logger, flushIntervalMs, batchSi
     timer.unref();
   }
 
+  async function writeAll(): Promise<void> {
+    while (buffer.length > 0) {
+      const batch = buffer.slice(0, batchSize);
+      try {
+        await writeBatch(batch);
+      } catch (err) {
+        failures += 1;
+        const delay = Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs * 2 ** failures);
+        logger.error({ err, pending: buffer.length, retryInMs: delay }, 'scan batch write failed; keeping the scans and retrying');
+        schedule(delay);
+        return;
+      }
+      failures = 0;
+      buffer = buffer.slice(batch.length);
+    }
+  }
+
   /** Writes everything buffered, batch by batch. Concurrent calls share one run. */
   function flush(): Promise<void> {
-    if (flushing) return flushing;
-    flushing = (async () => {
-      try {
-        while (buffer.length > 0) {
-          const batch = buffer.slice(0, batchSize);
-          try {
-            await writeBatch(batch);
-          } catch (err) {
-            failures += 1;
-            const delay = Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs * 2 ** failures);
-            logger.error({ err, pending: buffer.length, retryInMs: delay }, 'scan batch write failed; keeping the scans and retrying');
-            schedule(delay);
-            return;
-          }
-          failures = 0;
-          buffer = buffer.slice(batch.length);
-        }
-      } finally {
+    if (!flushing) {
+      // Assigned before the run can finish, and cleared by the run's own continuation.
+      flushing = writeAll().finally(() => {
         flushing = null;
-      }
-    })();
+      });
+    }
     return flushing;
   }
 
