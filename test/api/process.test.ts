@@ -71,3 +71,44 @@ describe('main.ts', () => {
     }
   });
 });
+
+describe('scan durability', () => {
+  it('fires N scans, SIGTERM, start again: exactly N are stored', async () => {
+    const key = (await runCli(['keys', 'create', '--account', 'durability'], { DATABASE_URL: testDb.url })).stdout.trim().split('\n').at(-1)!;
+    // A flush interval longer than the test: only the shutdown drain can write these scans.
+    const env = { DATABASE_URL: testDb.url, SCAN_FLUSH_INTERVAL_MS: '60000', SCAN_BATCH_SIZE: '10000' };
+    const first = await startServer(env);
+    let codeId: string;
+    try {
+      const created = await fetch(`${first.url}/v1/codes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'https://example.com/durable' }),
+      });
+      const code = await created.json();
+      codeId = code.id;
+      const path = new URL(code.scan_url).pathname;
+      const N = 300;
+      let redirects = 0;
+      for (let i = 0; i < N; i += 50) {
+        const answers = await Promise.all(Array.from({ length: 50 }, () => fetch(first.url + path, { redirect: 'manual' })));
+        redirects += answers.filter((a) => a.status === 302).length;
+      }
+      expect(redirects).toBe(N);
+      expect(await testDb.db('scans').where({ code_id: codeId })).toHaveLength(0);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+    const second = await startServer(env);
+    try {
+      expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+      expect(await testDb.db('scans').where({ code_id: codeId })).toHaveLength(300);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+});
+
