@@ -10,6 +10,9 @@ import type { ScanRecorder } from './recorder.ts';
 import type { ScanTarget, TargetCache } from './target-cache.ts';
 import { splitKey } from './visitor.ts';
 
+/** Shared by scans without a query string; the resolver only reads it. */
+const NO_QUERY = new URLSearchParams();
+
 /** Slugs are 7+ base62 characters; anything else is not ours to answer here. */
 const SLUG_PATH = /^\/([0-9A-Za-z]{7,32})(?:\?(.*))?$/s;
 
@@ -66,8 +69,11 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
           device: { type: ua.device, os: ua.os },
           languages,
           ip,
-          query: new URLSearchParams(query),
-          visitorKey: splitKey(ip, userAgent),
+          query: query ? new URLSearchParams(query) : NO_QUERY,
+          // Only split rules read it, so the hash is computed only for them.
+          get visitorKey() {
+            return splitKey(ip, userAgent);
+          },
         })
       : { destination: target.fallback, ruleId: null };
 

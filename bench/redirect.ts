@@ -1,0 +1,139 @@
+// npm run bench:redirect [-- --sqlite] [--amount 300000] [--connections 50] [--codes 100]
+//
+// Runs our scan redirect (the real service, routing on, recording on) and a bare node:http
+// server answering the same 302s from a Map, one after the other in the same run, with the
+// same autocannon load on loopback; prints req/s, p50/p99 and the ratio. Then stops the
+// service with SIGTERM and checks that the scans stored equal the 3xx answers counted.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createDb } from '../src/db/knex.ts';
+import { runCli } from '../test/support/process.ts';
+
+const { values } = parseArgs({
+  options: {
+    sqlite: { type: 'boolean', default: false },
+    /** Requests per measured run. */
+    amount: { type: 'string', default: '300000' },
+    connections: { type: 'string', default: '50' },
+    codes: { type: 'string', default: '100' },
+    /** Writes a V8 CPU profile of the service to this folder. */
+    profile: { type: 'string' },
+  },
+});
+const amount = Number(values.amount);
+const connections = Number(values.connections);
+const codeCount = Number(values.codes);
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
+/** Addresses in several countries, so the GeoIP lookup and the geo rule both do real work. */
+const IPS = ['8.8.8.8', '81.2.69.142', '1.1.1.1', '5.9.0.1', '2001:4860:4860::8888', '200.160.2.3', '41.0.0.1', '133.0.0.1'];
+
+async function databaseUrl(): Promise<string> {
+  if (values.sqlite) return `sqlite:/tmp/qr-bench-${process.pid}.sqlite`;
+  const admin = createDb('mysql://root@127.0.0.1:3306/');
+  await admin.raw('DROP DATABASE IF EXISTS qr_bench');
+  await admin.raw('CREATE DATABASE qr_bench CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+  await admin.destroy();
+  return 'mysql://root@127.0.0.1:3306/qr_bench';
+}
+
+async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      output += d;
+      const match = pattern.exec(output);
+      if (match) resolve(match);
+    });
+    child.once('exit', () => reject(new Error(`exited before ready:\n${output}`)));
+  });
+}
+
+/**
+ * A fixed number of requests rather than a duration: autocannon then waits for every answer,
+ * so the 3xx it counts can be compared exactly with the scans stored.
+ */
+function load(url: string, paths: string[], amount: number) {
+  // Each connection walks the list; every request differs in code, country and device.
+  const requests = paths.map((path, i) => ({
+    method: 'GET' as const,
+    path,
+    headers: { 'x-forwarded-for': IPS[i % IPS.length]!, 'user-agent': [IPHONE, DESKTOP, ANDROID][i % 3]!, 'accept-language': 'de-DE,en;q=0.8' },
+  }));
+  return autocannon({ url, connections, amount, requests });
+}
+
+type Result = Awaited<ReturnType<typeof load>>;
+const row = (name: string, r: Result) =>
+  `| ${name} | ${Math.round(r.requests.average).toLocaleString('en-US')} | ${r.latency.p50} | ${r.latency.p99} | ${r['3xx']} | ${r.non2xx - r['3xx']} | ${r.errors} |`;
+
+async function main() {
+  const url = await databaseUrl();
+  const key = (await runCli(['keys', 'create', '--account', 'bench'], { DATABASE_URL: url })).stdout.trim().split('\n').at(-1)!;
+  const env = { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', NODE_ENV: 'production' };
+  const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
+  const service = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'src/main.ts'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const serviceUrl = (await waitForLine(service, /"url":"(http:\/\/[^"]+)"/))[1]!;
+
+  const slugs: [string, string][] = [];
+  for (let i = 0; i < codeCount; i++) {
+    const res = await fetch(`${serviceUrl}/v1/codes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        content: `https://example.com/landing/${i}`,
+        routing: {
+          rules: [
+            { condition: 'country:US,CA', destination: `https://example.com/na/${i}` },
+            { condition: 'device:ios', destination: `https://apps.apple.com/app/${i}` },
+            { condition: 'device:android & country:DE', destination: `https://play.google.com/store/${i}` },
+          ],
+        },
+      }),
+    });
+    const code = await res.json();
+    slugs.push([new URL(code.scan_url).pathname.slice(1), code.content]);
+  }
+  const paths = slugs.map(([slug]) => `/${slug}`);
+
+  const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-redirect.ts'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  bare.stdin!.end(slugs.map(([slug, dest]) => `${slug} ${dest}`).join('\n'));
+  const barePort = (await waitForLine(bare, /port (\d+)/))[1]!;
+
+  // Warm both (JIT, caches), then measure each in turn.
+  const warmup = await load(serviceUrl, paths, 20_000);
+  await load(`http://127.0.0.1:${barePort}`, paths, 20_000);
+  const bareResult = await load(`http://127.0.0.1:${barePort}`, paths, amount);
+  const ours = await load(serviceUrl, paths, amount);
+  bare.kill('SIGTERM');
+
+  service.kill('SIGTERM');
+  await once(service, 'exit');
+  const db = createDb(url);
+  const stored = Number((await db('scans').count({ n: '*' }).first())!.n);
+  await db.destroy();
+
+  const ratio = ours.requests.average / bareResult.requests.average;
+  console.log(`\nredirect benchmark, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${connections} connections, ${amount} requests each, ${codeCount} codes with 3 rules (geo, device, device+geo)`);
+  console.log('| server | req/s | p50 ms | p99 ms | 3xx | other non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  console.log(row('bare node:http, Map lookup', bareResult));
+  console.log(row('qr-service scan route', ours));
+  console.log(`\nthroughput ratio (ours / bare): ${(ratio * 100).toFixed(1)}%`);
+  const answered = ours['3xx'] + warmup['3xx'];
+  console.log(`scans stored: ${stored}; 3xx answers counted (warm-up + measured): ${answered}; ${stored === answered ? 'equal' : `DIFFERENT by ${stored - answered}`}`);
+  if (!values.sqlite) {
+    const admin = createDb('mysql://root@127.0.0.1:3306/');
+    await admin.raw('DROP DATABASE IF EXISTS qr_bench');
+    await admin.destroy();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
