@@ -18,13 +18,18 @@ export interface ScanRow {
   visitor_hash: string;
 }
 
-/** Rows per INSERT: well under SQLite's bound-variable limit and MySQL's packet size. */
-const INSERT_CHUNK = 500;
+/**
+ * Rows per INSERT: well under SQLite's bound-variable limit and MySQL's packet size, and small
+ * enough that a synchronous SQLite insert blocks the event loop only briefly.
+ */
+const INSERT_CHUNK = 200;
 
 export function createScansStore(db: Queryable) {
   return {
     async insertMany(rows: ScanRow[], q: Queryable = db): Promise<void> {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        // better-sqlite3 runs inserts synchronously: let waiting requests through between chunks.
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
         await q('scans').insert(rows.slice(i, i + INSERT_CHUNK));
       }
     },
