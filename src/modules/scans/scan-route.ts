@@ -113,6 +113,11 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     res.end(body);
   }
 
+  function answer(req: IncomingMessage, res: ServerResponse, slug: string, query: string | undefined, target: ScanTarget | null): void {
+    if (target) redirect(req, res, target, query);
+    else sendNotFound(req, res, `/${slug}`);
+  }
+
   /** Answers the request when it is a scan and returns true; otherwise leaves it to Koa. */
   return function handleScan(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -120,12 +125,15 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     if (!match) return false;
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
-    const query = match[2];
-    const answer = (target: ScanTarget | null) => (target ? redirect(req, res, target, query) : sendNotFound(req, res, `/${slug}`));
     try {
       const cached = cache.peek(slug);
-      if (cached !== undefined) answer(cached);
-      else cache.load(slug).then(answer).catch((err) => fail(res, err));
+      if (cached !== undefined) answer(req, res, slug, match[2], cached);
+      else {
+        cache
+          .load(slug)
+          .then((target) => answer(req, res, slug, match[2], target))
+          .catch((err) => fail(res, err));
+      }
     } catch (err) {
       fail(res, err);
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/transaction.ts';
-import { isUniqueViolation } from '../../db/dialect.ts';
+import type { Knex } from 'knex';
+import { isUniqueViolation, scanInsertChunk } from '../../db/dialect.ts';
 
 /** A scan as stored: no address, no raw User-Agent. */
 export interface ScanRow {
@@ -18,19 +19,15 @@ export interface ScanRow {
   visitor_hash: string;
 }
 
-/**
- * Rows per INSERT: well under SQLite's bound-variable limit and MySQL's packet size, and small
- * enough that a synchronous SQLite insert blocks the event loop only briefly.
- */
-const INSERT_CHUNK = 200;
 
-export function createScansStore(db: Queryable) {
+export function createScansStore(db: Knex) {
+  const chunk = scanInsertChunk(db);
   return {
     async insertMany(rows: ScanRow[], q: Queryable = db): Promise<void> {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      for (let i = 0; i < rows.length; i += chunk) {
         // better-sqlite3 runs inserts synchronously: let waiting requests through between chunks.
         if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-        await q('scans').insert(rows.slice(i, i + INSERT_CHUNK));
+        await q('scans').insert(rows.slice(i, i + chunk));
       }
     },
 

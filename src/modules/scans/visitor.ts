@@ -13,7 +13,14 @@ export function visitorHash(salt: string, ip: string | null, userAgent: string |
   return createHmac('sha256', salt).update(`${ip ?? ''}|${userAgent ?? ''}`).digest('hex').slice(0, 32);
 }
 
-/** The UTC day an instant falls in, as the salt table keys it. */
+const DAY_MS = 86_400_000;
+let lastDay = { start: 0, name: '1970-01-01' };
+
+/** The UTC day an instant falls in, as the salt table keys it (remembered: batches share a day). */
 export function utcDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  if (at < lastDay.start || at >= lastDay.start + DAY_MS) {
+    const start = at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
+    lastDay = { start, name: new Date(start).toISOString().slice(0, 10) };
+  }
+  return lastDay.name;
 }
