@@ -10,7 +10,8 @@ export async function up(knex: Knex): Promise<void> {
     // so a later change (say, adding a logo) can still move an unset default.
     t.text('design').notNullable();
     t.boolean('routing_enabled').notNullable().defaultTo(false);
-    t.string('slug', 32).notNullable().unique().references('slug').inTable('slugs');
+    // Null for static codes, whose image encodes their content directly and has no scan URL.
+    t.string('slug', 32).nullable().unique().references('slug').inTable('slugs');
     t.bigInteger('created_at').notNullable();
     t.bigInteger('updated_at').notNullable();
     // Keyset pagination per sort order: (account, sort key, id) serves both directions.

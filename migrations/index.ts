@@ -8,6 +8,7 @@ import * as createCodes from './20261122190300_create_codes.ts';
 import * as createRoutingRules from './20261122190400_create_routing_rules.ts';
 import * as createScans from './20261122200000_create_scans.ts';
 import * as createVisitorSalts from './20261122200100_create_visitor_salts.ts';
+import * as createLogos from './20261122201000_create_logos.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122190400_create_routing_rules': createRoutingRules,
   '20261122200000_create_scans': createScans,
   '20261122200100_create_visitor_salts': createVisitorSalts,
+  '20261122201000_create_logos': createLogos,
 };

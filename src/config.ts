@@ -38,6 +38,10 @@ const envSchema = z.object({
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
   CODE_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   CODE_CACHE_SIZE: z.coerce.number().int().min(1).default(50_000),
+  ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
+  LOGO_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  LOGO_MAX_BYTES: byteSize.default(1024 * 1024),
+  IMAGE_CACHE_BYTES: byteSize.default(64 * 1024 * 1024),
 });
 
 export interface Config {
@@ -62,6 +66,12 @@ export interface Config {
   readonly scanBatchSize: number;
   readonly codeCacheTtlMs: number;
   readonly codeCacheSize: number;
+  /** Lets logo URLs (and later webhooks) reach loopback and private addresses: local testing only. */
+  readonly allowPrivateNetworkTargets: boolean;
+  readonly logoFetchTimeoutMs: number;
+  readonly logoMaxBytes: number;
+  /** Rendered images kept in memory, in bytes. */
+  readonly imageCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -98,5 +108,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanBatchSize: e.SCAN_BATCH_SIZE,
     codeCacheTtlMs: e.CODE_CACHE_TTL_MS,
     codeCacheSize: e.CODE_CACHE_SIZE,
+    allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS,
+    logoFetchTimeoutMs: e.LOGO_FETCH_TIMEOUT_MS,
+    logoMaxBytes: e.LOGO_MAX_BYTES,
+    imageCacheBytes: e.IMAGE_CACHE_BYTES,
   });
 }

@@ -6,6 +6,8 @@ import { createAccountsService } from './modules/accounts/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
+import { createLogos } from './modules/images/logos.ts';
+import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
@@ -31,11 +33,19 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     batchSize: config.scanBatchSize,
   });
   const onCodeChanged = (slug: string) => targets.invalidate(slug);
+  const logos = createLogos(db, {
+    allowPrivateNetwork: config.allowPrivateNetworkTargets,
+    timeoutMs: config.logoFetchTimeoutMs,
+    maxBytes: config.logoMaxBytes,
+    maxRedirects: 3,
+  });
+  const images = createImagesService({ codes: codesStore, logos, publicBaseUrl: config.publicBaseUrl, cacheBytes: config.imageCacheBytes });
 
   return {
     config,
     accounts: createAccountsService(db, createAccountsStore(db), { cacheTtlMs: config.apiKeyCacheTtlMs }),
-    codes: createCodesService(db, codesStore, routingStore, onCodeChanged),
+    codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged }),
+    images,
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
     scans: { store: scansStore, recorder, targets, clientInfo },
     /** For readiness: one trivial round trip. */

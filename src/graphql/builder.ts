@@ -6,7 +6,7 @@ import type { GraphQLContext } from './context.ts';
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
-  Scalars: { DateTime: { Input: Date; Output: Date } };
+  Scalars: { DateTime: { Input: Date; Output: Date }; JSON: { Input: unknown; Output: unknown } };
 }>({
   plugins: [RelayPlugin],
   defaultFieldNullability: false,

@@ -10,3 +10,9 @@ builder.scalarType('DateTime', {
     return date;
   },
 });
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value: a string (the URL of a url code) or an object (a static code\'s content).',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});

@@ -2,6 +2,7 @@
 // made here, in one place.
 import { Router } from '@koa/router';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
+import { registerImageRoutes } from '../modules/images/rest.ts';
 import { registerRoutingRoutes } from '../modules/routing/rest.ts';
 import type { Services } from '../services.ts';
 import { requireAuth } from './auth.ts';
@@ -19,5 +20,6 @@ export function createApiRouter(version: (typeof API_VERSIONS)[number], services
   };
   registerCodeRoutes(router, deps);
   registerRoutingRoutes(router, deps);
+  registerImageRoutes(router, deps);
   return router;
 }

@@ -1,15 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
+import { startLogoServer, type LogoServer } from '../support/logo-server.ts';
 
 let app: TestApp;
 let key: string;
+let logos: LogoServer;
 
 beforeAll(async () => {
-  app = await getTestApp();
+  // Logos come from a loopback server, which only this setting lets the fetcher reach.
+  app = await getTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
   key = await app.newAccountKey();
+  logos = await startLogoServer();
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await logos.close();
+});
+
+const DEFAULT_DESIGN = {
+  fg_color: '#000000',
+  bg_color: '#ffffff',
+  style: 'square',
+  logo_url: null,
+  error_correction: 'M',
+  eye_style: 'square',
+  eye_color: '#000000',
+  gradient: null,
+  frame: 'none',
+  frame_text: null,
+  margin: 4,
+};
 
 describe('POST /v1/codes', () => {
   it('creates a code and answers 201 with the full code, defaults filled in', async () => {
@@ -23,11 +44,12 @@ describe('POST /v1/codes', () => {
       object: 'code',
       type: 'url',
       content: 'https://example.com/spring',
-      design: { fg_color: '#000000', bg_color: '#ffffff', style: 'square', logo_url: null, error_correction: 'M' },
+      design: DEFAULT_DESIGN,
       routing: { enabled: false, rules: [] },
     });
     expect(res.body.id).toMatch(/^qr_[0-9A-Za-z]{20}$/);
     expect(res.body.scan_url).toMatch(new RegExp(`^${app.url}/[0-9A-Za-z]{7}$`));
+    expect(res.body.payload).toBe(res.body.scan_url);
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     expect(res.body.updated_at).toBe(res.body.created_at);
   });
@@ -38,13 +60,13 @@ describe('POST /v1/codes', () => {
       design: { fg_color: '#1A2B3C', bg_color: '#FFFFFF', style: 'dots', error_correction: 'Q' },
     });
     expect(code.type).toBe('url');
-    expect(code.design).toEqual({ fg_color: '#1a2b3c', bg_color: '#ffffff', style: 'dots', logo_url: null, error_correction: 'Q' });
+    expect(code.design).toEqual({ ...DEFAULT_DESIGN, fg_color: '#1a2b3c', eye_color: '#1a2b3c', style: 'dots', error_correction: 'Q' });
   });
 
   it('raises the default error correction to H when a logo is set', async () => {
-    const code = await createCode(app, key, { design: { logo_url: 'https://cdn.example.com/logo.png' } });
+    const code = await createCode(app, key, { design: { logo_url: logos.url() } });
     expect(code.design.error_correction).toBe('H');
-    expect(code.design.logo_url).toBe('https://cdn.example.com/logo.png');
+    expect(code.design.logo_url).toBe(logos.url());
   });
 
   it('stores inline routing rules with ids and switches routing on', async () => {
@@ -106,7 +128,7 @@ describe('PATCH /v1/codes/:id', () => {
     const created = await createCode(app, key, { design: { fg_color: '#112233', style: 'dots' } });
     const res = await app.request('PATCH', `/v1/codes/${created.id}`, { key, body: { design: { style: null, bg_color: '#eeeeee' } } });
     expect(res.status).toBe(200);
-    expect(res.body.design).toEqual({ fg_color: '#112233', bg_color: '#eeeeee', style: 'square', logo_url: null, error_correction: 'M' });
+    expect(res.body.design).toEqual({ ...DEFAULT_DESIGN, fg_color: '#112233', eye_color: '#112233', bg_color: '#eeeeee' });
   });
 
   it('replaces routing rules as a whole and switches routing with enabled', async () => {

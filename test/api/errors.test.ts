@@ -98,7 +98,7 @@ describe('bodies', () => {
 
 describe('422 validation, one message per bad field', () => {
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
-    ['unknown type', { type: 'pdf' }, 'type', /one of url/],
+    ['unknown type', { type: 'pdf' }, 'type', /one of url, text, email/],
     ['content missing', { content: undefined }, 'content', /.+/],
     ['javascript: URL', { content: 'javascript:alert(1)' }, 'content', /http/],
     ['data: URL', { content: 'data:text/html,hi' }, 'content', /http/],
@@ -111,7 +111,15 @@ describe('422 validation, one message per bad field', () => {
     ['unknown level', { design: { error_correction: 'X' } }, 'design.error_correction', /L, M, Q, H/],
     ['logo not http', { design: { logo_url: 'ftp://example.com/logo.png' } }, 'design.logo_url', /http/],
     ['logo with level L', { design: { logo_url: 'https://example.com/l.png', error_correction: 'L' } }, 'design.error_correction', /Q or H/],
-    ['same colors', { design: { fg_color: '#000000', bg_color: '#000000' } }, 'design.bg_color', /differ/],
+    ['same colors', { design: { fg_color: '#000000', bg_color: '#000000' } }, 'design.fg_color', /contrast of 1\.0:1/],
+    ['low contrast', { design: { fg_color: '#aaaaaa', bg_color: '#ffffff' } }, 'design.fg_color', /at least 3:1/],
+    ['low-contrast gradient end', { design: { gradient: { type: 'linear', from: '#000000', to: '#eeeeee' } } }, 'design.gradient.to', /contrast/],
+    ['unknown eye style', { design: { eye_style: 'star' } }, 'design.eye_style', /square, rounded, circle/],
+    ['margin below 2', { design: { margin: 1 } }, 'design.margin', /at least 2/],
+    ['frame text without banner', { design: { frame_text: 'Scan me' } }, 'design.frame_text', /banner/],
+    ['frame text too long', { design: { frame: 'banner', frame_text: 'x'.repeat(31) } }, 'design.frame_text', /30/],
+    ['unknown static field', { type: 'wifi', content: { ssid: 'Cafe', password: 'secret123', vlan: 3 } }, 'content.vlan', /unknown field 'vlan'/],
+    ['routing on a static code', { type: 'text', content: { text: 'hi' }, routing: { rules: [] } }, 'routing', /url codes only/],
     ['unknown top-level field', { colour: 'blue' }, 'colour', /unknown field 'colour'/],
     ['unknown design field', { design: { shape: 'star' } }, 'design.shape', /unknown field 'shape'/],
     ['routing not an object', { routing: [] }, 'routing', /object/],

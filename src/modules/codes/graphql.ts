@@ -5,7 +5,18 @@ import { DomainError } from '../../shared/errors.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
-import { scanUrl } from './presenter.ts';
+import { payloadOf, scanUrl } from './payload.ts';
+
+type Gradient = NonNullable<ResolvedDesign['gradient']>;
+
+const GradientRef = builder.objectRef<Gradient>('Gradient').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    angle: t.exposeFloat('angle'),
+  }),
+});
 
 const DesignRef = builder.objectRef<ResolvedDesign>('CodeDesign').implement({
   description: 'How the code is drawn, with defaults filled in.',
@@ -15,6 +26,12 @@ const DesignRef = builder.objectRef<ResolvedDesign>('CodeDesign').implement({
     style: t.exposeString('style'),
     logoUrl: t.exposeString('logo_url', { nullable: true }),
     errorCorrection: t.exposeString('error_correction'),
+    eyeStyle: t.exposeString('eye_style'),
+    eyeColor: t.exposeString('eye_color'),
+    gradient: t.field({ type: GradientRef, nullable: true, resolve: (d) => d.gradient }),
+    frame: t.exposeString('frame'),
+    frameText: t.exposeString('frame_text', { nullable: true }),
+    margin: t.exposeInt('margin'),
   }),
 });
 
@@ -23,12 +40,22 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     type: t.exposeString('type'),
-    content: t.exposeString('content'),
+    content: t.field({ type: 'JSON', description: 'The URL of a url code, or a static code\'s content object.', resolve: (code) => code.content }),
+    payload: t.string({ description: 'The exact text the image encodes.', resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl) }),
     design: t.field({ type: DesignRef, resolve: (code) => resolveDesign(code.design) }),
     routing: t.field({ type: RoutingRef, resolve: (code) => code.routing }),
-    scanUrl: t.string({ resolve: (code, _args, ctx) => scanUrl(ctx.services.config.publicBaseUrl, code.slug) }),
+    scanUrl: t.string({ nullable: true, description: 'Null for static codes.', resolve: (code, _args, ctx) => (code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug) : null) }),
     createdAt: t.field({ type: 'DateTime', resolve: (code) => code.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
+  }),
+});
+
+const GradientInput = builder.inputType('GradientInput', {
+  fields: (t) => ({
+    type: t.string({ required: true, description: 'linear or radial' }),
+    from: t.string({ required: true }),
+    to: t.string({ required: true }),
+    angle: t.float({ required: false }),
   }),
 });
 
@@ -40,6 +67,12 @@ const DesignInput = builder.inputType('CodeDesignInput', {
     style: t.string({ required: false, description: 'square, dots, rounded or branded' }),
     logoUrl: t.string({ required: false, description: 'http(s) URL of a logo' }),
     errorCorrection: t.string({ required: false, description: 'L, M, Q or H' }),
+    eyeStyle: t.string({ required: false, description: 'square, rounded or circle' }),
+    eyeColor: t.string({ required: false, description: '#rrggbb' }),
+    gradient: t.field({ type: GradientInput, required: false }),
+    frame: t.string({ required: false, description: 'none or banner' }),
+    frameText: t.string({ required: false, description: 'Call to action under a banner frame, e.g. "Scan me".' }),
+    margin: t.int({ required: false, description: 'Quiet zone in modules, 2 to 16.' }),
   }),
 });
 
@@ -50,7 +83,7 @@ const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePa
 const CreateCodeInput = builder.inputType('CreateCodeInput', {
   fields: (t) => ({
     type: t.string({ required: false, description: "Defaults to 'url'." }),
-    content: t.string({ required: true }),
+    content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -58,7 +91,7 @@ const CreateCodeInput = builder.inputType('CreateCodeInput', {
 
 const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
   fields: (t) => ({
-    content: t.string({ required: false, description: 'New destination of a url code.' }),
+    content: t.field({ type: 'JSON', required: false, description: 'New URL of a url code, or new content of a static code.' }),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -82,10 +115,8 @@ const CodeSort = builder.enumType('CodeSort', {
   } as const,
 });
 
-type GraphQLDesign = { fgColor?: string | null; bgColor?: string | null; style?: string | null; logoUrl?: string | null; errorCorrection?: string | null };
-
-/** GraphQL's camelCase design to the domain's field names; undefined stays absent. */
-function toDesign(design: GraphQLDesign | null | undefined) {
+/** GraphQL's camelCase design to the domain's field names; undefined stays absent, null resets. */
+function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
   if (!design) return undefined;
   const fields = {
     fg_color: design.fgColor,
@@ -93,6 +124,12 @@ function toDesign(design: GraphQLDesign | null | undefined) {
     style: design.style,
     logo_url: design.logoUrl,
     error_correction: design.errorCorrection,
+    eye_style: design.eyeStyle,
+    eye_color: design.eyeColor,
+    gradient: design.gradient && compact(design.gradient),
+    frame: design.frame,
+    frame_text: design.frameText,
+    margin: design.margin,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

@@ -1,17 +1,22 @@
 // The code as the domain sees it, and the design rules that span several fields.
 import type { FieldError } from '../../shared/errors.ts';
+import { contrastRatio, MIN_CONTRAST } from '../images/contrast.ts';
+import type { RenderDesign } from '../images/design.ts';
 import type { Routing } from '../routing/rule.ts';
-import type { CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
+import type { CodeContent, CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
 
 export interface Code {
   id: string;
   accountId: string;
   type: CodeType;
-  content: string;
+  content: CodeContent;
   /** Only what the client chose; see resolveDesign for what is drawn. */
   design: DesignInput;
+  /** The stored logo (fetched from design.logo_url), or null. */
+  logoId: string | null;
   routing: Routing;
-  slug: string;
+  /** Null for static codes: they have no scan URL. */
+  slug: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,16 +27,47 @@ export interface ResolvedDesign {
   style: Style;
   logo_url: string | null;
   error_correction: ErrorCorrection;
+  eye_style: 'square' | 'rounded' | 'circle';
+  eye_color: string;
+  gradient: { type: 'linear' | 'radial'; from: string; to: string; angle: number } | null;
+  frame: 'none' | 'banner';
+  frame_text: string | null;
+  margin: number;
 }
 
 /** The design with every default filled in. A logo raises the default level to H. */
 export function resolveDesign(design: DesignInput): ResolvedDesign {
+  const style = design.style ?? 'square';
+  const frame = design.frame ?? 'none';
+  const gradient = design.gradient ?? null;
   return {
     fg_color: design.fg_color ?? '#000000',
     bg_color: design.bg_color ?? '#ffffff',
-    style: design.style ?? 'square',
+    style,
     logo_url: design.logo_url ?? null,
     error_correction: design.error_correction ?? (design.logo_url ? 'H' : 'M'),
+    eye_style: design.eye_style ?? (style === 'branded' ? 'rounded' : 'square'),
+    eye_color: design.eye_color ?? gradient?.from ?? design.fg_color ?? '#000000',
+    gradient,
+    frame,
+    frame_text: frame === 'banner' ? (design.frame_text ?? 'Scan me') : null,
+    margin: design.margin ?? 4,
+  };
+}
+
+/** The renderer's view of a resolved design. */
+export function renderDesignOf(d: ResolvedDesign): RenderDesign {
+  return {
+    fgColor: d.fg_color,
+    bgColor: d.bg_color,
+    style: d.style,
+    eyeStyle: d.eye_style,
+    eyeColor: d.eye_color,
+    gradient: d.gradient,
+    frame: d.frame,
+    frameText: d.frame_text,
+    margin: d.margin,
+    errorCorrection: d.error_correction,
   };
 }
 
@@ -45,18 +81,34 @@ export function mergeDesign(current: DesignInput, patch: DesignPatch): DesignInp
   return next as DesignInput;
 }
 
-/** Rules that need more than one field. A logo hides modules, so it needs a high level. */
+function contrastProblem(path: string, color: string, what: string, bg: string): FieldError | null {
+  const ratio = contrastRatio(color, bg);
+  if (ratio >= MIN_CONTRAST) return null;
+  return {
+    path,
+    message: `${what} ${color} on bg_color ${bg} has a contrast of ${ratio.toFixed(1)}:1; scanners need at least ${MIN_CONTRAST}:1`,
+  };
+}
+
+/** Rules that need more than one field: readable contrast, a logo only with a high level. */
 export function designProblems(design: DesignInput): FieldError[] {
-  const resolved = resolveDesign(design);
-  const problems: FieldError[] = [];
-  if (resolved.logo_url && (resolved.error_correction === 'L' || resolved.error_correction === 'M')) {
+  const d = resolveDesign(design);
+  const problems: (FieldError | null)[] = [];
+  if (d.logo_url && (d.error_correction === 'L' || d.error_correction === 'M')) {
     problems.push({
       path: 'design.error_correction',
       message: 'a logo covers part of the code, so error_correction must be Q or H when logo_url is set',
     });
   }
-  if (resolved.fg_color === resolved.bg_color) {
-    problems.push({ path: 'design.bg_color', message: 'must differ from fg_color, or the code cannot be read' });
+  if (d.gradient) {
+    problems.push(contrastProblem('design.gradient.from', d.gradient.from, 'gradient.from', d.bg_color));
+    problems.push(contrastProblem('design.gradient.to', d.gradient.to, 'gradient.to', d.bg_color));
+  } else {
+    problems.push(contrastProblem('design.fg_color', d.fg_color, 'fg_color', d.bg_color));
   }
-  return problems;
+  if (design.eye_color) problems.push(contrastProblem('design.eye_color', d.eye_color, 'eye_color', d.bg_color));
+  if (design.frame_text !== undefined && d.frame !== 'banner') {
+    problems.push({ path: 'design.frame_text', message: "needs frame: 'banner'" });
+  }
+  return problems.filter((p): p is FieldError => p !== null);
 }

@@ -2,15 +2,26 @@
 // GraphQL alike. TypeScript types are inferred from them.
 import { z } from 'zod';
 import { httpUrlSchema } from '../../shared/url.ts';
-import { routingInputSchema } from '../routing/schemas.ts';
+import { validationFailed } from '../../shared/errors.ts';
+import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
+import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
+import { STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
 
-export const CODE_TYPES = ['url'] as const;
+/** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
+export const CODE_TYPES = ['url', ...STATIC_TYPES] as const;
 export const STYLES = ['square', 'dots', 'rounded', 'branded'] as const;
+export const EYE_STYLES = ['square', 'rounded', 'circle'] as const;
+export const FRAMES = ['none', 'banner'] as const;
 export const ERROR_CORRECTION_LEVELS = ['L', 'M', 'Q', 'H'] as const;
 
 export type CodeType = (typeof CODE_TYPES)[number];
 export type Style = (typeof STYLES)[number];
 export type ErrorCorrection = (typeof ERROR_CORRECTION_LEVELS)[number];
+
+/** A url code's content is its destination; a static code's content is a structured object. */
+export type CodeContent = string | Record<string, unknown>;
+
+const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(', ')}` });
 
 const hexColor = z
   .string()
@@ -20,43 +31,80 @@ const hexColor = z
 const designFields = {
   fg_color: hexColor,
   bg_color: hexColor,
-  style: z.enum(STYLES, { error: `must be one of ${STYLES.join(', ')}` }),
+  style: z.enum(STYLES, oneOf(STYLES)),
   logo_url: httpUrlSchema,
-  error_correction: z.enum(ERROR_CORRECTION_LEVELS, { error: `must be one of ${ERROR_CORRECTION_LEVELS.join(', ')}` }),
+  error_correction: z.enum(ERROR_CORRECTION_LEVELS, oneOf(ERROR_CORRECTION_LEVELS)),
+  eye_style: z.enum(EYE_STYLES, oneOf(EYE_STYLES)),
+  eye_color: hexColor,
+  gradient: z.strictObject({
+    type: z.enum(['linear', 'radial'], oneOf(['linear', 'radial'])),
+    from: hexColor,
+    to: hexColor,
+    angle: z.number().min(0).max(360).default(0),
+  }),
+  frame: z.enum(FRAMES, oneOf(FRAMES)),
+  frame_text: z.string().trim().min(1, 'must not be empty').max(30, 'must be at most 30 characters'),
+  margin: z.number().int('must be a whole number of modules').min(2, 'must be at least 2 modules').max(16, 'must be at most 16 modules'),
+};
+type DesignField = keyof typeof designFields;
+
+const optionalFields = Object.fromEntries(Object.entries(designFields).map(([k, s]) => [k, s.optional()])) as {
+  [K in DesignField]: z.ZodOptional<(typeof designFields)[K]>;
+};
+const nullableFields = Object.fromEntries(Object.entries(designFields).map(([k, s]) => [k, s.nullable().optional()])) as {
+  [K in DesignField]: z.ZodOptional<z.ZodNullable<(typeof designFields)[K]>>;
 };
 
 /** The design fields a client chose; the rest take defaults when presented. */
-export const designInputSchema = z.strictObject({
-  fg_color: designFields.fg_color.optional(),
-  bg_color: designFields.bg_color.optional(),
-  style: designFields.style.optional(),
-  logo_url: designFields.logo_url.optional(),
-  error_correction: designFields.error_correction.optional(),
-});
+export const designInputSchema = z.strictObject(optionalFields);
 export type DesignInput = z.output<typeof designInputSchema>;
 
 /** In a PATCH, null puts a field back to its default. */
-export const designPatchSchema = z.strictObject({
-  fg_color: designFields.fg_color.nullable().optional(),
-  bg_color: designFields.bg_color.nullable().optional(),
-  style: designFields.style.nullable().optional(),
-  logo_url: designFields.logo_url.nullable().optional(),
-  error_correction: designFields.error_correction.nullable().optional(),
-});
+export const designPatchSchema = z.strictObject(nullableFields);
 export type DesignPatch = z.output<typeof designPatchSchema>;
 
+/** What `content` must be for a type: an http(s) URL for `url`, the type's object otherwise. */
+export function contentSchemaFor(type: CodeType): z.ZodType<CodeContent> {
+  return (type === 'url' ? httpUrlSchema : staticContentSchemas[type as StaticType]) as z.ZodType<CodeContent>;
+}
+
+/** The create body; `content` is checked against the type by parseCreateCode. */
 export const createCodeSchema = z.strictObject({
-  type: z.enum(CODE_TYPES, { error: `must be one of ${CODE_TYPES.join(', ')}` }).default('url'),
-  content: httpUrlSchema,
+  type: z.enum(CODE_TYPES, oneOf(CODE_TYPES)).default('url'),
+  content: z.unknown(),
   design: designInputSchema.default({}),
-  routing: routingInputSchema.default({}),
+  routing: routingInputSchema.optional(),
 });
-export type CreateCodeInput = z.output<typeof createCodeSchema>;
+
+export interface CreateCodeInput {
+  type: CodeType;
+  content: CodeContent;
+  design: DesignInput;
+  routing: RoutingInput;
+}
+
+/**
+ * Parses a create body, reporting every problem at once: the body's fields and the content
+ * checked against its type (the given type, or `url` when that is missing or invalid).
+ */
+export function parseCreateCode(input: unknown): CreateCodeInput {
+  const body = createCodeSchema.safeParse(input);
+  const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const type: CodeType = body.success ? body.data.type : (CODE_TYPES as readonly unknown[]).includes(raw.type) ? (raw.type as CodeType) : 'url';
+  const content = z.object({ content: contentSchemaFor(type) }).safeParse({ content: raw.content });
+  const errors = [...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)), ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues))];
+  if (type !== 'url' && raw.routing !== undefined) {
+    errors.push({ path: 'routing', message: `applies to url codes only; a ${type} code encodes its content directly` });
+  }
+  if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
+  return { ...body.data, content: content.data.content, routing: body.data.routing ?? {} };
+}
 
 export const updateCodeSchema = z
   .strictObject({
     type: z.never({ error: 'cannot be changed; create a new code instead' }).optional(),
-    content: httpUrlSchema.optional(),
+    /** Checked against the code's type by the service. */
+    content: z.unknown().optional(),
     /** Another name for the content of a `url` code, as the spec calls it. */
     destination: httpUrlSchema.optional(),
     design: designPatchSchema.optional(),

@@ -1,13 +1,17 @@
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound, validationFailed } from '../../shared/errors.ts';
+import { notFound, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
+import type { RenderLogo } from '../images/design.ts';
+import type { Logos } from '../images/logos.ts';
+import type { ImagesService } from '../images/service.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
-import { designProblems, mergeDesign, type Code } from './model.ts';
-import { createCodeSchema, listCodesSchema, updateCodeSchema, type CodeSort, type DesignInput } from './schemas.ts';
+import { designProblems, mergeDesign, resolveDesign, type Code } from './model.ts';
+import { contentSchemaFor, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
 import { allocateSlug } from './slug.ts';
 import type { CodesStore } from './store.ts';
 
@@ -16,6 +20,16 @@ export interface CodePage {
   nextCursor: string | null;
   /** Cursor of any item of this page, for Relay edges. */
   cursorOf(code: Code): string;
+}
+
+export interface CodesServiceDeps {
+  db: Knex;
+  codes: CodesStore;
+  routing: RoutingStore;
+  images: ImagesService;
+  logos: Logos;
+  /** Runs after a code was created, changed or deleted, so the scan route's cache drops it. */
+  onCodeChanged: (slug: string) => void;
 }
 
 function checkDesign(design: DesignInput): void {
@@ -28,41 +42,44 @@ function positionOf(code: Code, sort: CodeSort): CursorPosition {
   return { sort, key: key.getTime(), id: code.id };
 }
 
-/**
- * onCodeChanged(slug) runs after a code was created, changed or deleted, so the scan route's
- * cache drops it at once.
- */
-export function createCodesService(db: Knex, codes: CodesStore, routing: RoutingStore, onCodeChanged: (slug: string) => void) {
+const urlOnly = (path: string, type: CodeType): FieldError => ({
+  path,
+  message: `applies to url codes only; a ${type} code encodes its content directly`,
+});
+
+export function createCodesService({ db, codes, routing, images, logos, onCodeChanged }: CodesServiceDeps) {
+  /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
+  const logoIdFor = (design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(design.logo_url) : Promise.resolve(null));
+
+  /** Refuses a design that does not decode back to the code's payload. */
+  function verifyScans(code: Pick<Code, 'type' | 'content' | 'slug'>, design: DesignInput, logo: RenderLogo | null): void {
+    images.verify(images.payloadOf(code), resolveDesign(design), logo);
+  }
+
   return {
     /** Creates a code with its design and routing rules in one transaction. */
     async create(principal: Principal, input: unknown): Promise<Code> {
-      const body = parseInput(createCodeSchema, input);
+      const body = parseCreateCode(input);
       checkDesign(body.design);
+      const logoId = await logoIdFor(body.design);
+      // Read before the transaction: on SQLite the transaction holds the only connection.
+      const logo = await logos.forRender(logoId);
       const now = new Date();
       const id = newId('qr');
       const code = await inTransaction(db, async (trx) => {
-        const slug = await allocateSlug((candidate) => codes.reserveSlug(candidate, trx));
+        const slug = body.type === 'url' ? await allocateSlug((candidate) => codes.reserveSlug(candidate, trx)) : null;
+        verifyScans({ type: body.type, content: body.content, slug }, body.design, logo);
         // Rules given without `enabled` are meant to work, so they switch routing on.
         const routingEnabled = body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0;
         await codes.insert(
-          {
-            id,
-            accountId: principal.accountId,
-            type: body.type,
-            content: body.content,
-            design: body.design,
-            routingEnabled,
-            slug,
-            createdAt: now,
-            updatedAt: now,
-          },
+          { id, accountId: principal.accountId, type: body.type, content: body.content, design: body.design, logoId, routingEnabled, slug, createdAt: now, updatedAt: now },
           trx,
         );
         await routing.replaceRules(id, body.routing.rules ?? [], trx);
         return (await codes.findById(principal.accountId, id, trx))!;
       });
       // A scan of a slug before it existed may have cached "missing".
-      onCodeChanged(code.slug);
+      if (code.slug) onCodeChanged(code.slug);
       return code;
     },
 
@@ -88,18 +105,31 @@ export function createCodesService(db: Knex, codes: CodesStore, routing: Routing
     /** Partial update of content, design and routing; rules given are replaced as a whole. */
     async update(principal: Principal, id: string, input: unknown): Promise<Code> {
       const patch = parseInput(updateCodeSchema, input);
+      const current = await codes.findById(principal.accountId, id);
+      if (!current) throw notFound('code', id);
+      const problems: FieldError[] = [];
+      if (current.type !== 'url' && patch.destination !== undefined) problems.push(urlOnly('destination', current.type));
+      if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
+      if (problems.length > 0) throw validationFailed(problems);
+      const newContent: CodeContent | undefined =
+        patch.content !== undefined ? parseInput(z.object({ content: contentSchemaFor(current.type) }), { content: patch.content }).content : patch.destination;
+      const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
+      if (design) checkDesign(design);
+      const logoChanged = design !== undefined && design.logo_url !== current.design.logo_url;
+      const logoId = logoChanged ? await logoIdFor(design) : current.logoId;
+      if (newContent !== undefined || design !== undefined) {
+        verifyScans({ ...current, content: newContent ?? current.content }, design ?? current.design, await logos.forRender(logoId));
+      }
+      const rules = patch.routing?.rules;
       const code = await inTransaction(db, async (trx) => {
-        const current = await codes.findById(principal.accountId, id, trx);
-        if (!current) throw notFound('code', id);
-        const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
-        if (design) checkDesign(design);
-        const rules = patch.routing?.rules;
         await codes.update(
           principal.accountId,
           id,
           {
-            content: patch.content ?? patch.destination,
+            type: current.type,
+            content: newContent,
             design,
+            logoId: logoChanged ? logoId : undefined,
             // Only an explicit `enabled` switches routing; new rules alone leave it as it was.
             routingEnabled: patch.routing?.enabled,
             updatedAt: new Date(),
@@ -107,9 +137,12 @@ export function createCodesService(db: Knex, codes: CodesStore, routing: Routing
           trx,
         );
         if (rules) await routing.replaceRules(id, rules, trx);
-        return (await codes.findById(principal.accountId, id, trx))!;
+        const updated = await codes.findById(principal.accountId, id, trx);
+        // Deleted by a concurrent request between the read above and this transaction.
+        if (!updated) throw notFound('code', id);
+        return updated;
       });
-      onCodeChanged(code.slug);
+      if (code.slug) onCodeChanged(code.slug);
       return code;
     },
 
@@ -117,7 +150,7 @@ export function createCodesService(db: Knex, codes: CodesStore, routing: Routing
     async remove(principal: Principal, id: string): Promise<void> {
       const code = await codes.findById(principal.accountId, id);
       if (!code || !(await codes.delete(principal.accountId, id))) throw notFound('code', id);
-      onCodeChanged(code.slug);
+      if (code.slug) onCodeChanged(code.slug);
     },
   };
 }

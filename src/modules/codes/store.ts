@@ -4,7 +4,11 @@ import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import type { CursorPosition } from './cursor.ts';
 import type { Code } from './model.ts';
-import type { CodeType, DesignInput, ListCodesQuery } from './schemas.ts';
+import type { CodeContent, CodeType, DesignInput, ListCodesQuery } from './schemas.ts';
+
+/** A url code stores its URL as is (so `q` searches it plainly); static content is JSON. */
+const storeContent = (type: CodeType, content: CodeContent) => (type === 'url' ? (content as string) : toJson(content));
+const loadContent = (type: CodeType, text: string): CodeContent => (type === 'url' ? text : fromJson<Record<string, unknown>>(text)!);
 
 interface CodeRow {
   id: string;
@@ -13,7 +17,8 @@ interface CodeRow {
   content: string;
   design: string;
   routing_enabled: number | boolean;
-  slug: string;
+  slug: string | null;
+  logo_id: string | null;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -30,8 +35,9 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       id: row.id,
       accountId: row.account_id,
       type: row.type as CodeType,
-      content: row.content,
+      content: loadContent(row.type as CodeType, row.content),
       design: fromJson<DesignInput>(row.design) ?? {},
+      logoId: row.logo_id,
       routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! },
       slug: row.slug,
       createdAt: fromMillis(row.created_at),
@@ -56,8 +62,9 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
         id: code.id,
         account_id: code.accountId,
         type: code.type,
-        content: code.content,
+        content: storeContent(code.type, code.content),
         design: toJson(code.design),
+        logo_id: code.logoId,
         routing_enabled: code.routingEnabled,
         slug: code.slug,
         created_at: toMillis(code.createdAt),
@@ -104,11 +111,12 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
     async update(
       accountId: string,
       id: string,
-      changes: { content?: string; design?: DesignInput; routingEnabled?: boolean; updatedAt: Date },
+      changes: { type?: CodeType; content?: CodeContent; design?: DesignInput; logoId?: string | null; routingEnabled?: boolean; updatedAt: Date },
       q: Queryable = db,
     ): Promise<void> {
       const row: Record<string, unknown> = { updated_at: toMillis(changes.updatedAt) };
-      if (changes.content !== undefined) row.content = changes.content;
+      if (changes.content !== undefined) row.content = storeContent(changes.type ?? 'url', changes.content);
+      if (changes.logoId !== undefined) row.logo_id = changes.logoId;
       if (changes.design !== undefined) row.design = toJson(changes.design);
       if (changes.routingEnabled !== undefined) row.routing_enabled = changes.routingEnabled;
       await q('codes').where({ account_id: accountId, id }).update(row);

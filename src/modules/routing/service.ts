@@ -25,11 +25,14 @@ export interface ResolveAnswer extends Explanation {
 }
 
 export function createRoutingService({ db, codes, routing, clientInfo, onCodeChanged }: RoutingServiceDeps) {
-  /** Loads the caller's code inside the transaction, or 404. */
-  async function codeOf(principal: Principal, codeId: string, trx: Knex.Transaction) {
+  /** The caller's url code, or 404 (unknown) / 422 (a static code has no routing). */
+  async function codeOf(principal: Principal, codeId: string, trx?: Knex.Transaction) {
     const code = await codes.findById(principal.accountId, codeId, trx);
     if (!code) throw notFound('code', codeId);
-    return code;
+    if (code.type !== 'url') {
+      throw validationFailed([{ path: 'routing', message: `applies to url codes only; a ${code.type} code encodes its content directly` }]);
+    }
+    return code as typeof code & { slug: string; content: string };
   }
 
   /**
@@ -49,9 +52,7 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
 
   /** The code's routing: enabled flag and rules in evaluation order. */
   async function get(principal: Principal, codeId: string): Promise<Routing> {
-    const code = await codes.findById(principal.accountId, codeId);
-    if (!code) throw notFound('code', codeId);
-    return code.routing;
+    return (await codeOf(principal, codeId)).routing;
   }
 
   return {
@@ -95,8 +96,7 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
     /** Where a simulated scan would go, and why each rule did or did not match. Records nothing. */
     async resolve(principal: Principal, codeId: string, input: unknown): Promise<ResolveAnswer> {
       const body = parseInput(resolveRequestSchema, input);
-      const code = await codes.findById(principal.accountId, codeId);
-      if (!code) throw notFound('code', codeId);
+      const code = await codeOf(principal, codeId);
       const ip = body.ip ?? null;
       const ua = clientInfo.userAgent(body.user_agent);
       const now = body.time ? new Date(body.time) : new Date();

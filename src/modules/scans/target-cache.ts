@@ -24,8 +24,8 @@ export function createTargetCache(options: { load: (slug: string) => Promise<Cod
     // Concurrent misses for one slug share a single database read.
     fetchMethod: async (slug) => {
       const code = await options.load(slug);
-      if (!code) return MISSING;
-      return { codeId: code.id, accountId: code.accountId, fallback: code.content, routing: compileRouting(code.routing) };
+      if (!code || code.type !== 'url') return MISSING;
+      return { codeId: code.id, accountId: code.accountId, fallback: code.content as string, routing: compileRouting(code.routing) };
     },
   });
 

@@ -1,0 +1,409 @@
+// Static code types: their content is encoded straight into the QR image (no scan URL, no
+// redirect), so each type has a schema for its content and a builder for the standard payload
+// string that phones' camera apps recognise. The schemas are the single place where static
+// content is validated, for REST and GraphQL alike.
+import { z } from 'zod';
+import { httpUrlSchema } from '../../shared/url.ts';
+
+export const STATIC_TYPES = ['text', 'email', 'phone', 'sms', 'wifi', 'vcard', 'geo'] as const;
+export type StaticType = (typeof STATIC_TYPES)[number];
+
+export function isStaticType(value: unknown): value is StaticType {
+  return typeof value === 'string' && (STATIC_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * Largest payload, in UTF-8 bytes, that we put into a QR code. The largest QR code (version 40)
+ * holds 2953 bytes at error correction L and 2331 at M, so 2000 fits at L and M with room to
+ * spare. At Q (1663) and H (1273) a payload near this limit does not fit: the renderer has to
+ * lower the error correction level for it.
+ */
+export const MAX_PAYLOAD_BYTES = 2000;
+
+export const TOO_LONG_MESSAGE = 'is too long to fit in a QR code';
+
+export function utf8ByteLength(value: string): number {
+  return Buffer.byteLength(value, 'utf8');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field building blocks. Every string has a maximum length so that a payload stays small; the
+// per-type refine below checks the built payload as a whole.
+
+const required = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : `must be ${what}`;
+
+/** A trimmed, non-empty string of at most `max` characters. */
+function line(max: number) {
+  return z
+    .string({ error: required('a string') })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+}
+
+/** A trimmed string, possibly empty, of at most `max` characters. */
+function optionalLine(max: number) {
+  return z
+    .string({ error: required('a string') })
+    .trim()
+    .max(max, `must be at most ${max} characters`);
+}
+
+/** A string kept as given (spaces matter), possibly empty, of at most `max` characters. */
+function freeText(max: number) {
+  return z.string({ error: required('a string') }).max(max, `must be at most ${max} characters`);
+}
+
+const MAX_EMAIL_LENGTH = 254;
+const emailAddress = z
+  .string({ error: required('a string') })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+  .pipe(z.email({ error: 'must be an email address such as name@example.com' }));
+
+/** Longest phone number as typed, separators included. */
+const MAX_PHONE_INPUT_LENGTH = 32;
+const phoneNumber = z
+  .string({ error: required('a string') })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_PHONE_INPUT_LENGTH, `must be at most ${MAX_PHONE_INPUT_LENGTH} characters`)
+  .regex(
+    /^\+?[0-9 ()-]+$/,
+    'must be a phone number: digits with an optional leading +; spaces, dashes and parentheses are allowed',
+  )
+  // Separators are for people; the payload carries only + and digits.
+  .transform((value) => value.replace(/[ ()-]/g, ''))
+  .refine((value) => /^\+?[0-9]{3,15}$/.test(value), 'must have between 3 and 15 digits');
+
+function coordinate(limit: number) {
+  const message = `must be a number between -${limit} and ${limit}`;
+  return z
+    .number({ error: (issue) => (issue.input === undefined ? 'is required' : message) })
+    .min(-limit, message)
+    .max(limit, message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes. The JSDoc on each schema is the documented content shape of that type.
+
+/**
+ * `text`: free text, encoded as is.
+ *
+ * ```json
+ * { "text": "Hello, world" }
+ * ```
+ * - `text` (string, required): 1 to 2000 characters, kept as given (not trimmed).
+ */
+const textShape = z.strictObject({
+  text: freeText(2000).min(1, 'must not be empty'),
+});
+
+/**
+ * `email`: a `mailto:` link that opens a new message.
+ *
+ * ```json
+ * { "to": "info@example.com", "subject": "Hello", "body": "Hi there" }
+ * ```
+ * - `to` (string, required): one email address, at most 254 characters.
+ * - `subject` (string, optional): at most 255 characters.
+ * - `body` (string, optional): at most 1000 characters; line breaks allowed.
+ */
+const emailShape = z.strictObject({
+  to: emailAddress,
+  subject: freeText(255).optional(),
+  body: freeText(1000).optional(),
+});
+
+/**
+ * `phone`: a `tel:` link that starts a call.
+ *
+ * ```json
+ * { "number": "+49 30 123456" }
+ * ```
+ * - `number` (string, required): an optional leading `+` and 3 to 15 digits; spaces, dashes
+ *   and parentheses may be used in the input and are removed (stored as `+4930123456`).
+ */
+const phoneShape = z.strictObject({
+  number: phoneNumber,
+});
+
+/**
+ * `sms`: opens a text message to a number, optionally prefilled.
+ *
+ * ```json
+ * { "number": "+49 30 123456", "body": "Hello" }
+ * ```
+ * - `number` (string, required): as for `phone`.
+ * - `body` (string, optional): at most 1000 characters.
+ */
+const smsShape = z.strictObject({
+  number: phoneNumber,
+  body: freeText(1000).optional(),
+});
+
+export const WIFI_ENCRYPTIONS = ['WPA', 'WEP', 'nopass'] as const;
+export type WifiEncryption = (typeof WIFI_ENCRYPTIONS)[number];
+const MAX_SSID_BYTES = 32;
+
+/**
+ * `wifi`: joins a Wi-Fi network.
+ *
+ * ```json
+ * { "ssid": "Café Guest", "password": "s3cret;pass", "encryption": "WPA", "hidden": false }
+ * ```
+ * - `ssid` (string, required): the network name, 1 to 32 bytes of UTF-8, kept as given.
+ * - `password` (string): required for `WPA` (8 to 63 characters, or 64 hex digits) and `WEP`
+ *   (1 to 64 characters); must be left out for `nopass`.
+ * - `encryption` (`"WPA"` | `"WEP"` | `"nopass"`, optional): default `"WPA"` (also covers WPA2/WPA3 personal).
+ * - `hidden` (boolean, optional): true if the network does not broadcast its name.
+ */
+const wifiShape = z
+  .strictObject({
+    ssid: freeText(MAX_SSID_BYTES)
+      .min(1, 'must not be empty')
+      .refine((value) => utf8ByteLength(value) <= MAX_SSID_BYTES, `must be at most ${MAX_SSID_BYTES} bytes (UTF-8)`),
+    password: freeText(64).optional(),
+    encryption: z
+      .enum(WIFI_ENCRYPTIONS, { error: `must be one of ${WIFI_ENCRYPTIONS.join(', ')}` })
+      .default('WPA'),
+    hidden: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .superRefine((wifi, ctx) => {
+    const { password, encryption } = wifi;
+    if (encryption === 'nopass') {
+      if (password !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['password'], message: 'must be left out when encryption is nopass' });
+      }
+      return;
+    }
+    if (password === undefined || password.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: `is required when encryption is ${encryption}` });
+      return;
+    }
+    if (encryption === 'WPA' && !/^[0-9a-fA-F]{64}$/.test(password) && (password.length < 8 || password.length > 63)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: 'must be 8 to 63 characters (or 64 hex digits) for WPA',
+      });
+    }
+  });
+
+/**
+ * `vcard`: a contact card (vCard 3.0) that the phone offers to save.
+ *
+ * ```json
+ * {
+ *   "first_name": "Ada", "last_name": "Lovelace", "organization": "Analytical Engines Ltd",
+ *   "title": "Programmer", "phones": ["+44 20 7946 0000"], "emails": ["ada@example.com"],
+ *   "url": "https://example.com",
+ *   "address": { "street": "1 Main St", "city": "London", "region": "", "postal_code": "NW1", "country": "UK" },
+ *   "note": "Met at the conference"
+ * }
+ * ```
+ * - `first_name` (string, required): 1 to 100 characters.
+ * - `last_name` (string, optional): at most 100 characters.
+ * - `organization` (string, optional): at most 200 characters.
+ * - `title` (string, optional): job title, at most 100 characters.
+ * - `phones` (string[], optional): at most 5 phone numbers, each as for `phone`.
+ * - `emails` (string[], optional): at most 5 email addresses.
+ * - `url` (string, optional): an absolute http(s) URL.
+ * - `address` (object, optional): `street` (≤ 200), `city` (≤ 100), `region` (≤ 100),
+ *   `postal_code` (≤ 20), `country` (≤ 100), all optional strings.
+ * - `note` (string, optional): at most 1000 characters; line breaks allowed.
+ *
+ * Strings are trimmed; non-ASCII text is kept as is (UTF-8).
+ */
+const vcardShape = z.strictObject({
+  first_name: line(100),
+  last_name: line(100).optional(),
+  organization: line(200).optional(),
+  title: line(100).optional(),
+  phones: z
+    .array(phoneNumber, { error: required('a list of phone numbers') })
+    .max(5, 'must have at most 5 entries')
+    .optional(),
+  emails: z
+    .array(emailAddress, { error: required('a list of email addresses') })
+    .max(5, 'must have at most 5 entries')
+    .optional(),
+  url: httpUrlSchema.optional(),
+  address: z
+    .strictObject(
+      {
+        street: optionalLine(200).optional(),
+        city: optionalLine(100).optional(),
+        region: optionalLine(100).optional(),
+        postal_code: optionalLine(20).optional(),
+        country: optionalLine(100).optional(),
+      },
+      { error: required('an object') },
+    )
+    .optional(),
+  note: optionalLine(1000).optional(),
+});
+
+/**
+ * `geo`: a location that opens in a maps app.
+ *
+ * ```json
+ * { "latitude": 52.520008, "longitude": 13.404954 }
+ * ```
+ * - `latitude` (number, required): -90 to 90.
+ * - `longitude` (number, required): -180 to 180.
+ * Encoded with at most 6 decimals (about 10 cm).
+ */
+const geoShape = z.strictObject({
+  latitude: coordinate(90),
+  longitude: coordinate(180),
+});
+
+export type TextContent = z.output<typeof textShape>;
+export type EmailContent = z.output<typeof emailShape>;
+export type PhoneContent = z.output<typeof phoneShape>;
+export type SmsContent = z.output<typeof smsShape>;
+export type WifiContent = z.output<typeof wifiShape>;
+export type VcardContent = z.output<typeof vcardShape>;
+export type GeoContent = z.output<typeof geoShape>;
+
+/** The parsed (output) content of each static type. */
+export type StaticContent = {
+  text: TextContent;
+  email: EmailContent;
+  phone: PhoneContent;
+  sms: SmsContent;
+  wifi: WifiContent;
+  vcard: VcardContent;
+  geo: GeoContent;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Payload builders.
+
+/** mailto: per RFC 6068: hfields percent-encoded with encodeURIComponent (space is %20, not +). */
+function emailPayload(email: EmailContent): string {
+  // The address is limited to [A-Za-z0-9._'+-] and @ by the schema, all allowed verbatim in
+  // a mailto: path; encode anything else defensively.
+  const to = encodeURIComponent(email.to).replace(/%40/g, '@').replace(/%2B/gi, '+');
+  const fields: string[] = [];
+  if (email.subject) fields.push(`subject=${encodeURIComponent(email.subject)}`);
+  // RFC 6068 §5: line breaks in a body are CRLF, percent-encoded as %0D%0A.
+  if (email.body) fields.push(`body=${encodeURIComponent(email.body.replace(/\r\n|\r|\n/g, '\r\n'))}`);
+  return `mailto:${to}${fields.length > 0 ? `?${fields.join('&')}` : ''}`;
+}
+
+function phonePayload(phone: PhoneContent): string {
+  return `tel:${phone.number}`;
+}
+
+/**
+ * `SMSTO:number:body`, the form ZXing introduced. It is what Android (Google Lens, ZXing-based
+ * scanners) and the iOS camera all recognise; the `sms:` URI of RFC 5724 is handled unevenly
+ * (iOS and Android disagree on `?body=` vs `&body=`, and some readers drop the body). The body
+ * is everything after the second colon, so it needs no escaping.
+ */
+function smsPayload(sms: SmsContent): string {
+  return sms.body ? `SMSTO:${sms.number}:${sms.body}` : `SMSTO:${sms.number}`;
+}
+
+/** ZXing's Wi-Fi escaping: a backslash before `\`, `;`, `,`, `:` and `"`. */
+export function escapeWifi(value: string): string {
+  return value.replace(/[\\;,:"]/g, '\\$&');
+}
+
+/** `WIFI:T:<enc>;S:<ssid>;P:<password>;H:true;;` as specified by ZXing. */
+function wifiPayload(wifi: WifiContent): string {
+  let payload = `WIFI:T:${wifi.encryption};S:${escapeWifi(wifi.ssid)};`;
+  if (wifi.encryption !== 'nopass' && wifi.password !== undefined) payload += `P:${escapeWifi(wifi.password)};`;
+  if (wifi.hidden === true) payload += 'H:true;';
+  return `${payload};`;
+}
+
+/** vCard TEXT escaping (RFC 2426 §4, RFC 6350 §3.4): `\`, `,`, `;` and line breaks. */
+export function escapeVcardText(value: string): string {
+  return value.replace(/[\\,;]/g, '\\$&').replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/**
+ * vCard 3.0 (RFC 2426) with CRLF line endings. Lines are not folded at 75 octets: QR payloads
+ * are short and scanners read long lines fine, while folding would cost bytes and trip up
+ * some readers. Text is kept as UTF-8 without a CHARSET parameter (which is vCard 2.1 only).
+ */
+function vcardPayload(card: VcardContent): string {
+  const e = escapeVcardText;
+  const lines = ['BEGIN:VCARD', 'VERSION:3.0'];
+  lines.push(`N:${e(card.last_name ?? '')};${e(card.first_name)};;;`);
+  lines.push(`FN:${e([card.first_name, card.last_name].filter(Boolean).join(' '))}`);
+  if (card.organization) lines.push(`ORG:${e(card.organization)}`);
+  if (card.title) lines.push(`TITLE:${e(card.title)}`);
+  for (const phone of card.phones ?? []) lines.push(`TEL:${phone}`);
+  for (const email of card.emails ?? []) lines.push(`EMAIL:${email}`);
+  // A URI value, not TEXT: no escaping. URL's serialisation drops stray tabs and line breaks
+  // (which URL parsing ignores) and percent-encodes spaces, so the value stays on one line.
+  if (card.url) lines.push(`URL:${URL.canParse(card.url) ? new URL(card.url).href : card.url}`);
+  const address = card.address;
+  if (address) {
+    const parts = [address.street, address.city, address.region, address.postal_code, address.country];
+    if (parts.some(Boolean)) lines.push(`ADR:;;${parts.map((part) => e(part ?? '')).join(';')}`);
+  }
+  if (card.note) lines.push(`NOTE:${e(card.note)}`);
+  lines.push('END:VCARD');
+  return lines.map((text) => `${text}\r\n`).join('');
+}
+
+/** At most 6 decimals, no trailing zeros, never exponent notation. */
+function formatCoordinate(value: number): string {
+  // After rounding to 6 decimals a non-zero value is at least 1e-6, which prints without an
+  // exponent; -0 prints as 0.
+  return String(Number(value.toFixed(6)));
+}
+
+/** `geo:lat,lon` (RFC 5870). */
+function geoPayload(geo: GeoContent): string {
+  return `geo:${formatCoordinate(geo.latitude)},${formatCoordinate(geo.longitude)}`;
+}
+
+const PAYLOAD_BUILDERS: { [T in StaticType]: (content: StaticContent[T]) => string } = {
+  text: (content) => content.text,
+  email: emailPayload,
+  phone: phonePayload,
+  sms: smsPayload,
+  wifi: wifiPayload,
+  vcard: vcardPayload,
+  geo: geoPayload,
+};
+
+/**
+ * The string the QR image encodes for validated (parsed) static content. Content that passed
+ * `staticContentSchemas[type]` always yields at most MAX_PAYLOAD_BYTES bytes of UTF-8.
+ */
+export function payloadFor<T extends StaticType>(type: T, content: StaticContent[T]): string {
+  const build = PAYLOAD_BUILDERS[type] as (content: StaticContent[T]) => string;
+  return build(content);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas: shape plus a check that the whole payload fits in a QR code. The check runs only
+// when everything else is valid, and reports at the content object itself (path []).
+
+function fitsInQrCode<T extends StaticType, S extends z.ZodType<StaticContent[T]>>(type: T, schema: S) {
+  return schema.refine((content) => utf8ByteLength(payloadFor(type, content)) <= MAX_PAYLOAD_BYTES, {
+    message: TOO_LONG_MESSAGE,
+    // Some field checks (refines) let parsing go on; build payloads only from fully valid content.
+    when: (payload) => payload.issues.length === 0,
+  });
+}
+
+/** One schema per static type, for the `content` of a code of that type. */
+export const staticContentSchemas = {
+  text: fitsInQrCode('text', textShape),
+  email: fitsInQrCode('email', emailShape),
+  phone: fitsInQrCode('phone', phoneShape),
+  sms: fitsInQrCode('sms', smsShape),
+  wifi: fitsInQrCode('wifi', wifiShape),
+  vcard: fitsInQrCode('vcard', vcardShape),
+  geo: fitsInQrCode('geo', geoShape),
+} satisfies { [T in StaticType]: z.ZodType<StaticContent[T], unknown> };

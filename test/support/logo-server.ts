@@ -1,0 +1,40 @@
+// A loopback HTTP server that serves a logo (and can count requests), for logo_url tests.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Resvg } from '@resvg/resvg-js';
+
+export interface LogoServer {
+  url: (path?: string) => string;
+  requests: () => number;
+  close: () => Promise<void>;
+}
+
+/** A 64x64 PNG: a coloured disc, the kind of mark a brand puts in its codes. */
+export function logoPng(): Buffer {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="30" fill="#e11d48"/><rect x="20" y="20" width="24" height="24" fill="#fde047"/></svg>';
+  return new Resvg(svg).render().asPng();
+}
+
+export async function startLogoServer(): Promise<LogoServer> {
+  let count = 0;
+  const png = logoPng();
+  const server: Server = createServer((req, res) => {
+    count += 1;
+    if (req.url === '/logo.png') {
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length });
+      res.end(png);
+    } else if (req.url === '/page.html') {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<html>not a logo</html>');
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (path = '/logo.png') => `http://127.0.0.1:${port}${path}`,
+    requests: () => count,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,196 @@
+// Every design the renderer can draw must still scan: each combination is rendered, rasterised
+// and decoded back with jsQR. 600 px is plenty for a decoder and keeps the file fast.
+import QRCode from 'qrcode';
+import { describe, expect, it } from 'vitest';
+import { decodeQr } from '../../src/modules/images/decode.ts';
+import type { ErrorCorrectionLevel, EyeStyle, ModuleStyle, RenderDesign, RenderLogo } from '../../src/modules/images/design.ts';
+import { svgToPdf } from '../../src/modules/images/pdf.ts';
+import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
+import { logoAreaFraction, renderSvg } from '../../src/modules/images/render.ts';
+
+const SIZE = 600;
+const TEXT = 'https://qr.example/AbC1234';
+const STYLES: ModuleStyle[] = ['square', 'dots', 'rounded', 'branded'];
+const LEVELS: ErrorCorrectionLevel[] = ['L', 'M', 'Q', 'H'];
+const EYES: EyeStyle[] = ['square', 'rounded', 'circle'];
+const PALETTES = [
+  { name: 'dark on light', fg: '#000000', bg: '#ffffff' },
+  { name: 'light on dark', fg: '#ffffff', bg: '#1a1a2e' },
+];
+
+function design(overrides: Partial<RenderDesign> = {}): RenderDesign {
+  return {
+    fgColor: '#000000',
+    bgColor: '#ffffff',
+    style: 'square',
+    eyeStyle: 'square',
+    eyeColor: overrides.fgColor ?? '#000000',
+    gradient: null,
+    frame: 'none',
+    frameText: null,
+    margin: 4,
+    errorCorrection: 'M',
+    ...overrides,
+  };
+}
+
+function pngLogo(svg: string): RenderLogo {
+  return { dataUri: `data:image/png;base64,${svgToPng(svg, 96).toString('base64')}`, width: 96, height: 96 };
+}
+
+// A coloured disc with a light diamond: busy enough to confuse a decoder if it bled into modules.
+const LOGO = pngLogo(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><circle cx="48" cy="48" r="46" fill="#e11d48"/><path d="M48 18 72 48 48 78 24 48z" fill="#fde68a"/></svg>',
+);
+// Fully transparent, so whatever shows through the logo's box is what the renderer drew there.
+const CLEAR_LOGO = pngLogo('<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"/>');
+
+function decodes(text: string, d: RenderDesign, logo: RenderLogo | null = null): string | null {
+  const svg = renderSvg(text, d, logo, SIZE);
+  expect(svg).not.toContain('<text');
+  return decodeQr(svgToRgba(svg, SIZE));
+}
+
+describe('renderSvg decodes', () => {
+  for (const style of STYLES) {
+    for (const level of LEVELS) {
+      for (const palette of PALETTES) {
+        const withLogo = level === 'Q' || level === 'H' ? [false, true] : [false];
+        for (const logo of withLogo) {
+          it(`${style}, level ${level}, ${palette.name}${logo ? ', with logo' : ''}`, () => {
+            const d = design({ style, errorCorrection: level, fgColor: palette.fg, bgColor: palette.bg });
+            expect(decodes(TEXT, d, logo ? LOGO : null)).toBe(TEXT);
+          });
+        }
+      }
+    }
+  }
+
+  for (const eyeStyle of EYES) {
+    it(`eye style ${eyeStyle} (branded, H, logo)`, () => {
+      expect(decodes(TEXT, design({ style: 'branded', eyeStyle, errorCorrection: 'H' }), LOGO)).toBe(TEXT);
+    });
+  }
+
+  for (const type of ['linear', 'radial'] as const) {
+    for (const style of ['square', 'branded'] as const) {
+      it(`${type} gradient, ${style}`, () => {
+        const gradient = { type, from: '#1d4ed8', to: '#7c3aed', angle: 45 };
+        const d = design({ style, gradient, eyeColor: '#1d4ed8', errorCorrection: 'Q' });
+        expect(decodes(TEXT, d, LOGO)).toBe(TEXT);
+      });
+    }
+  }
+
+  it('with a banner frame', () => {
+    const d = design({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me', errorCorrection: 'H' });
+    expect(decodes(TEXT, d, LOGO)).toBe(TEXT);
+  });
+
+  for (const margin of [2, 8]) {
+    it(`with a margin of ${margin}`, () => {
+      expect(decodes(TEXT, design({ style: 'rounded', margin }))).toBe(TEXT);
+    });
+  }
+
+  it('a ~300 character URL at H with a logo', () => {
+    const text = `https://qr.example/landing?campaign=spring-sale&${'x'.repeat(240)}&end=1`;
+    expect(text.length).toBeGreaterThan(290);
+    expect(decodes(text, design({ style: 'branded', eyeStyle: 'rounded', errorCorrection: 'H' }), LOGO)).toBe(text);
+  });
+});
+
+describe('renderSvg output', () => {
+  it('is deterministic', () => {
+    const d = design({
+      style: 'branded',
+      eyeStyle: 'circle',
+      gradient: { type: 'linear', from: '#1d4ed8', to: '#7c3aed', angle: 30 },
+      frame: 'banner',
+      frameText: 'Scan me',
+      errorCorrection: 'H',
+    });
+    expect(renderSvg(TEXT, d, LOGO, 512)).toBe(renderSvg(TEXT, d, LOGO, 512));
+  });
+
+  it('is square without a frame and taller with a banner, at the requested width', () => {
+    const plain = svgToRgba(renderSvg(TEXT, design(), null, SIZE), SIZE);
+    expect([plain.width, plain.height]).toEqual([SIZE, SIZE]);
+    const svg = renderSvg(TEXT, design({ frame: 'banner', frameText: 'Scan me' }), null, SIZE);
+    expect(svg).toMatch(new RegExp(`^<svg [^>]*width="${SIZE}"`));
+    const framed = svgToRgba(svg, SIZE);
+    expect(framed.width).toBe(SIZE);
+    expect(framed.height).toBeGreaterThan(SIZE);
+  });
+
+  it('draws the banner caption as paths, not text', () => {
+    const svg = renderSvg(TEXT, design({ frame: 'banner', frameText: 'Scan me' }), null, SIZE);
+    expect(svg).not.toContain('<text');
+    expect(svg).not.toContain('Scan me');
+  });
+
+  it('leaves the modules under the logo undrawn, within the level allowance', () => {
+    for (const style of STYLES) {
+      const d = design({ style, errorCorrection: 'H' });
+      const svg = renderSvg(TEXT, d, CLEAR_LOGO, SIZE);
+      const box = imageBox(svg);
+      const size = QRCode.create(TEXT, { errorCorrectionLevel: 'H' }).modules.size;
+      expect(box.w * box.h).toBeLessThanOrEqual(logoAreaFraction('H') * size * size);
+      // The logo is see-through, so its box shows only what was drawn under it: nothing.
+      expect(darkPixels(svgToRgba(svg, SIZE), box, size + 2 * d.margin), style).toBe(0);
+      expect(darkPixels(svgToRgba(renderSvg(TEXT, d, null, SIZE), SIZE), box, size + 2 * d.margin)).toBeGreaterThan(0);
+    }
+  });
+
+  it('escapes the logo URI in its attribute', () => {
+    const svg = renderSvg(TEXT, design({ errorCorrection: 'H' }), { dataUri: 'data:x"/><script>&', width: 1, height: 1 }, SIZE);
+    expect(svg).toContain('href="data:x&quot;/&gt;&lt;script&gt;&amp;"');
+    expect(svg).not.toContain('<script');
+  });
+
+  it('allows logos only as much area as each level can recover', () => {
+    expect(logoAreaFraction('H')).toBeGreaterThan(logoAreaFraction('Q'));
+    expect(logoAreaFraction('Q')).toBeGreaterThan(logoAreaFraction('M'));
+    expect(logoAreaFraction('H')).toBeLessThan(0.3);
+  });
+});
+
+describe('svgToPdf', () => {
+  it('writes one vector page, the same bytes every time', async () => {
+    const svg = renderSvg(TEXT, design({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me' }), null, SIZE);
+    const pdf = await svgToPdf(svg, 200, 250);
+    expect(Buffer.isBuffer(pdf)).toBe(true);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.toString('latin1')).toContain('/MediaBox [0 0 200 250]');
+    expect(pdf.toString('latin1')).not.toContain('/Subtype /Image');
+    expect((await svgToPdf(svg, 200, 250)).equals(pdf)).toBe(true);
+  });
+
+  it('embeds the logo as an image', async () => {
+    const pdf = await svgToPdf(renderSvg(TEXT, design({ errorCorrection: 'H' }), LOGO, SIZE), 200, 200);
+    expect(pdf.toString('latin1')).toContain('/Subtype /Image');
+  });
+});
+
+/** The logo's <image> box, in viewBox (module) units. */
+function imageBox(svg: string): { x: number; y: number; w: number; h: number } {
+  const tag = /<image [^>]*>/.exec(svg)?.[0] ?? '';
+  const value = (name: string) => Number(new RegExp(` ${name}="([^"]+)"`).exec(tag)?.[1]);
+  return { x: value('x'), y: value('y'), w: value('width'), h: value('height') };
+}
+
+function darkPixels(
+  image: { data: Uint8ClampedArray; width: number },
+  box: { x: number; y: number; w: number; h: number },
+  side: number,
+): number {
+  const scale = image.width / side;
+  let dark = 0;
+  // Half a pixel in from the edges so anti-aliasing of neighbouring modules does not count.
+  for (let y = Math.ceil(box.y * scale + 0.5); y < Math.floor((box.y + box.h) * scale - 0.5); y++) {
+    for (let x = Math.ceil(box.x * scale + 0.5); x < Math.floor((box.x + box.w) * scale - 0.5); x++) {
+      if ((image.data[(y * image.width + x) * 4] ?? 255) < 128) dark++;
+    }
+  }
+  return dark;
+}
