@@ -3,6 +3,17 @@ import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import type { RouteDeps } from '../codes/rest.ts';
 
+/**
+ * If-None-Match against our tag (RFC 9110 weak comparison: a list, W/ prefixes, or *).
+ * Koa's ctx.fresh is not used because it ignores validators on requests that carry
+ * Cache-Control: no-cache, which fetch() adds whenever a caller sets If-None-Match itself.
+ */
+export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 export function registerImageRoutes(router: Router<AppState>, { services, auth }: RouteDeps): void {
   // GET /v1/codes/:id/image?format=svg|png|pdf&size=512&margin=4: render the code
   router.get('/codes/:id/image', auth, async (ctx) => {
@@ -10,9 +21,7 @@ export function registerImageRoutes(router: Router<AppState>, { services, auth }
     ctx.set('ETag', image.etag);
     // Private: the image belongs to an account; revalidate so a design change shows at once.
     ctx.set('Cache-Control', 'private, no-cache');
-    ctx.status = 200;
-    // Koa's fresh check compares If-None-Match (lists and weak tags included) with the ETag.
-    if (ctx.fresh) {
+    if (matchesEtag(ctx.get('If-None-Match'), image.etag)) {
       ctx.status = 304;
       return;
     }
