@@ -98,6 +98,36 @@ describe('mutations and queries', () => {
   });
 });
 
+describe('images and static types', () => {
+  it('creates a static wifi code with a designed image and reads its payload', async () => {
+    const res = await app.graphql(
+      key,
+      `mutation($input: CreateCodeInput!) { createCode(input: $input) { type content payload scanUrl routing { enabled } design { style eyeStyle eyeColor margin frame frameText gradient { type from to angle } } } }`,
+      {
+        input: {
+          type: 'wifi',
+          content: { ssid: 'Lobby', password: 'correct horse' },
+          design: { style: 'branded', frame: 'banner', frameText: 'Join the Wi-Fi', gradient: { type: 'radial', from: '#1d4ed8', to: '#7c3aed' } },
+        },
+      },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.createCode).toEqual({
+      type: 'wifi',
+      content: { ssid: 'Lobby', password: 'correct horse', encryption: 'WPA' },
+      payload: 'WIFI:T:WPA;S:Lobby;P:correct horse;;',
+      scanUrl: null,
+      routing: { enabled: false },
+      design: { style: 'branded', eyeStyle: 'rounded', eyeColor: '#1d4ed8', margin: 4, frame: 'banner', frameText: 'Join the Wi-Fi', gradient: { type: 'radial', from: '#1d4ed8', to: '#7c3aed', angle: 0 } },
+    });
+  });
+
+  it('reports static content errors under content', async () => {
+    const res = await app.graphql(key, 'mutation { createCode(input: { type: "geo", content: { latitude: 95, longitude: 0 } }) { id } }');
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'content.latitude' }] });
+  });
+});
+
 describe('codes connection', () => {
   it('pages forward with first/after, filters and sorts like REST', async () => {
     const own = await app.newAccountKey();
