@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
+import type { ChangedCode } from './modules/codes/model.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
 import { createLogos } from './modules/images/logos.ts';
@@ -32,14 +33,23 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
   });
-  const onCodeChanged = (slug: string) => targets.invalidate(slug);
   const logos = createLogos(db, {
     allowPrivateNetwork: config.allowPrivateNetworkTargets,
     timeoutMs: config.logoFetchTimeoutMs,
     maxBytes: config.logoMaxBytes,
     maxRedirects: 3,
   });
-  const images = createImagesService({ codes: codesStore, logos, publicBaseUrl: config.publicBaseUrl, cacheBytes: config.imageCacheBytes });
+  const images = createImagesService({
+    codes: codesStore,
+    logos,
+    publicBaseUrl: config.publicBaseUrl,
+    cacheBytes: config.imageCacheBytes,
+    inputsTtlMs: config.codeCacheTtlMs,
+  });
+  const onCodeChanged = (code: ChangedCode) => {
+    if (code.slug) targets.invalidate(code.slug);
+    images.forget(code.id);
+  };
 
   return {
     config,

@@ -76,8 +76,11 @@ describe('formats', () => {
   it("answers 404 for unknown codes and for another account's code", async () => {
     const code = await createCode(app, key);
     expect((await app.request('GET', '/v1/codes/qr_missing/image', { key })).status).toBe(404);
+    expect((await app.request('GET', `/v1/codes/${code.id}/image`, { key })).status).toBe(200);
     const other = await app.newAccountKey();
     expect((await app.request('GET', `/v1/codes/${code.id}/image`, { key: other })).status).toBe(404);
+    await app.request('DELETE', `/v1/codes/${code.id}`, { key });
+    expect((await app.request('GET', `/v1/codes/${code.id}/image`, { key })).status).toBe(404);
   });
 });
 

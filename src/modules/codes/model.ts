@@ -21,6 +21,9 @@ export interface Code {
   updatedAt: Date;
 }
 
+/** What caches need to know to drop a code that changed. */
+export type ChangedCode = Pick<Code, 'id' | 'slug'>;
+
 export interface ResolvedDesign {
   fg_color: string;
   bg_color: string;

@@ -10,7 +10,7 @@ import type { Logos } from '../images/logos.ts';
 import type { ImagesService } from '../images/service.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
-import { designProblems, mergeDesign, resolveDesign, type Code } from './model.ts';
+import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentSchemaFor, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
 import { allocateSlug } from './slug.ts';
 import type { CodesStore } from './store.ts';
@@ -28,8 +28,8 @@ export interface CodesServiceDeps {
   routing: RoutingStore;
   images: ImagesService;
   logos: Logos;
-  /** Runs after a code was created, changed or deleted, so the scan route's cache drops it. */
-  onCodeChanged: (slug: string) => void;
+  /** Runs after a code was created, changed or deleted, so caches (scan route, images) drop it. */
+  onCodeChanged: (code: ChangedCode) => void;
 }
 
 function checkDesign(design: DesignInput): void {
@@ -79,7 +79,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
         return (await codes.findById(principal.accountId, id, trx))!;
       });
       // A scan of a slug before it existed may have cached "missing".
-      if (code.slug) onCodeChanged(code.slug);
+      onCodeChanged(code);
       return code;
     },
 
@@ -142,7 +142,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
         if (!updated) throw notFound('code', id);
         return updated;
       });
-      if (code.slug) onCodeChanged(code.slug);
+      onCodeChanged(code);
       return code;
     },
 
@@ -150,7 +150,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
     async remove(principal: Principal, id: string): Promise<void> {
       const code = await codes.findById(principal.accountId, id);
       if (!code || !(await codes.delete(principal.accountId, id))) throw notFound('code', id);
-      if (code.slug) onCodeChanged(code.slug);
+      onCodeChanged(code);
     },
   };
 }

@@ -6,7 +6,12 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { isForbiddenAddress, isForbiddenHostName } from './address-policy.ts';
+import { sniffImage, type ImageContentType } from './image-sniff.ts';
+
+export { isForbiddenAddress } from './address-policy.ts';
+export { sniffImage } from './image-sniff.ts';
 
 export interface LogoFetchOptions {
   /** ALLOW_PRIVATE_NETWORK_TARGETS=true lifts the address and host-name checks (local testing only). */
@@ -37,7 +42,8 @@ export const LOGO_FETCH_DEFAULTS = {
 /** Largest accepted logo, in pixels per side. */
 export const MAX_LOGO_DIMENSION = 4096;
 
-export type LogoContentType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+/** A logo may be any image type that sniffing recognises. */
+export type LogoContentType = ImageContentType;
 
 export interface FetchedLogo {
   contentType: LogoContentType;
@@ -53,171 +59,6 @@ export class LogoFetchError extends Error {
     this.name = 'LogoFetchError';
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Address policy
-
-const FORBIDDEN_V4 = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // deprecated 6to4 relay anycast
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast 255.255.255.255
-] as const) {
-  FORBIDDEN_V4.addSubnet(net, prefix, 'ipv4');
-}
-
-const FORBIDDEN_V6 = new BlockList();
-for (const [net, prefix] of [
-  ['::', 96], // unspecified (::), loopback (::1), deprecated IPv4-compatible (::a.b.c.d)
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard-only
-  ['2001:db8::', 32], // documentation
-  ['3fff::', 20], // documentation
-  ['fc00::', 7], // unique local (private)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // deprecated site-local
-  ['ff00::', 8], // multicast
-] as const) {
-  FORBIDDEN_V6.addSubnet(net, prefix, 'ipv6');
-}
-
-/** Host names refused before any DNS lookup (unless allowPrivateNetwork). */
-const FORBIDDEN_HOSTS = new Set(['localhost', 'metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
-const FORBIDDEN_HOST_SUFFIXES = ['.localhost', '.internal', '.local', '.home.arpa'];
-
-function isForbiddenHostName(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.+$/, '');
-  return FORBIDDEN_HOSTS.has(name) || FORBIDDEN_HOST_SUFFIXES.some((suffix) => name.endsWith(suffix));
-}
-
-/** The 16 bytes of a valid IPv6 address (no zone id), or null. */
-function ipv6Bytes(address: string): Uint8Array | null {
-  if (isIP(address) !== 6 || address.includes('%')) return null;
-  let text = address;
-  const tail: number[] = [];
-  const dotted = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
-  if (dotted) {
-    const quad = dotted[1]!;
-    for (const part of quad.split('.')) tail.push(Number(part));
-    text = text.slice(0, text.length - quad.length) + '0:0'; // placeholder groups, overwritten below
-  }
-  const [head = '', rest] = text.split('::') as [string, string | undefined];
-  const groupsOf = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
-  const left = groupsOf(head);
-  const right = rest === undefined ? [] : groupsOf(rest);
-  const groups = rest === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
-  if (groups.length !== 8) return null;
-  const bytes = new Uint8Array(16);
-  groups.forEach((g, i) => {
-    bytes[i * 2] = g >> 8;
-    bytes[i * 2 + 1] = g & 0xff;
-  });
-  if (tail.length === 4) bytes.set(tail, 12);
-  return bytes;
-}
-
-const v4At = (b: Uint8Array, i: number, xor = 0) => [0, 1, 2, 3].map((k) => (b[i + k]! ^ xor) & 0xff).join('.');
-const startsWith = (b: Uint8Array, prefix: number[]) => prefix.every((v, i) => b[i] === v);
-
-/** IPv4 addresses an IPv6 address carries: mapped, NAT64, 6to4, Teredo (client). */
-function embeddedIPv4(b: Uint8Array): string[] {
-  if (startsWith(b, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff])) return [v4At(b, 12)]; // ::ffff:0:0/96
-  if (startsWith(b, [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])) return [v4At(b, 12)]; // 64:ff9b::/96
-  if (startsWith(b, [0x20, 0x02])) return [v4At(b, 2)]; // 2002::/16
-  if (startsWith(b, [0x20, 0x01, 0, 0])) return [v4At(b, 4), v4At(b, 12, 0xff)]; // 2001::/32: server, ~client
-  return [];
-}
-
-/**
- * True when a connection to this IP address must be refused: loopback, unspecified, private,
- * link-local (cloud metadata), CGNAT, multicast, broadcast, reserved, documentation ranges, and
- * IPv6 forms that embed such an IPv4 address. Anything that is not an IP address is forbidden.
- */
-export function isForbiddenAddress(address: string): boolean {
-  const text = address.trim().replace(/^\[(.*)\]$/, '$1');
-  if (text.includes('%')) return true; // zone ids only make sense for link-local
-  const version = isIP(text);
-  if (version === 4) return FORBIDDEN_V4.check(text, 'ipv4');
-  if (version !== 6) return true;
-  const bytes = ipv6Bytes(text);
-  if (!bytes) return true;
-  if (embeddedIPv4(bytes).some((v4) => FORBIDDEN_V4.check(v4, 'ipv4'))) return true;
-  return FORBIDDEN_V6.check(text, 'ipv6');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Image sniffing
-
-/** Type and pixel size from the header bytes of a PNG, JPEG, GIF or WebP image; null for anything else. */
-export function sniffImage(b: Uint8Array): { contentType: LogoContentType; width: number; height: number } | null {
-  const u16be = (i: number) => (b[i]! << 8) | b[i + 1]!;
-  const u16le = (i: number) => b[i]! | (b[i + 1]! << 8);
-  const u24le = (i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
-  const u32be = (i: number) => u16be(i) * 65536 + u16be(i + 2);
-  const ascii = (i: number, s: string) => b.length >= i + s.length && [...s].every((c, k) => b[i + k] === c.charCodeAt(0));
-
-  // PNG: signature, then the IHDR chunk with big-endian width and height.
-  if (b.length >= 24 && startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) && ascii(12, 'IHDR')) {
-    return { contentType: 'image/png', width: u32be(16), height: u32be(20) };
-  }
-  // GIF: logical screen size right after the signature.
-  if (b.length >= 10 && (ascii(0, 'GIF87a') || ascii(0, 'GIF89a'))) {
-    return { contentType: 'image/gif', width: u16le(6), height: u16le(8) };
-  }
-  // WebP: RIFF container, size from the first chunk (lossy, lossless or extended).
-  if (b.length >= 30 && ascii(0, 'RIFF') && ascii(8, 'WEBP')) {
-    if (ascii(12, 'VP8 ') && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a) {
-      return { contentType: 'image/webp', width: u16le(26) & 0x3fff, height: u16le(28) & 0x3fff };
-    }
-    if (ascii(12, 'VP8L') && b[20] === 0x2f) {
-      const bits = u16le(21) + u16le(23) * 65536;
-      return { contentType: 'image/webp', width: (bits & 0x3fff) + 1, height: (Math.floor(bits / 16384) & 0x3fff) + 1 };
-    }
-    if (ascii(12, 'VP8X')) return { contentType: 'image/webp', width: u24le(24) + 1, height: u24le(27) + 1 };
-    return null;
-  }
-  // JPEG: walk the marker segments up to the first start-of-frame.
-  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) {
-    let i = 2;
-    while (i + 4 <= b.length) {
-      if (b[i] !== 0xff) return null;
-      const marker = b[i + 1]!;
-      if (marker === 0xff) {
-        i += 1; // fill byte
-        continue;
-      }
-      if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
-        i += 2; // standalone marker, no length
-        continue;
-      }
-      if (marker === 0xd9 || marker === 0xda) return null; // end of image / scan data before any frame
-      const length = u16be(i + 2);
-      if (length < 2) return null;
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        if (i + 9 > b.length) return null;
-        return { contentType: 'image/jpeg', width: u16be(i + 7), height: u16be(i + 5) };
-      }
-      i += 2 + length;
-    }
-    return null;
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fetching
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 

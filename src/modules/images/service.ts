@@ -52,8 +52,36 @@ function svgSize(svg: string): { width: number; height: number } {
   return { width: attr('width'), height: attr('height') };
 }
 
-export function createImagesService(deps: { codes: CodesStore; logos: Logos; publicBaseUrl: string; cacheBytes: number }) {
+/** Everything an image depends on, so a cached image is answered without the database. */
+interface RenderInputs {
+  accountId: string;
+  payload: string;
+  design: ResolvedDesign;
+  logoId: string | null;
+}
+
+export interface ImagesServiceDeps {
+  codes: CodesStore;
+  logos: Logos;
+  publicBaseUrl: string;
+  cacheBytes: number;
+  /** How long another process's change may take to show (this process's show at once). */
+  inputsTtlMs: number;
+}
+
+export function createImagesService(deps: ImagesServiceDeps) {
   const rendered = new LRUCache<string, RenderedImage>({ maxSize: deps.cacheBytes, sizeCalculation: (image) => image.body.length || 1 });
+  const inputsByCode = new LRUCache<string, RenderInputs>({ max: 10_000, ttl: deps.inputsTtlMs });
+
+  async function inputsOf(principal: Principal, codeId: string): Promise<RenderInputs> {
+    const cached = inputsByCode.get(codeId);
+    if (cached && cached.accountId === principal.accountId) return cached;
+    const code = await deps.codes.findById(principal.accountId, codeId);
+    if (!code) throw notFound('code', codeId);
+    const inputs = { accountId: code.accountId, payload: payloadOf(code), design: resolveDesign(code.design), logoId: code.logoId };
+    inputsByCode.set(codeId, inputs);
+    return inputs;
+  }
 
   const payloadOf = (code: Pick<Code, 'type' | 'content' | 'slug'>) => payloadOfCode(code, deps.publicBaseUrl);
 
@@ -69,6 +97,11 @@ export function createImagesService(deps: { codes: CodesStore; logos: Logos; pub
 
   return {
     payloadOf,
+
+    /** Drops what is cached about a code that changed or was deleted. */
+    forget(codeId: string): void {
+      inputsByCode.delete(codeId);
+    },
 
     /** Renders the design and decodes it; refuses (422) a design that does not read back. */
     verify(payload: string, design: ResolvedDesign, logo: RenderLogo | null): void {
@@ -89,19 +122,17 @@ export function createImagesService(deps: { codes: CodesStore; logos: Logos; pub
     /** The code's image in the asked format; `etag` lets callers answer If-None-Match with 304. */
     async image(principal: Principal, codeId: string, query: unknown): Promise<RenderedImage> {
       const params = parseInput(imageQuerySchema, query);
-      const code = await deps.codes.findById(principal.accountId, codeId);
-      if (!code) throw notFound('code', codeId);
-      const design = resolveDesign(code.design);
-      if (params.margin !== undefined) design.margin = params.margin;
-      const payload = payloadOf(code);
+      const inputs = await inputsOf(principal, codeId);
+      const design = params.margin === undefined ? inputs.design : { ...inputs.design, margin: params.margin };
+      const { payload, logoId } = inputs;
       // Everything that shapes the bytes, and nothing else, goes into the tag.
       const etag = `"${createHash('sha256')
-        .update(JSON.stringify([payload, design, code.logoId, params.format, params.size]))
+        .update(JSON.stringify([payload, design, logoId, params.format, params.size]))
         .digest('base64url')
         .slice(0, 32)}"`;
       const cached = rendered.get(etag);
       if (cached) return cached;
-      const svg = renderSvg(payload, renderDesignOf(design), await deps.logos.forRender(code.logoId), params.size);
+      const svg = renderSvg(payload, renderDesignOf(design), await deps.logos.forRender(logoId), params.size);
       let body: Buffer;
       if (params.format === 'svg') body = Buffer.from(svg);
       else if (params.format === 'png') body = svgToPng(svg, params.size);

@@ -3,6 +3,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
+import type { ChangedCode } from '../codes/model.ts';
 import type { CodesStore } from '../codes/store.ts';
 import type { ClientInfo } from '../scans/client-info.ts';
 import { splitKey } from '../scans/visitor.ts';
@@ -16,8 +17,8 @@ export interface RoutingServiceDeps {
   codes: CodesStore;
   routing: RoutingStore;
   clientInfo: ClientInfo;
-  /** Called after a code's routing changed, with its slug, so caches drop it at once. */
-  onCodeChanged: (slug: string) => void;
+  /** Called after a code's routing changed, so caches drop it at once. */
+  onCodeChanged: (code: ChangedCode) => void;
 }
 
 export interface ResolveAnswer extends Explanation {
@@ -40,13 +41,13 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
    * when given), then drops the cached code.
    */
   async function change<T>(principal: Principal, codeId: string, fn: (trx: Knex.Transaction) => Promise<T>, routingEnabled?: boolean): Promise<T> {
-    const { result, slug } = await inTransaction(db, async (trx) => {
+    const { result, code } = await inTransaction(db, async (trx) => {
       const code = await codeOf(principal, codeId, trx);
       const result = await fn(trx);
       await codes.update(principal.accountId, codeId, { routingEnabled, updatedAt: new Date() }, trx);
-      return { result, slug: code.slug };
+      return { result, code };
     });
-    onCodeChanged(slug);
+    onCodeChanged(code);
     return result;
   }
 
