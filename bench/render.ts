@@ -11,9 +11,9 @@
 //    followed). Prints req/s, p50/p99 and the ratio (redirect / cached image); target: within 2x.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import os from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -206,6 +206,8 @@ type LoadResult = Awaited<ReturnType<typeof load>>;
 interface HttpResults {
   image: LoadResult;
   redirect: LoadResult;
+  /** A bare node:http server sending the same PNG bytes from memory: what the body alone costs. */
+  barePng: LoadResult;
   imageBytes: number;
   database: string;
 }
@@ -256,7 +258,10 @@ async function httpBench(): Promise<HttpResults> {
     process.stderr.write('  measuring the scan redirect\n');
     const redirect = await load(serviceUrl, scanPath, scanHeaders, duration);
 
-    return { image, redirect, imageBytes: firstBody.length, database: values.mysql ? 'MySQL/MariaDB' : 'SQLite' };
+    process.stderr.write('  measuring a bare node:http server sending the same PNG\n');
+    const barePng = await bareBodyBench(firstBody);
+
+    return { image, redirect, barePng, imageBytes: firstBody.length, database: values.mysql ? 'MySQL/MariaDB' : 'SQLite' };
   } finally {
     if (service && service.exitCode === null) {
       const exited = once(service, 'exit');
@@ -264,6 +269,26 @@ async function httpBench(): Promise<HttpResults> {
       await exited;
     }
     await db.cleanup();
+  }
+}
+
+/** Serves `body` as image/png from a bare node:http child process and loads it like the image route. */
+async function bareBodyBench(body: Buffer): Promise<LoadResult> {
+  const file = join(tmpdir(), `qr-bench-png-${process.pid}.png`);
+  writeFileSync(file, body);
+  const port = await freePort();
+  const script = `import { createServer } from 'node:http'; import { readFileSync } from 'node:fs';
+    const body = readFileSync(process.env.BODY_FILE);
+    createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': body.length }); res.end(body); })
+      .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+  const bare = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, BODY_FILE: file, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await once(bare.stdout!, 'data');
+    await load(`http://127.0.0.1:${port}`, '/', {}, WARMUP_SECONDS);
+    return await load(`http://127.0.0.1:${port}`, '/', {}, duration);
+  } finally {
+    bare.kill('SIGTERM');
+    rmSync(file, { force: true });
   }
 }
 
@@ -311,6 +336,7 @@ async function main() {
   out.push('|---|---|---|---|---|---|---|---|');
   out.push(httpRow(`GET /v1/codes/:id/image?format=png&size=${SIZE} (cached, 200)`, http.image, '2xx'));
   out.push(httpRow('GET /:slug scan redirect (302, recorded)', http.redirect, '3xx'));
+  out.push(httpRow('bare node:http sending the same PNG bytes (reference)', http.barePng, '2xx'));
   const ratio = http.redirect.requests.average / http.image.requests.average;
   out.push('');
   out.push(`throughput ratio (redirect req/s / cached image req/s): ${fmt(ratio, 2)}x — target ≤ 2x: ${ratio <= 2 ? 'met' : 'MISSED'}`);
