@@ -34,6 +34,16 @@ describe('redirect', () => {
     expect(res.headers.get('cache-control')).toBe('private, max-age=0');
   });
 
+  it('redirects to non-ASCII destinations in their header-safe form', async () => {
+    const code = await createCode(app, key, {
+      content: 'https://bücher.example/straße?q=café',
+      routing: { rules: [{ condition: 'device:ios', destination: 'https://例え.example/パス' }] },
+    });
+    expect(code.content).toBe('https://bücher.example/straße?q=café');
+    expect((await scan(code)).headers.get('location')).toBe('https://xn--bcher-kva.example/stra%C3%9Fe?q=caf%C3%A9');
+    expect((await scan(code, { 'user-agent': IPHONE })).headers.get('location')).toBe(new URL('https://例え.example/パス').href);
+  });
+
   it('needs no key, and the scan URL is the short form PUBLIC_BASE_URL/slug', async () => {
     const code = await createCode(app, key);
     expect(code.scan_url).toMatch(new RegExp(`^${app.url}/[0-9A-Za-z]{7}$`));

@@ -4,6 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Code } from '../codes/model.ts';
 import { compileRouting, type CompiledRouting } from '../routing/resolver.ts';
+import type { Routing } from '../routing/rule.ts';
 
 export interface ScanTarget {
   codeId: string;
@@ -11,6 +12,25 @@ export interface ScanTarget {
   /** Where a scan goes when no rule matches. */
   fallback: string;
   routing: CompiledRouting;
+}
+
+/**
+ * A destination as a Location header can carry it: URLs are stored as the client wrote them,
+ * and `https://bücher.example/straße` is valid input but not a valid header value.
+ */
+const asLocation = (url: string) => new URL(url).href;
+
+function withLocations(routing: Routing): Routing {
+  return {
+    enabled: routing.enabled,
+    rules: routing.rules.map((rule) => ({
+      ...rule,
+      destination: rule.destination && asLocation(rule.destination),
+      conditions: rule.conditions.weights
+        ? { ...rule.conditions, weights: rule.conditions.weights.map((w) => ({ ...w, destination: asLocation(w.destination) })) }
+        : rule.conditions,
+    })),
+  };
 }
 
 /** Cached answer for a slug that has no code (never existed or deleted). */
@@ -25,7 +45,12 @@ export function createTargetCache(options: { load: (slug: string) => Promise<Cod
     fetchMethod: async (slug) => {
       const code = await options.load(slug);
       if (!code || code.type !== 'url') return MISSING;
-      return { codeId: code.id, accountId: code.accountId, fallback: code.content as string, routing: compileRouting(code.routing) };
+      return {
+        codeId: code.id,
+        accountId: code.accountId,
+        fallback: asLocation(code.content as string),
+        routing: compileRouting(withLocations(code.routing)),
+      };
     },
   });
 
