@@ -9,6 +9,8 @@ import * as createRoutingRules from './20261122190400_create_routing_rules.ts';
 import * as createScans from './20261122200000_create_scans.ts';
 import * as createVisitorSalts from './20261122200100_create_visitor_salts.ts';
 import * as createLogos from './20261122201000_create_logos.ts';
+import * as addCodesBatch from './20261122202000_add_codes_batch.ts';
+import * as createIdempotencyKeys from './20261122202100_create_idempotency_keys.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -19,4 +21,6 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122200000_create_scans': createScans,
   '20261122200100_create_visitor_salts': createVisitorSalts,
   '20261122201000_create_logos': createLogos,
+  '20261122202000_add_codes_batch': addCodesBatch,
+  '20261122202100_create_idempotency_keys': createIdempotencyKeys,
 };

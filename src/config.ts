@@ -28,6 +28,7 @@ const envSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JSON_BODY_LIMIT: byteSize.default(1024 * 1024),
+  BULK_BODY_LIMIT: byteSize.default(16 * 1024 * 1024),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SCAN_REDIRECT_STATUS: z.enum(['301', '302', '307']).default('302').transform(Number),
@@ -54,6 +55,8 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly logLevel: string;
   readonly jsonBodyLimit: number;
+  /** Body limit of POST /codes/bulk, which carries up to 10,000 codes. */
+  readonly bulkBodyLimit: number;
   readonly apiKeyCacheTtlMs: number;
   readonly shutdownTimeoutMs: number;
   readonly scanRedirectStatus: 301 | 302 | 307;
@@ -98,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
+    bulkBodyLimit: e.BULK_BODY_LIMIT,
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scanRedirectStatus: e.SCAN_REDIRECT_STATUS as 301 | 302 | 307,

@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
+import { createBulkService } from './modules/bulk/service.ts';
 import type { ChangedCode } from './modules/codes/model.ts';
+import { createIdempotency } from './modules/idempotency/service.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
 import { createLogos } from './modules/images/logos.ts';
@@ -55,6 +57,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     config,
     accounts: createAccountsService(db, createAccountsStore(db), { cacheTtlMs: config.apiKeyCacheTtlMs }),
     codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged }),
+    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged }),
+    idempotency: createIdempotency(db),
     images,
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
     scans: { store: scansStore, recorder, targets, clientInfo },

@@ -5,5 +5,6 @@ import { builder } from './builder.ts';
 import './scalars.ts';
 import '../modules/routing/graphql.ts';
 import '../modules/codes/graphql.ts';
+import '../modules/bulk/graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,6 +1,7 @@
 // One router per API version. Today /v1 and /v2 share every route; a later difference is
 // made here, in one place.
 import { Router } from '@koa/router';
+import { registerBulkRoutes } from '../modules/bulk/rest.ts';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
 import { registerImageRoutes } from '../modules/images/rest.ts';
 import { registerRoutingRoutes } from '../modules/routing/rest.ts';
@@ -17,7 +18,10 @@ export function createApiRouter(version: (typeof API_VERSIONS)[number], services
     services,
     auth: requireAuth((key) => services.accounts.authenticate(key)),
     json: jsonBody(services.config.jsonBodyLimit),
+    bulkJson: jsonBody(services.config.bulkBodyLimit),
   };
+  // Before the codes routes, so /codes/bulk is never read as /codes/:id.
+  registerBulkRoutes(router, deps);
   registerCodeRoutes(router, deps);
   registerRoutingRoutes(router, deps);
   registerImageRoutes(router, deps);

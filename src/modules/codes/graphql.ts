@@ -80,7 +80,7 @@ const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePa
   fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
 });
 
-const CreateCodeInput = builder.inputType('CreateCodeInput', {
+export const CreateCodeInput = builder.inputType('CreateCodeInput', {
   fields: (t) => ({
     type: t.string({ required: false, description: "Defaults to 'url'." }),
     content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
@@ -132,6 +132,11 @@ function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
     margin: design.margin,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** A CreateCodeInput as the REST create body, for the same service call. */
+export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
+  return compact({ type: input.type, content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
@@ -195,11 +200,7 @@ builder.mutationFields((t) => ({
   createCode: t.field({
     type: CodeRef,
     args: { input: t.arg({ type: CreateCodeInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.codes.create(
-        ctx.principal,
-        compact({ type: input.type, content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
-      ),
+    resolve: (_root, { input }, ctx) => ctx.services.codes.create(ctx.principal, toCreateBody(input)),
   }),
   updateCode: t.field({
     type: CodeRef,

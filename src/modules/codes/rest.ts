@@ -2,6 +2,7 @@
 import type { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { principalOf, type AppState } from '../../http/context.ts';
+import { answerIdempotently } from '../../http/idempotent.ts';
 import type { Services } from '../../services.ts';
 import { presentCode } from './presenter.ts';
 
@@ -9,17 +10,20 @@ export interface RouteDeps {
   services: Services;
   auth: Middleware<AppState>;
   json: Middleware<AppState>;
+  /** JSON body parser with the larger bulk limit. */
+  bulkJson: Middleware<AppState>;
 }
 
 export function registerCodeRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
   const base = services.config.publicBaseUrl;
 
-  // POST /v1/codes: create a code
+  // POST /v1/codes: create a code (Idempotency-Key honoured)
   router.post('/codes', auth, json, async (ctx) => {
-    const code = await services.codes.create(principalOf(ctx), ctx.request.body);
-    ctx.status = 201;
-    ctx.set('Location', `${router.opts.prefix}/codes/${code.id}`);
-    ctx.body = presentCode(code, base);
+    await answerIdempotently(ctx, services, async () => {
+      const code = await services.codes.create(principalOf(ctx), ctx.request.body);
+      return { status: 201, body: presentCode(code, base) };
+    });
+    ctx.set('Location', `${router.opts.prefix}/codes/${(ctx.body as { id: string }).id}`);
   });
 
   // GET /v1/codes: one page of codes, filtered and sorted, with next_cursor

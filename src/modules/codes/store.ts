@@ -25,6 +25,27 @@ interface CodeRow {
 
 const sortColumns = { created_at: 'created_at', updated_at: 'updated_at' } as const;
 
+/** Rows per multi-row INSERT: 11 columns x 500 stays well under SQLite's variable limit. */
+const CODE_INSERT_CHUNK = 500;
+
+export type NewCode = Omit<Code, 'routing'> & { routingEnabled: boolean; batchId?: string | null };
+
+function codeRow(code: NewCode) {
+  return {
+    id: code.id,
+    account_id: code.accountId,
+    type: code.type,
+    content: storeContent(code.type, code.content),
+    design: toJson(code.design),
+    logo_id: code.logoId,
+    routing_enabled: code.routingEnabled,
+    slug: code.slug,
+    batch_id: code.batchId ?? null,
+    created_at: toMillis(code.createdAt),
+    updated_at: toMillis(code.updatedAt),
+  };
+}
+
 export function createCodesStore(db: Queryable, routing: RoutingStore) {
   async function withRules(rows: CodeRow[], q: Queryable): Promise<Code[]> {
     const rules = await routing.rulesForCodes(
@@ -57,19 +78,27 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       }
     },
 
-    async insert(code: Omit<Code, 'routing'> & { routingEnabled: boolean }, q: Queryable = db): Promise<void> {
-      await q('codes').insert({
-        id: code.id,
-        account_id: code.accountId,
-        type: code.type,
-        content: storeContent(code.type, code.content),
-        design: toJson(code.design),
-        logo_id: code.logoId,
-        routing_enabled: code.routingEnabled,
-        slug: code.slug,
-        created_at: toMillis(code.createdAt),
-        updated_at: toMillis(code.updatedAt),
-      });
+    async insert(code: NewCode, q: Queryable = db): Promise<void> {
+      await q('codes').insert(codeRow(code));
+    },
+
+    /** Many new codes in multi-row INSERTs (bulk creation). */
+    async insertMany(codes: NewCode[], q: Queryable = db): Promise<void> {
+      for (let i = 0; i < codes.length; i += CODE_INSERT_CHUNK) await q('codes').insert(codes.slice(i, i + CODE_INSERT_CHUNK).map(codeRow));
+    },
+
+    /** Reserves many slugs at once; false when any of them is taken (the caller draws again). */
+    async reserveSlugs(slugs: string[], q: Queryable = db): Promise<boolean> {
+      const createdAt = Date.now();
+      try {
+        for (let i = 0; i < slugs.length; i += CODE_INSERT_CHUNK) {
+          await q('slugs').insert(slugs.slice(i, i + CODE_INSERT_CHUNK).map((slug) => ({ slug, created_at: createdAt })));
+        }
+        return true;
+      } catch (err) {
+        if (isUniqueViolation(err)) return false;
+        throw err;
+      }
     },
 
     async findById(accountId: string, id: string, q: Queryable = db): Promise<Code | null> {

@@ -12,6 +12,7 @@ interface RuleRow {
   type: string;
   conditions: string;
   destination: string | null;
+  created_at?: number;
 }
 
 function toRule(row: RuleRow): Rule {
@@ -24,25 +25,46 @@ function toRule(row: RuleRow): Rule {
   };
 }
 
+/** Rows for a code's rules, positions in list order, ids made here. */
+function ruleRows(codeId: string, rules: RuleInput[], now: number): RuleRow[] {
+  return rules.map((rule, position) => ({
+    id: newId('rule'),
+    code_id: codeId,
+    priority: rule.priority,
+    position,
+    type: rule.type,
+    conditions: toJson(rule.conditions),
+    destination: rule.destination,
+    created_at: now,
+  }));
+}
+
+/** Rows per multi-row INSERT, well under SQLite's bound-variable limit. */
+const RULE_INSERT_CHUNK = 500;
+
 export function createRoutingStore(db: Queryable) {
   return {
     /** Replaces every rule of a code; call inside the transaction that changes the code. */
     async replaceRules(codeId: string, rules: RuleInput[], q: Queryable = db): Promise<Rule[]> {
       await q('routing_rules').where({ code_id: codeId }).delete();
       if (rules.length === 0) return [];
-      const now = Date.now();
-      const rows = rules.map((rule, position) => ({
-        id: newId('rule'),
-        code_id: codeId,
-        priority: rule.priority,
-        position,
-        type: rule.type,
-        conditions: toJson(rule.conditions),
-        destination: rule.destination,
-        created_at: now,
-      }));
+      const rows = ruleRows(codeId, rules, Date.now());
       await q('routing_rules').insert(rows);
       return rows.map(toRule).sort(byPriority);
+    },
+
+    /** Inserts the rules of many new codes at once; returns each code's rules in evaluation order. */
+    async insertForNewCodes(entries: { codeId: string; rules: RuleInput[] }[], q: Queryable = db): Promise<Map<string, Rule[]>> {
+      const now = Date.now();
+      const byCode = new Map<string, Rule[]>();
+      const rows: RuleRow[] = [];
+      for (const { codeId, rules } of entries) {
+        const own = ruleRows(codeId, rules, now);
+        rows.push(...own);
+        byCode.set(codeId, own.map(toRule).sort(byPriority));
+      }
+      for (let i = 0; i < rows.length; i += RULE_INSERT_CHUNK) await q('routing_rules').insert(rows.slice(i, i + RULE_INSERT_CHUNK));
+      return byCode;
     },
 
     /** Appends one rule; it sorts after existing rules of the same priority. */

@@ -1,0 +1,157 @@
+// Bulk creation: up to 10,000 codes in one transaction. Every item is validated like a single
+// create and every problem is reported by item index; if any item is invalid, nothing is made.
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { inTransaction } from '../../db/transaction.ts';
+import { DomainError, validationFailed, type FieldError } from '../../shared/errors.ts';
+import { newId, randomBase62 } from '../../shared/ids.ts';
+import type { Principal } from '../../shared/principal.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { designProblems, resolveDesign, type ChangedCode, type Code } from '../codes/model.ts';
+import { parseCreateCode, type CreateCodeInput } from '../codes/schemas.ts';
+import { isReservedPath, SLUG_LENGTH } from '../codes/slug.ts';
+import type { CodesStore, NewCode } from '../codes/store.ts';
+import type { Logos } from '../images/logos.ts';
+import type { ImagesService } from '../images/service.ts';
+import type { RoutingStore } from '../routing/store.ts';
+
+export const MAX_BULK_CODES = 10_000;
+/** Problems listed in one 422 at most; the detail says how many there were in all. */
+const MAX_LISTED_ERRORS = 1000;
+const SLUG_ATTEMPTS = 5;
+
+export const bulkBodySchema = z.strictObject({
+  codes: z.array(z.unknown(), { error: 'must be an array of codes' }).min(1, 'must hold at least one code'),
+});
+
+export interface BulkResult {
+  batchId: string;
+  codes: Code[];
+}
+
+export interface BulkServiceDeps {
+  db: Knex;
+  codes: CodesStore;
+  routing: RoutingStore;
+  images: ImagesService;
+  logos: Logos;
+  onCodeChanged: (code: ChangedCode) => void;
+}
+
+function drawSlugs(count: number): string[] {
+  const slugs = new Set<string>();
+  while (slugs.size < count) {
+    const slug = randomBase62(SLUG_LENGTH);
+    if (!isReservedPath(slug)) slugs.add(slug);
+  }
+  return [...slugs];
+}
+
+export function createBulkService({ db, codes, routing, images, logos, onCodeChanged }: BulkServiceDeps) {
+  /** Parses every item, collecting each one's problems under `codes.<index>`. */
+  function parseItems(items: unknown[]): CreateCodeInput[] {
+    const errors: FieldError[] = [];
+    const parsed = items.map((item, index) => {
+      try {
+        const body = parseCreateCode(item);
+        const problems = designProblems(body.design);
+        if (problems.length > 0) throw validationFailed(problems);
+        return body;
+      } catch (err) {
+        if (!(err instanceof DomainError) || !err.fieldErrors) throw err;
+        for (const e of err.fieldErrors) errors.push({ path: `codes.${index}${e.path ? `.${e.path}` : ''}`, message: e.message });
+        return null;
+      }
+    });
+    if (errors.length > 0) {
+      const failed = new Set(errors.map((e) => e.path.split('.')[1])).size;
+      const listed = errors.slice(0, MAX_LISTED_ERRORS);
+      throw new DomainError('validation_failed', `${failed} of ${items.length} codes are invalid (${errors.length} problems${listed.length < errors.length ? `, first ${listed.length} listed` : ''}); none was created.`, listed);
+    }
+    return parsed as CreateCodeInput[];
+  }
+
+  /**
+   * The scannability check, once per distinct design and payload shape: scan URLs all have
+   * the same length and alphabet, so one decode speaks for every url code of a design; static
+   * codes are checked one by one.
+   */
+  function verifyAll(bodies: CreateCodeInput[], logoIds: Map<string, string>, logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>): void {
+    const checked = new Set<string>();
+    const sampleSlug = 'A'.repeat(SLUG_LENGTH);
+    bodies.forEach((body, index) => {
+      const key = JSON.stringify([body.type === 'url' ? null : body.content, body.type, body.design]);
+      if (checked.has(key)) return;
+      checked.add(key);
+      const logo = body.design.logo_url ? logoData.get(logoIds.get(body.design.logo_url)!) ?? null : null;
+      try {
+        images.verify(images.payloadOf({ type: body.type, content: body.content, slug: sampleSlug }), resolveDesign(body.design), logo);
+      } catch (err) {
+        if (err instanceof DomainError && err.fieldErrors) {
+          throw validationFailed(err.fieldErrors.map((e) => ({ path: `codes.${index}.${e.path}`, message: e.message })));
+        }
+        throw err;
+      }
+    });
+  }
+
+  return {
+    /** Creates every code or none; answers them in request order with one batch id. */
+    async create(principal: Principal, input: unknown): Promise<BulkResult> {
+      const { codes: items } = parseInput(bulkBodySchema, input);
+      if (items.length > MAX_BULK_CODES) {
+        throw new DomainError('payload_too_large', `A bulk call creates at most ${MAX_BULK_CODES} codes; this one has ${items.length}.`);
+      }
+      const bodies = parseItems(items);
+
+      // Each distinct logo is fetched once, before the transaction (it is network I/O).
+      const logoIds = new Map<string, string>();
+      const logoData = new Map<string, Awaited<ReturnType<Logos['forRender']>>>();
+      for (const url of new Set(bodies.map((b) => b.design.logo_url).filter((u): u is string => !!u))) {
+        const id = await logos.ensureFromUrl(url);
+        logoIds.set(url, id);
+        logoData.set(id, await logos.forRender(id));
+      }
+      verifyAll(bodies, logoIds, logoData);
+
+      const batchId = newId('batch');
+      const now = new Date();
+      const created = await inTransaction(db, async (trx) => {
+        const urlCount = bodies.filter((b) => b.type === 'url').length;
+        let slugs: string[] = [];
+        for (let attempt = 0; urlCount > 0; attempt++) {
+          if (attempt === SLUG_ATTEMPTS) throw new Error('Could not reserve fresh slugs for a bulk call');
+          slugs = drawSlugs(urlCount);
+          if (await codes.reserveSlugs(slugs, trx)) break;
+        }
+        const newCodes: (NewCode & { rules: CreateCodeInput['routing']['rules'] })[] = bodies.map((body) => ({
+          id: newId('qr'),
+          accountId: principal.accountId,
+          type: body.type,
+          content: body.content,
+          design: body.design,
+          logoId: body.design.logo_url ? logoIds.get(body.design.logo_url)! : null,
+          routingEnabled: body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0,
+          slug: body.type === 'url' ? slugs.pop()! : null,
+          batchId,
+          createdAt: now,
+          updatedAt: now,
+          rules: body.routing.rules,
+        }));
+        await codes.insertMany(newCodes, trx);
+        const rules = await routing.insertForNewCodes(
+          newCodes.filter((c) => c.rules?.length).map((c) => ({ codeId: c.id, rules: c.rules! })),
+          trx,
+        );
+        return newCodes.map(({ rules: _rules, routingEnabled, batchId: _batch, ...code }): Code => ({
+          ...code,
+          routing: { enabled: routingEnabled, rules: rules.get(code.id) ?? [] },
+        }));
+      });
+      for (const code of created) onCodeChanged(code);
+      return { batchId, codes: created };
+    },
+  };
+}
+
+export type BulkService = ReturnType<typeof createBulkService>;
