@@ -60,7 +60,7 @@ describe('POST /v1/codes/bulk', () => {
   });
 
   it('lists every bad item and field, not just the first', async () => {
-    const codes = items(5);
+    const codes: Record<string, unknown>[] = items(5);
     codes[1] = { content: 'https://example.com', design: { fg_color: 'red' } };
     codes[3] = { content: 'nope', colour: 'blue' } as never;
     const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes } });
