@@ -64,8 +64,19 @@ export const designPatchSchema = z.strictObject(nullableFields);
 export type DesignPatch = z.output<typeof designPatchSchema>;
 
 /** What `content` must be for a type: an http(s) URL for `url`, the type's object otherwise. */
-export function contentSchemaFor(type: CodeType): z.ZodType<CodeContent> {
+function contentSchemaFor(type: CodeType): z.ZodType<CodeContent> {
   return (type === 'url' ? httpUrlSchema : staticContentSchemas[type as StaticType]) as z.ZodType<CodeContent>;
+}
+
+/** `{ content }` checked against a type, built once per type (bulk parses thousands). */
+const contentFieldSchemas = new Map<CodeType, z.ZodType<{ content: CodeContent }>>();
+export function contentFieldSchema(type: CodeType): z.ZodType<{ content: CodeContent }> {
+  let schema = contentFieldSchemas.get(type);
+  if (!schema) {
+    schema = z.object({ content: contentSchemaFor(type) });
+    contentFieldSchemas.set(type, schema);
+  }
+  return schema;
 }
 
 /** The create body; `content` is checked against the type by parseCreateCode. */
@@ -91,7 +102,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   const body = createCodeSchema.safeParse(input);
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const type: CodeType = body.success ? body.data.type : (CODE_TYPES as readonly unknown[]).includes(raw.type) ? (raw.type as CodeType) : 'url';
-  const content = z.object({ content: contentSchemaFor(type) }).safeParse({ content: raw.content });
+  const content = contentFieldSchema(type).safeParse({ content: raw.content });
   const errors = [...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)), ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues))];
   if (type !== 'url' && raw.routing !== undefined) {
     errors.push({ path: 'routing', message: `applies to url codes only; a ${type} code encodes its content directly` });

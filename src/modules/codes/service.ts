@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
@@ -11,7 +10,7 @@ import type { ImagesService } from '../images/service.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
-import { contentSchemaFor, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
+import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
 import { allocateSlug } from './slug.ts';
 import type { CodesStore } from './store.ts';
 
@@ -112,7 +111,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
       if (problems.length > 0) throw validationFailed(problems);
       const newContent: CodeContent | undefined =
-        patch.content !== undefined ? parseInput(z.object({ content: contentSchemaFor(current.type) }), { content: patch.content }).content : patch.destination;
+        patch.content !== undefined ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content : patch.destination;
       const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
       if (design) checkDesign(design);
       const logoChanged = design !== undefined && design.logo_url !== current.design.logo_url;
