@@ -1,6 +1,8 @@
-// Command line: `migrate`, and `keys create --account <name>` for a fresh install's first key.
-// The new key is printed alone on the last line of stdout, so scripts can capture it.
+// Command line: `migrate`; `keys create --account <name>` for a fresh install's first key (printed
+// alone on the last line of stdout, so scripts can capture it); and `codes import <file.csv>`, a
+// client of a running server's bulk API (./cli/import-codes.ts).
 import { parseArgs } from 'node:util';
+import { importCodes, IMPORT_USAGE } from './cli/import-codes.ts';
 import { loadConfig } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
@@ -9,11 +11,15 @@ import { createServices } from './services.ts';
 
 const USAGE = `Usage:
   cli migrate                                   apply pending database migrations
-  cli keys create --account <name> [--name <n>] create an API key (and the account if new)`;
+  cli keys create --account <name> [--name <n>] create an API key (and the account if new)
+  ${IMPORT_USAGE}
+                                                create codes from a CSV file through the API`;
 
 async function run(argv: string[]): Promise<number> {
-  const config = loadConfig();
   const [group, command] = argv;
+  // A client of a running server: no configuration or database of its own.
+  if (group === 'codes' && command === 'import') return importCodes(argv.slice(2));
+  const config = loadConfig();
   const db = createDb(config.databaseUrl);
   try {
     if (group === 'migrate') {

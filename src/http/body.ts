@@ -10,7 +10,7 @@ declare module 'koa' {
   }
 }
 
-function hasBody(ctx: { get(name: string): string }): boolean {
+export function hasBody(ctx: { get(name: string): string }): boolean {
   const length = ctx.get('Content-Length');
   return ctx.get('Transfer-Encoding') !== '' || (length !== '' && length !== '0');
 }

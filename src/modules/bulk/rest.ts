@@ -1,15 +1,54 @@
-// POST /v1/codes/bulk: create up to 10,000 codes atomically.
+// POST /v1/codes/bulk: create up to 10,000 codes atomically, from JSON or CSV.
 import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import { hasBody } from '../../http/body.ts';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { answerIdempotently } from '../../http/idempotent.ts';
+import { DomainError } from '../../shared/errors.ts';
 import type { RouteDeps } from '../codes/rest.ts';
 import { presentCode } from '../codes/presenter.ts';
+import { readCsvCodes, withCsvRows } from './csv.ts';
+
+const isCsv = (ctx: { is(...types: string[]): string | false | null }) => !!ctx.is('text/csv');
+
+/** `text/csv` is read into `{ codes }` by ./csv.ts; anything else goes to the JSON parser. */
+function bulkBody(limitBytes: number, json: Middleware<AppState>): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!isCsv(ctx)) {
+      if (hasBody(ctx) && !ctx.is('application/json', '+json')) {
+        throw new DomainError(
+          'unsupported_media_type',
+          `Send the body as JSON (Content-Type: application/json) or CSV (Content-Type: text/csv) (got '${ctx.get('Content-Type') || 'none'}').`,
+        );
+      }
+      return json(ctx, next);
+    }
+    if (!hasBody(ctx)) throw new DomainError('bad_request', 'This request needs a CSV body.');
+    if (Number(ctx.get('Content-Length')) > limitBytes) {
+      throw new DomainError('payload_too_large', `The request body is larger than the limit of ${limitBytes} bytes.`);
+    }
+    const charset = ctx.request.charset;
+    if (charset && !/^utf-?8$/i.test(charset)) {
+      throw new DomainError('unsupported_media_type', `Send CSV as UTF-8 (got charset '${charset}').`);
+    }
+    const encoding = ctx.get('Content-Encoding');
+    if (encoding && encoding !== 'identity') {
+      throw new DomainError('unsupported_media_type', `Send CSV uncompressed (got Content-Encoding '${encoding}').`);
+    }
+    ctx.request.body = await readCsvCodes(ctx.req, limitBytes);
+    await next();
+  };
+}
 
 export function registerBulkRoutes(router: Router<AppState>, { services, auth, bulkJson }: RouteDeps): void {
-  // POST /v1/codes/bulk: create up to 10,000 codes atomically (Idempotency-Key honoured)
-  router.post('/codes/bulk', auth, bulkJson, async (ctx) => {
+  // POST /v1/codes/bulk: create up to 10,000 codes atomically (Idempotency-Key honoured).
+  // With CSV, error paths name rows: `row <n>.<column>`, the header being row 1.
+  router.post('/codes/bulk', auth, bulkBody(services.config.bulkBodyLimit, bulkJson), async (ctx) => {
+    const csv = isCsv(ctx);
     await answerIdempotently(ctx, services, async () => {
-      const result = await services.bulk.create(principalOf(ctx), ctx.request.body);
+      const result = await services.bulk.create(principalOf(ctx), ctx.request.body).catch((err: unknown) => {
+        throw csv ? withCsvRows(err) : err;
+      });
       return {
         status: 201,
         body: {
