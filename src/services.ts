@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
+import { createBatchesService } from './modules/batches/service.ts';
 import { createBulkService } from './modules/bulk/service.ts';
 import type { ChangedCode } from './modules/codes/model.ts';
 import { createIdempotency } from './modules/idempotency/service.ts';
@@ -60,6 +61,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged }),
     idempotency: createIdempotency(db),
     images,
+    batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
     scans: { store: scansStore, recorder, targets, clientInfo },
     /** For readiness: one trivial round trip. */

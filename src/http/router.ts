@@ -1,6 +1,7 @@
 // One router per API version. Today /v1 and /v2 share every route; a later difference is
 // made here, in one place.
 import { Router } from '@koa/router';
+import { registerBatchRoutes } from '../modules/batches/rest.ts';
 import { registerBulkRoutes } from '../modules/bulk/rest.ts';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
 import { registerImageRoutes } from '../modules/images/rest.ts';
@@ -25,5 +26,6 @@ export function createApiRouter(version: (typeof API_VERSIONS)[number], services
   registerCodeRoutes(router, deps);
   registerRoutingRoutes(router, deps);
   registerImageRoutes(router, deps);
+  registerBatchRoutes(router, deps);
   return router;
 }

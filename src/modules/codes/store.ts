@@ -46,24 +46,30 @@ function codeRow(code: NewCode) {
   };
 }
 
+/** A code without its routing (what rendering needs; no rules query). */
+export type CodeWithoutRouting = Omit<Code, 'routing'>;
+
+function codeOf(row: CodeRow): CodeWithoutRouting {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    type: row.type as CodeType,
+    content: loadContent(row.type as CodeType, row.content),
+    design: fromJson<DesignInput>(row.design) ?? {},
+    logoId: row.logo_id,
+    slug: row.slug,
+    createdAt: fromMillis(row.created_at),
+    updatedAt: fromMillis(row.updated_at),
+  };
+}
+
 export function createCodesStore(db: Queryable, routing: RoutingStore) {
   async function withRules(rows: CodeRow[], q: Queryable): Promise<Code[]> {
     const rules = await routing.rulesForCodes(
       rows.map((row) => row.id),
       q,
     );
-    return rows.map((row) => ({
-      id: row.id,
-      accountId: row.account_id,
-      type: row.type as CodeType,
-      content: loadContent(row.type as CodeType, row.content),
-      design: fromJson<DesignInput>(row.design) ?? {},
-      logoId: row.logo_id,
-      routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! },
-      slug: row.slug,
-      createdAt: fromMillis(row.created_at),
-      updatedAt: fromMillis(row.updated_at),
-    }));
+    return rows.map((row) => ({ ...codeOf(row), routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! } }));
   }
 
   return {
@@ -135,6 +141,17 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
         ])
         .limit(limit);
       return withRules(rows, db);
+    },
+
+    /**
+     * One page of a bulk call's codes in id order (keyset: the `limit` codes after `afterId`),
+     * for walking a batch of any size without loading it whole. Routing is left out.
+     */
+    async batchPage(accountId: string, batchId: string, afterId: string | null, limit: number): Promise<CodeWithoutRouting[]> {
+      const builder = db('codes').where({ account_id: accountId, batch_id: batchId });
+      if (afterId !== null) builder.andWhere('id', '>', afterId);
+      const rows: CodeRow[] = await builder.orderBy('id', 'asc').limit(limit);
+      return rows.map(codeOf);
     },
 
     async update(

@@ -27,6 +27,9 @@ export const imageQuerySchema = z.strictObject({
   margin: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(2, 'must be at least 2 modules').max(16, 'must be at most 16 modules').optional(),
 });
 
+/** A validated image query: what every rendering of a code's image takes besides the code. */
+export type ImageParams = z.infer<typeof imageQuerySchema>;
+
 /**
  * The scannability check renders at about 8 px per module (at least 400 px): enough for the
  * decoder to be fair to dense codes, small enough to stay quick.
@@ -85,6 +88,19 @@ export function createImagesService(deps: ImagesServiceDeps) {
 
   const payloadOf = (code: Pick<Code, 'type' | 'content' | 'slug'>) => payloadOfCode(code, deps.publicBaseUrl);
 
+  /** The code's design with the query's quiet zone, when it asks for one. */
+  const designFor = (design: ResolvedDesign, params: ImageParams): ResolvedDesign =>
+    params.margin === undefined ? design : { ...design, margin: params.margin };
+
+  /** Renders the bytes of one image, uncached: SVG first, PNG and PDF are made from it. */
+  async function renderBytes(payload: string, design: ResolvedDesign, logoId: string | null, params: ImageParams): Promise<Buffer> {
+    const svg = renderSvg(payload, renderDesignOf(design), await deps.logos.forRender(logoId), params.size);
+    if (params.format === 'svg') return Buffer.from(svg);
+    if (params.format === 'png') return svgToPng(svg, params.size);
+    const { width, height } = svgSize(svg);
+    return svgToPdf(svg, width, height);
+  }
+
   /** The most likely reason a design does not decode, for the 422's message. */
   function likelyCause(design: ResolvedDesign, logo: RenderLogo | null): string {
     const fg = design.gradient ? [design.gradient.from, design.gradient.to] : [design.fg_color];
@@ -123,7 +139,7 @@ export function createImagesService(deps: ImagesServiceDeps) {
     async image(principal: Principal, codeId: string, query: unknown): Promise<RenderedImage> {
       const params = parseInput(imageQuerySchema, query);
       const inputs = await inputsOf(principal, codeId);
-      const design = params.margin === undefined ? inputs.design : { ...inputs.design, margin: params.margin };
+      const design = designFor(inputs.design, params);
       const { payload, logoId } = inputs;
       // Everything that shapes the bytes, and nothing else, goes into the tag.
       const etag = `"${createHash('sha256')
@@ -132,17 +148,18 @@ export function createImagesService(deps: ImagesServiceDeps) {
         .slice(0, 32)}"`;
       const cached = rendered.get(etag);
       if (cached) return cached;
-      const svg = renderSvg(payload, renderDesignOf(design), await deps.logos.forRender(logoId), params.size);
-      let body: Buffer;
-      if (params.format === 'svg') body = Buffer.from(svg);
-      else if (params.format === 'png') body = svgToPng(svg, params.size);
-      else {
-        const { width, height } = svgSize(svg);
-        body = await svgToPdf(svg, width, height);
-      }
+      const body = await renderBytes(payload, design, logoId, params);
       const image = { etag, contentType: CONTENT_TYPES[params.format], body };
       rendered.set(etag, image);
       return image;
+    },
+
+    /**
+     * One code's image rendered now, bypassing both caches: for callers that render many codes
+     * once each (a batch's ZIP), which would only evict the images worth keeping.
+     */
+    renderCodeImage(code: Pick<Code, 'type' | 'content' | 'slug' | 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
+      return renderBytes(payloadOf(code), designFor(resolveDesign(code.design), params), code.logoId, params);
     },
   };
 }
