@@ -1,6 +1,7 @@
 // POST /v1/codes/bulk with Content-Type: text/csv: rows become create bodies, errors name rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { countCodes as countCodesOf } from '../support/factories.ts';
 import { startLogoServer, type LogoServer } from '../support/logo-server.ts';
 
 let app: TestApp;
@@ -28,16 +29,7 @@ function postCsv(csv: string, options: { key?: string; headers?: Record<string, 
   });
 }
 
-async function countCodes(apiKey: string): Promise<number> {
-  let total = 0;
-  let cursor: string | null = null;
-  do {
-    const res: any = await app.request('GET', `/v1/codes?limit=500${cursor ? `&cursor=${cursor}` : ''}`, { key: apiKey });
-    total += res.body.data.length;
-    cursor = res.body.next_cursor;
-  } while (cursor);
-  return total;
-}
+const countCodes = (apiKey: string) => countCodesOf(app, apiKey);
 
 const urlRows = (n: number) => Array.from({ length: n }, (_, i) => `,https://example.com/csv/${i},,,,,`);
 

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestHash } from '../../src/modules/idempotency/service.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { countCodes as countCodesOf } from '../support/factories.ts';
 
 let app: TestApp;
 let key: string;
@@ -20,16 +21,7 @@ const item = (i: number, extra: Record<string, unknown> = {}) => ({
 });
 const items = (n: number) => Array.from({ length: n }, (_, i) => item(i));
 
-async function countCodes(apiKey: string): Promise<number> {
-  let total = 0;
-  let cursor: string | null = null;
-  do {
-    const res: any = await app.request('GET', `/v1/codes?limit=500${cursor ? `&cursor=${cursor}` : ''}`, { key: apiKey });
-    total += res.body.data.length;
-    cursor = res.body.next_cursor;
-  } while (cursor);
-  return total;
-}
+const countCodes = (apiKey: string) => countCodesOf(app, apiKey);
 
 describe('POST /v1/codes/bulk', () => {
   it('creates 10,000 codes in request order, all listable, with one batch id', async () => {

@@ -14,3 +14,15 @@ export async function createCode(app: TestApp, key: string, overrides: Record<st
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body;
 }
+
+/** How many codes the key's account has, walking every page of GET /v1/codes. */
+export async function countCodes(app: TestApp, key: string): Promise<number> {
+  let total = 0;
+  let cursor: string | null = null;
+  do {
+    const res: any = await app.request('GET', `/v1/codes?limit=500${cursor ? `&cursor=${cursor}` : ''}`, { key });
+    total += res.body.data.length;
+    cursor = res.body.next_cursor;
+  } while (cursor);
+  return total;
+}

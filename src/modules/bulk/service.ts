@@ -1,19 +1,17 @@
 // Bulk creation: up to 10,000 codes in one transaction. Every item is validated like a single
 // create and every problem is reported by item index; if any item is invalid, nothing is made.
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { newId, randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { designProblems, resolveDesign, type ChangedCode, type Code } from '../codes/model.ts';
+import { designProblems, resolveDesign, type Code } from '../codes/model.ts';
 import { parseCreateCode, type CreateCodeInput } from '../codes/schemas.ts';
 import { isReservedPath, SLUG_LENGTH } from '../codes/slug.ts';
-import type { CodesStore, NewCode } from '../codes/store.ts';
+import type { CodesServiceDeps } from '../codes/service.ts';
+import type { NewCode } from '../codes/store.ts';
 import type { Logos } from '../images/logos.ts';
-import type { ImagesService } from '../images/service.ts';
-import type { RoutingStore } from '../routing/store.ts';
 
 export const MAX_BULK_CODES = 10_000;
 /** Problems listed in one 422 at most; the detail says how many there were in all. */
@@ -29,14 +27,8 @@ export interface BulkResult {
   codes: Code[];
 }
 
-export interface BulkServiceDeps {
-  db: Knex;
-  codes: CodesStore;
-  routing: RoutingStore;
-  images: ImagesService;
-  logos: Logos;
-  onCodeChanged: (code: ChangedCode) => void;
-}
+/** Bulk creation needs exactly what single creation needs. */
+export type BulkServiceDeps = CodesServiceDeps;
 
 function drawSlugs(count: number): string[] {
   const slugs = new Set<string>();
