@@ -22,6 +22,12 @@ export interface AppDeps {
 export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const graphiql = services.config.nodeEnv !== 'production';
+  // Errors Koa sees after the answer started (a client leaving a streamed download) go to our
+  // log instead of Koa's default stderr printer; a client going away is not our error.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    const clientLeft = err.code === 'EPIPE' || err.code === 'ECONNRESET' || err.code === 'ERR_STREAM_PREMATURE_CLOSE';
+    logger[clientLeft ? 'debug' : 'error']({ err }, 'error after the response started');
+  });
 
   app.use(requestLog(logger));
   app.use(errorHandler());
