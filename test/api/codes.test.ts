@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
-import { startLogoServer, type LogoServer } from '../support/logo-server.ts';
+import { getTestAppWithLogos, type LogoServer } from '../support/logo-server.ts';
 
 let app: TestApp;
 let key: string;
 let logos: LogoServer;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  // Logos come from a loopback server, which only this setting lets the fetcher reach.
-  app = await getTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
-  key = await app.newAccountKey();
-  logos = await startLogoServer();
+  ({ app, key, logos, close } = await getTestAppWithLogos());
 });
-afterAll(async () => {
-  await app.close();
-  await logos.close();
-});
+afterAll(() => close());
 
 const DEFAULT_DESIGN = {
   fg_color: '#000000',

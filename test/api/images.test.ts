@@ -5,21 +5,17 @@ import { decodeQr } from '../../src/modules/images/decode.ts';
 import { svgToRgba } from '../../src/modules/images/raster.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
-import { startLogoServer, type LogoServer } from '../support/logo-server.ts';
+import { getTestAppWithLogos, type LogoServer } from '../support/logo-server.ts';
 
 let app: TestApp;
 let key: string;
 let logos: LogoServer;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  app = await getTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
-  key = await app.newAccountKey();
-  logos = await startLogoServer();
+  ({ app, key, logos, close } = await getTestAppWithLogos());
 });
-afterAll(async () => {
-  await app.close();
-  await logos.close();
-});
+afterAll(() => close());
 
 async function fetchImage(id: string, query = '', headers: Record<string, string> = {}) {
   const response = await fetch(`${app.url}/v1/codes/${id}/image${query}`, { headers: { authorization: `Bearer ${key}`, ...headers } });

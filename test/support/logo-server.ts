@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Resvg } from '@resvg/resvg-js';
+import { getTestApp } from './app.ts';
 
 export interface LogoServer {
   url: (path?: string) => string;
@@ -36,5 +37,23 @@ export async function startLogoServer(): Promise<LogoServer> {
     url: (path = '/logo.png') => `http://127.0.0.1:${port}${path}`,
     requests: () => count,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A test app whose logo fetcher may reach loopback (ALLOW_PRIVATE_NETWORK_TARGETS), a key of a
+ * fresh account, and a logo server to point logo_url at.
+ */
+export async function getTestAppWithLogos() {
+  const app = await getTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
+  const logos = await startLogoServer();
+  return {
+    app,
+    logos,
+    key: await app.newAccountKey(),
+    async close() {
+      await app.close();
+      await logos.close();
+    },
   };
 }
