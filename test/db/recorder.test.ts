@@ -18,6 +18,7 @@ function event(codeId: string): ScanEvent {
   n += 1;
   return {
     codeId,
+    slug: 'abcdefg',
     accountId: 'acct_x',
     at: Date.now(),
     ruleId: null,

@@ -11,6 +11,8 @@ import { utcDay, visitorHash } from './visitor.ts';
 /** What the scan path hands over. ip and userAgent live only until the flush hashes them. */
 export interface ScanEvent {
   codeId: string;
+  /** The slug scanned, so consumers (webhooks) can name the scan URL without a lookup. */
+  slug: string;
   accountId: string;
   at: number;
   ruleId: string | null;

@@ -54,7 +54,7 @@ function sendNotFound(req: IncomingMessage, res: ServerResponse, path: string): 
 }
 
 export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, logger }: ScanRouteDeps) {
-  function redirect(req: IncomingMessage, res: ServerResponse, target: ScanTarget, query: string | undefined): void {
+  function redirect(req: IncomingMessage, res: ServerResponse, slug: string, target: ScanTarget, query: string | undefined): void {
     const headers = req.headers;
     const ip = clientInfo.clientIp(headers, req.socket.remoteAddress);
     const userAgent = headers['user-agent'];
@@ -81,6 +81,7 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     if (req.method === 'GET') {
       recorder.enqueue({
         codeId: target.codeId,
+        slug,
         accountId: target.accountId,
         at: now,
         ruleId: decision.ruleId,
@@ -114,7 +115,7 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, slug: string, query: string | undefined, target: ScanTarget | null): void {
-    if (target) redirect(req, res, target, query);
+    if (target) redirect(req, res, slug, target, query);
     else sendNotFound(req, res, `/${slug}`);
   }
 
