@@ -11,6 +11,9 @@ import * as createVisitorSalts from './20261122200100_create_visitor_salts.ts';
 import * as createLogos from './20261122201000_create_logos.ts';
 import * as addCodesBatch from './20261122202000_add_codes_batch.ts';
 import * as createIdempotencyKeys from './20261122202100_create_idempotency_keys.ts';
+import * as addScansUniqueFlags from './20261122210000_add_scans_unique_flags.ts';
+import * as createScanVisitors from './20261122210100_create_scan_visitors.ts';
+import * as createScanRollups from './20261122210200_create_scan_rollups.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -23,4 +26,7 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122201000_create_logos': createLogos,
   '20261122202000_add_codes_batch': addCodesBatch,
   '20261122202100_create_idempotency_keys': createIdempotencyKeys,
+  '20261122210000_add_scans_unique_flags': addScansUniqueFlags,
+  '20261122210100_create_scan_visitors': createScanVisitors,
+  '20261122210200_create_scan_rollups': createScanRollups,
 };

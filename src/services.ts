@@ -15,7 +15,9 @@ import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
+import { createScanBatchWriter } from './modules/scans/batch-writer.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
+import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
 
@@ -32,6 +34,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   const recorder = createScanRecorder({
     db,
     store: scansStore,
+    write: createScanBatchWriter(scansStore, createRollupStore(db)),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,

@@ -33,3 +33,13 @@ export const LIKE_ESCAPE = '\\';
 export function scanInsertChunk(db: Knex): number {
   return isSqlite(db) ? 200 : 1000;
 }
+
+/**
+ * The `merge` of an upsert that adds the inserted counts to the existing row's, for counters:
+ * `insert(rows).onConflict(key).merge(addOnConflict(db, ['scans']))`. MySQL names the
+ * would-be-inserted row VALUES(col), SQLite `excluded.col`.
+ */
+export function addOnConflict(db: Knex, columns: string[]): Record<string, Knex.Raw> {
+  const incoming = isSqlite(db) ? (c: string) => db.raw('excluded.??', [c]) : (c: string) => db.raw('VALUES(??)', [c]);
+  return Object.fromEntries(columns.map((c) => [c, db.raw('?? + ?', [c, incoming(c)])]));
+}

@@ -1,7 +1,9 @@
 // The batched scan writer against a real database: group commit, retry without loss, drain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
+import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
 import { createScanRecorder, type ScanEvent } from '../../src/modules/scans/recorder.ts';
+import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore } from '../../src/modules/scans/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
@@ -36,8 +38,11 @@ function event(codeId: string): ScanEvent {
 }
 
 const count = async (codeId: string) => Number((await testDb.db('scans').where({ code_id: codeId }).count({ n: '*' }).first())!.n);
-const recorder = (batchSize = 100, flushIntervalMs = 10_000) =>
-  createScanRecorder({ db: testDb.db, store: createScansStore(testDb.db), logger, flushIntervalMs, batchSize });
+function recorder(batchSize = 100, flushIntervalMs = 10_000) {
+  const store = createScansStore(testDb.db);
+  const write = createScanBatchWriter(store, createRollupStore(testDb.db));
+  return createScanRecorder({ db: testDb.db, store, write, logger, flushIntervalMs, batchSize });
+}
 
 describe('scan recorder', () => {
   it('buffers without writing, then writes everything on flush (also after an empty flush)', async () => {

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { inTransaction } from '../../db/transaction.ts';
+import type { ScanBatchWriter } from './batch-writer.ts';
 import type { ScanRow, ScansStore } from './store.ts';
 import { utcDay, visitorHash } from './visitor.ts';
 
@@ -34,6 +35,8 @@ export type BatchHook = (events: ScanEvent[], rows: ScanRow[], trx: Knex.Transac
 export interface RecorderOptions {
   db: Knex;
   store: ScansStore;
+  /** Writes the rows (raw scans, first-visit flags, rollups) inside the flush transaction. */
+  write: ScanBatchWriter;
   logger: Logger;
   flushIntervalMs: number;
   batchSize: number;
@@ -42,7 +45,7 @@ export interface RecorderOptions {
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
-export function createScanRecorder({ db, store, logger, flushIntervalMs, batchSize, onBatch }: RecorderOptions) {
+export function createScanRecorder({ db, store, write, logger, flushIntervalMs, batchSize, onBatch }: RecorderOptions) {
   let buffer: ScanEvent[] = [];
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> | null = null;
@@ -75,6 +78,8 @@ export function createScanRecorder({ db, store, logger, flushIntervalMs, batchSi
         language: e.language,
         is_bot: e.isBot,
         visitor_hash: visitorHash(await salt(utcDay(e.at)), e.ip, e.userAgent),
+        is_unique: false,
+        is_account_unique: false,
       });
     }
     return rows;
@@ -83,7 +88,7 @@ export function createScanRecorder({ db, store, logger, flushIntervalMs, batchSi
   async function writeBatch(events: ScanEvent[]): Promise<void> {
     const rows = await toRows(events);
     await inTransaction(db, async (trx) => {
-      await store.insertMany(rows, trx);
+      await write(rows, trx);
       if (onBatch) await onBatch(events, rows, trx);
     });
   }

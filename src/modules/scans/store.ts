@@ -17,7 +17,22 @@ export interface ScanRow {
   language: string | null;
   is_bot: boolean;
   visitor_hash: string;
+  /** The visitor's first scan of this code on this UTC day (see first-visits.ts). */
+  is_unique: boolean;
+  /** The visitor's first scan of any of the account's codes on this UTC day. */
+  is_account_unique: boolean;
 }
+
+/** One visitor seen on one UTC day (days since the epoch) by one code or account. */
+export interface VisitorKey {
+  day: number;
+  visitor_hash: string;
+  scope_id: string;
+}
+
+const DAY_MS = 86_400_000;
+/** Rows per statement for tables of four columns, under SQLite's bound-variable limit. */
+const VISITOR_CHUNK = 1000;
 
 
 export function createScansStore(db: Knex) {
@@ -29,6 +44,25 @@ export function createScansStore(db: Knex) {
         if (i > 0) await new Promise((resolve) => setImmediate(resolve));
         await q('scans').insert(rows.slice(i, i + chunk));
       }
+    },
+
+    /**
+     * Inserts the keys not yet seen, marked with `batch`, and returns those this call inserted.
+     * Runs inside the batch's transaction, so a failed batch claims nothing.
+     */
+    async claimVisitors(keys: VisitorKey[], batch: string, q: Queryable): Promise<VisitorKey[]> {
+      const claimed: VisitorKey[] = [];
+      for (let i = 0; i < keys.length; i += VISITOR_CHUNK) {
+        const chunk = keys.slice(i, i + VISITOR_CHUNK);
+        await q('scan_visitors')
+          .insert(chunk.map((k) => ({ ...k, batch })))
+          .onConflict(['day', 'visitor_hash', 'scope_id'])
+          .ignore();
+        const days = [...new Set(chunk.map((k) => k.day))];
+        const hashes = [...new Set(chunk.map((k) => k.visitor_hash))];
+        claimed.push(...(await q('scan_visitors').select('day', 'visitor_hash', 'scope_id').whereIn('day', days).whereIn('visitor_hash', hashes).where({ batch })));
+      }
+      return claimed;
     },
 
     async countForCode(codeId: string): Promise<number> {
@@ -51,6 +85,8 @@ export function createScansStore(db: Knex) {
       // Yesterday's salt is kept for scans still buffered across midnight; older ones go.
       const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
       await db('visitor_salts').where('day', '<', yesterday).delete();
+      // Visitors of older days can no longer recur (their hashes came from a deleted salt).
+      await db('scan_visitors').where('day', '<', Date.parse(`${yesterday}T00:00:00Z`) / DAY_MS).delete();
       return (await db('visitor_salts').where({ day }).first()).salt;
     },
   };

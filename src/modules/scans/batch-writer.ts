@@ -1,0 +1,19 @@
+// Everything one batch of scans writes, inside the caller's transaction: first-visit flags,
+// the raw rows (append-only), and the hourly rollups the analytics read. The recorder and the
+// analytics benchmark's seeder both write through here, so seeded data is shaped like real data.
+import type { Queryable } from '../../db/transaction.ts';
+import { flagFirstVisits } from './first-visits.ts';
+import type { RollupStore } from './rollup-store.ts';
+import { accountRollupRows, codeRollupRows } from './rollups.ts';
+import type { ScanRow, ScansStore } from './store.ts';
+
+export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
+  return async function writeScanBatch(rows: ScanRow[], trx: Queryable): Promise<void> {
+    await flagFirstVisits(rows, store, trx);
+    await store.insertMany(rows, trx);
+    await rollups.addCodeRollups(codeRollupRows(rows), trx);
+    await rollups.addAccountRollups(accountRollupRows(rows), trx);
+  };
+}
+
+export type ScanBatchWriter = ReturnType<typeof createScanBatchWriter>;
