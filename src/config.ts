@@ -32,6 +32,7 @@ const envSchema = z.object({
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SCAN_REDIRECT_STATUS: z.enum(['301', '302', '307']).default('302').transform(Number),
+  ANALYTICS_SOURCE: z.enum(['rollups', 'raw']).default('rollups'),
   TRUST_PROXY: booleanString.default(false),
   GEO_COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as CF-IPCountry').optional(),
   GEOIP_DB: z.string().min(1).optional(),
@@ -60,6 +61,8 @@ export interface Config {
   readonly apiKeyCacheTtlMs: number;
   readonly shutdownTimeoutMs: number;
   readonly scanRedirectStatus: 301 | 302 | 307;
+  /** 'raw' answers analytics from raw scans only: for benchmarks and cross-checks, not production. */
+  readonly analyticsSource: 'rollups' | 'raw';
   readonly trustProxy: boolean;
   /** Lower-cased name of a trusted header with the visitor's country, or null. */
   readonly geoCountryHeader: string | null;
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scanRedirectStatus: e.SCAN_REDIRECT_STATUS as 301 | 302 | 307,
+    analyticsSource: e.ANALYTICS_SOURCE,
     trustProxy: e.TRUST_PROXY,
     geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase() ?? null,
     geoipDb: e.GEOIP_DB ?? null,

@@ -3,6 +3,10 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
+import { createRawSource } from './modules/analytics/raw-source.ts';
+import { createRawScansService } from './modules/analytics/raw-scans.ts';
+import { createRollupSource } from './modules/analytics/rollup-source.ts';
+import { createAnalyticsService } from './modules/analytics/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
 import { createBatchesService } from './modules/batches/service.ts';
 import { createBulkService } from './modules/bulk/service.ts';
@@ -67,6 +71,13 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
     scans: { store: scansStore, recorder, targets, clientInfo },
+    analytics: createAnalyticsService({
+      codes: codesStore,
+      rollups: createRollupSource(db),
+      raw: createRawSource(db),
+      rawOnly: config.analyticsSource === 'raw',
+    }),
+    rawScans: createRawScansService({ codes: codesStore, scans: scansStore }),
     /** For readiness: one trivial round trip. */
     async pingDatabase(): Promise<void> {
       await db.raw('select 1');

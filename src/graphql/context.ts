@@ -1,3 +1,4 @@
+import type { AnalyticsLoaders } from '../modules/analytics/loaders.ts';
 import type { Services } from '../services.ts';
 import type { Principal } from '../shared/principal.ts';
 
@@ -5,4 +6,6 @@ import type { Principal } from '../shared/principal.ts';
 export interface GraphQLContext {
   principal: Principal;
   services: Services;
+  /** Per-request DataLoaders, so lists of codes batch their per-code queries. */
+  loaders: { analytics: AnalyticsLoaders };
 }

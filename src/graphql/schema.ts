@@ -6,5 +6,6 @@ import './scalars.ts';
 import '../modules/routing/graphql.ts';
 import '../modules/codes/graphql.ts';
 import '../modules/bulk/graphql.ts';
+import '../modules/analytics/graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

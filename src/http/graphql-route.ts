@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Yoga } from '../graphql/yoga.ts';
+import { createAnalyticsLoaders } from '../modules/analytics/loaders.ts';
 import type { Services } from '../services.ts';
 import { requireAuth } from './auth.ts';
 import { principalOf, type AppState } from './context.ts';
@@ -19,9 +20,11 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
 
   // GET|POST /graphql: GraphQL over HTTP (and GraphiQL in development)
   router.all('/graphql', authUnlessGraphiQL, async (ctx) => {
+    const principal = ctx.state.principal ? principalOf(ctx) : (undefined as never);
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
-      principal: ctx.state.principal ? principalOf(ctx) : (undefined as never),
+      principal,
       services,
+      loaders: { analytics: createAnalyticsLoaders(principal, services.analytics) },
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));

@@ -1,6 +1,7 @@
 // One router per API version. Today /v1 and /v2 share every route; a later difference is
 // made here, in one place.
 import { Router } from '@koa/router';
+import { registerAnalyticsRoutes } from '../modules/analytics/rest.ts';
 import { registerBatchRoutes } from '../modules/batches/rest.ts';
 import { registerBulkRoutes } from '../modules/bulk/rest.ts';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
@@ -27,5 +28,6 @@ export function createApiRouter(version: (typeof API_VERSIONS)[number], services
   registerRoutingRoutes(router, deps);
   registerImageRoutes(router, deps);
   registerBatchRoutes(router, deps);
+  registerAnalyticsRoutes(router, deps);
   return router;
 }

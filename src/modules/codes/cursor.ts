@@ -3,19 +3,20 @@
 import { validationFailed } from '../../shared/errors.ts';
 import type { CodeSort } from './schemas.ts';
 
-export interface CursorPosition {
-  sort: CodeSort;
+/** The position of the last item of a page; raw scan export uses the same shape. */
+export interface CursorPosition<S extends string = CodeSort> {
+  sort: S;
   /** Sort key value in epoch milliseconds. */
   key: number;
   id: string;
 }
 
-export function encodeCursor(position: CursorPosition): string {
+export function encodeCursor<S extends string>(position: CursorPosition<S>): string {
   return Buffer.from(JSON.stringify([position.sort, position.key, position.id])).toString('base64url');
 }
 
 /** Decodes a cursor made for the same sort; anything else is a 422 on `cursor`. */
-export function decodeCursor(cursor: string, sort: CodeSort): CursorPosition {
+export function decodeCursor<S extends string>(cursor: string, sort: S): CursorPosition<S> {
   const invalid = () => validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
   let parsed: unknown;
   try {

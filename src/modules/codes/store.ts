@@ -112,6 +112,18 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       return row ? (await withRules([row], q))[0]! : null;
     },
 
+    /** The account's codes among `ids` (missing ones are left out), in no particular order. */
+    async findManyByIds(accountId: string, ids: string[]): Promise<Code[]> {
+      if (ids.length === 0) return [];
+      const rows: CodeRow[] = await db('codes').where({ account_id: accountId }).whereIn('id', ids);
+      return withRules(rows, db);
+    },
+
+    async countForAccount(accountId: string): Promise<number> {
+      const row = await db('codes').where({ account_id: accountId }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+
     /** The code behind a public slug, whatever its account (the scan route is public). */
     async findBySlug(slug: string): Promise<Code | null> {
       const row: CodeRow | undefined = await db('codes').where({ slug }).first();

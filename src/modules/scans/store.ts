@@ -23,6 +23,19 @@ export interface ScanRow {
   is_account_unique: boolean;
 }
 
+/** The dimensions a scan records about its visit, stored as is and read back as is. */
+export type ScanDimensions = Pick<ScanRow, 'rule_id' | 'country' | 'device' | 'os' | 'browser' | 'referrer_host' | 'language'>;
+
+/** A raw scan as export reads it back (drivers may return integers as strings, booleans as 0/1). */
+export interface StoredScan extends ScanDimensions {
+  id: number | string;
+  scanned_at: number | string;
+  is_bot: boolean | number;
+  is_unique: boolean | number;
+}
+
+const STORED_SCAN_COLUMNS = ['id', 'scanned_at', 'rule_id', 'country', 'device', 'os', 'browser', 'referrer_host', 'language', 'is_bot', 'is_unique'];
+
 /** One visitor seen on one UTC day (days since the epoch) by one code or account. */
 export interface VisitorKey {
   day: number;
@@ -63,6 +76,23 @@ export function createScansStore(db: Knex) {
         claimed.push(...(await q('scan_visitors').select('day', 'visitor_hash', 'scope_id').whereIn('day', days).whereIn('visitor_hash', hashes).where({ batch })));
       }
       return claimed;
+    },
+
+    /**
+     * One code's scans in (scanned_at, id) order after a position, for export. The order
+     * follows the (code_id, scanned_at) index, whose entries end with the row id on both engines.
+     */
+    async pageForCode(codeId: string, range: { from: number | null; to: number | null }, after: { at: number; id: number } | null, limit: number): Promise<StoredScan[]> {
+      return db('scans')
+        .select(STORED_SCAN_COLUMNS)
+        .where('code_id', codeId)
+        .modify((b) => {
+          if (range.from !== null) b.where('scanned_at', '>=', range.from);
+          if (range.to !== null) b.where('scanned_at', '<', range.to);
+          if (after) b.where((w) => w.where('scanned_at', '>', after.at).orWhere((same) => same.where('scanned_at', after.at).where('id', '>', after.id)));
+        })
+        .orderBy([{ column: 'scanned_at' }, { column: 'id' }])
+        .limit(limit);
     },
 
     async countForCode(codeId: string): Promise<number> {

@@ -1,0 +1,158 @@
+// GraphQL for dashboards: per-code counts (batched through DataLoader), a code's series and
+// breakdowns, and the account overview; the same analytics service as REST.
+import { builder } from '../../graphql/builder.ts';
+import { compact } from '../../graphql/inputs.ts';
+import { validationFailed } from '../../shared/errors.ts';
+import { CodeRef } from '../codes/graphql.ts';
+import { GRANULARITIES } from './periods.ts';
+import type { CodeAnalytics, Overview, PeriodCount } from './service.ts';
+import type { ValueCount } from './source.ts';
+
+const Granularity = builder.enumType('AnalyticsGranularity', { values: GRANULARITIES });
+
+const PeriodCountRef = builder.objectRef<PeriodCount>('PeriodCount').implement({
+  fields: (t) => ({
+    period: t.exposeString('period', { description: 'Start of the period, ISO 8601 with the zone offset.' }),
+    scans: t.exposeInt('scans'),
+    uniqueScans: t.exposeInt('unique_scans'),
+  }),
+});
+
+const ValueCountRef = builder.objectRef<ValueCount>('ValueCount').implement({
+  fields: (t) => ({
+    value: t.exposeString('value', { nullable: true, description: 'Null when the scan did not tell (no Referer, unknown country).' }),
+    scans: t.exposeInt('scans'),
+  }),
+});
+
+const breakdownField = <K extends string>(key: K) => (t: any) => t.field({ type: [ValueCountRef], resolve: (b: Record<K, ValueCount[]>) => b[key] });
+
+const CodeBreakdownsRef = builder.objectRef<CodeAnalytics['breakdowns']>('CodeScanBreakdowns').implement({
+  fields: (t) => ({
+    country: breakdownField('country')(t),
+    device: breakdownField('device')(t),
+    os: breakdownField('os')(t),
+    browser: breakdownField('browser')(t),
+    referrer: breakdownField('referrer')(t),
+    language: breakdownField('language')(t),
+    rule: t.field({ type: [ValueCountRef], description: 'Rule ids, and "default" for the fallback destination.', resolve: (b) => b.rule }),
+  }),
+});
+
+const CodeAnalyticsRef = builder.objectRef<CodeAnalytics>('CodeScanAnalytics').implement({
+  fields: (t) => ({
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    granularity: t.field({ type: Granularity, resolve: (a) => a.granularity }),
+    timezone: t.exposeString('timezone'),
+    includeBots: t.exposeBoolean('include_bots'),
+    totalScans: t.exposeInt('total_scans'),
+    uniqueScans: t.exposeInt('unique_scans'),
+    timeseries: t.field({ type: [PeriodCountRef], resolve: (a) => a.timeseries }),
+    breakdowns: t.field({ type: CodeBreakdownsRef, resolve: (a) => a.breakdowns }),
+  }),
+});
+
+type TopCode = Overview['top_codes'][number];
+const TopCodeRef = builder.objectRef<TopCode>('TopCode').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    type: t.exposeString('type'),
+    content: t.field({ type: 'JSON', resolve: (c) => c.content }),
+    scans: t.exposeInt('scans'),
+  }),
+});
+
+const PreviousPeriodRef = builder.objectRef<Overview['previous_period']>('PreviousPeriod').implement({
+  fields: (t) => ({
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    totalScans: t.exposeInt('total_scans'),
+    changePct: t.exposeFloat('change_pct', { nullable: true, description: 'Null when the previous period had no scans.' }),
+  }),
+});
+
+const OverviewBreakdownsRef = builder.objectRef<Overview['breakdowns']>('OverviewBreakdowns').implement({
+  fields: (t) => ({ country: breakdownField('country')(t), device: breakdownField('device')(t) }),
+});
+
+const OverviewRef = builder.objectRef<Overview>('AnalyticsOverview').implement({
+  fields: (t) => ({
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    granularity: t.field({ type: Granularity, resolve: (o) => o.granularity }),
+    timezone: t.exposeString('timezone'),
+    includeBots: t.exposeBoolean('include_bots'),
+    totalScans: t.exposeInt('total_scans'),
+    uniqueScans: t.exposeInt('unique_scans'),
+    totalCodes: t.exposeInt('total_codes'),
+    activeCodes: t.exposeInt('active_codes'),
+    topCodes: t.field({ type: [TopCodeRef], resolve: (o) => o.top_codes }),
+    trend: t.field({ type: [PeriodCountRef], resolve: (o) => o.trend }),
+    previousPeriod: t.field({ type: PreviousPeriodRef, resolve: (o) => o.previous_period }),
+    breakdowns: t.field({ type: OverviewBreakdownsRef, resolve: (o) => o.breakdowns }),
+  }),
+});
+
+/** Arguments of a series, as REST takes them (dates or date-times as strings). */
+const seriesArgs = (t: any) => ({
+  from: t.arg.string({ description: 'ISO 8601 date or date-time with offset; default 30 days ago.' }),
+  to: t.arg.string({ description: 'Exclusive date-time, or a date that is included whole; default now.' }),
+  granularity: t.arg({ type: Granularity }),
+  timezone: t.arg.string({ description: 'IANA time zone of the periods; default UTC.' }),
+  includeBots: t.arg.boolean(),
+  top: t.arg.int({ description: 'Values per breakdown (and top codes), 1-100; default 10.' }),
+});
+
+const asQuery = (args: Record<string, unknown>) =>
+  compact({
+    from: args.from,
+    to: args.to,
+    granularity: args.granularity,
+    timezone: args.timezone,
+    include_bots: args.includeBots === undefined || args.includeBots === null ? undefined : String(args.includeBots),
+    top: args.top,
+  });
+
+const countArgs = (t: any) => ({
+  from: t.arg({ type: 'DateTime', description: 'Inclusive; default: all time.' }),
+  to: t.arg({ type: 'DateTime', description: 'Exclusive; default: now.' }),
+  includeBots: t.arg.boolean(),
+});
+
+type CountArgs = { from?: Date | null; to?: Date | null; includeBots?: boolean | null };
+
+function windowOf(args: CountArgs) {
+  const from = args.from?.getTime() ?? null;
+  const to = args.to?.getTime() ?? null;
+  if (from !== null && to !== null && from >= to) throw validationFailed([{ path: 'from', message: 'must be before to' }]);
+  return { from, to, includeBots: args.includeBots ?? false };
+}
+
+builder.objectFields(CodeRef, (t) => ({
+  scanCount: t.int({
+    description: 'Scans in [from, to), bots excluded unless asked. Batched: one query for every code of the request.',
+    args: countArgs(t),
+    resolve: async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).scans,
+  }),
+  uniqueScanCount: t.int({
+    description: "Scans that were a visitor's first of the UTC day for this code (see the README on unique counts).",
+    args: countArgs(t),
+    resolve: async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).unique,
+  }),
+  scans: t.field({
+    type: CodeAnalyticsRef,
+    description: 'The series and breakdowns of GET /v1/codes/:id/scans.',
+    args: seriesArgs(t),
+    resolve: (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, asQuery(args)),
+  }),
+}));
+
+builder.queryField('analyticsOverview', (t) =>
+  t.field({
+    type: OverviewRef,
+    description: 'The account overview of GET /v1/analytics/overview.',
+    args: seriesArgs(t),
+    resolve: (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, asQuery(args)),
+  }),
+);

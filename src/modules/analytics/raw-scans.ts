@@ -1,0 +1,80 @@
+// The individual scan records of one code, for export: keyset pages as JSON, or every record
+// as CSV, read page by page so memory stays flat however many scans there are.
+import { notFound, validationFailed } from '../../shared/errors.ts';
+import type { Principal } from '../../shared/principal.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { decodeCursor, encodeCursor } from '../codes/cursor.ts';
+import type { CodesStore } from '../codes/store.ts';
+import type { ScanDimensions, ScansStore, StoredScan } from '../scans/store.ts';
+import { rawScansQuerySchema } from './schemas.ts';
+
+export interface ScanRecord extends ScanDimensions {
+  id: string;
+  scanned_at: string;
+  is_bot: boolean;
+  is_unique: boolean;
+}
+
+export const SCAN_RECORD_COLUMNS: Array<keyof ScanRecord> = ['id', 'scanned_at', 'rule_id', 'country', 'device', 'os', 'browser', 'referrer_host', 'language', 'is_bot', 'is_unique'];
+
+const CURSOR_SORT = 'scanned_at';
+/** Rows per read while streaming CSV. */
+const EXPORT_PAGE = 2000;
+
+function present(s: StoredScan): ScanRecord {
+  return {
+    id: `scan_${s.id}`,
+    scanned_at: new Date(Number(s.scanned_at)).toISOString(),
+    rule_id: s.rule_id,
+    country: s.country,
+    device: s.device,
+    os: s.os,
+    browser: s.browser,
+    referrer_host: s.referrer_host,
+    language: s.language,
+    is_bot: Boolean(s.is_bot),
+    is_unique: Boolean(s.is_unique),
+  };
+}
+
+const positionOf = (s: StoredScan) => ({ at: Number(s.scanned_at), id: Number(s.id) });
+
+export type RawScansResult =
+  | { format: 'json'; data: ScanRecord[]; nextCursor: string | null }
+  | { format: 'csv'; records: AsyncIterable<ScanRecord[]> };
+
+export function createRawScansService({ codes, scans }: { codes: CodesStore; scans: ScansStore }) {
+  return {
+    /** A page of records (JSON) or all records in the range (CSV); 404 for another account's code. */
+    async list(principal: Principal, codeId: string, input: unknown): Promise<RawScansResult> {
+      const q = parseInput(rawScansQuerySchema, input);
+      const range = { from: q.from ? Date.parse(q.from) : null, to: q.to ? Date.parse(q.to) : null };
+      let after: { at: number; id: number } | null = null;
+      if (q.cursor) {
+        const position = decodeCursor(q.cursor, CURSOR_SORT);
+        after = { at: position.key, id: Number(position.id) };
+        if (!Number.isSafeInteger(after.id)) throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
+      }
+      if (!(await codes.findById(principal.accountId, codeId))) throw notFound('code', codeId);
+
+      if (q.format === 'csv') {
+        async function* pages(): AsyncIterable<ScanRecord[]> {
+          let position = after;
+          for (;;) {
+            const rows = await scans.pageForCode(codeId, range, position, EXPORT_PAGE);
+            if (rows.length === 0) return;
+            yield rows.map(present);
+            position = positionOf(rows[rows.length - 1]!);
+          }
+        }
+        return { format: 'csv', records: pages() };
+      }
+
+      const rows = await scans.pageForCode(codeId, range, after, q.limit + 1);
+      const data = rows.slice(0, q.limit);
+      const last = data[data.length - 1];
+      const nextCursor = rows.length > q.limit && last ? encodeCursor({ sort: CURSOR_SORT, key: positionOf(last).at, id: String(positionOf(last).id) }) : null;
+      return { format: 'json', data: data.map(present), nextCursor };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Analytics straight from the raw scans: exact for any window and bucket width, and slower,
+// since every scan is a row. The service uses it where hourly rollups cannot answer exactly.
+import type { Knex } from 'knex';
+import { DIMENSION_COLUMNS, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
+
+export function createRawSource(db: Knex): AnalyticsSource {
+  const inWindow = (w: Window) => (b: Knex.QueryBuilder) => {
+    if (w.from !== null) b.where('scans.scanned_at', '>=', w.from);
+    if (w.to !== null) b.where('scans.scanned_at', '<', w.to);
+    if (!w.includeBots) b.where('scans.is_bot', 0);
+  };
+
+  const scoped = (scope: Scope, w: Window) =>
+    (scope.kind === 'code' ? db('scans').where('scans.code_id', scope.codeId) : db('scans').where('scans.account_id', scope.accountId)).modify(inWindow(w));
+
+  /** A scan is unique for its code, or for its account, as the writer flagged it. */
+  const uniqueFlag = (scope: Scope) => (scope.kind === 'code' ? 'is_unique' : 'is_account_unique');
+
+  const existingCodes = (accountId: string, w: Window) =>
+    db('scans').join('codes', 'codes.id', 'scans.code_id').where('scans.account_id', accountId).modify(inWindow(w));
+
+  return {
+    async buckets(scope, w, widthMs) {
+      const rows = await scoped(scope, w)
+        .select(db.raw('scanned_at - (scanned_at % ?) as ??', [widthMs, 'at']))
+        .count({ scans: '*' })
+        .sum({ unique: uniqueFlag(scope) })
+        .groupBy('at')
+        .orderBy('at');
+      return rows.map((r: AggregateRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
+    },
+
+    async breakdown(scope, dimension, w, top) {
+      const column = DIMENSION_COLUMNS[dimension];
+      const rows = await scoped(scope, w)
+        .select({ value: column })
+        .count({ scans: '*' })
+        .groupBy(column)
+        .orderBy([{ column: 'scans', order: 'desc' }, { column: 'value' }])
+        .limit(top);
+      return rows.map((r: AggregateRow) => ({ value: r.value ?? null, scans: Number(r.scans) }));
+    },
+
+    async topCodes(accountId, w, top) {
+      const rows = await existingCodes(accountId, w)
+        .select({ codeId: 'scans.code_id' })
+        .count({ scans: '*' })
+        .groupBy('scans.code_id')
+        .orderBy([{ column: 'scans', order: 'desc' }, { column: 'codeId' }])
+        .limit(top);
+      return rows.map((r: AggregateRow) => ({ codeId: r.codeId, scans: Number(r.scans) }));
+    },
+
+    async activeCodes(accountId, w) {
+      const row = await existingCodes(accountId, w).countDistinct({ n: 'scans.code_id' }).first();
+      return Number(row?.n ?? 0);
+    },
+
+    async totalsByCode(accountId, codeIds, w) {
+      const rows = await db('scans')
+        .where('scans.account_id', accountId)
+        .whereIn('scans.code_id', [...codeIds])
+        .modify(inWindow(w))
+        .select({ codeId: 'code_id' })
+        .count({ scans: '*' })
+        .sum({ unique: 'is_unique' })
+        .groupBy('code_id');
+      return new Map<string, CodeTotals>(rows.map((r: AggregateRow) => [r.codeId, { scans: Number(r.scans), unique: Number(r.unique) }]));
+    },
+  };
+}

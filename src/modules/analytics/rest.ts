@@ -1,0 +1,43 @@
+// REST routes for scan analytics and raw scan export.
+import { Readable } from 'node:stream';
+import type { Router } from '@koa/router';
+import { stringify } from 'csv-stringify';
+import { principalOf, type AppState } from '../../http/context.ts';
+import type { RouteDeps } from '../codes/rest.ts';
+import { SCAN_RECORD_COLUMNS, type ScanRecord } from './raw-scans.ts';
+
+/** Spreadsheets run cells that start like a formula; such text gets a leading apostrophe. */
+const defuseFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream {
+  const csv = stringify({ header: true, columns: SCAN_RECORD_COLUMNS, cast: { string: defuseFormula, boolean: (v) => String(v) } });
+  // pipeline-like: the generator pulls a page only when the CSV side wants more.
+  return Readable.from((async function* () {
+    for await (const page of records) yield* page;
+  })()).pipe(csv);
+}
+
+export function registerAnalyticsRoutes(router: Router<AppState>, { services, auth }: RouteDeps): void {
+  // GET /v1/codes/:id/scans: one code's series and breakdowns (from, to, granularity, timezone, include_bots, top)
+  router.get('/codes/:id/scans', auth, async (ctx) => {
+    ctx.body = await services.analytics.codeScans(principalOf(ctx), ctx.params.id!, ctx.query);
+  });
+
+  // GET /v1/codes/:id/scans/raw: individual scan records, keyset-paginated JSON or streamed CSV
+  router.get('/codes/:id/scans/raw', auth, async (ctx) => {
+    const result = await services.rawScans.list(principalOf(ctx), ctx.params.id!, ctx.query);
+    if (result.format === 'json') {
+      ctx.body = { object: 'list', data: result.data, next_cursor: result.nextCursor };
+      return;
+    }
+    ctx.attachment(`scans-${ctx.params.id}.csv`);
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = csvStream(result.records);
+  });
+
+  // GET /v1/analytics/overview: the account's totals, trend, top codes and breakdowns
+  router.get('/analytics/overview', auth, async (ctx) => {
+    ctx.body = await services.analytics.overview(principalOf(ctx), ctx.query);
+  });
+}

@@ -1,0 +1,44 @@
+// Query parameters of the analytics endpoints. GraphQL passes its arguments in the same
+// string form, so both transports validate alike.
+import { z } from 'zod';
+import { GRANULARITIES, isTimeZone } from './periods.ts';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar date without a time: a `to` date includes its whole day. */
+export const isDateOnly = (value: string) => DATE.test(value);
+
+/** A date-time with offset, or a calendar date read in the request's time zone. */
+const instant = z
+  .string()
+  .refine((v) => (DATE.test(v) ? !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) : z.iso.datetime({ offset: true }).safeParse(v).success), {
+    error: 'must be an ISO 8601 date (2026-01-31) or date-time with offset (2026-01-31T00:00:00Z)',
+  });
+
+const flag = z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).transform((v) => v === 'true');
+
+export const MAX_TOP = 100;
+
+const rangeFields = {
+  from: instant.optional(),
+  to: instant.optional(),
+  granularity: z.enum(GRANULARITIES, { error: `must be one of ${GRANULARITIES.join(', ')}` }).default('day'),
+  timezone: z.string().refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' }).default('UTC'),
+  include_bots: flag.default(false),
+  /** How many values each breakdown (and the overview's top codes) lists. */
+  top: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(MAX_TOP, `must be at most ${MAX_TOP}`).default(10),
+};
+
+export const analyticsQuerySchema = z.strictObject(rangeFields);
+export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
+
+export const RAW_PAGE_MAX = 1000;
+
+export const rawScansQuerySchema = z.strictObject({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(RAW_PAGE_MAX, `must be at most ${RAW_PAGE_MAX}`).default(100),
+  format: z.enum(['json', 'csv'], { error: "must be 'json' or 'csv'" }).default('json'),
+  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional(),
+});
+export type RawScansQuery = z.output<typeof rawScansQuerySchema>;

@@ -1,0 +1,165 @@
+// Scan analytics: one code's series and breakdowns, and the account overview. Reads hourly
+// rollups when every period boundary falls on a whole UTC hour, raw scans otherwise.
+import { notFound } from '../../shared/errors.ts';
+import type { Principal } from '../../shared/principal.ts';
+import { parseInput } from '../../shared/validation.ts';
+import type { Code } from '../codes/model.ts';
+import type { CodesStore } from '../codes/store.ts';
+import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Granularity, type Series } from './periods.ts';
+import { analyticsQuerySchema } from './schemas.ts';
+import { bucketWidth, resolveSeries } from './series.ts';
+import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
+
+export interface PeriodCount {
+  period: string;
+  scans: number;
+  unique_scans: number;
+}
+
+/** What every analytics answer starts with: the effective range and totals. */
+interface SeriesSummary {
+  from: string;
+  to: string;
+  granularity: Granularity;
+  timezone: string;
+  include_bots: boolean;
+  total_scans: number;
+  unique_scans: number;
+}
+
+export interface CodeAnalytics extends SeriesSummary {
+  code_id: string;
+  timeseries: PeriodCount[];
+  breakdowns: Record<(typeof CODE_DIMENSIONS)[number], ValueCount[]>;
+}
+
+export interface Overview extends SeriesSummary {
+  total_codes: number;
+  active_codes: number;
+  top_codes: Array<{ id: string; type: Code['type']; content: Code['content']; scans: number }>;
+  trend: PeriodCount[];
+  previous_period: { from: string; to: string; total_scans: number; change_pct: number | null };
+  breakdowns: Record<(typeof ACCOUNT_BREAKDOWNS)[number], ValueCount[]>;
+}
+
+export interface AnalyticsDeps {
+  codes: CodesStore;
+  rollups: AnalyticsSource;
+  raw: AnalyticsSource;
+  /** Answer everything from raw scans (benchmarks and cross-checks compare the two). */
+  rawOnly: boolean;
+  now?: () => number;
+}
+
+/** The fallback route of a scan has no rule id; breakdowns call it "default". */
+const DEFAULT_RULE = 'default';
+
+export function createAnalyticsService({ codes, rollups, raw, rawOnly, now = Date.now }: AnalyticsDeps) {
+  const sourceFor = (series: Series) => (!rawOnly && alignsWithHours(series) ? rollups : raw);
+  const windowOf = (series: Series, includeBots: boolean): Window => ({ from: series.from, to: series.to, includeBots });
+
+  /** Counts per period of the series, zero-filled, and their totals. */
+  async function periodCounts(scope: Scope, series: Series, includeBots: boolean) {
+    const counts = series.starts.map((start) => ({ period: formatInstant(start, series.zone), scans: 0, unique_scans: 0 }));
+    const buckets = await sourceFor(series).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
+    intoPeriods(series, buckets, (i, b) => {
+      counts[i]!.scans += b.scans;
+      counts[i]!.unique_scans += b.unique;
+    });
+    const total = counts.reduce((sum, c) => ({ scans: sum.scans + c.scans, unique: sum.unique + c.unique_scans }), { scans: 0, unique: 0 });
+    return { counts, total };
+  }
+
+  async function codeOf(principal: Principal, codeId: string): Promise<Code> {
+    const code = await codes.findById(principal.accountId, codeId);
+    if (!code) throw notFound('code', codeId);
+    return code;
+  }
+
+  return {
+    /** One code's series (zero-filled) and breakdowns; 404 for codes of other accounts. */
+    async codeScans(principal: Principal, codeId: string, input: unknown): Promise<CodeAnalytics> {
+      const q = parseInput(analyticsQuerySchema, input);
+      const series = resolveSeries(q, now());
+      await codeOf(principal, codeId);
+      const scope: Scope = { kind: 'code', codeId };
+      const source = sourceFor(series);
+      const window = windowOf(series, q.include_bots);
+      const [{ counts, total }, ...breakdowns] = await Promise.all([
+        periodCounts(scope, series, q.include_bots),
+        ...CODE_DIMENSIONS.map((d) => source.breakdown(scope, d, window, q.top)),
+      ]);
+      const named = Object.fromEntries(CODE_DIMENSIONS.map((d, i) => [d, breakdowns[i]!])) as CodeAnalytics['breakdowns'];
+      named.rule = named.rule.map((c) => ({ value: c.value ?? DEFAULT_RULE, scans: c.scans }));
+      return {
+        code_id: codeId,
+        from: formatInstant(series.from, series.zone),
+        to: formatInstant(series.to, series.zone),
+        granularity: series.granularity,
+        timezone: series.zone,
+        include_bots: q.include_bots,
+        total_scans: total.scans,
+        unique_scans: total.unique,
+        timeseries: counts,
+        breakdowns: named,
+      };
+    },
+
+    /** Account-wide totals, trend, top codes and breakdowns, with the period before for comparison. */
+    async overview(principal: Principal, input: unknown): Promise<Overview> {
+      const q = parseInput(analyticsQuerySchema, input);
+      const series = resolveSeries(q, now());
+      const previous = previousSeries(series);
+      const scope: Scope = { kind: 'account', accountId: principal.accountId };
+      const source = sourceFor(series);
+      const window = windowOf(series, q.include_bots);
+      const [current, before, totalCodes, activeCodes, top, ...breakdowns] = await Promise.all([
+        periodCounts(scope, series, q.include_bots),
+        periodCounts(scope, previous, q.include_bots),
+        codes.countForAccount(principal.accountId),
+        source.activeCodes(principal.accountId, window),
+        source.topCodes(principal.accountId, window, q.top),
+        ...ACCOUNT_BREAKDOWNS.map((d) => source.breakdown(scope, d, window, q.top)),
+      ]);
+      const byId = new Map((await codes.findManyByIds(principal.accountId, top.map((t) => t.codeId))).map((c) => [c.id, c]));
+      const prior = before.total.scans;
+      return {
+        from: formatInstant(series.from, series.zone),
+        to: formatInstant(series.to, series.zone),
+        granularity: series.granularity,
+        timezone: series.zone,
+        include_bots: q.include_bots,
+        total_scans: current.total.scans,
+        unique_scans: current.total.unique,
+        total_codes: totalCodes,
+        active_codes: activeCodes,
+        // A code deleted between the two queries drops out rather than showing without content.
+        top_codes: top.flatMap((t) => {
+          const code = byId.get(t.codeId);
+          return code ? [{ id: code.id, type: code.type, content: code.content, scans: t.scans }] : [];
+        }),
+        trend: current.counts,
+        previous_period: {
+          from: formatInstant(previous.from, previous.zone),
+          to: formatInstant(previous.to, previous.zone),
+          total_scans: prior,
+          change_pct: prior === 0 ? null : Math.round(((current.total.scans - prior) / prior) * 1000) / 10,
+        },
+        breakdowns: Object.fromEntries(ACCOUNT_BREAKDOWNS.map((d, i) => [d, breakdowns[i]!])) as Overview['breakdowns'],
+      };
+    },
+
+    /**
+     * Totals of several of the caller's codes over one window, in one query (DataLoader's batch
+     * function). Codes of other accounts count nothing: the query is scoped by account.
+     */
+    async totalsByCode(principal: Principal, codeIds: readonly string[], window: Window): Promise<CodeTotals[]> {
+      const onHours = (t: number | null) => t === null || t % HOUR_MS === 0;
+      const source = !rawOnly && onHours(window.from) && onHours(window.to) ? rollups : raw;
+      const totals = await source.totalsByCode(principal.accountId, codeIds, window);
+      return codeIds.map((id) => totals.get(id) ?? { scans: 0, unique: 0 });
+    },
+  };
+}
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

@@ -1,0 +1,66 @@
+// What analytics ask of the data, answered from hourly rollups or from raw scans alike. The
+// service picks the rollups whenever they can answer exactly; raw scans answer the rest (time
+// zones with half-hour offsets, ranges that do not start on the hour) and serve as the
+// reference the rollups are tested and benchmarked against.
+
+/** Per-code breakdowns, as the API names them. */
+export const CODE_DIMENSIONS = ['country', 'device', 'os', 'browser', 'referrer', 'language', 'rule'] as const;
+export type CodeDimension = (typeof CODE_DIMENSIONS)[number];
+
+/** The column behind each dimension; raw scans and code rollups name them alike. */
+export const DIMENSION_COLUMNS: Record<CodeDimension, string> = {
+  country: 'country',
+  device: 'device',
+  os: 'os',
+  browser: 'browser',
+  referrer: 'referrer_host',
+  language: 'language',
+  rule: 'rule_id',
+};
+
+/** The account overview breaks down by fewer dimensions (those its rollup keeps). */
+export const ACCOUNT_BREAKDOWNS = ['country', 'device'] as const satisfies readonly CodeDimension[];
+export type AccountDimension = (typeof ACCOUNT_BREAKDOWNS)[number];
+
+export type Scope = { kind: 'code'; codeId: string } | { kind: 'account'; accountId: string };
+
+/** A half-open time range in epoch milliseconds; null ends are unbounded. */
+export interface Window {
+  from: number | null;
+  to: number | null;
+  includeBots: boolean;
+}
+
+/** Counts of one time slice [at, at + width). */
+export interface Bucket {
+  at: number;
+  scans: number;
+  unique: number;
+}
+
+/** One value of a breakdown; null when the scan did not tell (no Referer, unknown country...). */
+export interface ValueCount {
+  value: string | null;
+  scans: number;
+}
+
+export interface CodeTotals {
+  scans: number;
+  unique: number;
+}
+
+export interface AnalyticsSource {
+  /** Counts per time slice of `widthMs` (slices with no scans are absent). */
+  buckets(scope: Scope, window: Window, widthMs: number): Promise<Bucket[]>;
+  /** The `top` most frequent values of a dimension, most scans first, then by value. */
+  breakdown(scope: Scope, dimension: CodeDimension, window: Window, top: number): Promise<ValueCount[]>;
+  /** The account's codes with the most scans, among codes that still exist. */
+  topCodes(accountId: string, window: Window, top: number): Promise<Array<{ codeId: string; scans: number }>>;
+  /** How many of the account's existing codes were scanned in the window. */
+  activeCodes(accountId: string, window: Window): Promise<number>;
+  /** Totals for each of the given codes of the account, in one query (for DataLoader). */
+  totalsByCode(accountId: string, codeIds: readonly string[], window: Window): Promise<Map<string, CodeTotals>>;
+}
+
+/** A row of a GROUP BY as the drivers return it (sums may come back as strings). */
+export type AggregateRow = Record<string, any>;
