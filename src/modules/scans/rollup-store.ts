@@ -1,20 +1,18 @@
 // Writes the hourly rollups: upserts that add a batch's counts to what is there.
 import type { Knex } from 'knex';
-import { addOnConflict } from '../../db/dialect.ts';
+import { addOnConflict, scanInsertChunk } from '../../db/dialect.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import type { AccountRollupRow, CodeRollupRow } from './rollups.ts';
 
 const COUNTERS = ['scans', 'unique_scans'];
 
-/** Rows per statement, under SQLite's bound-variable limit (14 columns). */
-const CHUNK = 500;
-
 export function createRollupStore(db: Knex) {
   const add = addOnConflict(db, COUNTERS);
+  const chunk = scanInsertChunk(db);
 
   async function upsert<T extends object>(q: Queryable, table: string, key: string[], rows: T[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await q(table).insert(rows.slice(i, i + CHUNK)).onConflict(key).merge(add);
+    for (let i = 0; i < rows.length; i += chunk) {
+      await q(table).insert(rows.slice(i, i + chunk)).onConflict(key).merge(add);
     }
   }
 

@@ -44,8 +44,6 @@ export interface VisitorKey {
 }
 
 const DAY_MS = 86_400_000;
-/** Rows per statement for tables of four columns, under SQLite's bound-variable limit. */
-const VISITOR_CHUNK = 1000;
 
 
 export function createScansStore(db: Knex) {
@@ -65,14 +63,14 @@ export function createScansStore(db: Knex) {
      */
     async claimVisitors(keys: VisitorKey[], batch: string, q: Queryable): Promise<VisitorKey[]> {
       const claimed: VisitorKey[] = [];
-      for (let i = 0; i < keys.length; i += VISITOR_CHUNK) {
-        const chunk = keys.slice(i, i + VISITOR_CHUNK);
+      for (let i = 0; i < keys.length; i += chunk) {
+        const part = keys.slice(i, i + chunk);
         await q('scan_visitors')
-          .insert(chunk.map((k) => ({ ...k, batch })))
+          .insert(part.map((k) => ({ ...k, batch })))
           .onConflict(['day', 'visitor_hash', 'scope_id'])
           .ignore();
-        const days = [...new Set(chunk.map((k) => k.day))];
-        const hashes = [...new Set(chunk.map((k) => k.visitor_hash))];
+        const days = [...new Set(part.map((k) => k.day))];
+        const hashes = [...new Set(part.map((k) => k.visitor_hash))];
         claimed.push(...(await q('scan_visitors').select('day', 'visitor_hash', 'scope_id').whereIn('day', days).whereIn('visitor_hash', hashes).where({ batch })));
       }
       return claimed;
