@@ -56,6 +56,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     cacheBytes: config.imageCacheBytes,
     inputsTtlMs: config.codeCacheTtlMs,
   });
+  const rawSource = createRawSource(db);
   const onCodeChanged = (code: ChangedCode) => {
     if (code.slug) targets.invalidate(code.slug);
     images.forget(code.id);
@@ -73,8 +74,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     scans: { store: scansStore, recorder, targets, clientInfo },
     analytics: createAnalyticsService({
       codes: codesStore,
-      rollups: createRollupSource(db),
-      raw: createRawSource(db),
+      rollups: createRollupSource(db, rawSource),
+      raw: rawSource,
       rawOnly: config.analyticsSource === 'raw',
     }),
     rawScans: createRawScansService({ codes: codesStore, scans: scansStore }),

@@ -71,7 +71,8 @@ afterAll(() => testDb.destroy());
 function services() {
   const { db } = testDb;
   const codes = createCodesStore(db, createRoutingStore(db));
-  const sources = { codes, rollups: createRollupSource(db), raw: createRawSource(db) };
+  const raw = createRawSource(db);
+  const sources = { codes, rollups: createRollupSource(db, raw), raw };
   return { rollups: createAnalyticsService({ ...sources, rawOnly: false }), raw: createAnalyticsService({ ...sources, rawOnly: true }) };
 }
 

@@ -1,7 +1,7 @@
 // Analytics straight from the raw scans: exact for any window and bucket width, and slower,
 // since every scan is a row. The service uses it where hourly rollups cannot answer exactly.
 import type { Knex } from 'knex';
-import { DIMENSION_COLUMNS, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
+import { DIMENSION_COLUMNS, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
 
 export function createRawSource(db: Knex): AnalyticsSource {
   const inWindow = (w: Window) => (b: Knex.QueryBuilder) => {
@@ -32,13 +32,11 @@ export function createRawSource(db: Knex): AnalyticsSource {
 
     async breakdown(scope, dimension, w, top) {
       const column = DIMENSION_COLUMNS[dimension];
-      const rows = await scoped(scope, w)
-        .select({ value: column })
-        .count({ scans: '*' })
-        .groupBy(column)
-        .orderBy([{ column: 'scans', order: 'desc' }, { column: 'value' }])
-        .limit(top);
-      return rows.map((r: AggregateRow) => ({ value: r.value ?? null, scans: Number(r.scans) }));
+      const rows = await scoped(scope, w).select({ value: column }).count({ scans: '*' }).groupBy(column);
+      return rankValues(
+        rows.map((r: AggregateRow) => ({ value: r.value ?? null, scans: Number(r.scans) })),
+        top,
+      );
     },
 
     async topCodes(accountId, w, top) {

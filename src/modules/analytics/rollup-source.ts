@@ -1,56 +1,68 @@
-// Analytics from the hourly rollups (see migrations/…_create_scan_rollups.ts). Exact for
-// windows on whole UTC hours, which the service checks before asking.
+// Analytics from the rollups (see migrations/…_create_scan_rollups.ts). Exact for windows on
+// whole UTC hours, which the service checks before asking. Per-code breakdowns read daily
+// rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
 import type { Knex } from 'knex';
 import { HOUR_MS } from './periods.ts';
-import { DIMENSION_COLUMNS, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
+import { ALL_VALUES, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
+
+const DAY_MS = 86_400_000;
 
 /** Rollups store an absent value as '' (so keys collide on MySQL); the API says null. */
 const valueOf = (stored: string) => (stored === '' ? null : stored);
 
-export function createRollupSource(db: Knex): AnalyticsSource {
-  const inWindow = (w: Window, table: string) => (b: Knex.QueryBuilder) => {
-    if (w.from !== null) b.where(`${table}.hour`, '>=', w.from);
-    if (w.to !== null) b.where(`${table}.hour`, '<', w.to);
+export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSource {
+  const inWindow = (w: { from: number | null; to: number | null; includeBots: boolean }, table: string, column: string) => (b: Knex.QueryBuilder) => {
+    if (w.from !== null) b.where(`${table}.${column}`, '>=', w.from);
+    if (w.to !== null) b.where(`${table}.${column}`, '<', w.to);
     if (!w.includeBots) b.where(`${table}.is_bot`, 0);
   };
 
-  /** Rows of the scope: a code's combinations, or an account's rows of one dimension. */
-  function scoped(scope: Scope, accountDimension: string): Knex.QueryBuilder {
-    return scope.kind === 'code'
-      ? db('scan_rollups').where('scan_rollups.code_id', scope.codeId)
-      : db('account_scan_rollups').where({ 'account_scan_rollups.account_id': scope.accountId, 'account_scan_rollups.dimension': accountDimension });
-  }
-  const tableOf = (scope: Scope) => (scope.kind === 'code' ? 'scan_rollups' : 'account_scan_rollups');
-
-  /** The account's rollup rows of codes that still exist. */
+  /** The account's code rollups of codes that still exist. */
   const existingCodes = (accountId: string, w: Window) =>
     db('scan_rollups')
       .join('codes', 'codes.id', 'scan_rollups.code_id')
       .where('scan_rollups.account_id', accountId)
-      .modify(inWindow(w, 'scan_rollups'));
+      .modify(inWindow(w, 'scan_rollups', 'hour'));
+
+  const counts = (rows: AggregateRow[]): ValueCount[] => rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
   return {
     async buckets(scope, w, widthMs) {
       if (widthMs !== HOUR_MS) throw new Error('rollups hold hourly buckets only');
-      const rows = await scoped(scope, 'total')
-        .modify(inWindow(w, tableOf(scope)))
-        .select({ at: 'hour' })
-        .sum({ scans: 'scans', unique: 'unique_scans' })
-        .groupBy('hour')
-        .orderBy('hour');
+      const query =
+        scope.kind === 'code'
+          ? db('scan_rollups').where('scan_rollups.code_id', scope.codeId).modify(inWindow(w, 'scan_rollups', 'hour'))
+          : db('account_scan_rollups').where({ account_id: scope.accountId, dimension: 'total' }).modify(inWindow(w, 'account_scan_rollups', 'hour'));
+      const rows = await query.select({ at: 'hour' }).sum({ scans: 'scans', unique: 'unique_scans' }).groupBy('hour').orderBy('hour');
       return rows.map((r: AggregateRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
     },
 
     async breakdown(scope, dimension, w, top) {
-      const column = scope.kind === 'code' ? DIMENSION_COLUMNS[dimension] : 'value';
-      const rows = await scoped(scope, dimension)
-        .modify(inWindow(w, tableOf(scope)))
-        .select({ value: column })
+      if (scope.kind === 'account') {
+        const rows = await db('account_scan_rollups')
+          .where({ account_id: scope.accountId, dimension })
+          .modify(inWindow(w, 'account_scan_rollups', 'hour'))
+          .select('value')
+          .sum({ scans: 'scans' })
+          .groupBy('value');
+        return rankValues(counts(rows), top);
+      }
+      // Whole UTC days from the daily rollups; the hours before the first and after the last
+      // whole day from raw scans (at most two partial days of one code).
+      const firstDay = w.from === null ? null : Math.ceil(w.from / DAY_MS) * DAY_MS;
+      const endDay = w.to === null ? null : Math.floor(w.to / DAY_MS) * DAY_MS;
+      if (firstDay !== null && endDay !== null && firstDay >= endDay) return raw.breakdown(scope, dimension, w, top);
+      const days = await db('scan_dimension_rollups')
+        .where({ code_id: scope.codeId, dimension })
+        .modify(inWindow({ from: firstDay, to: endDay, includeBots: w.includeBots }, 'scan_dimension_rollups', 'day'))
+        .select('value')
         .sum({ scans: 'scans' })
-        .groupBy(column)
-        .orderBy([{ column: 'scans', order: 'desc' }, { column: 'value' }])
-        .limit(top);
-      return rows.map((r: AggregateRow) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
+        .groupBy('value');
+      const edges = await Promise.all([
+        firstDay !== null && w.from! < firstDay ? raw.breakdown(scope, dimension, { ...w, to: firstDay }, ALL_VALUES) : [],
+        endDay !== null && endDay < w.to! ? raw.breakdown(scope, dimension, { ...w, from: endDay }, ALL_VALUES) : [],
+      ]);
+      return rankValues([...counts(days), ...edges.flat()], top);
     },
 
     async topCodes(accountId, w, top) {
@@ -72,7 +84,7 @@ export function createRollupSource(db: Knex): AnalyticsSource {
       const rows = await db('scan_rollups')
         .where('scan_rollups.account_id', accountId)
         .whereIn('scan_rollups.code_id', [...codeIds])
-        .modify(inWindow(w, 'scan_rollups'))
+        .modify(inWindow(w, 'scan_rollups', 'hour'))
         .select({ codeId: 'code_id' })
         .sum({ scans: 'scans', unique: 'unique_scans' })
         .groupBy('code_id');

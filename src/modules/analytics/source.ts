@@ -49,6 +49,22 @@ export interface CodeTotals {
   unique: number;
 }
 
+/** Every value of a dimension, for sources that merge partial counts before ranking. */
+export const ALL_VALUES = 2 ** 31 - 1;
+
+/**
+ * The `top` values by scans, ties by value (none first). Ranked here rather than in SQL, so
+ * every source orders alike whatever the database's collation.
+ */
+export function rankValues(counts: Iterable<ValueCount>, top: number): ValueCount[] {
+  const byValue = new Map<string | null, number>();
+  for (const c of counts) byValue.set(c.value, (byValue.get(c.value) ?? 0) + c.scans);
+  return [...byValue]
+    .map(([value, scans]) => ({ value, scans }))
+    .sort((a, b) => b.scans - a.scans || (a.value === b.value ? 0 : a.value === null ? -1 : b.value === null ? 1 : a.value < b.value ? -1 : 1))
+    .slice(0, top);
+}
+
 export interface AnalyticsSource {
   /** Counts per time slice of `widthMs` (slices with no scans are absent). */
   buckets(scope: Scope, window: Window, widthMs: number): Promise<Bucket[]>;

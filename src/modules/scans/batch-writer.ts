@@ -4,7 +4,7 @@
 import type { Queryable } from '../../db/transaction.ts';
 import { flagFirstVisits } from './first-visits.ts';
 import type { RollupStore } from './rollup-store.ts';
-import { accountRollupRows, codeRollupRows } from './rollups.ts';
+import { accountRollupRows, codeRollupRows, dimensionRollupRows } from './rollups.ts';
 import type { ScanRow, ScansStore } from './store.ts';
 
 export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
@@ -12,6 +12,7 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     await flagFirstVisits(rows, store, trx);
     await store.insertMany(rows, trx);
     await rollups.addCodeRollups(codeRollupRows(rows), trx);
+    await rollups.addDimensionRollups(dimensionRollupRows(rows), trx);
     await rollups.addAccountRollups(accountRollupRows(rows), trx);
   };
 }

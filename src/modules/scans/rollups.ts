@@ -1,32 +1,32 @@
-// Turns a batch of scan rows into rollup rows: per code and hour, per combination of the
-// breakdown dimensions; and per account and hour, per value of the overview's dimensions.
-// Aggregating the batch first means a burst on one code costs one upsert, not one per scan
-// (counters that many writers hit are never one hot row).
-import { createHash } from 'node:crypto';
+// Turns a batch of scan rows into rollup rows (see migrations/…_create_scan_rollups.ts).
+// Aggregating the batch first means a burst on one code costs one upsert per row key, not one
+// per scan (counters that many writers hit are never one hot row).
 import type { ScanRow } from './store.ts';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 export interface CodeRollupRow {
   code_id: string;
   hour: number;
   is_bot: boolean;
-  dims: string;
   account_id: string;
-  rule_id: string;
-  country: string;
-  device: string;
-  os: string;
-  browser: string;
-  referrer_host: string;
-  language: string;
   scans: number;
   unique_scans: number;
 }
 
+export interface DimensionRollupRow {
+  code_id: string;
+  dimension: string;
+  day: number;
+  is_bot: boolean;
+  value: string;
+  scans: number;
+}
+
 export interface AccountRollupRow {
   account_id: string;
-  dimension: AccountDimension;
+  dimension: string;
   hour: number;
   is_bot: boolean;
   value: string;
@@ -34,52 +34,68 @@ export interface AccountRollupRow {
   unique_scans: number;
 }
 
-/** What the overview breaks down by; 'total' rows carry the account's unique visitors. */
-export const ACCOUNT_DIMENSIONS = ['total', 'country', 'device'] as const;
-export type AccountDimension = (typeof ACCOUNT_DIMENSIONS)[number];
+/** The stored column behind each breakdown dimension of a scan. */
+const DIMENSIONS: Array<[string, (r: ScanRow) => string | null]> = [
+  ['country', (r) => r.country],
+  ['device', (r) => r.device],
+  ['os', (r) => r.os],
+  ['browser', (r) => r.browser],
+  ['referrer', (r) => r.referrer_host],
+  ['language', (r) => r.language],
+  ['rule', (r) => r.rule_id],
+];
 
-const hourOf = (at: number) => at - (at % HOUR_MS);
+/** What the account overview breaks down by; its 'total' rows carry account-wide uniques. */
+const ACCOUNT_DIMENSIONS: Array<[string, (r: ScanRow) => string | null]> = [
+  ['total', () => ''],
+  ['country', (r) => r.country],
+  ['device', (r) => r.device],
+];
 
-/** A short, stable name for one combination of dimension values (the key stays narrow). */
-function dimsKey(values: string[]): string {
-  return createHash('sha256').update(values.join('\u0000')).digest('base64url').slice(0, 16);
+const startOf = (at: number, width: number) => at - (at % width);
+
+/** Sums rows into groups by key; `make` creates a group the first time its key is seen. */
+function groupInto<T extends { scans: number }>(groups: Map<string, T>, key: string, make: () => T): T {
+  let group = groups.get(key);
+  if (!group) {
+    group = make();
+    groups.set(key, group);
+  }
+  group.scans += 1;
+  return group;
 }
 
 export function codeRollupRows(rows: ScanRow[]): CodeRollupRow[] {
   const groups = new Map<string, CodeRollupRow>();
   for (const r of rows) {
-    const values = [r.rule_id ?? '', r.country ?? '', r.device ?? '', r.os ?? '', r.browser ?? '', r.referrer_host ?? '', r.language ?? ''];
-    const hour = hourOf(r.scanned_at);
-    const key = `${r.code_id}|${hour}|${r.is_bot ? 1 : 0}|${values.join('\u0000')}`;
-    let group = groups.get(key);
-    if (!group) {
-      const [rule_id, country, device, os, browser, referrer_host, language] = values as [string, string, string, string, string, string, string];
-      group = { code_id: r.code_id, hour, is_bot: r.is_bot, dims: dimsKey(values), account_id: r.account_id, rule_id, country, device, os, browser, referrer_host, language, scans: 0, unique_scans: 0 };
-      groups.set(key, group);
-    }
-    group.scans += 1;
+    const hour = startOf(r.scanned_at, HOUR_MS);
+    const group = groupInto(groups, `${r.code_id}|${hour}|${r.is_bot}`, () => ({ code_id: r.code_id, hour, is_bot: r.is_bot, account_id: r.account_id, scans: 0, unique_scans: 0 }));
     if (r.is_unique) group.unique_scans += 1;
+  }
+  return [...groups.values()];
+}
+
+export function dimensionRollupRows(rows: ScanRow[]): DimensionRollupRow[] {
+  const groups = new Map<string, DimensionRollupRow>();
+  for (const r of rows) {
+    const day = startOf(r.scanned_at, DAY_MS);
+    for (const [dimension, valueOf] of DIMENSIONS) {
+      const value = valueOf(r) ?? '';
+      groupInto(groups, `${r.code_id}|${dimension}|${day}|${r.is_bot}|${value}`, () => ({ code_id: r.code_id, dimension, day, is_bot: r.is_bot, value, scans: 0 }));
+    }
   }
   return [...groups.values()];
 }
 
 export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
   const groups = new Map<string, AccountRollupRow>();
-  const add = (r: ScanRow, dimension: AccountDimension, value: string, unique: boolean) => {
-    const hour = hourOf(r.scanned_at);
-    const key = `${r.account_id}|${dimension}|${hour}|${r.is_bot ? 1 : 0}|${value}`;
-    let group = groups.get(key);
-    if (!group) {
-      group = { account_id: r.account_id, dimension, hour, is_bot: r.is_bot, value, scans: 0, unique_scans: 0 };
-      groups.set(key, group);
-    }
-    group.scans += 1;
-    if (unique) group.unique_scans += 1;
-  };
   for (const r of rows) {
-    add(r, 'total', '', r.is_account_unique);
-    add(r, 'country', r.country ?? '', false);
-    add(r, 'device', r.device ?? '', false);
+    const hour = startOf(r.scanned_at, HOUR_MS);
+    for (const [dimension, valueOf] of ACCOUNT_DIMENSIONS) {
+      const value = valueOf(r) ?? '';
+      const group = groupInto(groups, `${r.account_id}|${dimension}|${hour}|${r.is_bot}|${value}`, () => ({ account_id: r.account_id, dimension, hour, is_bot: r.is_bot, value, scans: 0, unique_scans: 0 }));
+      if (dimension === 'total' && r.is_account_unique) group.unique_scans += 1;
+    }
   }
   return [...groups.values()];
 }

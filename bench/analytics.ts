@@ -1,0 +1,255 @@
+// npm run bench:analytics [-- --scans 1000000] [--codes 10000] [--runs 20] [--explain] [--reuse]
+//
+// Seeds one account on MariaDB with --codes codes and --scans scans over the past year, written
+// through the scan batch writer (first-visit flags, raw rows, rollups) in batches of 5,000. Code
+// popularity follows Zipf's law (s = 1: the top code gets ~10% of scans, the median a few
+// dozen), times are uniform over the year. Then times, over HTTP, against two servers on the
+// same database, one reading rollups (the default) and one reading raw scans only:
+//   overview (last 30 days, and the whole year), the busiest code's and a median code's
+//   365-day daily series, and a GraphQL dashboard (overview + 100 codes with scan counts).
+// Prints median and p95 per query and the raw/rollups ratio. --explain prints MariaDB's plan
+// for each SQL statement of the rollups path. --reuse skips seeding when the data is there.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { buildRequestListener } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb } from '../src/db/knex.ts';
+import { migrateLatest } from '../src/db/migrate.ts';
+import { inTransaction } from '../src/db/transaction.ts';
+import { createLogger } from '../src/logger.ts';
+import { createScanBatchWriter } from '../src/modules/scans/batch-writer.ts';
+import { createRollupStore } from '../src/modules/scans/rollup-store.ts';
+import { createScansStore, type ScanRow } from '../src/modules/scans/store.ts';
+import { createServices } from '../src/services.ts';
+import { newId } from '../src/shared/ids.ts';
+
+const { values } = parseArgs({
+  options: {
+    scans: { type: 'string', default: '1000000' },
+    codes: { type: 'string', default: '10000' },
+    runs: { type: 'string', default: '20' },
+    explain: { type: 'boolean', default: false },
+    reuse: { type: 'boolean', default: false },
+  },
+});
+const SCANS = Number(values.scans);
+const CODES = Number(values.codes);
+const RUNS = Number(values.runs);
+const URL_ = 'mysql://root@127.0.0.1:3306/qr_bench_analytics';
+const DAY = 86_400_000;
+const NOW = Date.now();
+
+// Deterministic pseudo-random numbers, so runs are comparable.
+let seed = 12345;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+const pick = <T>(values: readonly T[]) => values[Math.floor(rand() * values.length)]!;
+
+const COUNTRIES = ['US', 'US', 'US', 'DE', 'DE', 'GB', 'FR', 'IN', 'BR', 'JP', 'CA', 'ES', 'IT', 'NL', 'SE', 'PL', 'MX', 'AU', 'KR', null];
+const DEVICES = ['mobile', 'mobile', 'ios', 'android', 'desktop', 'tablet'];
+const OSES = ['iOS', 'Android', 'Windows', 'macOS', 'Linux', null];
+const BROWSERS = ['Safari', 'Chrome', 'Chrome', 'Firefox', 'Edge', 'Samsung Internet'];
+const REFERRERS = [null, null, null, null, 'google.com', 'instagram.com', 'facebook.com', 'news.example', 't.co', 'linkedin.com'];
+const LANGUAGES = ['en', 'en', 'de', 'fr', 'es', 'pt', 'ja', 'it', null];
+
+async function prepare(): Promise<{ key: string; codeIds: string[] }> {
+  const admin = createDb('mysql://root@127.0.0.1:3306/');
+  if (!values.reuse) {
+    await admin.raw('DROP DATABASE IF EXISTS qr_bench_analytics');
+    await admin.raw('CREATE DATABASE qr_bench_analytics CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+  }
+  await admin.destroy();
+  const db = createDb(URL_);
+  await migrateLatest(db);
+  const config = loadConfig({ ...process.env, DATABASE_URL: URL_, LOG_LEVEL: 'silent' });
+  const services = await createServices(db, config, createLogger(config));
+  const key = (await services.accounts.issueKey('bench-analytics')).key;
+  const accountId = (await services.accounts.authenticate(key))!.accountId;
+
+  let codeIds: string[] = (await db('codes').select('id').orderBy('id')).map((r: { id: string }) => r.id);
+  if (values.reuse && codeIds.length > 0) {
+    // Reused data belongs to the account of the first run: move it to this run's account.
+    for (const t of ['codes', 'scans', 'scan_rollups', 'account_scan_rollups']) await db(t).update({ account_id: accountId });
+    await services.close();
+    await db.destroy();
+    return { key, codeIds: await rankCodes(codeIds) };
+  }
+
+  codeIds = Array.from({ length: CODES }, () => newId('qr'));
+  const now = Date.now();
+  await db.batchInsert(
+    'codes',
+    codeIds.map((id, i) => ({ id, account_id: accountId, type: 'url', content: `https://example.com/c/${i}`, design: '{}', routing_enabled: false, slug: null, created_at: now, updated_at: now })),
+    1000,
+  );
+
+  // Zipf over codes: code i (0-based rank) is scanned with weight 1/(i+1).
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let i = 0; i < CODES; i++) cumulative.push((total += 1 / (i + 1)));
+  const zipf = () => {
+    const target = rand() * total;
+    let lo = 0;
+    let hi = CODES - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+
+  const times = Float64Array.from({ length: SCANS }, () => NOW - 365 * DAY + Math.floor(rand() * 365 * DAY)).sort();
+  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
+  const started = performance.now();
+  for (let i = 0; i < SCANS; i += 5000) {
+    const rows: ScanRow[] = [];
+    for (let n = i; n < Math.min(SCANS, i + 5000); n++) {
+      const visitor = Math.floor(rand() * 300_000);
+      rows.push({
+        code_id: codeIds[zipf()]!,
+        account_id: accountId,
+        scanned_at: times[n]!,
+        rule_id: rand() < 0.2 ? 'rule_bench' : null,
+        country: pick(COUNTRIES),
+        device: pick(DEVICES),
+        os: pick(OSES),
+        browser: pick(BROWSERS),
+        referrer_host: pick(REFERRERS),
+        language: pick(LANGUAGES),
+        is_bot: visitor % 33 === 0,
+        visitor_hash: visitor.toString(16).padStart(32, '0'),
+        is_unique: false,
+        is_account_unique: false,
+      });
+    }
+    await inTransaction(db, (trx) => write(rows, trx));
+    if ((i / 5000) % 40 === 0) process.stdout.write(`  seeded ${i.toLocaleString()} scans\r`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const counts = await Promise.all(
+    ['scans', 'scan_rollups', 'account_scan_rollups', 'scan_visitors'].map(async (t) => [t, Number((await db(t).count({ n: '*' }).first())!.n)] as const),
+  );
+  console.log(`seeded ${SCANS.toLocaleString()} scans over ${CODES.toLocaleString()} codes in ${seconds.toFixed(1)} s (${Math.round(SCANS / seconds).toLocaleString()} scans/s through the batch writer)`);
+  console.log(`rows: ${counts.map(([t, n]) => `${t} ${n.toLocaleString()}`).join(', ')}`);
+  await services.close();
+  await db.destroy();
+  return { key, codeIds: await rankCodes(codeIds) };
+}
+
+/** Codes by scan count, busiest first. */
+async function rankCodes(codeIds: string[]): Promise<string[]> {
+  const db = createDb(URL_);
+  const rows = await db('scans').select('code_id').count({ n: '*' }).groupBy('code_id').orderBy('n', 'desc');
+  await db.destroy();
+  const ranked = rows.map((r: any) => r.code_id as string);
+  return ranked.length > 0 ? ranked : codeIds;
+}
+
+async function startServer(source: 'rollups' | 'raw') {
+  const db = createDb(URL_);
+  const config = loadConfig({ ...process.env, DATABASE_URL: URL_, LOG_LEVEL: 'silent', ANALYTICS_SOURCE: source });
+  const services = await createServices(db, config, createLogger(config));
+  const server: Server = createServer(buildRequestListener({ services, logger: createLogger(config) }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    db,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await services.close();
+      await db.destroy();
+    },
+  };
+}
+
+interface Query {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+async function send(base: string, key: string, q: Query): Promise<void> {
+  const res = await fetch(base + q.path, {
+    method: q.method,
+    headers: { authorization: `Bearer ${key}`, ...(q.body ? { 'content-type': 'application/json' } : {}) },
+    body: q.body ? JSON.stringify(q.body) : undefined,
+  });
+  const text = await res.text();
+  if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${q.name}: ${res.status} ${text.slice(0, 300)}`);
+}
+
+async function time(base: string, key: string, q: Query): Promise<{ median: number; p95: number }> {
+  for (let i = 0; i < 3; i++) await send(base, key, q);
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await send(base, key, q);
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: samples[Math.floor(samples.length / 2)]!, p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]! };
+}
+
+async function explain(server: Awaited<ReturnType<typeof startServer>>, key: string, q: Query): Promise<void> {
+  const statements: Array<{ sql: string; bindings: unknown[] }> = [];
+  const listener = (s: { sql: string; bindings: unknown[] }) => statements.push(s);
+  server.db.on('query', listener);
+  await send(server.url, key, q);
+  server.db.off('query', listener);
+  console.log(`\nEXPLAIN ${q.name}`);
+  for (const s of statements) {
+    if (!/^select/i.test(s.sql) || /api_keys/.test(s.sql)) continue;
+    const [plan] = await server.db.raw(`EXPLAIN ${s.sql}`, s.bindings as never);
+    console.log(`  ${s.sql.slice(0, 150)}${s.sql.length > 150 ? '…' : ''}`);
+    for (const p of plan as any[]) console.log(`    table=${p.table} type=${p.type} key=${p.key} rows=${p.rows} extra=${p.Extra ?? ''}`);
+  }
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+async function main() {
+  const { key, codeIds } = await prepare();
+  const busiest = codeIds[0]!;
+  const median = codeIds[Math.floor(codeIds.length / 2)]!;
+  const yearFrom = isoDay(NOW - 364 * DAY);
+  const yearTo = isoDay(NOW);
+  const thirtyDaysAgo = new Date(NOW - 30 * DAY).toISOString();
+  const queries: Query[] = [
+    { name: 'overview, last 30 days', method: 'GET', path: '/v1/analytics/overview' },
+    { name: 'overview, 365 days', method: 'GET', path: `/v1/analytics/overview?from=${yearFrom}&to=${yearTo}&granularity=week` },
+    { name: 'busiest code, 365-day daily series', method: 'GET', path: `/v1/codes/${busiest}/scans?from=${yearFrom}&to=${yearTo}` },
+    { name: 'median code, 365-day daily series', method: 'GET', path: `/v1/codes/${median}/scans?from=${yearFrom}&to=${yearTo}` },
+    {
+      name: 'GraphQL dashboard',
+      method: 'POST',
+      path: '/graphql',
+      body: {
+        query: `query($since: DateTime!) { analyticsOverview { totalScans uniqueScans activeCodes trend { period scans } topCodes { id scans } breakdowns { country { value scans } device { value scans } } }
+          codes(first: 100) { edges { node { id scanCount(from: $since) uniqueScanCount(from: $since) } } } }`,
+        variables: { since: thirtyDaysAgo },
+      },
+    },
+  ];
+
+  const rollups = await startServer('rollups');
+  const raw = await startServer('raw');
+  console.log(`\n${RUNS} runs each after 3 warm-up runs, over HTTP on loopback (${new Date().toISOString().slice(0, 10)})`);
+  console.log('query'.padEnd(38) + 'rollups median / p95'.padEnd(24) + 'raw median / p95'.padEnd(24) + 'raw / rollups');
+  for (const q of queries) {
+    const a = await time(rollups.url, key, q);
+    const b = await time(raw.url, key, q);
+    const fmt = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} ms`.padEnd(24);
+    console.log(q.name.padEnd(38) + fmt(a) + fmt(b) + `${(b.median / a.median).toFixed(1)}x`);
+  }
+  if (values.explain) for (const q of queries) await explain(rollups, key, q);
+  await rollups.close();
+  await raw.close();
+}
+
+await main();
