@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 
 // Rollups, maintained by the scan writer in the same transaction as the raw rows:
-// - scan_rollups: per code, per UTC hour: scans and uniques. Series, per-code counts and top
-//   codes read it; the (account_id, hour) index serves the account-wide questions.
+// - scan_rollups: per code, per UTC hour: scans and uniques. Series and per-code counts read it
+//   by primary key. Top and active codes read the account index, which covers the query (MariaDB's
+//   plan: a range scan of the index alone; without `scans` in it, one row lookup per entry made
+//   the 30-day top codes of a million scans take 0.8 s).
 // - scan_dimension_rollups: per code, per UTC day, one row per (dimension, value), for the
 //   breakdowns. A day rather than an hour because rows per dimension value only pay off when
 //   they gather many scans; the partial days at the edges of a range come from raw scans.
@@ -18,7 +20,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('scans').notNullable();
     t.integer('unique_scans').notNullable();
     t.primary(['code_id', 'hour', 'is_bot']);
-    t.index(['account_id', 'hour', 'code_id'], 'scan_rollups_account_hour_idx');
+    t.index(['account_id', 'hour', 'is_bot', 'code_id', 'scans'], 'scan_rollups_account_hour_idx');
   });
   await knex.schema.createTable('scan_dimension_rollups', (t) => {
     t.string('code_id', 32).notNullable();

@@ -1,7 +1,7 @@
 // Analytics straight from the raw scans: exact for any window and bucket width, and slower,
 // since every scan is a row. The service uses it where hourly rollups cannot answer exactly.
 import type { Knex } from 'knex';
-import { DIMENSION_COLUMNS, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
+import { DIMENSION_COLUMNS, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
 
 export function createRawSource(db: Knex): AnalyticsSource {
   const inWindow = (w: Window) => (b: Knex.QueryBuilder) => {
@@ -39,19 +39,9 @@ export function createRawSource(db: Knex): AnalyticsSource {
       );
     },
 
-    async topCodes(accountId, w, top) {
-      const rows = await existingCodes(accountId, w)
-        .select({ codeId: 'scans.code_id' })
-        .count({ scans: '*' })
-        .groupBy('scans.code_id')
-        .orderBy([{ column: 'scans', order: 'desc' }, { column: 'codeId' }])
-        .limit(top);
-      return rows.map((r: AggregateRow) => ({ codeId: r.codeId, scans: Number(r.scans) }));
-    },
-
-    async activeCodes(accountId, w) {
-      const row = await existingCodes(accountId, w).countDistinct({ n: 'scans.code_id' }).first();
-      return Number(row?.n ?? 0);
+    async codeRanking(accountId, w, top) {
+      const rows = await existingCodes(accountId, w).select({ codeId: 'scans.code_id' }).count({ scans: '*' }).groupBy('scans.code_id');
+      return rankCodes(rows, top);
     },
 
     async totalsByCode(accountId, codeIds, w) {

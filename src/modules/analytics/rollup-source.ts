@@ -3,7 +3,7 @@
 // rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
 import type { Knex } from 'knex';
 import { HOUR_MS } from './periods.ts';
-import { ALL_VALUES, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
+import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -17,12 +17,21 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
     if (!w.includeBots) b.where(`${table}.is_bot`, 0);
   };
 
-  /** The account's code rollups of codes that still exist. */
-  const existingCodes = (accountId: string, w: Window) =>
-    db('scan_rollups')
-      .join('codes', 'codes.id', 'scan_rollups.code_id')
+  /**
+   * Scans per code of the account in the window, joined to the codes that still exist. The
+   * aggregate runs first, over the covering account index; the join then touches one row per
+   * scanned code rather than one per rollup row.
+   */
+  const perExistingCode = (accountId: string, w: Window) => {
+    const perCode = db('scan_rollups')
       .where('scan_rollups.account_id', accountId)
-      .modify(inWindow(w, 'scan_rollups', 'hour'));
+      .modify(inWindow(w, 'scan_rollups', 'hour'))
+      .select('code_id')
+      .sum({ scans: 'scans' })
+      .groupBy('code_id')
+      .as('per_code');
+    return db.from(perCode).join('codes', 'codes.id', 'per_code.code_id');
+  };
 
   const counts = (rows: AggregateRow[]): ValueCount[] => rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
@@ -65,19 +74,8 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
       return rankValues([...counts(days), ...edges.flat()], top);
     },
 
-    async topCodes(accountId, w, top) {
-      const rows = await existingCodes(accountId, w)
-        .select({ codeId: 'scan_rollups.code_id' })
-        .sum({ scans: 'scan_rollups.scans' })
-        .groupBy('scan_rollups.code_id')
-        .orderBy([{ column: 'scans', order: 'desc' }, { column: 'codeId' }])
-        .limit(top);
-      return rows.map((r: AggregateRow) => ({ codeId: r.codeId, scans: Number(r.scans) }));
-    },
-
-    async activeCodes(accountId, w) {
-      const row = await existingCodes(accountId, w).countDistinct({ n: 'scan_rollups.code_id' }).first();
-      return Number(row?.n ?? 0);
+    async codeRanking(accountId, w, top) {
+      return rankCodes(await perExistingCode(accountId, w).select({ codeId: 'per_code.code_id', scans: 'per_code.scans' }), top);
     },
 
     async totalsByCode(accountId, codeIds, w) {

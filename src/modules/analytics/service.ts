@@ -113,15 +113,14 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, now = Dat
       const scope: Scope = { kind: 'account', accountId: principal.accountId };
       const source = sourceFor(series);
       const window = windowOf(series, q.include_bots);
-      const [current, before, totalCodes, activeCodes, top, ...breakdowns] = await Promise.all([
+      const [current, before, totalCodes, ranking, ...breakdowns] = await Promise.all([
         periodCounts(scope, series, q.include_bots),
         periodCounts(scope, previous, q.include_bots),
         codes.countForAccount(principal.accountId),
-        source.activeCodes(principal.accountId, window),
-        source.topCodes(principal.accountId, window, q.top),
+        source.codeRanking(principal.accountId, window, q.top),
         ...ACCOUNT_BREAKDOWNS.map((d) => source.breakdown(scope, d, window, q.top)),
       ]);
-      const byId = new Map((await codes.findManyByIds(principal.accountId, top.map((t) => t.codeId))).map((c) => [c.id, c]));
+      const byId = new Map((await codes.findManyByIds(principal.accountId, ranking.top.map((t) => t.codeId))).map((c) => [c.id, c]));
       const prior = before.total.scans;
       return {
         from: formatInstant(series.from, series.zone),
@@ -132,9 +131,9 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, now = Dat
         total_scans: current.total.scans,
         unique_scans: current.total.unique,
         total_codes: totalCodes,
-        active_codes: activeCodes,
+        active_codes: ranking.active,
         // A code deleted between the two queries drops out rather than showing without content.
-        top_codes: top.flatMap((t) => {
+        top_codes: ranking.top.flatMap((t) => {
           const code = byId.get(t.codeId);
           return code ? [{ id: code.id, type: code.type, content: code.content, scans: t.scans }] : [];
         }),

@@ -44,6 +44,19 @@ export interface ValueCount {
   scans: number;
 }
 
+export interface CodeRanking {
+  active: number;
+  top: Array<{ codeId: string; scans: number }>;
+}
+
+/** Ranks per-code sums (one aggregate serves both answers), ties by id. */
+export function rankCodes(perCode: AggregateRow[], top: number): CodeRanking {
+  const ranked = perCode
+    .map((r) => ({ codeId: String(r.codeId), scans: Number(r.scans) }))
+    .sort((a, b) => b.scans - a.scans || (a.codeId < b.codeId ? -1 : 1));
+  return { active: ranked.length, top: ranked.slice(0, top) };
+}
+
 export interface CodeTotals {
   scans: number;
   unique: number;
@@ -70,10 +83,8 @@ export interface AnalyticsSource {
   buckets(scope: Scope, window: Window, widthMs: number): Promise<Bucket[]>;
   /** The `top` most frequent values of a dimension, most scans first, then by value. */
   breakdown(scope: Scope, dimension: CodeDimension, window: Window, top: number): Promise<ValueCount[]>;
-  /** The account's codes with the most scans, among codes that still exist. */
-  topCodes(accountId: string, window: Window, top: number): Promise<Array<{ codeId: string; scans: number }>>;
-  /** How many of the account's existing codes were scanned in the window. */
-  activeCodes(accountId: string, window: Window): Promise<number>;
+  /** How many of the account's existing codes were scanned, and the `top` with the most scans. */
+  codeRanking(accountId: string, window: Window, top: number): Promise<CodeRanking>;
   /** Totals for each of the given codes of the account, in one query (for DataLoader). */
   totalsByCode(accountId: string, codeIds: readonly string[], window: Window): Promise<Map<string, CodeTotals>>;
 }
