@@ -4,12 +4,20 @@ import { addOnConflict, scanInsertChunk } from '../../db/dialect.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import type { AccountRollupRow, CodeRollupRow, DimensionRollupRow } from './rollups.ts';
 
+/** Rows sorted by their key columns. */
+export function inKeyOrder<T extends object>(rows: T[], key: string[]): T[] {
+  const keyOf = (row: T) => key.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
+  return rows.map((row) => [keyOf(row), row] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
 export function createRollupStore(db: Knex) {
   const addScansAndUniques = addOnConflict(db, ['scans', 'unique_scans']);
   const addScans = addOnConflict(db, ['scans']);
   const chunk = scanInsertChunk(db);
 
-  async function upsert<T extends object>(q: Queryable, table: string, key: string[], rows: T[], add: Record<string, Knex.Raw>): Promise<void> {
+  async function upsert<T extends object>(q: Queryable, table: string, key: string[], unordered: T[], add: Record<string, Knex.Raw>): Promise<void> {
+    // Every writer locks keys in the same order, so two processes' batches cannot deadlock.
+    const rows = inKeyOrder(unordered, key);
     for (let i = 0; i < rows.length; i += chunk) {
       await q(table).insert(rows.slice(i, i + chunk)).onConflict(key).merge(add);
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/transaction.ts';
 import type { Knex } from 'knex';
 import { isUniqueViolation, scanInsertChunk } from '../../db/dialect.ts';
+import { inKeyOrder } from './rollup-store.ts';
 
 /** A scan as stored: no address, no raw User-Agent. */
 export interface ScanRow {
@@ -61,7 +62,9 @@ export function createScansStore(db: Knex) {
      * Inserts the keys not yet seen, marked with `batch`, and returns those this call inserted.
      * Runs inside the batch's transaction, so a failed batch claims nothing.
      */
-    async claimVisitors(keys: VisitorKey[], batch: string, q: Queryable): Promise<VisitorKey[]> {
+    async claimVisitors(unordered: VisitorKey[], batch: string, q: Queryable): Promise<VisitorKey[]> {
+      // Every writer locks keys in the same order, so two processes' batches cannot deadlock.
+      const keys = inKeyOrder(unordered, ['day', 'visitor_hash', 'scope_id']);
       const claimed: VisitorKey[] = [];
       for (let i = 0; i < keys.length; i += chunk) {
         const part = keys.slice(i, i + chunk);
