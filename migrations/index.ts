@@ -14,6 +14,7 @@ import * as createIdempotencyKeys from './20261122202100_create_idempotency_keys
 import * as addScansUniqueFlags from './20261122210000_add_scans_unique_flags.ts';
 import * as createScanVisitors from './20261122210100_create_scan_visitors.ts';
 import * as createScanRollups from './20261122210200_create_scan_rollups.ts';
+import * as backfillScanRollups from './20261122210300_backfill_scan_rollups.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122210000_add_scans_unique_flags': addScansUniqueFlags,
   '20261122210100_create_scan_visitors': createScanVisitors,
   '20261122210200_create_scan_rollups': createScanRollups,
+  '20261122210300_backfill_scan_rollups': backfillScanRollups,
 };

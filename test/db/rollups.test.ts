@@ -10,6 +10,7 @@ import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
+import * as backfill from '../../migrations/20261122210300_backfill_scan_rollups.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;
@@ -119,5 +120,42 @@ describe('rollups and raw scans agree', () => {
     for (const id of CODES) perCode += (await rollups.codeScans(principal, id, all)).unique_scans;
     expect(perCode).toBe(distinct((r) => r.code_id));
     expect((await rollups.overview(principal, all)).unique_scans).toBe(distinct(() => ACCOUNT));
+  });
+
+  it('the backfill migration rebuilds the same flags and rollups from raw scans alone', async () => {
+    const { db } = testDb;
+    const tables = {
+      scans: ['id'],
+      scan_rollups: ['code_id', 'hour', 'is_bot'],
+      scan_dimension_rollups: ['code_id', 'dimension', 'day', 'is_bot', 'value'],
+      account_scan_rollups: ['account_id', 'dimension', 'hour', 'is_bot', 'value'],
+    };
+    const snapshot = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          Object.entries(tables).map(async ([table, key]) => {
+            const columns = table === 'scans' ? ['id', 'is_unique', 'is_account_unique'] : '*';
+            const rows = await db(table).select(columns).orderBy(key);
+            return [table, rows.map((r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : Number.isNaN(Number(v)) ? v : Number(v)])))];
+          }),
+        ),
+      );
+    const written = await snapshot();
+    await db('scans').update({ is_unique: false, is_account_unique: false });
+    for (const table of ['scan_rollups', 'scan_dimension_rollups', 'account_scan_rollups']) await db(table).delete();
+    await db('scan_visitors').delete();
+    await backfill.up(db);
+    expect(await snapshot()).toEqual(written);
+    // Visitors of the last two days are remembered, so their next scan today is not unique again.
+    expect(Number((await db('scan_visitors').count({ n: '*' }).first())!.n)).toBe(0);
+    const now = Date.now();
+    await db('scans').insert({ ...randomScans(1)[0]!, scanned_at: now, visitor_hash: 'recent' });
+    for (const table of ['scan_rollups', 'scan_dimension_rollups', 'account_scan_rollups']) await db(table).delete();
+    await backfill.up(db);
+    const day = Math.floor(now / 86_400_000);
+    expect((await db('scan_visitors').select('day', 'scope_id').orderBy('scope_id')).map((v) => [Number(v.day), v.scope_id])).toEqual([
+      [day, ACCOUNT],
+      [day, expect.stringMatching(/^qr_r/)],
+    ]);
   });
 });
