@@ -15,6 +15,10 @@ import * as addScansUniqueFlags from './20261122210000_add_scans_unique_flags.ts
 import * as createScanVisitors from './20261122210100_create_scan_visitors.ts';
 import * as createScanRollups from './20261122210200_create_scan_rollups.ts';
 import * as backfillScanRollups from './20261122210300_backfill_scan_rollups.ts';
+import * as createWebhookEndpoints from './20261122220000_create_webhook_endpoints.ts';
+import * as createWebhookEvents from './20261122220100_create_webhook_events.ts';
+import * as createWebhookDeliveries from './20261122220200_create_webhook_deliveries.ts';
+import * as createWebhookAttempts from './20261122220300_create_webhook_attempts.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -31,4 +35,8 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122210100_create_scan_visitors': createScanVisitors,
   '20261122210200_create_scan_rollups': createScanRollups,
   '20261122210300_backfill_scan_rollups': backfillScanRollups,
+  '20261122220000_create_webhook_endpoints': createWebhookEndpoints,
+  '20261122220100_create_webhook_events': createWebhookEvents,
+  '20261122220200_create_webhook_deliveries': createWebhookDeliveries,
+  '20261122220300_create_webhook_attempts': createWebhookAttempts,
 };

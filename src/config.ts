@@ -44,6 +44,14 @@ const envSchema = z.object({
   LOGO_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOGO_MAX_BYTES: byteSize.default(1024 * 1024),
   IMAGE_CACHE_BYTES: byteSize.default(64 * 1024 * 1024),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
+  WEBHOOK_WORKER: booleanString.default(true),
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export interface Config {
@@ -72,12 +80,27 @@ export interface Config {
   readonly scanBatchSize: number;
   readonly codeCacheTtlMs: number;
   readonly codeCacheSize: number;
-  /** Lets logo URLs (and later webhooks) reach loopback and private addresses: local testing only. */
+  /** Lets logo and webhook URLs reach loopback and private addresses (and webhook URLs use http): local testing only. */
   readonly allowPrivateNetworkTargets: boolean;
   readonly logoFetchTimeoutMs: number;
   readonly logoMaxBytes: number;
   /** Rendered images kept in memory, in bytes. */
   readonly imageCacheBytes: number;
+  /** Redis for the live scan stream across instances; null keeps it in this process. */
+  readonly redisUrl: string | null;
+  /** Run the webhook delivery worker in this process (main.ts only; tests start it themselves). */
+  readonly webhookWorker: boolean;
+  readonly webhookPollIntervalMs: number;
+  /** Deliveries in flight at once per worker. */
+  readonly webhookConcurrency: number;
+  /** Per attempt: DNS, connect and the receiver's answer. */
+  readonly webhookTimeoutMs: number;
+  /** Multiplies every retry delay (tests shrink the day-long schedule to seconds). */
+  readonly webhookRetryScale: number;
+  /** An endpoint whose every delivery failed for this long is disabled. */
+  readonly webhookDisableAfterMs: number;
+  /** Finished webhook events older than this are deleted. */
+  readonly webhookRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -120,5 +143,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoFetchTimeoutMs: e.LOGO_FETCH_TIMEOUT_MS,
     logoMaxBytes: e.LOGO_MAX_BYTES,
     imageCacheBytes: e.IMAGE_CACHE_BYTES,
+    redisUrl: e.REDIS_URL ?? null,
+    webhookWorker: e.WEBHOOK_WORKER,
+    webhookPollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
+    webhookDisableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
+    webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
   });
 }

@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   }
   const services = await createServices(db, config, logger);
+  // Several processes may run workers on one database: claims keep them from sending a delivery twice at once.
+  if (config.webhookWorker) services.webhookWorker.start();
   const server = createServer(buildRequestListener({ services, logger }));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] }, 'listening');
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
     force.unref();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     // Every scan answered before the close is in the buffer; write it before the pool goes.
+    // Then the webhook worker stops claiming and lets its attempts in flight finish.
     await services.close();
     await db.destroy();
     logger.info('stopped');

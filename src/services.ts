@@ -24,6 +24,7 @@ import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
+import { createWebhooks } from './modules/webhooks/module.ts';
 
 export async function createServices(db: Knex, config: Config, logger: Logger) {
   const routingStore = createRoutingStore(db);
@@ -34,6 +35,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     trustProxy: config.trustProxy,
     countryHeader: config.geoCountryHeader,
   });
+  // Before the recorder and the codes services: it writes their outbox rows.
+  const webhooks = createWebhooks({ db, config, logger });
   const targets = createTargetCache({ load: (slug) => codesStore.findBySlug(slug), max: config.codeCacheSize, ttlMs: config.codeCacheTtlMs });
   const recorder = createScanRecorder({
     db,
@@ -42,6 +45,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
+    onBatch: webhooks.outbox.scanBatch,
   });
   const logos = createLogos(db, {
     allowPrivateNetwork: config.allowPrivateNetworkTargets,
@@ -65,8 +69,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   return {
     config,
     accounts: createAccountsService(db, createAccountsStore(db), { cacheTtlMs: config.apiKeyCacheTtlMs }),
-    codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged }),
-    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged }),
+    codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
+    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
     idempotency: createIdempotency(db),
     images,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
@@ -79,6 +83,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
       rawOnly: config.analyticsSource === 'raw',
     }),
     rawScans: createRawScansService({ codes: codesStore, scans: scansStore }),
+    webhooks: webhooks.service,
+    /** Delivers the webhook outbox; main.ts starts it (WEBHOOK_WORKER), tests start their own. */
+    webhookWorker: webhooks.worker,
     /** For readiness: one trivial round trip. */
     async pingDatabase(): Promise<void> {
       await db.raw('select 1');
@@ -86,6 +93,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     /** Writes buffered scans; call after the server stopped accepting requests. */
     async close(): Promise<void> {
       await recorder.stop();
+      // After the scans: their outbox rows are written; attempts in flight finish.
+      await webhooks.close();
     },
   };
 }

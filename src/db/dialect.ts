@@ -44,3 +44,32 @@ export function addOnConflict(db: Knex, columns: string[]): Record<string, Knex.
   const incoming = isSqlite(db) ? (c: string) => db.raw('excluded.??', [c]) : (c: string) => db.raw('VALUES(??)', [c]);
   return Object.fromEntries(columns.map((c) => [c, db.raw('?? + ?', [c, incoming(c)])]));
 }
+
+/**
+ * Claims up to `limit` rows of `table` for one worker and returns their ids: `pick` adds the
+ * WHERE and ORDER BY, `mark` is set on the claimed rows. Concurrent workers, in this process or
+ * in others, never claim the same row. MySQL/MariaDB: SELECT … FOR UPDATE SKIP LOCKED, then the
+ * UPDATE, in one transaction, so a worker skips rows another is claiming instead of waiting.
+ * SQLite: one UPDATE … WHERE id IN (SELECT … LIMIT) RETURNING id; SQLite takes its single write
+ * lock before the statement reads, so the statement is atomic across processes too.
+ */
+export async function claimRows(
+  db: Knex,
+  table: string,
+  pick: (query: Knex.QueryBuilder) => Knex.QueryBuilder,
+  limit: number,
+  mark: Record<string, unknown>,
+): Promise<string[]> {
+  if (isSqlite(db)) {
+    const rows: { id: string }[] = await db(table)
+      .whereIn('id', pick(db(table).select('id')).limit(limit))
+      .update(mark, ['id']);
+    return rows.map((row) => row.id);
+  }
+  return db.transaction(async (trx) => {
+    const rows: { id: string }[] = await pick(trx(table).select('id')).limit(limit).forUpdate().skipLocked();
+    const ids = rows.map((row) => row.id);
+    if (ids.length > 0) await trx(table).whereIn('id', ids).update(mark);
+    return ids;
+  });
+}

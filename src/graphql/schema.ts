@@ -7,5 +7,6 @@ import '../modules/routing/graphql.ts';
 import '../modules/codes/graphql.ts';
 import '../modules/bulk/graphql.ts';
 import '../modules/analytics/graphql.ts';
+import '../modules/webhooks/graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

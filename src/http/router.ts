@@ -7,6 +7,7 @@ import { registerBulkRoutes } from '../modules/bulk/rest.ts';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
 import { registerImageRoutes } from '../modules/images/rest.ts';
 import { registerRoutingRoutes } from '../modules/routing/rest.ts';
+import { registerWebhookRoutes } from '../modules/webhooks/rest.ts';
 import type { Services } from '../services.ts';
 import { requireAuth } from './auth.ts';
 import { jsonBody } from './body.ts';
@@ -29,5 +30,6 @@ export function createApiRouter(version: (typeof API_VERSIONS)[number], services
   registerImageRoutes(router, deps);
   registerBatchRoutes(router, deps);
   registerAnalyticsRoutes(router, deps);
+  registerWebhookRoutes(router, deps);
   return router;
 }

@@ -47,4 +47,44 @@ describe('loadConfig', () => {
     const problems = (error as ConfigError).problems.map((p) => p.split(':')[0]);
     expect(problems.sort()).toEqual(['DATABASE_URL', 'MIGRATE_ON_START', 'PORT', 'PUBLIC_BASE_URL']);
   });
+
+  it('reads the webhook settings, with a day-long retry schedule and a worker by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      redisUrl: null,
+      webhookWorker: true,
+      webhookPollIntervalMs: 1000,
+      webhookConcurrency: 10,
+      webhookTimeoutMs: 10_000,
+      webhookRetryScale: 1,
+      webhookDisableAfterMs: 5 * 86_400_000,
+      webhookRetentionDays: 30,
+    });
+    const config = loadConfig({
+      REDIS_URL: 'redis://127.0.0.1:6379/0',
+      WEBHOOK_WORKER: 'false',
+      WEBHOOK_POLL_INTERVAL_MS: '250',
+      WEBHOOK_CONCURRENCY: '3',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_SCALE: '0.001',
+      WEBHOOK_DISABLE_AFTER_MS: '60000',
+      WEBHOOK_RETENTION_DAYS: '7',
+    });
+    expect(config).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379/0',
+      webhookWorker: false,
+      webhookPollIntervalMs: 250,
+      webhookConcurrency: 3,
+      webhookTimeoutMs: 2000,
+      webhookRetryScale: 0.001,
+      webhookDisableAfterMs: 60_000,
+      webhookRetentionDays: 7,
+    });
+    let error: unknown;
+    try {
+      loadConfig({ REDIS_URL: 'localhost:6379', WEBHOOK_TIMEOUT_MS: '0', WEBHOOK_RETRY_SCALE: '-1' });
+    } catch (err) {
+      error = err;
+    }
+    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['REDIS_URL', 'WEBHOOK_RETRY_SCALE', 'WEBHOOK_TIMEOUT_MS']);
+  });
 });

@@ -39,7 +39,7 @@ function drawSlugs(count: number): string[] {
   return [...slugs];
 }
 
-export function createBulkService({ db, codes, routing, images, logos, onCodeChanged }: BulkServiceDeps) {
+export function createBulkService({ db, codes, routing, images, logos, onCodeChanged, emit }: BulkServiceDeps) {
   /** Parses every item, collecting each one's problems under `codes.<index>`. */
   function parseItems(items: unknown[]): CreateCodeInput[] {
     const errors: FieldError[] = [];
@@ -135,10 +135,13 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
           newCodes.filter((c) => c.rules?.length).map((c) => ({ codeId: c.id, rules: c.rules! })),
           trx,
         );
-        return newCodes.map(({ rules: _rules, routingEnabled, batchId: _batch, ...code }): Code => ({
+        const made = newCodes.map(({ rules: _rules, routingEnabled, batchId: _batch, ...code }): Code => ({
           ...code,
           routing: { enabled: routingEnabled, rules: rules.get(code.id) ?? [] },
         }));
+        // One event for the whole call, committed with it.
+        await emit({ type: 'codes.bulk_created', accountId: principal.accountId, batchId, codes: made }, trx);
+        return made;
       });
       for (const code of created) onCodeChanged(code);
       return { batchId, codes: created };

@@ -21,6 +21,11 @@ export interface CodePage {
   cursorOf(code: Code): string;
 }
 
+/** A change for the webhook outbox. */
+export type CodeEvent =
+  | { type: 'code.created' | 'code.updated' | 'code.deleted'; code: Code }
+  | { type: 'codes.bulk_created'; accountId: string; batchId: string; codes: Code[] };
+
 export interface CodesServiceDeps {
   db: Knex;
   codes: CodesStore;
@@ -29,6 +34,8 @@ export interface CodesServiceDeps {
   logos: Logos;
   /** Runs after a code was created, changed or deleted, so caches (scan route, images) drop it. */
   onCodeChanged: (code: ChangedCode) => void;
+  /** Writes the change's webhook event inside the change's transaction, so both commit or neither does. */
+  emit: (event: CodeEvent, trx: Knex.Transaction) => Promise<void>;
 }
 
 function checkDesign(design: DesignInput): void {
@@ -46,7 +53,7 @@ const urlOnly = (path: string, type: CodeType): FieldError => ({
   message: `applies to url codes only; a ${type} code encodes its content directly`,
 });
 
-export function createCodesService({ db, codes, routing, images, logos, onCodeChanged }: CodesServiceDeps) {
+export function createCodesService({ db, codes, routing, images, logos, onCodeChanged, emit }: CodesServiceDeps) {
   /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
   const logoIdFor = (design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(design.logo_url) : Promise.resolve(null));
 
@@ -75,7 +82,9 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
           trx,
         );
         await routing.replaceRules(id, body.routing.rules ?? [], trx);
-        return (await codes.findById(principal.accountId, id, trx))!;
+        const created = (await codes.findById(principal.accountId, id, trx))!;
+        await emit({ type: 'code.created', code: created }, trx);
+        return created;
       });
       // A scan of a slug before it existed may have cached "missing".
       onCodeChanged(code);
@@ -139,6 +148,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
         const updated = await codes.findById(principal.accountId, id, trx);
         // Deleted by a concurrent request between the read above and this transaction.
         if (!updated) throw notFound('code', id);
+        await emit({ type: 'code.updated', code: updated }, trx);
         return updated;
       });
       onCodeChanged(code);
@@ -148,7 +158,14 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
     /** Deletes the code for good; its scan URL answers 404 from then on. */
     async remove(principal: Principal, id: string): Promise<void> {
       const code = await codes.findById(principal.accountId, id);
-      if (!code || !(await codes.delete(principal.accountId, id))) throw notFound('code', id);
+      if (!code) throw notFound('code', id);
+      const deleted = await inTransaction(db, async (trx) => {
+        if (!(await codes.delete(principal.accountId, id, trx))) return false;
+        // The code as it was, so receivers learn what went.
+        await emit({ type: 'code.deleted', code }, trx);
+        return true;
+      });
+      if (!deleted) throw notFound('code', id);
       onCodeChanged(code);
     },
   };

@@ -1,0 +1,249 @@
+// GraphQL types and operations for webhooks (the same service as REST) and the live scan
+// stream, Subscription.scanCreated, served over graphql-yoga's server-sent events.
+import { builder } from '../../graphql/builder.ts';
+import { compact } from '../../graphql/inputs.ts';
+import { DomainError } from '../../shared/errors.ts';
+import type { ScanPayload } from './live.ts';
+import type { Attempt, Delivery, DeliveryDetail, Webhook } from './model.ts';
+import type { WebhookWithSecret } from './service.ts';
+
+const EVENTS_HELP = 'scan.created, code.created, code.updated, code.deleted, codes.bulk_created';
+
+const WebhookDeliveryAttemptRef = builder.objectRef<Attempt>('WebhookDeliveryAttempt').implement({
+  fields: (t) => ({
+    attempt: t.exposeInt('attempt'),
+    startedAt: t.field({ type: 'DateTime', resolve: (a) => a.startedAt }),
+    responseStatus: t.exposeInt('responseStatus', { nullable: true, description: 'Null when no answer came.' }),
+    durationMs: t.exposeInt('durationMs'),
+    error: t.exposeString('error', { nullable: true }),
+  }),
+});
+
+const isDetail = (delivery: Delivery): delivery is DeliveryDetail => 'history' in delivery;
+
+const WebhookDeliveryRef = builder.objectRef<Delivery>('WebhookDelivery').implement({
+  description: 'One event sent to one endpoint: its state, retries and attempts.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    webhookId: t.exposeID('endpointId'),
+    eventId: t.exposeID('eventId', { description: 'Sent as webhook-id; the same on every attempt.' }),
+    eventType: t.exposeString('eventType'),
+    eventCreatedAt: t.field({ type: 'DateTime', resolve: (d) => d.eventCreatedAt }),
+    status: t.exposeString('status', { description: 'pending, delivering, succeeded, failed or paused (endpoint disabled)' }),
+    attempts: t.exposeInt('attempts'),
+    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => (d.status === 'delivering' ? null : d.nextAttemptAt) }),
+    lastAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.lastAttemptAt }),
+    lastResponseStatus: t.exposeInt('lastResponseStatus', { nullable: true }),
+    lastDurationMs: t.exposeInt('lastDurationMs', { nullable: true }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    deliveredAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.deliveredAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
+    eventData: t.field({
+      type: 'JSON',
+      description: "The event's data (one extra query per delivery in a list).",
+      resolve: async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).data,
+    }),
+    attemptHistory: t.field({
+      type: [WebhookDeliveryAttemptRef],
+      description: 'Every attempt, oldest first (one extra query per delivery in a list).',
+      resolve: async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).history,
+    }),
+  }),
+});
+
+export const WebhookRef = builder.objectRef<Webhook>('Webhook').implement({
+  description: 'An endpoint that receives signed events. Its secret is shown only when created or rotated.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    url: t.exposeString('url'),
+    description: t.exposeString('description', { nullable: true }),
+    events: t.exposeStringList('events'),
+    codeIds: t.exposeIDList('codeIds', { nullable: true, description: 'Only events about these codes; null for every code.' }),
+    enabled: t.exposeBoolean('enabled'),
+    disabledReason: t.exposeString('disabledReason', { nullable: true }),
+    disabledAt: t.field({ type: 'DateTime', nullable: true, resolve: (w) => w.disabledAt }),
+    failingSince: t.field({ type: 'DateTime', nullable: true, resolve: (w) => w.failingSince }),
+    previousSecretExpiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'While set, the previous secret signs beside the current one.',
+      resolve: (w) => (w.previousSecretExpiresAt && w.previousSecretExpiresAt > new Date() ? w.previousSecretExpiresAt : null),
+    }),
+    createdAt: t.field({ type: 'DateTime', resolve: (w) => w.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (w) => w.updatedAt }),
+    deliveries: t.connection({
+      type: WebhookDeliveryRef,
+      description: 'Newest first. Forward pagination only.',
+      args: { status: t.arg.string({ required: false, description: 'pending, delivering, succeeded, failed or paused' }) },
+      resolve: async (webhook, args, ctx) => {
+        if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
+        const page = await ctx.services.webhooks.deliveries(ctx.principal, webhook.id, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status }));
+        return connectionOf(page, args.after);
+      },
+    }),
+  }),
+});
+
+const WebhookWithSecretRef = builder.objectRef<WebhookWithSecret>('WebhookWithSecret').implement({
+  fields: (t) => ({
+    webhook: t.field({ type: WebhookRef, resolve: (r) => r.webhook }),
+    secret: t.exposeString('secret', { description: 'whsec_…: shown this once; verify signatures with it.' }),
+  }),
+});
+
+const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implement({
+  description: 'A scan, as the scan.created webhook carries it.',
+  fields: (t) => ({
+    codeId: t.exposeID('code_id'),
+    scanUrl: t.exposeString('scan_url'),
+    destination: t.exposeString('destination'),
+    ruleId: t.exposeID('rule_id', { nullable: true }),
+    country: t.exposeString('country', { nullable: true }),
+    device: t.exposeString('device', { nullable: true }),
+    os: t.exposeString('os', { nullable: true }),
+    browser: t.exposeString('browser', { nullable: true }),
+    referrerHost: t.exposeString('referrer_host', { nullable: true }),
+    language: t.exposeString('language', { nullable: true }),
+    isBot: t.exposeBoolean('is_bot'),
+    scannedAt: t.field({ type: 'DateTime', resolve: (s) => new Date(s.scanned_at) }),
+  }),
+});
+
+const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS).' }),
+    events: t.stringList({ required: true, description: EVENTS_HELP }),
+    codeIds: t.idList({ required: false, description: 'Only events about these codes.' }),
+    description: t.string({ required: false }),
+  }),
+});
+
+const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
+  description: 'Omitted fields stay; codeIds: null lifts the filter, description: null clears it.',
+  fields: (t) => ({
+    url: t.string({ required: false }),
+    events: t.stringList({ required: false, description: EVENTS_HELP }),
+    codeIds: t.idList({ required: false }),
+    description: t.string({ required: false }),
+    enabled: t.boolean({ required: false, description: 'true also resumes deliveries paused while disabled.' }),
+  }),
+});
+
+const DeleteWebhookPayload = builder.objectRef<{ deletedId: string }>('DeleteWebhookPayload').implement({
+  fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
+});
+
+/** A service page as a Relay connection. */
+function connectionOf<T>(page: { data: T[]; nextCursor: string | null; cursorOf(item: T): string }, after: string | null | undefined) {
+  const edges = page.data.map((node) => ({ node, cursor: page.cursorOf(node) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: page.nextCursor !== null,
+      hasPreviousPage: after != null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+/** null stays null where it means "clear"; elsewhere absent and null both mean "leave as is". */
+function toUpdateBody(input: typeof UpdateWebhookInput.$inferInput) {
+  return {
+    ...compact({ url: input.url, events: input.events, enabled: input.enabled }),
+    ...(input.codeIds !== undefined && { code_ids: input.codeIds?.map(String) ?? null }),
+    ...(input.description !== undefined && { description: input.description }),
+  };
+}
+
+builder.queryFields((t) => ({
+  webhooks: t.connection({
+    type: WebhookRef,
+    description: "The caller's webhook endpoints, newest first. Forward pagination only.",
+    resolve: async (_root, args, ctx) => {
+      if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
+      const page = await ctx.services.webhooks.list(ctx.principal, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined }));
+      return connectionOf(page, args.after);
+    },
+  }),
+  webhook: t.field({
+    type: WebhookRef,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      try {
+        return await ctx.services.webhooks.get(ctx.principal, String(id));
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
+  }),
+  webhookDelivery: t.field({
+    type: WebhookDeliveryRef,
+    nullable: true,
+    args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
+    resolve: async (_root, { webhookId, deliveryId }, ctx) => {
+      try {
+        return await ctx.services.webhooks.delivery(ctx.principal, String(webhookId), String(deliveryId));
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhook: t.field({
+    type: WebhookWithSecretRef,
+    description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
+    args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.webhooks.create(ctx.principal, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description })),
+  }),
+  updateWebhook: t.field({
+    type: WebhookRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), toUpdateBody(input)),
+  }),
+  deleteWebhook: t.field({
+    type: DeleteWebhookPayload,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      await ctx.services.webhooks.remove(ctx.principal, String(id));
+      return { deletedId: String(id) };
+    },
+  }),
+  rotateWebhookSecret: t.field({
+    type: WebhookWithSecretRef,
+    description: 'A new secret; the previous one keeps signing beside it for 24 hours.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.webhooks.rotateSecret(ctx.principal, String(id)),
+  }),
+  testWebhook: t.field({
+    type: WebhookDeliveryRef,
+    description: 'Sends a webhook.test event now; answers the delivery after the attempt.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.webhooks.test(ctx.principal, String(id)),
+  }),
+  retryWebhookDelivery: t.field({
+    type: WebhookDeliveryRef,
+    description: 'Sends a delivery again now, with the same webhook-id.',
+    args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
+    resolve: (_root, { webhookId, deliveryId }, ctx) => ctx.services.webhooks.retry(ctx.principal, String(webhookId), String(deliveryId)),
+  }),
+}));
+
+// The schema's only subscription root; other modules add fields with builder.subscriptionFields.
+builder.subscriptionType({});
+
+builder.subscriptionFields((t) => ({
+  scanCreated: t.field({
+    type: ScanCreatedRef,
+    description: "The caller's scans as they are recorded (within about SCAN_FLUSH_INTERVAL_MS), of every code or of one. Over server-sent events: send Accept: text/event-stream.",
+    args: { codeId: t.arg.id({ required: false }) },
+    subscribe: (_root, { codeId }, ctx) => ctx.services.webhooks.subscribeScans(ctx.principal, codeId == null ? null : String(codeId)),
+    resolve: (scan) => scan,
+  }),
+}));

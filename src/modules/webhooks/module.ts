@@ -1,0 +1,70 @@
+// Wires webhooks together: store, live stream, outbox writer, deliverer, worker and service.
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import { createDeliverer } from './deliverer.ts';
+import { createLiveScans } from './live.ts';
+import { createOutbox } from './outbox.ts';
+import { sendWebhook } from './send.ts';
+import { createWebhooksService } from './service.ts';
+import { createWebhooksStore } from './store.ts';
+import type { Resolve, TargetPolicy } from './target.ts';
+import { createDeliveryWorker } from './worker.ts';
+
+/** A claim outlives the attempt's timeout by this much, for recording it. */
+const LEASE_MARGIN_MS = 5000;
+
+export type WebhooksConfig = Pick<
+  Config,
+  | 'nodeEnv'
+  | 'publicBaseUrl'
+  | 'allowPrivateNetworkTargets'
+  | 'redisUrl'
+  | 'webhookPollIntervalMs'
+  | 'webhookConcurrency'
+  | 'webhookTimeoutMs'
+  | 'webhookRetryScale'
+  | 'webhookDisableAfterMs'
+  | 'webhookRetentionDays'
+>;
+
+export function createWebhooks({ db, config, logger, resolve }: { db: Knex; config: WebhooksConfig; logger: Logger; resolve?: Resolve }) {
+  const store = createWebhooksStore(db);
+  const live = createLiveScans({ redisUrl: config.redisUrl, logger });
+  const policy: TargetPolicy = {
+    allowPrivateNetwork: config.allowPrivateNetworkTargets,
+    allowHttp: config.allowPrivateNetworkTargets || config.nodeEnv === 'development',
+    resolve,
+  };
+  const leaseMs = config.webhookTimeoutMs + LEASE_MARGIN_MS;
+  const deliverer = createDeliverer({
+    store,
+    logger,
+    retryScale: config.webhookRetryScale,
+    disableAfterMs: config.webhookDisableAfterMs,
+    send: (url, headers, body) => sendWebhook(url, headers, body, { timeoutMs: config.webhookTimeoutMs, policy }),
+  });
+  const worker = createDeliveryWorker({
+    store,
+    deliverer,
+    logger,
+    concurrency: config.webhookConcurrency,
+    pollIntervalMs: config.webhookPollIntervalMs,
+    leaseMs,
+    retentionDays: config.webhookRetentionDays,
+  });
+  const outbox = createOutbox({ store, live, publicBaseUrl: config.publicBaseUrl, afterCommit: () => worker.wake() });
+  const service = createWebhooksService({ db, store, deliverer, live, policy, leaseMs });
+  return {
+    service,
+    outbox,
+    worker,
+    /** Stops the worker (letting attempts in flight finish) and leaves Redis. */
+    async close(): Promise<void> {
+      await worker.stop();
+      await live.close();
+    },
+  };
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;

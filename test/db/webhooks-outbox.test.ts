@@ -1,0 +1,99 @@
+// The outbox writer against a real database: rows commit with the change or not at all, the
+// scan batch hook costs one SELECT and one multi-row INSERT per table, and the live stream
+// hears of a batch only once it committed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { scanInsertChunk } from '../../src/db/dialect.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { Code } from '../../src/modules/codes/model.ts';
+import type { ScanEvent } from '../../src/modules/scans/recorder.ts';
+import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module.ts';
+import { createTestDb, type TestDb } from '../support/db.ts';
+
+let testDb: TestDb;
+let webhooks: Webhooks;
+const accounts = ['acct_outbox_a', 'acct_outbox_b', 'acct_outbox_c'];
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', PUBLIC_BASE_URL: 'https://qr.example' });
+
+beforeAll(async () => {
+  testDb = await createTestDb();
+  for (const id of accounts) await testDb.db('accounts').insert({ id, name: id, created_at: Date.now() });
+  webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config) });
+  // a: every scan; b: scans of one code only; c: no endpoint at all.
+  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k' }, { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] });
+  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k' }, { url: 'http://127.0.0.1:9/a2', events: ['scan.created'] });
+  await testDb.db('codes').insert({ id: 'qr_outbox_b1', account_id: accounts[1], type: 'text', content: '{}', design: '{}', routing_enabled: false, slug: null, created_at: 0, updated_at: 0 });
+  await webhooks.service.create({ accountId: accounts[1]!, keyId: 'k' }, { url: 'http://127.0.0.1:9/b', events: ['scan.created'], code_ids: ['qr_outbox_b1'] });
+});
+afterAll(async () => {
+  await webhooks.close();
+  await testDb.destroy();
+});
+
+function scanOf(accountId: string, codeId: string, i: number): ScanEvent {
+  return {
+    codeId, slug: `S${i}`, accountId, at: Date.now(), ruleId: null, destination: 'https://example.com/', country: 'DE', device: 'mobile',
+    os: 'Android', browser: 'Chrome', referrerHost: null, language: 'de', isBot: false, ip: null, userAgent: undefined,
+  };
+}
+
+const count = async (table: string) => Number(((await testDb.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
+
+describe('outbox', () => {
+  it('writes a scan batch with one SELECT and multi-row INSERTs chunked like scans, inside the transaction', async () => {
+    const scans = [
+      ...Array.from({ length: 300 }, (_, i) => scanOf(accounts[0]!, 'qr_outbox_a1', i)),
+      ...Array.from({ length: 50 }, (_, i) => scanOf(accounts[1]!, i % 2 ? 'qr_outbox_b1' : 'qr_outbox_b2', i)),
+      ...Array.from({ length: 50 }, (_, i) => scanOf(accounts[2]!, 'qr_outbox_c1', i)),
+    ];
+    const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
+    const statements: string[] = [];
+    const live: unknown[] = [];
+    const listening = webhooks.service.subscribeScans({ accountId: accounts[2]!, keyId: 'k' }, null);
+    const stream = await listening;
+    void (async () => {
+      for await (const scan of stream) live.push(scan);
+    })();
+    await testDb.db.transaction(async (trx) => {
+      trx.on('query', (q: { sql: string }) => statements.push(q.sql.split(' ').slice(0, 3).join(' ').toLowerCase()));
+      await webhooks.outbox.scanBatch(scans, [], trx);
+      // Not published before the commit.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(live).toEqual([]);
+    });
+    // a: 300 scans x 2 endpoints; b: 25 scans of the watched code; c: none.
+    expect((await count('webhook_events')) - eventsBefore).toBe(325);
+    expect((await count('webhook_deliveries')) - deliveriesBefore).toBe(625);
+    expect(statements.filter((s) => s.startsWith('select'))).toHaveLength(1);
+    // Chunked like scans: one INSERT per table on MySQL (1000 rows), 200-row ones on SQLite.
+    const chunk = scanInsertChunk(testDb.db);
+    expect(statements.filter((s) => s.includes('webhook_events'))).toHaveLength(Math.ceil(325 / chunk));
+    expect(statements.filter((s) => s.includes('webhook_deliveries'))).toHaveLength(Math.ceil(625 / chunk));
+    // The live stream carries every scan (account c too, which has no endpoint), after the commit.
+    for (const deadline = Date.now() + 2000; live.length < 50 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    expect(live).toHaveLength(50);
+    await stream.return?.();
+  });
+
+  it('leaves nothing behind when the transaction rolls back, and publishes nothing', async () => {
+    const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
+    const stream = await webhooks.service.subscribeScans({ accountId: accounts[0]!, keyId: 'k' }, null);
+    const live: unknown[] = [];
+    void (async () => {
+      for await (const scan of stream) live.push(scan);
+    })();
+    const code = { id: 'qr_x', accountId: accounts[0]!, type: 'url', content: 'https://example.com/', design: {}, logoId: null, routing: { enabled: false, rules: [] }, slug: 'Abc1234', createdAt: new Date(), updatedAt: new Date() } as Code;
+    await expect(
+      testDb.db.transaction(async (trx) => {
+        await webhooks.outbox.codeEvent({ type: 'code.created', code }, trx);
+        await webhooks.outbox.scanBatch([scanOf(accounts[0]!, 'qr_x', 1)], [], trx);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await count('webhook_events')).toBe(eventsBefore);
+    expect(await count('webhook_deliveries')).toBe(deliveriesBefore);
+    expect(live).toEqual([]);
+    await stream.return?.();
+  });
+});
