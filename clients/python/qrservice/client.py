@@ -1,0 +1,144 @@
+"""HTTP calls and error mapping. Answers are returned as the API sends them (dicts and lists);
+the TypedDicts in types.py describe their shape for editors and type checkers."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Iterator, Mapping, Optional, cast
+
+from .types import Code, CodeAnalytics, CodeList, Overview, Routing, Rule
+
+API_VERSION = "v1"
+
+
+class ApiError(Exception):
+    """A 4xx/5xx answer. `problem` is the RFC 9457 problem+json body the service sent."""
+
+    def __init__(self, status: int, problem: Mapping[str, Any]):
+        self.status = status
+        self.problem = dict(problem)
+        self.errors: list[dict[str, str]] = list(problem.get("errors", []))
+        super().__init__(f"{status} {problem.get('title', '')}: {problem.get('detail', '')}".strip())
+
+
+class Client:
+    """One API key against one service. Every method is one HTTP request (list helpers page)."""
+
+    def __init__(self, base_url: str, api_key: str, timeout: float = 30.0):
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = timeout
+
+    # -- transport ---------------------------------------------------------------------------
+
+    def request(self, method: str, path: str, body: Any = None, query: Optional[Mapping[str, Any]] = None,
+                headers: Optional[Mapping[str, str]] = None) -> Any:
+        """Sends one request under /v1 and returns the decoded JSON (None for 204)."""
+        url = f"{self.base_url}/{API_VERSION}{path}"
+        params = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        if params:
+            url += "?" + urllib.parse.urlencode(params)
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(url, data=data, method=method)
+        request.add_header("Authorization", f"Bearer {self.api_key}")
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                raw = response.read()
+                return json.loads(raw) if raw else None
+        except urllib.error.HTTPError as error:
+            raw = error.read()
+            try:
+                problem = json.loads(raw) if raw else {}
+            except ValueError:
+                problem = {"title": error.reason, "detail": raw[:200].decode("utf-8", "replace")}
+            raise ApiError(error.code, problem) from None
+
+    # -- codes -------------------------------------------------------------------------------
+
+    def create_code(self, code: Mapping[str, Any], idempotency_key: Optional[str] = None) -> Code:
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        return cast(Code, self.request("POST", "/codes", code, headers=headers))
+
+    def get_code(self, code_id: str) -> Code:
+        return cast(Code, self.request("GET", f"/codes/{_segment(code_id)}"))
+
+    def update_code(self, code_id: str, changes: Mapping[str, Any]) -> Code:
+        return cast(Code, self.request("PATCH", f"/codes/{_segment(code_id)}", changes))
+
+    def delete_code(self, code_id: str) -> None:
+        self.request("DELETE", f"/codes/{_segment(code_id)}")
+
+    def list_codes(self, **query: Any) -> CodeList:
+        """One page: `limit`, `cursor`, `type`, `q`, `created_after`, `created_before`, `sort`."""
+        return cast(CodeList, self.request("GET", "/codes", query=query))
+
+    def iter_codes(self, **query: Any) -> Iterator[Code]:
+        """Every code, following next_cursor page by page."""
+        cursor: Optional[str] = None
+        while True:
+            page = self.list_codes(**query, cursor=cursor)
+            yield from page["data"]
+            cursor = page["next_cursor"]
+            if not cursor:
+                return
+
+    def bulk_create(self, codes: list[Mapping[str, Any]], idempotency_key: Optional[str] = None) -> dict[str, Any]:
+        """Up to 10,000 codes in one atomic call."""
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        return cast(dict, self.request("POST", "/codes/bulk", {"codes": codes}, headers=headers))
+
+    # -- routing -----------------------------------------------------------------------------
+
+    def get_routing(self, code_id: str) -> Routing:
+        return cast(Routing, self.request("GET", f"/codes/{_segment(code_id)}/routing"))
+
+    def replace_routing(self, code_id: str, enabled: bool, rules: list[Mapping[str, Any]]) -> Routing:
+        return cast(Routing, self.request("PUT", f"/codes/{_segment(code_id)}/routing", {"enabled": enabled, "rules": rules}))
+
+    def add_rule(self, code_id: str, rule: Mapping[str, Any]) -> Rule:
+        return cast(Rule, self.request("POST", f"/codes/{_segment(code_id)}/routing/rules", rule))
+
+    def delete_rule(self, code_id: str, rule_id: str) -> None:
+        self.request("DELETE", f"/codes/{_segment(code_id)}/routing/rules/{_segment(rule_id)}")
+
+    # -- analytics ---------------------------------------------------------------------------
+
+    def code_scans(self, code_id: str, **query: Any) -> CodeAnalytics:
+        """`from`, `to`, `granularity`, `timezone`, `include_bots`, `top`; pass `from_` for `from`."""
+        return cast(CodeAnalytics, self.request("GET", f"/codes/{_segment(code_id)}/scans", query=_renamed(query)))
+
+    def overview(self, **query: Any) -> Overview:
+        return cast(Overview, self.request("GET", "/analytics/overview", query=_renamed(query)))
+
+    def iter_raw_scans(self, code_id: str, **query: Any) -> Iterator[dict[str, Any]]:
+        """Every scan record of a code, oldest first, page by page."""
+        cursor: Optional[str] = None
+        while True:
+            page = self.request("GET", f"/codes/{_segment(code_id)}/scans/raw", query={**_renamed(query), "cursor": cursor})
+            yield from page["data"]
+            cursor = page["next_cursor"]
+            if not cursor:
+                return
+
+
+def _segment(value: str) -> str:
+    return urllib.parse.quote(value, safe="")
+
+
+def _query_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _renamed(query: Mapping[str, Any]) -> dict[str, Any]:
+    """`from` is a Python keyword: accept `from_` and send `from`."""
+    return {("from" if k == "from_" else k): v for k, v in query.items()}

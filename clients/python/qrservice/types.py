@@ -1,0 +1,76 @@
+"""Shapes of the API's answers (a subset: the fields most callers read)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, TypedDict
+
+
+class Rule(TypedDict, total=False):
+    ruleId: str
+    type: str
+    priority: int
+    condition: str
+    conditions: dict[str, Any]
+    destination: Optional[str]
+
+
+class Routing(TypedDict):
+    enabled: bool
+    rules: list[Rule]
+
+
+class Code(TypedDict, total=False):
+    id: str
+    type: str
+    content: Any
+    scan_url: Optional[str]
+    design: dict[str, Any]
+    routing: Routing
+    created_at: str
+    updated_at: str
+
+
+class CodeList(TypedDict):
+    object: str
+    data: list[Code]
+    next_cursor: Optional[str]
+
+
+class PeriodCount(TypedDict):
+    period: str
+    scans: int
+    unique_scans: int
+
+
+class ValueCount(TypedDict):
+    value: Optional[str]
+    scans: int
+
+
+# Functional form: the answer has a key named `from`, a Python keyword.
+CodeAnalytics = TypedDict(
+    "CodeAnalytics",
+    {
+        "code_id": str,
+        "from": str,
+        "to": str,
+        "granularity": str,
+        "timezone": str,
+        "include_bots": bool,
+        "total_scans": int,
+        "unique_scans": int,
+        "timeseries": list[PeriodCount],
+        "breakdowns": dict[str, list[ValueCount]],
+    },
+)
+
+
+class Overview(TypedDict):
+    total_scans: int
+    unique_scans: int
+    total_codes: int
+    active_codes: int
+    top_codes: list[dict[str, Any]]
+    trend: list[PeriodCount]
+    previous_period: dict[str, Any]
+    breakdowns: dict[str, list[ValueCount]]

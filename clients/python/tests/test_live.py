@@ -1,0 +1,123 @@
+"""The client against a running service: QR_BASE_URL and QR_API_KEY name it (the CI script
+starts one on SQLite with ALLOW_PRIVATE_NETWORK_TARGETS=true so the webhook test's loopback
+receiver is reachable). Without them these tests are skipped."""
+
+from __future__ import annotations
+
+import http.server
+import os
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+from qrservice import ApiError, Client, verify_webhook
+
+BASE_URL = os.environ.get("QR_BASE_URL")
+API_KEY = os.environ.get("QR_API_KEY")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def scan(url: str) -> int:
+    """GETs a scan URL without following the redirect; returns the status."""
+    opener = urllib.request.build_opener(NoRedirect)
+    # A browser's User-Agent: urllib's own is on the bot list, and bots are not counted by default.
+    request = urllib.request.Request(url, headers={"User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"})
+    try:
+        return opener.open(request).status
+    except urllib.error.HTTPError as answer:
+        return answer.code
+
+
+def eventually(check, timeout: float = 10.0):
+    """Polls check() until it returns something truthy (scans and webhooks are asynchronous)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result or time.monotonic() > deadline:
+            return result
+        time.sleep(0.1)
+
+
+@unittest.skipUnless(BASE_URL and API_KEY, "set QR_BASE_URL and QR_API_KEY to run against a service")
+class LiveTest(unittest.TestCase):
+    def setUp(self):
+        self.qr = Client(BASE_URL, API_KEY)
+
+    def test_codes_crud_and_paging(self):
+        created = [self.qr.create_code({"content": f"https://example.com/py/{i}"}) for i in range(3)]
+        self.assertTrue(created[0]["id"].startswith("qr_"))
+        self.assertEqual(self.qr.get_code(created[0]["id"])["content"], "https://example.com/py/0")
+        updated = self.qr.update_code(created[1]["id"], {"content": "https://example.com/py/changed"})
+        self.assertEqual(updated["content"], "https://example.com/py/changed")
+        ids = [c["id"] for c in self.qr.iter_codes(limit=2, q="example.com/py/")]
+        self.assertTrue({c["id"] for c in created} <= set(ids))
+        self.qr.delete_code(created[2]["id"])
+        with self.assertRaises(ApiError) as gone:
+            self.qr.get_code(created[2]["id"])
+        self.assertEqual(gone.exception.status, 404)
+
+    def test_validation_errors_name_every_field(self):
+        with self.assertRaises(ApiError) as bad:
+            self.qr.create_code({"content": "not a url", "design": {"style": "wavy"}})
+        self.assertEqual(bad.exception.status, 422)
+        self.assertEqual({e["path"] for e in bad.exception.errors}, {"content", "design.style"})
+
+    def test_routing_rules(self):
+        code = self.qr.create_code({"content": "https://example.com/py/routing"})
+        rule = self.qr.add_rule(code["id"], {"type": "device", "conditions": {"devices": ["ios"]}, "destination": "https://apps.apple.com/app"})
+        routing = self.qr.get_routing(code["id"])
+        self.assertTrue(routing["enabled"])
+        self.assertEqual([r["destination"] for r in routing["rules"]], ["https://apps.apple.com/app"])
+        self.qr.delete_rule(code["id"], rule["ruleId"])
+        self.assertEqual(self.qr.get_routing(code["id"])["rules"], [])
+
+    def test_bulk_create(self):
+        result = self.qr.bulk_create([{"content": f"https://example.com/py/bulk/{i}"} for i in range(5)])
+        self.assertEqual(len(result["data"]), 5)
+
+    def test_scans_show_in_analytics(self):
+        code = self.qr.create_code({"content": "https://example.com/py/scanned"})
+        for _ in range(3):
+            self.assertEqual(scan(code["scan_url"]), 302)
+        counted = eventually(lambda: self.qr.code_scans(code["id"])["total_scans"] == 3)
+        self.assertTrue(counted, "three scans should be counted")
+        analytics = self.qr.code_scans(code["id"], granularity="day", timezone="Europe/Berlin")
+        self.assertEqual(sum(p["scans"] for p in analytics["timeseries"]), 3)
+        self.assertEqual(len(list(self.qr.iter_raw_scans(code["id"], limit=2))), 3)
+        self.assertGreaterEqual(self.qr.overview()["total_scans"], 3)
+
+    def test_signed_webhook_verifies(self):
+        received: list[tuple[bytes, dict[str, str]]] = []
+
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                received.append((body, dict(self.headers.items())))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            endpoint = self.qr.request("POST", "/webhooks", {
+                "url": f"http://127.0.0.1:{server.server_address[1]}/hook",
+                "events": ["code.created"],
+            })
+            code = self.qr.create_code({"content": "https://example.com/py/webhook"})
+            self.assertTrue(eventually(lambda: any(code["id"].encode() in body for body, _ in received)))
+            body, headers = next((b, h) for b, h in received if code["id"].encode() in b)
+            event = verify_webhook(endpoint["secret"], body, headers)
+            self.assertEqual(event["type"], "code.created")
+            self.assertEqual(event["data"]["id"], code["id"])
+            self.qr.request("DELETE", f"/webhooks/{endpoint['id']}")
+        finally:
+            server.shutdown()
