@@ -6,7 +6,7 @@ import { decodeQr } from '../../src/modules/images/decode.ts';
 import type { ErrorCorrectionLevel, EyeStyle, ModuleStyle, RenderDesign, RenderLogo } from '../../src/modules/images/design.ts';
 import { svgToPdf } from '../../src/modules/images/pdf.ts';
 import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
-import { logoAreaFraction, renderSvg } from '../../src/modules/images/render.ts';
+import { hasOnlyStraightEdges, logoAreaFraction, renderSvg } from '../../src/modules/images/render.ts';
 
 const SIZE = 600;
 const TEXT = 'https://qr.example/AbC1234';
@@ -48,7 +48,8 @@ const CLEAR_LOGO = pngLogo('<svg xmlns="http://www.w3.org/2000/svg" width="96" h
 function decodes(text: string, d: RenderDesign, logo: RenderLogo | null = null): string | null {
   const svg = renderSvg(text, d, logo, SIZE);
   expect(svg).not.toContain('<text');
-  return decodeQr(svgToRgba(svg, SIZE));
+  // Rasterised as the images service does (square designs with crisp edges).
+  return decodeQr(svgToRgba(svg, SIZE, { crispEdges: hasOnlyStraightEdges(d) }));
 }
 
 describe('renderSvg decodes', () => {

@@ -1,23 +1,45 @@
 // Rasterises the renderer's SVG with resvg. System fonts stay unloaded: the SVG carries its text
 // as paths, so scanning the machine's fonts would only cost start-up time and risk differences.
-import { Resvg } from '@resvg/resvg-js';
+import { Resvg, type RenderedImage } from '@resvg/resvg-js';
+import { encodeOpaquePng, type PngEffort } from './png.ts';
 
-function rasterise(svg: string, widthPx: number) {
-  return new Resvg(svg, { fitTo: { mode: 'width', value: widthPx }, font: { loadSystemFonts: false } }).render();
+export interface RasterOptions {
+  /**
+   * Snap shape edges to whole pixels instead of anti-aliasing them: only for designs that
+   * `hasOnlyStraightEdges` (render.ts), where it changes nothing but the edge pixels' shades.
+   */
+  crispEdges?: boolean;
 }
 
-/** The SVG as a PNG `widthPx` wide; the height follows the SVG's aspect ratio. */
-export function svgToPng(svg: string, widthPx: number): Buffer {
-  return rasterise(svg, widthPx).asPng();
+// resvg's shape-rendering values: 1 = crispEdges, 2 = geometricPrecision (its default).
+function rasterise(svg: string, widthPx: number, { crispEdges = false }: RasterOptions) {
+  return new Resvg(svg, {
+    fitTo: { mode: 'width', value: widthPx },
+    font: { loadSystemFonts: false },
+    shapeRendering: crispEdges ? 1 : 2,
+  }).render();
 }
 
-/** The SVG as raw RGBA pixels (row-major, 4 bytes per pixel), e.g. for decoding it back. */
-export function svgToRgba(svg: string, widthPx: number): { data: Uint8ClampedArray; width: number; height: number } {
-  const image = rasterise(svg, widthPx);
+function rgbaOf(image: RenderedImage): { data: Uint8ClampedArray; width: number; height: number } {
   const pixels = image.pixels;
   return {
     data: new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength),
     width: image.width,
     height: image.height,
   };
+}
+
+/**
+ * The SVG as a PNG `widthPx` wide; the height follows the SVG's aspect ratio. The pixels are
+ * resvg's, re-encoded smaller (png.ts). A code is always opaque (its background is painted
+ * first); resvg's own RGBA encoding remains for SVGs with translucent pixels.
+ */
+export function svgToPng(svg: string, widthPx: number, { effort = 'compact', ...options }: RasterOptions & { effort?: PngEffort } = {}): Buffer {
+  const image = rasterise(svg, widthPx, options);
+  return encodeOpaquePng(rgbaOf(image), effort) ?? image.asPng();
+}
+
+/** The SVG as raw RGBA pixels (row-major, 4 bytes per pixel), e.g. for decoding it back. */
+export function svgToRgba(svg: string, widthPx: number, options: RasterOptions = {}): { data: Uint8ClampedArray; width: number; height: number } {
+  return rgbaOf(rasterise(svg, widthPx, options));
 }

@@ -52,7 +52,7 @@ export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo |
     row >= 0 && col >= 0 && row < size && col < size && reserved[row * size + col] === 0;
   const isDark = (row: number, col: number) => isFree(row, col) && qr.modules.get(row, col) === 1;
 
-  const banner = design.frame === 'banner' && design.frameText?.trim() ? design.frameText.trim() : null;
+  const banner = bannerText(design);
   const bannerHeight = banner ? Math.max(3, Math.round(side * 0.18)) : 0;
   // The band keeps a full quiet zone above it and as much again below.
   const height = banner ? side + bannerHeight + margin : side;
@@ -92,6 +92,21 @@ export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo |
   out.push('</svg>');
   // A style can leave a layer empty (no alignment patterns in version 1): drop its blank line.
   return out.filter(Boolean).join('\n') + '\n';
+}
+
+/**
+ * Whether the design draws only axis-aligned rectangles (square modules and eyes, no caption),
+ * so a rasteriser may snap its edges to whole pixels: each edge moves less than a pixel, only
+ * the edge pixels' gray shades change (to the color either side), and a plain code keeps
+ * exactly its two colors. A logo is a raster image either way.
+ */
+export function hasOnlyStraightEdges(design: RenderDesign): boolean {
+  return design.style === 'square' && design.eyeStyle === 'square' && bannerText(design) === null;
+}
+
+/** The banner's caption, or null when no banner is drawn. */
+function bannerText(design: RenderDesign): string | null {
+  return design.frame === 'banner' && design.frameText?.trim() ? design.frameText.trim() : null;
 }
 
 function overlaps(a: Box, b: Box): boolean {
