@@ -19,6 +19,10 @@ import * as createWebhookEndpoints from './20261122220000_create_webhook_endpoin
 import * as createWebhookEvents from './20261122220100_create_webhook_events.ts';
 import * as createWebhookDeliveries from './20261122220200_create_webhook_deliveries.ts';
 import * as createWebhookAttempts from './20261122220300_create_webhook_attempts.ts';
+import * as addApiKeysScopes from './20261122230000_add_api_keys_scopes.ts';
+import * as createOauthClients from './20261122230100_create_oauth_clients.ts';
+import * as createOauthPayloads from './20261122230200_create_oauth_payloads.ts';
+import * as createOauthSecrets from './20261122230300_create_oauth_secrets.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -39,4 +43,8 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122220100_create_webhook_events': createWebhookEvents,
   '20261122220200_create_webhook_deliveries': createWebhookDeliveries,
   '20261122220300_create_webhook_attempts': createWebhookAttempts,
+  '20261122230000_add_api_keys_scopes': addApiKeysScopes,
+  '20261122230100_create_oauth_clients': createOauthClients,
+  '20261122230200_create_oauth_payloads': createOauthPayloads,
+  '20261122230300_create_oauth_secrets': createOauthSecrets,
 };

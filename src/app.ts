@@ -3,16 +3,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { GraphQLLimits } from './graphql/limits.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppState } from './http/context.ts';
+import { corsFor } from './http/cors.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createGraphQLRouter } from './http/graphql-route.ts';
 import { createOpsRouter } from './http/ops.ts';
 import { requestLog } from './http/request-log.ts';
 import { API_VERSIONS, createApiRouter } from './http/router.ts';
 import type { Services } from './services.ts';
+import { createConsentRouter, oauthServer } from './modules/oauth/routes.ts';
 import { createScanRoute } from './modules/scans/scan-route.ts';
 import { DomainError } from './shared/errors.ts';
+
+const graphqlLimits = (config: Config): GraphQLLimits => ({
+  maxDepth: config.graphqlMaxDepth,
+  maxCost: config.graphqlMaxCost,
+  introspection: config.graphqlIntrospection,
+});
 
 export interface AppDeps {
   services: Services;
@@ -30,7 +40,12 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   });
 
   app.use(requestLog(logger));
+  // Outside the error handler, so that problems reach allowed browser origins too.
+  const cors = corsFor(services.config.corsOrigins);
+  if (cors) app.use(cors);
   app.use(errorHandler());
+  // The OAuth server answers /oauth/* itself (OAuth's own error format), before the problem mapping below.
+  app.use(oauthServer(services));
   // Routers leave a bare status when nothing answered (404) or the method is wrong (405, 501,
   // with an Allow header): those become problems too.
   app.use(async (ctx, next) => {
@@ -47,7 +62,8 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
 
   const routers = [
     createOpsRouter(services),
-    createGraphQLRouter(createGraphQLServer({ graphiql, logger }), services, graphiql),
+    createConsentRouter(services),
+    createGraphQLRouter(createGraphQLServer({ graphiql, logger, limits: graphqlLimits(services.config) }), services, graphiql),
     ...API_VERSIONS.map((version) => createApiRouter(version, services)),
   ];
   for (const router of routers) {
@@ -65,6 +81,7 @@ export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res:
     clientInfo: services.scans.clientInfo,
     recorder: services.scans.recorder,
     redirectStatus: services.config.scanRedirectStatus,
+    limit: services.rateLimits.scan,
     logger,
   });
   const koa = buildApp(deps).callback();

@@ -1,6 +1,7 @@
 // Command line: `migrate`; `keys create --account <name>` for a fresh install's first key (printed
-// alone on the last line of stdout, so scripts can capture it); and `codes import <file.csv>`, a
-// client of a running server's bulk API (./cli/import-codes.ts).
+// alone on the last line of stdout, so scripts can capture it; every scope unless --scopes
+// names some); and `codes import <file.csv>`, a client of a running server's bulk API
+// (./cli/import-codes.ts).
 import { parseArgs } from 'node:util';
 import { importCodes, IMPORT_USAGE } from './cli/import-codes.ts';
 import { loadConfig } from './config.ts';
@@ -8,12 +9,21 @@ import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
+import { isScope, SCOPES, type Scope } from './shared/principal.ts';
 
 const USAGE = `Usage:
   cli migrate                                   apply pending database migrations
-  cli keys create --account <name> [--name <n>] create an API key (and the account if new)
+  cli keys create --account <name> [--name <n>] [--scopes <s1,s2>]
+                                                create an API key (and the account if new);
+                                                scopes: ${SCOPES.join(', ')} (default: all)
   ${IMPORT_USAGE}
                                                 create codes from a CSV file through the API`;
+
+/** `codes:read,codes:write` -> the scopes, or null when a name is unknown or none is given. */
+function parseScopes(list: string): Scope[] | null {
+  const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return names.length > 0 && names.every(isScope) ? [...new Set(names as Scope[])] : null;
+}
 
 async function run(argv: string[]): Promise<number> {
   const [group, command] = argv;
@@ -30,17 +40,22 @@ async function run(argv: string[]): Promise<number> {
     if (group === 'keys' && command === 'create') {
       const { values } = parseArgs({
         args: argv.slice(2),
-        options: { account: { type: 'string' }, name: { type: 'string' } },
+        options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } },
         strict: true,
       });
       if (!values.account) {
         console.error('keys create needs --account <name>\n' + USAGE);
         return 2;
       }
+      const scopes = values.scopes === undefined ? [...SCOPES] : parseScopes(values.scopes);
+      if (!scopes) {
+        console.error(`--scopes takes a comma-separated list of: ${SCOPES.join(', ')}\n` + USAGE);
+        return 2;
+      }
       await migrateLatest(db);
       const services = await createServices(db, config, createLogger({ logLevel: 'warn' }));
-      const issued = await services.accounts.issueKey(values.account, values.name);
-      console.log(`Created key ${issued.prefix}… (${issued.keyId}) for account '${issued.accountName}' (${issued.accountId}).`);
+      const issued = await services.accounts.issueKey(values.account, { name: values.name, scopes });
+      console.log(`Created key ${issued.prefix}… (${issued.keyId}) for account '${issued.accountName}' (${issued.accountId}), scopes: ${scopes.join(' ')}.`);
       console.log('Store it now: it is shown only this once.');
       console.log(issued.key);
       return 0;

@@ -14,6 +14,19 @@ const byteSize = z
     return Number(match[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
   });
 
+/** Requests a minute; 0 switches the limit off. */
+const perMinute = z.coerce.number().int().min(0).max(10_000_000);
+
+/** Browser origins (`https://app.example.com`) or `*`, comma-separated. */
+const originList = z
+  .string()
+  .transform((value) => value.split(',').map((origin) => origin.trim().toLowerCase()).filter((origin) => origin !== ''))
+  .pipe(
+    z.array(
+      z.string().regex(/^(\*|https?:\/\/[^/\s?#]+)$/, 'each entry must be an origin such as https://app.example.com (no path), or *'),
+    ),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -30,6 +43,11 @@ const envSchema = z.object({
   JSON_BODY_LIMIT: byteSize.default(1024 * 1024),
   BULK_BODY_LIMIT: byteSize.default(16 * 1024 * 1024),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  OAUTH_ISSUER: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL ending in /oauth, such as https://api.example.com/oauth' })
+    .refine((value) => /^[^?#]*\/oauth$/.test(value), 'must end in /oauth (where the OAuth server is mounted), without a trailing slash')
+    .optional(),
+  OAUTH_ACCESS_TOKEN_TTL_MS: z.coerce.number().int().min(60_000).max(3_600_000).default(600_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SCAN_REDIRECT_STATUS: z.enum(['301', '302', '307']).default('302').transform(Number),
   ANALYTICS_SOURCE: z.enum(['rollups', 'raw']).default('rollups'),
@@ -52,6 +70,13 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RATE_LIMIT_PER_MINUTE: perMinute.default(600),
+  BULK_RATE_LIMIT_PER_MINUTE: perMinute.default(30),
+  SCAN_RATE_LIMIT_PER_MINUTE: perMinute.default(6000),
+  CORS_ORIGINS: originList.default([]),
+  GRAPHQL_INTROSPECTION: booleanString.optional(),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(100_000),
 });
 
 export interface Config {
@@ -67,6 +92,10 @@ export interface Config {
   /** Body limit of POST /codes/bulk, which carries up to 10,000 codes. */
   readonly bulkBodyLimit: number;
   readonly apiKeyCacheTtlMs: number;
+  /** Issuer identifier of the OAuth server (`iss` of its tokens): PUBLIC_BASE_URL + /oauth unless set. */
+  readonly oauthIssuer: string;
+  /** Lifetime of OAuth access tokens (they cannot be revoked, only outlived). */
+  readonly oauthAccessTokenTtlMs: number;
   readonly shutdownTimeoutMs: number;
   readonly scanRedirectStatus: 301 | 302 | 307;
   /** 'raw' answers analytics from raw scans only: for benchmarks and cross-checks, not production. */
@@ -101,6 +130,18 @@ export interface Config {
   readonly webhookDisableAfterMs: number;
   /** Finished webhook events older than this are deleted. */
   readonly webhookRetentionDays: number;
+  /** API calls a minute per key, REST and GraphQL alike; 0 = no limit. */
+  readonly rateLimitPerMinute: number;
+  /** Bulk calls a minute per key, on top of the limit above; 0 = no limit. */
+  readonly bulkRateLimitPerMinute: number;
+  /** Scans a minute per visitor address, per process; 0 = no limit. */
+  readonly scanRateLimitPerMinute: number;
+  /** Origins allowed to call the API from a browser; empty = no CORS headers at all. */
+  readonly corsOrigins: readonly string[];
+  /** Schema introspection; off in production unless GRAPHQL_INTROSPECTION=true. */
+  readonly graphqlIntrospection: boolean;
+  readonly graphqlMaxDepth: number;
+  readonly graphqlMaxCost: number;
 }
 
 export class ConfigError extends Error {
@@ -118,17 +159,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     migrateOnStart: e.MIGRATE_ON_START,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     logLevel: e.LOG_LEVEL,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     bulkBodyLimit: e.BULK_BODY_LIMIT,
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
+    oauthIssuer: e.OAUTH_ISSUER ?? `${publicBaseUrl}/oauth`,
+    oauthAccessTokenTtlMs: e.OAUTH_ACCESS_TOKEN_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scanRedirectStatus: e.SCAN_REDIRECT_STATUS as 301 | 302 | 307,
     analyticsSource: e.ANALYTICS_SOURCE,
@@ -151,5 +195,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     webhookDisableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    bulkRateLimitPerMinute: e.BULK_RATE_LIMIT_PER_MINUTE,
+    scanRateLimitPerMinute: e.SCAN_RATE_LIMIT_PER_MINUTE,
+    corsOrigins: Object.freeze(e.CORS_ORIGINS),
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
+    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
+    graphqlMaxCost: e.GRAPHQL_MAX_COST,
   });
 }

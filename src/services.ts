@@ -24,7 +24,9 @@ import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
+import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
+import { createRateLimits } from './shared/rate-limiter.ts';
 
 export async function createServices(db: Knex, config: Config, logger: Logger) {
   const routingStore = createRoutingStore(db);
@@ -61,14 +63,21 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     inputsTtlMs: config.codeCacheTtlMs,
   });
   const rawSource = createRawSource(db);
+  const oauth = await createOAuth({ db, config, logger });
   const onCodeChanged = (code: ChangedCode) => {
     if (code.slug) targets.invalidate(code.slug);
     images.forget(code.id);
   };
 
+  const rateLimits = createRateLimits({ config, logger });
+
   return {
     config,
     accounts: createAccountsService(db, createAccountsStore(db), { cacheTtlMs: config.apiKeyCacheTtlMs }),
+    /** OAuth clients of an account, and access-token verification. */
+    oauth: oauth.service,
+    /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
+    oauthServer: oauth.server,
     codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
     bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
     idempotency: createIdempotency(db),
@@ -86,6 +95,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     webhooks: webhooks.service,
     /** Delivers the webhook outbox; main.ts starts it (WEBHOOK_WORKER), tests start their own. */
     webhookWorker: webhooks.worker,
+    /** Per-key API limits (on Redis with REDIS_URL) and the scan route's per-address limit. */
+    rateLimits,
     /** For readiness: one trivial round trip. */
     async pingDatabase(): Promise<void> {
       await db.raw('select 1');
@@ -95,6 +106,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
       await recorder.stop();
       // After the scans: their outbox rows are written; attempts in flight finish.
       await webhooks.close();
+      rateLimits.close();
     },
   };
 }

@@ -23,8 +23,13 @@ export function createMaskError(logger: Logger) {
         },
       });
     }
-    // Errors of GraphQL itself (syntax, unknown field, wrong argument type) are safe to show.
-    if (error instanceof GraphQLError && !error.originalError) return error;
+    // Errors of GraphQL itself (syntax, unknown field, wrong argument type) are safe to show;
+    // one without a code is about the variables (missing, null, of the wrong type; graphql-js
+    // wraps its own GraphQLError for the latter): the caller's mistake, a bad request.
+    if (error instanceof GraphQLError && (!error.originalError || original instanceof GraphQLError)) {
+      if (!error.originalError && typeof error.extensions.code === 'string') return error;
+      return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, code: 'BAD_REQUEST', status: 400 } });
+    }
     logger.error({ err: original }, 'unhandled error in a GraphQL resolver');
     return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   };

@@ -3,11 +3,12 @@ import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from './context.ts';
 import { createMaskError } from './errors.ts';
+import { limitPlugins, type GraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
 
 export type Yoga = ReturnType<typeof createGraphQLServer>;
 
-export function createGraphQLServer(options: { graphiql: boolean; logger: Logger }) {
+export function createGraphQLServer(options: { graphiql: boolean; logger: Logger; limits: GraphQLLimits }) {
   return createYoga<GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -15,6 +16,9 @@ export function createGraphQLServer(options: { graphiql: boolean; logger: Logger
     graphiql: options.graphiql ? { title: 'QR service GraphQL' } : false,
     renderGraphiQL,
     landingPage: false,
+    // yoga would answer every Origin (with credentials); CORS is the app's, closed by default.
+    cors: false,
+    plugins: limitPlugins(options.limits),
     maskedErrors: { maskError: createMaskError(options.logger) },
     // Request logging is ours (one line per request); resolver failures are logged by maskError.
     logging: false,

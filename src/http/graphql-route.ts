@@ -1,16 +1,54 @@
-// Mounts graphql-yoga at /graphql behind the same API-key auth as REST.
+// Mounts graphql-yoga at /graphql behind the same API-key auth and rate limit as REST.
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { Router } from '@koa/router';
+import parse from 'co-body';
 import type { Middleware } from 'koa';
 import type { Yoga } from '../graphql/yoga.ts';
 import { createAnalyticsLoaders } from '../modules/analytics/loaders.ts';
 import type { Services } from '../services.ts';
-import { requireAuth } from './auth.ts';
-import { principalOf, type AppState } from './context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { bearerAuthenticator, requireAuth } from './auth.ts';
+import { hasBody, jsonDepthExceeds, tooDeep } from './body.ts';
+import { principalOf, type AppContext, type AppState } from './context.ts';
+import { withRateLimit } from './rate-limit.ts';
+import { graphiqlCsp, HTML_SECURITY_HEADERS } from './security-headers.ts';
+
+/**
+ * yoga would read a body of any size. It is read here first, within `limitBytes` and
+ * MAX_JSON_DEPTH, and handed over already read (whatwg-node under yoga takes `req.body`, as it
+ * does behind Express's body parsers).
+ */
+async function readBody(ctx: AppContext, limitBytes: number): Promise<void> {
+  if (ctx.method === 'GET' || ctx.method === 'HEAD' || !hasBody(ctx)) return;
+  const encoding = ctx.get('Content-Encoding');
+  if (encoding && encoding !== 'identity') {
+    throw new DomainError('unsupported_media_type', `Send the body uncompressed (got Content-Encoding '${encoding}').`);
+  }
+  const text = await parse.text(ctx, { limit: limitBytes, encoding: 'utf8' });
+  if (jsonDepthExceeds(text)) throw tooDeep();
+  if (text !== '') (ctx.req as IncomingMessage & { body?: string }).body = text;
+}
+
+/** GraphQL over GET carries JSON in two parameters; yoga would answer bad JSON there with a 500. */
+function checkJsonParams(ctx: AppContext): void {
+  for (const name of ['variables', 'extensions']) {
+    for (const value of [ctx.query[name] ?? []].flat()) {
+      if (value === '') continue;
+      try {
+        JSON.parse(value);
+      } catch {
+        throw new DomainError('bad_request', `The '${name}' parameter is not valid JSON.`);
+      }
+      if (jsonDepthExceeds(value)) throw tooDeep();
+    }
+  }
+}
 
 export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: boolean): Router<AppState> {
   const router = new Router<AppState>();
-  const auth = requireAuth((key) => services.accounts.authenticate(key));
+  // A GraphQL request counts as one call, whatever it asks for (depth and cost are limited in yoga).
+  const auth = withRateLimit(requireAuth(bearerAuthenticator(services)), services.rateLimits);
 
   // A browser opening GraphiQL cannot send a key yet; it sets one in GraphiQL's headers tab.
   const authUnlessGraphiQL: Middleware<AppState> = (ctx, next) =>
@@ -20,6 +58,9 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
 
   // GET|POST /graphql: GraphQL over HTTP (and GraphiQL in development)
   router.all('/graphql', authUnlessGraphiQL, async (ctx) => {
+    // bulkCreateCodes carries up to 10,000 codes: the bulk body limit applies.
+    await readBody(ctx, services.config.bulkBodyLimit);
+    checkJsonParams(ctx);
     const principal = ctx.state.principal ? principalOf(ctx) : (undefined as never);
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
       principal,
@@ -28,6 +69,13 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
+    if (response.headers.get('content-type')?.startsWith('text/html')) {
+      // GraphiQL: one page, read whole so that its policy can allow its inline script by hash.
+      const html = await response.text();
+      ctx.set({ ...HTML_SECURITY_HEADERS, 'Content-Security-Policy': graphiqlCsp(html) });
+      ctx.body = html;
+      return;
+    }
     // Yoga's body is a web stream (its own ponyfill); a Node stream lets Koa pipe it, SSE included.
     ctx.body = response.body ? Readable.from(response.body as unknown as AsyncIterable<Uint8Array>) : null;
   });

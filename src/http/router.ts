@@ -1,25 +1,31 @@
 // One router per API version. Today /v1 and /v2 share every route; a later difference is
 // made here, in one place.
 import { Router } from '@koa/router';
+import { registerApiKeyRoutes } from '../modules/accounts/rest.ts';
 import { registerAnalyticsRoutes } from '../modules/analytics/rest.ts';
 import { registerBatchRoutes } from '../modules/batches/rest.ts';
 import { registerBulkRoutes } from '../modules/bulk/rest.ts';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
 import { registerImageRoutes } from '../modules/images/rest.ts';
+import { registerOAuthClientRoutes } from '../modules/oauth/rest.ts';
 import { registerRoutingRoutes } from '../modules/routing/rest.ts';
 import { registerWebhookRoutes } from '../modules/webhooks/rest.ts';
 import type { Services } from '../services.ts';
-import { requireAuth } from './auth.ts';
+import { bearerAuthenticator, requireAuth } from './auth.ts';
 import { jsonBody } from './body.ts';
-import type { AppState } from './context.ts';
+import type { AppContext, AppState } from './context.ts';
+import { withRateLimit } from './rate-limit.ts';
 
 export const API_VERSIONS = ['v1'] as const;
 
 export function createApiRouter(version: (typeof API_VERSIONS)[number], services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: `/${version}` });
+  // Every authenticated call counts against its key's limit right after auth; bulk calls also
+  // against the bulk limit.
+  const isBulk = (ctx: AppContext) => ctx.method === 'POST' && ctx.routerPath === `/${version}/codes/bulk`;
   const deps = {
     services,
-    auth: requireAuth((key) => services.accounts.authenticate(key)),
+    auth: withRateLimit(requireAuth(bearerAuthenticator(services)), services.rateLimits, isBulk),
     json: jsonBody(services.config.jsonBodyLimit),
     bulkJson: jsonBody(services.config.bulkBodyLimit),
   };
@@ -31,5 +37,7 @@ export function createApiRouter(version: (typeof API_VERSIONS)[number], services
   registerBatchRoutes(router, deps);
   registerAnalyticsRoutes(router, deps);
   registerWebhookRoutes(router, deps);
+  registerApiKeyRoutes(router, deps);
+  registerOAuthClientRoutes(router, deps);
   return router;
 }

@@ -1,5 +1,25 @@
+import { DomainError } from './errors.ts';
+
+/**
+ * What a credential may do. Every REST route and GraphQL field names the one it needs; the
+ * list is closed so a typo fails to compile rather than locking everyone out.
+ */
+export const SCOPES = ['codes:read', 'codes:write', 'analytics:read', 'webhooks:read', 'webhooks:write', 'keys:manage'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
+
 /** Who is calling: every service function takes this first and scopes its queries by account. */
 export interface Principal {
   readonly accountId: string;
+  /** The API key (`key_…`), or for an OAuth access token the client (`client_…`) acting. */
   readonly keyId: string;
+  readonly scopes: ReadonlySet<Scope>;
+}
+
+/** Throws the 403 that names the missing scope; REST and GraphQL render it alike. */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (principal.scopes.has(scope)) return;
+  const held = [...principal.scopes].join(', ') || 'none';
+  throw new DomainError('forbidden', `This needs the scope '${scope}'. The credential has: ${held}.`);
 }

@@ -6,6 +6,7 @@ import { hashApiKey } from '../../src/modules/accounts/api-key.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { SCOPES } from '../../src/shared/principal.ts';
 
 let testDb: TestDb;
 let services: Services;
@@ -25,7 +26,7 @@ describe('API keys', () => {
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows[0])).not.toContain(issued.key.slice(4));
     expect(rows[0].secret_hash).toBe(hashApiKey(issued.key));
-    expect(await services.accounts.authenticate(issued.key)).toEqual({ accountId: issued.accountId, keyId: issued.keyId });
+    expect(await services.accounts.authenticate(issued.key)).toEqual({ accountId: issued.accountId, keyId: issued.keyId, scopes: new Set(SCOPES) });
     expect(await services.accounts.authenticate(issued.key.slice(0, -1) + (issued.key.endsWith('a') ? 'b' : 'a'))).toBeNull();
   });
 
@@ -49,7 +50,7 @@ describe('API keys', () => {
 describe('slugs', () => {
   it('keeps the slug of a deleted code reserved for good', async () => {
     const issued = await services.accounts.issueKey('slugs');
-    const principal = { accountId: issued.accountId, keyId: issued.keyId };
+    const principal = { accountId: issued.accountId, keyId: issued.keyId, scopes: new Set(SCOPES) };
     const code = await services.codes.create(principal, { content: 'https://example.com' });
     await services.codes.remove(principal, code.id);
     expect(await testDb.db('slugs').where({ slug: code.slug }).first()).toBeTruthy();
@@ -62,7 +63,7 @@ describe('slugs', () => {
     const before = await testDb.db('slugs').count({ n: '*' }).first();
     const issued = await services.accounts.issueKey('rollback');
     // An account id that does not exist makes the code insert fail after the slug insert.
-    await expect(services.codes.create({ accountId: 'acct_missing', keyId: issued.keyId }, { content: 'https://example.com' })).rejects.toThrow();
+    await expect(services.codes.create({ accountId: 'acct_missing', keyId: issued.keyId, scopes: new Set(SCOPES) }, { content: 'https://example.com' })).rejects.toThrow();
     const after = await testDb.db('slugs').count({ n: '*' }).first();
     expect(Number(after!.n)).toBe(Number(before!.n));
   });

@@ -9,6 +9,7 @@ import type { Code } from '../../src/modules/codes/model.ts';
 import type { ScanEvent } from '../../src/modules/scans/recorder.ts';
 import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { SCOPES } from '../../src/shared/principal.ts';
 
 let testDb: TestDb;
 let webhooks: Webhooks;
@@ -20,10 +21,10 @@ beforeAll(async () => {
   for (const id of accounts) await testDb.db('accounts').insert({ id, name: id, created_at: Date.now() });
   webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config) });
   // a: every scan; b: scans of one code only; c: no endpoint at all.
-  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k' }, { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] });
-  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k' }, { url: 'http://127.0.0.1:9/a2', events: ['scan.created'] });
+  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] });
+  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a2', events: ['scan.created'] });
   await testDb.db('codes').insert({ id: 'qr_outbox_b1', account_id: accounts[1], type: 'text', content: '{}', design: '{}', routing_enabled: false, slug: null, created_at: 0, updated_at: 0 });
-  await webhooks.service.create({ accountId: accounts[1]!, keyId: 'k' }, { url: 'http://127.0.0.1:9/b', events: ['scan.created'], code_ids: ['qr_outbox_b1'] });
+  await webhooks.service.create({ accountId: accounts[1]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/b', events: ['scan.created'], code_ids: ['qr_outbox_b1'] });
 });
 afterAll(async () => {
   await webhooks.close();
@@ -49,7 +50,7 @@ describe('outbox', () => {
     const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
     const statements: string[] = [];
     const live: unknown[] = [];
-    const listening = webhooks.service.subscribeScans({ accountId: accounts[2]!, keyId: 'k' }, null);
+    const listening = webhooks.service.subscribeScans({ accountId: accounts[2]!, keyId: 'k', scopes: new Set(SCOPES) }, null);
     const stream = await listening;
     void (async () => {
       for await (const scan of stream) live.push(scan);
@@ -77,7 +78,7 @@ describe('outbox', () => {
 
   it('leaves nothing behind when the transaction rolls back, and publishes nothing', async () => {
     const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
-    const stream = await webhooks.service.subscribeScans({ accountId: accounts[0]!, keyId: 'k' }, null);
+    const stream = await webhooks.service.subscribeScans({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, null);
     const live: unknown[] = [];
     void (async () => {
       for await (const scan of stream) live.push(scan);

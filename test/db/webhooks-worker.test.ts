@@ -11,11 +11,12 @@ import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module
 import { createWebhooksStore } from '../../src/modules/webhooks/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { SCOPES } from '../../src/shared/principal.ts';
 
 let testDb: TestDb;
 let receiver: Receiver;
 const accountId = 'acct_worker_test';
-const principal = { accountId, keyId: 'key_x' };
+const principal = { accountId, keyId: 'key_x', scopes: new Set(SCOPES) };
 
 beforeAll(async () => {
   testDb = await createTestDb();

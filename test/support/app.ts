@@ -5,6 +5,7 @@ import { buildRequestListener } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
+import type { Scope } from '../../src/shared/principal.ts';
 import { createTestDb, type TestDb } from './db.ts';
 
 export interface TestResponse<T = any> {
@@ -29,8 +30,8 @@ export interface TestApp {
   testDb: TestDb;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   graphql<T = any>(key: string | undefined, query: string, variables?: Record<string, unknown>): Promise<TestResponse<T>>;
-  /** A new account with one API key; returns the key. */
-  newAccountKey(name?: string): Promise<string>;
+  /** A new account with one API key (every scope unless `scopes` names some); returns the key. */
+  newAccountKey(name?: string, options?: { scopes?: readonly Scope[] }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -79,8 +80,8 @@ export async function getTestApp(env: Record<string, string> = {}): Promise<Test
     testDb,
     request,
     graphql: (key, query, variables) => request('POST', '/graphql', { key, body: { query, variables } }),
-    async newAccountKey(name = `account-${process.pid}-${++accountCounter}`) {
-      return (await services.accounts.issueKey(name)).key;
+    async newAccountKey(name = `account-${process.pid}-${++accountCounter}`, options = {}) {
+      return (await services.accounts.issueKey(name, options)).key;
     },
     async close() {
       server.closeAllConnections();

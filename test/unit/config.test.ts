@@ -87,4 +87,47 @@ describe('loadConfig', () => {
     }
     expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['REDIS_URL', 'WEBHOOK_RETRY_SCALE', 'WEBHOOK_TIMEOUT_MS']);
   });
+  it('reads the rate limits, CORS and GraphQL limits, closed and limited by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      rateLimitPerMinute: 600,
+      bulkRateLimitPerMinute: 30,
+      scanRateLimitPerMinute: 6000,
+      corsOrigins: [],
+      graphqlIntrospection: true,
+      graphqlMaxDepth: 10,
+      graphqlMaxCost: 100_000,
+    });
+    expect(loadConfig({ NODE_ENV: 'production' }).graphqlIntrospection).toBe(false);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '0',
+      BULK_RATE_LIMIT_PER_MINUTE: '5',
+      SCAN_RATE_LIMIT_PER_MINUTE: '100000',
+      CORS_ORIGINS: ' https://App.example.com, http://localhost:5173 ,',
+      GRAPHQL_INTROSPECTION: 'true',
+      GRAPHQL_MAX_DEPTH: '8',
+      GRAPHQL_MAX_COST: '2000',
+    });
+    expect(config).toMatchObject({
+      rateLimitPerMinute: 0,
+      bulkRateLimitPerMinute: 5,
+      scanRateLimitPerMinute: 100_000,
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      graphqlIntrospection: true,
+      graphqlMaxDepth: 8,
+      graphqlMaxCost: 2000,
+    });
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+  });
+
+  it('puts the OAuth issuer under PUBLIC_BASE_URL unless told, with 10-minute access tokens', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://qr.example.com/' })).toMatchObject({ oauthIssuer: 'https://qr.example.com/oauth', oauthAccessTokenTtlMs: 600_000 });
+    expect(loadConfig({ OAUTH_ISSUER: 'https://api.example.com/oauth', OAUTH_ACCESS_TOKEN_TTL_MS: '300000' })).toMatchObject({
+      oauthIssuer: 'https://api.example.com/oauth',
+      oauthAccessTokenTtlMs: 300_000,
+    });
+    expect(() => loadConfig({ OAUTH_ISSUER: 'https://api.example.com/auth' })).toThrow(/OAUTH_ISSUER/);
+    expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_TTL_MS: '1000' })).toThrow(/OAUTH_ACCESS_TOKEN_TTL_MS/);
+  });
 });

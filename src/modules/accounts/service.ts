@@ -1,10 +1,16 @@
+// Accounts and their API keys: issuing, listing, rotating, revoking, and authenticating a
+// presented key. Management functions take the caller's principal first and see only its
+// account: another account's key id is a 404, like one that never existed.
 import { LRUCache } from 'lru-cache';
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
+import { DomainError, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
-import type { Principal } from '../../shared/principal.ts';
+import { SCOPES, type Principal, type Scope } from '../../shared/principal.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
-import type { AccountsStore } from './store.ts';
+import { createKeySchema, rotateKeySchema } from './schemas.ts';
+import type { AccountsStore, ApiKeyRecord } from './store.ts';
 
 export interface IssuedKey {
   accountId: string;
@@ -15,40 +21,130 @@ export interface IssuedKey {
   prefix: string;
 }
 
+export interface KeyWithSecret {
+  apiKey: ApiKeyRecord;
+  /** The secret, shown this once. */
+  secret: string;
+}
+
+/** "Last used" is written at most this often per key and process. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** A key is usable until revoked or past its expiry (a rotated key: past its grace period). */
+export function keyStatus(key: ApiKeyRecord, now = new Date()): 'active' | 'expired' | 'revoked' {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+/** A credential may hand out only scopes it holds itself, so no key can mint a stronger one. */
+export function assertCanGrant(principal: Principal, scopes: readonly Scope[]): void {
+  const missing = scopes.filter((scope) => !principal.scopes.has(scope));
+  if (missing.length > 0) {
+    throw new DomainError('forbidden', `A credential can only grant scopes it has itself; this one lacks: ${missing.join(', ')}.`);
+  }
+}
+
 export function createAccountsService(db: Knex, store: AccountsStore, options: { cacheTtlMs: number }) {
-  // Hash -> principal. Bounds how long a revoked key keeps working in this process.
+  // Hash -> principal. Bounds how long a key revoked by another process keeps working here.
   const cache = new LRUCache<string, Principal>({ max: 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
+  const touched = new LRUCache<string, true>({ max: 10_000, ttl: TOUCH_INTERVAL_MS });
+
+  /** This process forgets the key at once; other processes within API_KEY_CACHE_TTL_MS. */
+  function forget(keyId: string): void {
+    for (const [hash, principal] of cache.entries()) if (principal.keyId === keyId) cache.delete(hash);
+  }
+
+  async function find(principal: Principal, id: string): Promise<ApiKeyRecord> {
+    const key = await store.findApiKey(principal.accountId, id);
+    if (!key) throw notFound('API key', id);
+    return key;
+  }
+
+  /** Writes a new key of the account; the secret leaves only in the return value. */
+  async function insertKey(trx: Knex.Transaction | Knex, accountId: string, fields: { name: string; scopes: Scope[]; expiresAt: Date | null }, now: Date): Promise<KeyWithSecret> {
+    const generated = generateApiKey();
+    const apiKey: ApiKeyRecord = {
+      id: newId('key'),
+      accountId,
+      name: fields.name,
+      prefix: generated.displayPrefix,
+      scopes: fields.scopes,
+      createdAt: now,
+      lastUsedAt: null,
+      expiresAt: fields.expiresAt,
+      revokedAt: null,
+      replacedBy: null,
+    };
+    await store.insertApiKey({ ...apiKey, secretHash: generated.hash }, trx);
+    return { apiKey, secret: generated.key };
+  }
 
   return {
     /**
      * Issues a new API key for the named account, creating the account when it does not
-     * exist yet. Used by the CLI on a fresh install and by tests.
+     * exist yet. Used by the CLI on a fresh install and by tests; every scope unless told.
      */
-    async issueKey(accountName: string, keyName = 'default'): Promise<IssuedKey> {
+    async issueKey(accountName: string, options: { name?: string; scopes?: readonly Scope[] } = {}): Promise<IssuedKey> {
       const now = new Date();
-      const generated = generateApiKey();
-      const keyId = newId('key');
       return inTransaction(db, async (trx) => {
         let account = await store.findAccountByName(accountName, trx);
         if (!account) {
           account = { id: newId('acct'), name: accountName, createdAt: now };
           await store.insertAccount(account, trx);
         }
-        await store.insertApiKey(
-          {
-            id: keyId,
-            accountId: account.id,
-            name: keyName,
-            prefix: generated.displayPrefix,
-            secretHash: generated.hash,
-            createdAt: now,
-            expiresAt: null,
-            revokedAt: null,
-          },
-          trx,
-        );
-        return { accountId: account.id, accountName, keyId, key: generated.key, prefix: generated.displayPrefix };
+        const { apiKey, secret } = await insertKey(trx, account.id, { name: options.name ?? 'default', scopes: [...(options.scopes ?? SCOPES)], expiresAt: null }, now);
+        return { accountId: account.id, accountName, keyId: apiKey.id, key: secret, prefix: apiKey.prefix };
       });
+    },
+
+    /** A new key of the caller's account, with scopes the caller holds; the secret is shown once. */
+    async create(principal: Principal, input: unknown): Promise<KeyWithSecret> {
+      const body = parseInput(createKeySchema, input);
+      assertCanGrant(principal, body.scopes);
+      return insertKey(db, principal.accountId, { name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null }, new Date());
+    },
+
+    /** Every key of the caller's account, revoked and expired ones included, newest first. */
+    async list(principal: Principal): Promise<ApiKeyRecord[]> {
+      return store.listApiKeys(principal.accountId);
+    },
+
+    get: find,
+
+    /**
+     * A replacement key with the same name and scopes. The old key keeps working for the grace
+     * period (default 24 hours, 0 to stop it at once) and is then expired; only a key that is
+     * active and not already replaced can be rotated.
+     */
+    async rotate(principal: Principal, id: string, input: unknown): Promise<KeyWithSecret & { previous: ApiKeyRecord }> {
+      const body = parseInput(rotateKeySchema, input ?? {});
+      const now = new Date();
+      const result = await inTransaction(db, async (trx) => {
+        const old = await store.findApiKey(principal.accountId, id, trx);
+        if (!old) throw notFound('API key', id);
+        if (keyStatus(old, now) !== 'active') throw new DomainError('conflict', `API key '${id}' is ${keyStatus(old, now)}; create a new key instead.`);
+        if (old.replacedBy) throw new DomainError('conflict', `API key '${id}' was already rotated; rotate its replacement '${old.replacedBy}' instead.`);
+        const expiresAt = body.expires_at === undefined ? old.expiresAt : body.expires_at;
+        const created = await insertKey(trx, principal.accountId, { name: old.name, scopes: old.scopes, expiresAt }, now);
+        const graceEnd = new Date(now.getTime() + body.grace_period_seconds * 1000);
+        const oldExpiry = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+        await store.updateApiKey(principal.accountId, id, { expiresAt: oldExpiry, replacedBy: created.apiKey.id }, trx);
+        return { ...created, previous: { ...old, expiresAt: oldExpiry, replacedBy: created.apiKey.id } };
+      });
+      // The cached entry carries the old expiry as its TTL; drop it so the grace end applies.
+      forget(id);
+      return result;
+    },
+
+    /**
+     * Revokes a key at once: this process refuses it from the next request, other processes
+     * once their cache entry ages out (API_KEY_CACHE_TTL_MS). Revoking twice is harmless.
+     */
+    async revoke(principal: Principal, id: string): Promise<void> {
+      const key = await find(principal, id);
+      if (!key.revokedAt) await store.updateApiKey(principal.accountId, id, { revokedAt: new Date() });
+      forget(id);
     },
 
     /** The principal for a presented key, or null when the key is unknown, revoked or expired. */
@@ -59,13 +155,16 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: {
       if (cached) return cached;
       const record = await store.findApiKeyByHash(hash);
       const now = new Date();
-      if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) return null;
-      const principal: Principal = Object.freeze({ accountId: record.accountId, keyId: record.id });
+      if (!record || keyStatus(record, now) !== 'active') return null;
+      const principal: Principal = Object.freeze({ accountId: record.accountId, keyId: record.id, scopes: new Set(record.scopes) });
       // A key that expires soon must not outlive its expiry in the cache.
       const ttl = record.expiresAt ? Math.min(cache.ttl, record.expiresAt.getTime() - now.getTime()) : cache.ttl;
       cache.set(hash, principal, { ttl });
-      // Recorded on cache fills only, so "last used" costs one write per key per TTL, not per request.
-      await store.touchApiKey(record.id, now);
+      // At most once a minute per key and process, so "last used" costs no write per request.
+      if (!touched.has(record.id)) {
+        touched.set(record.id, true);
+        await store.touchApiKey(record.id, now);
+      }
       return principal;
     },
   };

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/transaction.ts';
-import { fromMillisOrNull, toMillis } from '../../db/rows.ts';
+import { fromJson, fromMillisOrNull, toJson, toMillis } from '../../db/rows.ts';
+import { isScope, type Scope } from '../../shared/principal.ts';
 
 export interface AccountRow {
   id: string;
@@ -12,10 +13,36 @@ export interface ApiKeyRecord {
   accountId: string;
   name: string;
   prefix: string;
+  scopes: Scope[];
   createdAt: Date;
+  lastUsedAt: Date | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** The key that replaced this one in a rotation. */
+  replacedBy: string | null;
 }
+
+export type ApiKeyChanges = Partial<Pick<ApiKeyRecord, 'expiresAt' | 'revokedAt' | 'replacedBy'>>;
+
+type Row = Record<string, any>;
+
+function toRecord(row: Row): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    prefix: row.prefix,
+    // Unknown names (from a newer version, rolled back) grant nothing; null is no scope at all.
+    scopes: (fromJson<string[]>(row.scopes) ?? []).filter(isScope),
+    createdAt: new Date(Number(row.created_at)),
+    lastUsedAt: fromMillisOrNull(row.last_used_at),
+    expiresAt: fromMillisOrNull(row.expires_at),
+    revokedAt: fromMillisOrNull(row.revoked_at),
+    replacedBy: row.replaced_by ?? null,
+  };
+}
+
+const orNull = (date: Date | null) => (date ? toMillis(date) : null);
 
 export function createAccountsStore(db: Queryable) {
   return {
@@ -35,24 +62,38 @@ export function createAccountsStore(db: Queryable) {
         name: key.name,
         prefix: key.prefix,
         secret_hash: key.secretHash,
+        scopes: toJson(key.scopes),
         created_at: toMillis(key.createdAt),
-        expires_at: key.expiresAt ? toMillis(key.expiresAt) : null,
+        last_used_at: null,
+        expires_at: orNull(key.expiresAt),
         revoked_at: null,
+        replaced_by: null,
       });
     },
 
     async findApiKeyByHash(secretHash: string): Promise<ApiKeyRecord | null> {
       const row = await db('api_keys').where({ secret_hash: secretHash }).first();
-      if (!row) return null;
-      return {
-        id: row.id,
-        accountId: row.account_id,
-        name: row.name,
-        prefix: row.prefix,
-        createdAt: new Date(Number(row.created_at)),
-        expiresAt: fromMillisOrNull(row.expires_at),
-        revokedAt: fromMillisOrNull(row.revoked_at),
-      };
+      return row ? toRecord(row) : null;
+    },
+
+    /** The account's key, or null (another account's key is as unknown as a missing one). */
+    async findApiKey(accountId: string, id: string, q: Queryable = db): Promise<ApiKeyRecord | null> {
+      const row = await q('api_keys').where({ account_id: accountId, id }).first();
+      return row ? toRecord(row) : null;
+    },
+
+    /** Every key of the account, newest first; accounts have a handful, so no paging. */
+    async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+      const rows = await db('api_keys').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      return rows.map(toRecord);
+    },
+
+    async updateApiKey(accountId: string, id: string, changes: ApiKeyChanges, q: Queryable = db): Promise<boolean> {
+      const update: Row = {};
+      if (changes.expiresAt !== undefined) update.expires_at = orNull(changes.expiresAt);
+      if (changes.revokedAt !== undefined) update.revoked_at = orNull(changes.revokedAt);
+      if (changes.replacedBy !== undefined) update.replaced_by = changes.replacedBy;
+      return (await q('api_keys').where({ account_id: accountId, id }).update(update)) > 0;
     },
 
     async touchApiKey(id: string, at: Date): Promise<void> {

@@ -1,6 +1,7 @@
 // GraphQL for dashboards: per-code counts (batched through DataLoader), a code's series and
 // breakdowns, and the account overview; the same analytics service as REST.
 import { builder } from '../../graphql/builder.ts';
+import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
@@ -133,18 +134,18 @@ builder.objectFields(CodeRef, (t) => ({
   scanCount: t.int({
     description: 'Scans in [from, to), bots excluded unless asked. Batched: one query for every code of the request.',
     args: countArgs(t),
-    resolve: async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).scans,
+    resolve: scoped('analytics:read', async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).scans),
   }),
   uniqueScanCount: t.int({
     description: "Scans that were a visitor's first of the UTC day for this code (see the README on unique counts).",
     args: countArgs(t),
-    resolve: async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).unique,
+    resolve: scoped('analytics:read', async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).unique),
   }),
   scans: t.field({
     type: CodeAnalyticsRef,
     description: 'The series and breakdowns of GET /v1/codes/:id/scans.',
     args: seriesArgs(t),
-    resolve: (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, asQuery(args)),
+    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, asQuery(args))),
   }),
 }));
 
@@ -153,6 +154,6 @@ builder.queryField('analyticsOverview', (t) =>
     type: OverviewRef,
     description: 'The account overview of GET /v1/analytics/overview.',
     args: seriesArgs(t),
-    resolve: (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, asQuery(args)),
+    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, asQuery(args))),
   }),
 );

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { Router } from '@koa/router';
 import { stringify } from 'csv-stringify';
 import { principalOf, type AppState } from '../../http/context.ts';
+import { scope } from '../../http/scopes.ts';
 import type { RouteDeps } from '../codes/rest.ts';
 import { SCAN_RECORD_COLUMNS, type ScanRecord } from './raw-scans.ts';
 
@@ -19,12 +20,12 @@ function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream 
 
 export function registerAnalyticsRoutes(router: Router<AppState>, { services, auth }: RouteDeps): void {
   // GET /v1/codes/:id/scans: one code's series and breakdowns (from, to, granularity, timezone, include_bots, top)
-  router.get('/codes/:id/scans', auth, async (ctx) => {
+  router.get('/codes/:id/scans', auth, scope('analytics:read'), async (ctx) => {
     ctx.body = await services.analytics.codeScans(principalOf(ctx), ctx.params.id!, ctx.query);
   });
 
   // GET /v1/codes/:id/scans/raw: individual scan records, keyset-paginated JSON or streamed CSV
-  router.get('/codes/:id/scans/raw', auth, async (ctx) => {
+  router.get('/codes/:id/scans/raw', auth, scope('analytics:read'), async (ctx) => {
     const result = await services.rawScans.list(principalOf(ctx), ctx.params.id!, ctx.query);
     if (result.format === 'json') {
       ctx.body = { object: 'list', data: result.data, next_cursor: result.nextCursor };
@@ -37,7 +38,7 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { services, au
   });
 
   // GET /v1/analytics/overview: the account's totals, trend, top codes and breakdowns
-  router.get('/analytics/overview', auth, async (ctx) => {
+  router.get('/analytics/overview', auth, scope('analytics:read'), async (ctx) => {
     ctx.body = await services.analytics.overview(principalOf(ctx), ctx.query);
   });
 }

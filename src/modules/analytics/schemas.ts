@@ -8,10 +8,16 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar date without a time: a `to` date includes its whole day. */
 export const isDateOnly = (value: string) => DATE.test(value);
 
+/** A day that exists: Date.parse rolls 2026-02-30 over into March instead of refusing it. */
+const isCalendarDate = (v: string) => {
+  const time = Date.parse(`${v}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === v;
+};
+
 /** A date-time with offset, or a calendar date read in the request's time zone. */
 const instant = z
   .string()
-  .refine((v) => (DATE.test(v) ? !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) : z.iso.datetime({ offset: true }).safeParse(v).success), {
+  .refine((v) => (DATE.test(v) ? isCalendarDate(v) : z.iso.datetime({ offset: true }).safeParse(v).success), {
     error: 'must be an ISO 8601 date (2026-01-31) or date-time with offset (2026-01-31T00:00:00Z)',
   });
 

@@ -1,11 +1,12 @@
 // GET /v1/batches/:batch_id/images.zip: every image of a bulk call, as one streamed ZIP.
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
+import { scope } from '../../http/scopes.ts';
 import type { RouteDeps } from '../codes/rest.ts';
 
 export function registerBatchRoutes(router: Router<AppState>, { services, auth }: RouteDeps): void {
   // GET /v1/batches/:batch_id/images.zip?format=svg|png|pdf&size=512&margin=4: a print run's images + manifest.csv
-  router.get('/batches/:batch_id/images.zip', auth, async (ctx) => {
+  router.get('/batches/:batch_id/images.zip', auth, scope('codes:read'), async (ctx) => {
     const batchId = ctx.params.batch_id!;
     const log = ctx.state.log;
     const archive = await services.batches.archive(principalOf(ctx), batchId, ctx.query, (err) =>

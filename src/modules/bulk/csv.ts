@@ -64,6 +64,15 @@ function rowToBody(header: string[], record: string[]): Record<string, unknown> 
   return body;
 }
 
+function drain(body: Readable, budget: number): void {
+  let left = budget;
+  body.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) body.destroy();
+  });
+  body.resume();
+}
+
 const tooLarge = (limitBytes: number) => new DomainError('payload_too_large', `The request body is larger than the limit of ${limitBytes} bytes.`);
 
 /** Header names are matched trimmed and case-insensitively. */
@@ -72,7 +81,7 @@ export const normalizeHeader = (record: string[]) => record.map((name) => name.t
 /**
  * Reads a CSV body into `{ codes: [...] }`, counting bytes as they arrive: 413 past
  * `limitBytes`, 400 for malformed CSV (csv-parse's message), 422 for a wrong header. On an
- * error the stream is left paused, not destroyed, so the client still gets the answer.
+ * error the stream is not destroyed, so the client still gets the answer.
  */
 export async function readCsvCodes(body: Readable, limitBytes: number): Promise<{ codes: Record<string, unknown>[] }> {
   const parser = parse(CSV_PARSE_OPTIONS);
@@ -110,8 +119,11 @@ export async function readCsvCodes(body: Readable, limitBytes: number): Promise<
   }
   if (state.failure !== null) {
     body.unpipe();
-    body.pause();
     parser.destroy();
+    if (bytes > limitBytes) body.pause();
+    // Answered before the end of the body: the rest (within the limit) is read and dropped, or
+    // the client's next request on this keep-alive connection would meet it and be reset.
+    else drain(body, limitBytes - bytes);
     if (state.failure instanceof CsvError) throw new DomainError('bad_request', `The request body is not valid CSV: ${state.failure.message}`);
     throw state.failure;
   }

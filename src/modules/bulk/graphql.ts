@@ -1,5 +1,6 @@
 // bulkCreateCodes: the GraphQL face of POST /codes/bulk, through the same service.
 import { builder } from '../../graphql/builder.ts';
+import { scoped } from '../../graphql/scoped.ts';
 import { CodeRef, CreateCodeInput, toCreateBody } from '../codes/graphql.ts';
 import type { BulkResult } from './service.ts';
 
@@ -16,6 +17,6 @@ builder.mutationFields((t) => ({
     type: BulkPayload,
     description: 'Creates up to 10,000 codes atomically: all of them, or none when any is invalid.',
     args: { input: t.arg({ type: [CreateCodeInput], required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.bulk.create(ctx.principal, { codes: input.map(toCreateBody) }),
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.bulk.create(ctx.principal, { codes: input.map(toCreateBody) })),
   }),
 }));

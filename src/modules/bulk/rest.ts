@@ -3,6 +3,7 @@ import type { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { hasBody } from '../../http/body.ts';
 import { principalOf, type AppState } from '../../http/context.ts';
+import { scope } from '../../http/scopes.ts';
 import { answerIdempotently } from '../../http/idempotent.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { RouteDeps } from '../codes/rest.ts';
@@ -43,7 +44,7 @@ function bulkBody(limitBytes: number, json: Middleware<AppState>): Middleware<Ap
 export function registerBulkRoutes(router: Router<AppState>, { services, auth, bulkJson }: RouteDeps): void {
   // POST /v1/codes/bulk: create up to 10,000 codes atomically (Idempotency-Key honoured).
   // With CSV, error paths name rows: `row <n>.<column>`, the header being row 1.
-  router.post('/codes/bulk', auth, bulkBody(services.config.bulkBodyLimit, bulkJson), async (ctx) => {
+  router.post('/codes/bulk', auth, scope('codes:write'), bulkBody(services.config.bulkBodyLimit, bulkJson), async (ctx) => {
     const csv = isCsv(ctx);
     await answerIdempotently(ctx, services, async () => {
       const result = await services.bulk.create(principalOf(ctx), ctx.request.body).catch((err: unknown) => {

@@ -36,13 +36,19 @@ export function utf8ByteLength(value: string): number {
 const required = (what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? 'is required' : `must be ${what}`;
 
+/** Half of a surrogate pair alone: JSON can carry it (\ud800), but it is no text, and
+ * encodeURIComponent (mailto:) throws on it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = [(v: string) => !LONE_SURROGATE.test(v), 'must be valid Unicode text'] as const;
+
 /** A trimmed, non-empty string of at most `max` characters. */
 function line(max: number) {
   return z
     .string({ error: required('a string') })
     .trim()
     .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
+    .max(max, `must be at most ${max} characters`)
+    .refine(...wellFormed);
 }
 
 /** A trimmed string, possibly empty, of at most `max` characters. */
@@ -50,12 +56,13 @@ function optionalLine(max: number) {
   return z
     .string({ error: required('a string') })
     .trim()
-    .max(max, `must be at most ${max} characters`);
+    .max(max, `must be at most ${max} characters`)
+    .refine(...wellFormed);
 }
 
 /** A string kept as given (spaces matter), possibly empty, of at most `max` characters. */
 function freeText(max: number) {
-  return z.string({ error: required('a string') }).max(max, `must be at most ${max} characters`);
+  return z.string({ error: required('a string') }).max(max, `must be at most ${max} characters`).refine(...wellFormed);
 }
 
 const MAX_EMAIL_LENGTH = 254;

@@ -3,6 +3,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { compact } from '../../graphql/inputs.ts';
+import { scoped } from '../../graphql/scoped.ts';
 import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
@@ -149,14 +150,14 @@ builder.queryFields((t) => ({
     type: CodeRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
+    resolve: scoped('codes:read', async (_root, { id }, ctx) => {
       try {
         return await ctx.services.codes.get(ctx.principal, String(id));
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'not_found') return null;
         throw err;
       }
-    },
+    }),
   }),
   codes: t.connection({
     type: CodeRef,
@@ -165,7 +166,7 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: CodeFilter, required: false }),
       sort: t.arg({ type: CodeSort, required: false }),
     },
-    resolve: async (_root, args, ctx) => {
+    resolve: scoped('codes:read', async (_root, args, ctx) => {
       if (args.last != null || args.before != null) {
         throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
       }
@@ -192,7 +193,7 @@ builder.queryFields((t) => ({
           endCursor: edges[edges.length - 1]?.cursor ?? null,
         },
       };
-    },
+    }),
   }),
 }));
 
@@ -200,24 +201,24 @@ builder.mutationFields((t) => ({
   createCode: t.field({
     type: CodeRef,
     args: { input: t.arg({ type: CreateCodeInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.codes.create(ctx.principal, toCreateBody(input)),
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.codes.create(ctx.principal, toCreateBody(input))),
   }),
   updateCode: t.field({
     type: CodeRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCodeInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) =>
+    resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
       ctx.services.codes.update(
         ctx.principal,
         String(id),
         compact({ content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
-      ),
+      )),
   }),
   deleteCode: t.field({
     type: DeleteCodePayload,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
+    resolve: scoped('codes:write', async (_root, { id }, ctx) => {
       await ctx.services.codes.remove(ctx.principal, String(id));
       return { deletedId: String(id) };
-    },
+    }),
   }),
 }));

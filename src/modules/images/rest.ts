@@ -1,6 +1,7 @@
 // GET /v1/codes/:id/image: the code as SVG, PNG or PDF, with ETag and 304.
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
+import { scope } from '../../http/scopes.ts';
 import type { RouteDeps } from '../codes/rest.ts';
 
 /**
@@ -16,7 +17,7 @@ export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
 
 export function registerImageRoutes(router: Router<AppState>, { services, auth }: RouteDeps): void {
   // GET /v1/codes/:id/image?format=svg|png|pdf&size=512&margin=4: render the code
-  router.get('/codes/:id/image', auth, async (ctx) => {
+  router.get('/codes/:id/image', auth, scope('codes:read'), async (ctx) => {
     const image = await services.images.image(principalOf(ctx), ctx.params.id!, ctx.query);
     ctx.set('ETag', image.etag);
     // Private: the image belongs to an account; revalidate so a design change shows at once.

@@ -1,5 +1,6 @@
 // GraphQL types and operations for routing rules; the same routing service as REST.
 import { builder } from '../../graphql/builder.ts';
+import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import type { Conditions } from './conditions.ts';
 import { formatInlineCondition } from './inline.ts';
@@ -155,12 +156,12 @@ builder.queryFields((t) => ({
     type: ExplanationRef,
     description: 'Where a simulated scan of the code would go, and why each rule did or did not match. Records nothing.',
     args: { codeId: t.arg.id({ required: true }), scan: t.arg({ type: SimulatedScanInput, required: true }) },
-    resolve: (_root, { codeId, scan }, ctx) =>
+    resolve: scoped('codes:read', (_root, { codeId, scan }, ctx) =>
       ctx.services.routing.resolve(
         ctx.principal,
         String(codeId),
         compact({ ip: scan.ip, country: scan.country, user_agent: scan.userAgent, accept_language: scan.acceptLanguage, time: scan.time, query: toRecord(scan.query) }),
-      ),
+      )),
   }),
 }));
 
@@ -173,22 +174,22 @@ builder.mutationFields((t) => ({
       enabled: t.arg.boolean({ required: false }),
       rules: t.arg({ type: [RuleInput], required: true }),
     },
-    resolve: (_root, { codeId, enabled, rules }, ctx) =>
-      ctx.services.routing.replace(ctx.principal, String(codeId), compact({ enabled, rules: rules.map(toRuleBody) })),
+    resolve: scoped('codes:write', (_root, { codeId, enabled, rules }, ctx) =>
+      ctx.services.routing.replace(ctx.principal, String(codeId), compact({ enabled, rules: rules.map(toRuleBody) }))),
   }),
   addRoutingRule: t.field({
     type: RuleRef,
     args: { codeId: t.arg.id({ required: true }), input: t.arg({ type: RuleInput, required: true }) },
-    resolve: (_root, { codeId, input }, ctx) => ctx.services.routing.addRule(ctx.principal, String(codeId), toRuleBody(input)),
+    resolve: scoped('codes:write', (_root, { codeId, input }, ctx) => ctx.services.routing.addRule(ctx.principal, String(codeId), toRuleBody(input))),
   }),
   removeRoutingRule: t.field({
     type: builder.objectRef<{ deletedRuleId: string }>('RemoveRoutingRulePayload').implement({
       fields: (f) => ({ deletedRuleId: f.exposeID('deletedRuleId') }),
     }),
     args: { codeId: t.arg.id({ required: true }), ruleId: t.arg.id({ required: true }) },
-    resolve: async (_root, { codeId, ruleId }, ctx) => {
+    resolve: scoped('codes:write', async (_root, { codeId, ruleId }, ctx) => {
       await ctx.services.routing.removeRule(ctx.principal, String(codeId), String(ruleId));
       return { deletedRuleId: String(ruleId) };
-    },
+    }),
   }),
 }));

@@ -2,6 +2,9 @@
 // node:http handler in front of Koa: cache lookup, pure routing decision, enqueue, 302.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { setRateLimitHeaders } from '../../http/rate-limit.ts';
+import { HTML_SECURITY_HEADERS, STATIC_PAGE_CSP } from '../../http/security-headers.ts';
+import type { RateLimit, RateLimitState } from '../../shared/rate-limiter.ts';
 import { isReservedPath } from '../codes/slug.ts';
 import { decide } from '../routing/resolver.ts';
 import type { ClientInfo } from './client-info.ts';
@@ -21,6 +24,8 @@ export interface ScanRouteDeps {
   clientInfo: ClientInfo;
   recorder: ScanRecorder;
   redirectStatus: 301 | 302 | 307;
+  /** Scans per visitor address (in memory); null for no limit. */
+  limit?: RateLimit | null;
   logger: Logger;
 }
 
@@ -29,11 +34,15 @@ const NOT_FOUND_HTML =
   '<title>QR code not found</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">' +
   '<h1>This QR code is not active</h1><p>The code you scanned does not exist or has been deleted.</p></body></html>';
 
+const TOO_MANY_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>Too many scans</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">' +
+  '<h1>Too many scans</h1><p>Too many codes were scanned from your network in a short time. Please try again in a minute.</p></body></html>';
+
 const HTML_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': STATIC_PAGE_CSP,
+  ...HTML_SECURITY_HEADERS,
   'Cache-Control': 'no-store',
 };
 
@@ -53,7 +62,22 @@ function sendNotFound(req: IncomingMessage, res: ServerResponse, path: string): 
   res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_HTML);
 }
 
-export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, logger }: ScanRouteDeps) {
+function sendTooMany(req: IncomingMessage, res: ServerResponse, path: string, state: RateLimitState): void {
+  const retryAfter = Math.max(1, state.resetSeconds);
+  const limitHeaders: Record<string, string> = { 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store' };
+  setRateLimitHeaders((name, value) => (limitHeaders[name] = value), state);
+  if (wantsJson(req)) {
+    const detail = `More than ${state.limit} scans a minute came from this address. Retry in ${retryAfter} s.`;
+    const body = JSON.stringify({ type: '/problems/rate-limited', title: 'Too many requests', status: 429, detail, instance: path });
+    res.writeHead(429, { ...limitHeaders, 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  res.writeHead(429, { ...HTML_HEADERS, ...limitHeaders, 'Content-Length': Buffer.byteLength(TOO_MANY_HTML) });
+  res.end(req.method === 'HEAD' ? undefined : TOO_MANY_HTML);
+}
+
+export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger }: ScanRouteDeps) {
   function redirect(req: IncomingMessage, res: ServerResponse, slug: string, target: ScanTarget, query: string | undefined): void {
     const headers = req.headers;
     const ip = clientInfo.clientIp(headers, req.socket.remoteAddress);
@@ -119,6 +143,21 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     else sendNotFound(req, res, `/${slug}`);
   }
 
+  function serve(req: IncomingMessage, res: ServerResponse, slug: string, query: string | undefined): void {
+    try {
+      const cached = cache.peek(slug);
+      if (cached !== undefined) answer(req, res, slug, query, cached);
+      else {
+        cache
+          .load(slug)
+          .then((target) => answer(req, res, slug, query, target))
+          .catch((err) => fail(res, err));
+      }
+    } catch (err) {
+      fail(res, err);
+    }
+  }
+
   /** Answers the request when it is a scan and returns true; otherwise leaves it to Koa. */
   return function handleScan(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -126,18 +165,17 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     if (!match) return false;
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
-    try {
-      const cached = cache.peek(slug);
-      if (cached !== undefined) answer(req, res, slug, match[2], cached);
-      else {
-        cache
-          .load(slug)
-          .then((target) => answer(req, res, slug, match[2], target))
-          .catch((err) => fail(res, err));
-      }
-    } catch (err) {
-      fail(res, err);
+    if (!limit) {
+      serve(req, res, slug, match[2]);
+      return true;
     }
+    // Counted before the lookup, so that guessing at slugs counts too. The memory limiter
+    // answers within this tick; only the promise's callback waits for the next microtask.
+    const ip = clientInfo.clientIp(req.headers, req.socket.remoteAddress) ?? 'unknown';
+    limit.take(ip).then(
+      (state) => (state && !state.allowed ? sendTooMany(req, res, `/${slug}`, state) : serve(req, res, slug, match[2])),
+      (err) => fail(res, err),
+    );
     return true;
   };
 }

@@ -1,6 +1,8 @@
 // GraphQL types and operations for webhooks (the same service as REST) and the live scan
 // stream, Subscription.scanCreated, served over graphql-yoga's server-sent events.
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../../graphql/builder.ts';
+import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { ScanPayload } from './live.ts';
@@ -160,37 +162,38 @@ builder.queryFields((t) => ({
   webhooks: t.connection({
     type: WebhookRef,
     description: "The caller's webhook endpoints, newest first. Forward pagination only.",
-    resolve: async (_root, args, ctx) => {
+    // Without arguments of its own the connection's args need naming for the scope wrapper.
+    resolve: scoped('webhooks:read', async (_root, args: DefaultConnectionArguments, ctx) => {
       if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
       const page = await ctx.services.webhooks.list(ctx.principal, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined }));
       return connectionOf(page, args.after);
-    },
+    }),
   }),
   webhook: t.field({
     type: WebhookRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
+    resolve: scoped('webhooks:read', async (_root, { id }, ctx) => {
       try {
         return await ctx.services.webhooks.get(ctx.principal, String(id));
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'not_found') return null;
         throw err;
       }
-    },
+    }),
   }),
   webhookDelivery: t.field({
     type: WebhookDeliveryRef,
     nullable: true,
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: async (_root, { webhookId, deliveryId }, ctx) => {
+    resolve: scoped('webhooks:read', async (_root, { webhookId, deliveryId }, ctx) => {
       try {
         return await ctx.services.webhooks.delivery(ctx.principal, String(webhookId), String(deliveryId));
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'not_found') return null;
         throw err;
       }
-    },
+    }),
   }),
 }));
 
@@ -199,39 +202,39 @@ builder.mutationFields((t) => ({
     type: WebhookWithSecretRef,
     description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.webhooks.create(ctx.principal, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description })),
+    resolve: scoped('webhooks:write', (_root, { input }, ctx) =>
+      ctx.services.webhooks.create(ctx.principal, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description }))),
   }),
   updateWebhook: t.field({
     type: WebhookRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), toUpdateBody(input)),
+    resolve: scoped('webhooks:write', (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), toUpdateBody(input))),
   }),
   deleteWebhook: t.field({
     type: DeleteWebhookPayload,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
+    resolve: scoped('webhooks:write', async (_root, { id }, ctx) => {
       await ctx.services.webhooks.remove(ctx.principal, String(id));
       return { deletedId: String(id) };
-    },
+    }),
   }),
   rotateWebhookSecret: t.field({
     type: WebhookWithSecretRef,
     description: 'A new secret; the previous one keeps signing beside it for 24 hours.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.webhooks.rotateSecret(ctx.principal, String(id)),
+    resolve: scoped('webhooks:write', (_root, { id }, ctx) => ctx.services.webhooks.rotateSecret(ctx.principal, String(id))),
   }),
   testWebhook: t.field({
     type: WebhookDeliveryRef,
     description: 'Sends a webhook.test event now; answers the delivery after the attempt.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.webhooks.test(ctx.principal, String(id)),
+    resolve: scoped('webhooks:write', (_root, { id }, ctx) => ctx.services.webhooks.test(ctx.principal, String(id))),
   }),
   retryWebhookDelivery: t.field({
     type: WebhookDeliveryRef,
     description: 'Sends a delivery again now, with the same webhook-id.',
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: (_root, { webhookId, deliveryId }, ctx) => ctx.services.webhooks.retry(ctx.principal, String(webhookId), String(deliveryId)),
+    resolve: scoped('webhooks:write', (_root, { webhookId, deliveryId }, ctx) => ctx.services.webhooks.retry(ctx.principal, String(webhookId), String(deliveryId))),
   }),
 }));
 
@@ -243,7 +246,7 @@ builder.subscriptionFields((t) => ({
     type: ScanCreatedRef,
     description: "The caller's scans as they are recorded (within about SCAN_FLUSH_INTERVAL_MS), of every code or of one. Over server-sent events: send Accept: text/event-stream.",
     args: { codeId: t.arg.id({ required: false }) },
-    subscribe: (_root, { codeId }, ctx) => ctx.services.webhooks.subscribeScans(ctx.principal, codeId == null ? null : String(codeId)),
-    resolve: (scan) => scan,
+    subscribe: scoped('analytics:read', (_root, { codeId }, ctx) => ctx.services.webhooks.subscribeScans(ctx.principal, codeId == null ? null : String(codeId))),
+    resolve: (scan: ScanPayload) => scan,
   }),
 }));

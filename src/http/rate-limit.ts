@@ -1,0 +1,46 @@
+// Per-key rate limits of the API. Wraps the auth middleware, so the key is known when the call
+// is counted: every authenticated answer carries RateLimit-Limit, -Remaining and -Reset, and a
+// call past the limit is a 429 with Retry-After. A bulk call counts once against the key's limit
+// and once against the (lower) bulk limit; the headers show whichever runs out first.
+import type { Middleware } from 'koa';
+import { DomainError } from '../shared/errors.ts';
+import type { RateLimits, RateLimitState } from '../shared/rate-limiter.ts';
+import { principalOf, type AppContext, type AppState } from './context.ts';
+
+export function setRateLimitHeaders(set: (name: string, value: string) => void, state: RateLimitState): void {
+  set('RateLimit-Limit', String(state.limit));
+  set('RateLimit-Remaining', String(state.remaining));
+  set('RateLimit-Reset', String(state.resetSeconds));
+}
+
+function refuse(ctx: AppContext, state: RateLimitState, what: string): never {
+  const retryAfter = Math.max(1, state.resetSeconds);
+  setRateLimitHeaders((name, value) => ctx.set(name, value), state);
+  ctx.set('Retry-After', String(retryAfter));
+  throw new DomainError('rate_limited', `This API key made more than ${state.limit} ${what} in a minute. Retry in ${retryAfter} s.`);
+}
+
+export function withRateLimit(
+  auth: Middleware<AppState>,
+  limits: Pick<RateLimits, 'api' | 'bulk'>,
+  isBulk: (ctx: AppContext) => boolean = () => false,
+): Middleware<AppState> {
+  const { api, bulk } = limits;
+  if (!api && !bulk) return auth;
+  return (ctx, next) =>
+    auth(ctx, async () => {
+      const keyId = principalOf(ctx).keyId;
+      let shown: RateLimitState | null = null;
+      if (api) {
+        shown = await api.take(keyId);
+        if (shown && !shown.allowed) refuse(ctx, shown, 'calls');
+      }
+      if (bulk && isBulk(ctx)) {
+        const state = await bulk.take(keyId);
+        if (state && !state.allowed) refuse(ctx, state, 'bulk calls');
+        if (state && (!shown || state.remaining < shown.remaining)) shown = state;
+      }
+      if (shown) setRateLimitHeaders((name, value) => ctx.set(name, value), shown);
+      await next();
+    });
+}

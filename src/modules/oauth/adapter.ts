@@ -1,0 +1,75 @@
+// oidc-provider's storage adapter on our database: the OAuth server's records (authorization
+// codes, refresh tokens, grants, sessions, interactions) live in oauth_payloads, one row per
+// model and id, so every process of the service sees the same ones. Clients are not stored
+// here: they are read from oauth_clients (./store.ts), registered through our API only.
+import type { Knex } from 'knex';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { fromJson, toJson } from '../../db/rows.ts';
+
+/** Expired rows are deleted at most this often per process, on a write. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+export function createAdapterClass(db: Knex, findClient: (id: string) => Promise<AdapterPayload | undefined>): new (model: string) => Adapter {
+  let lastSweep = 0;
+
+  async function sweep(now: number): Promise<void> {
+    if (now - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = now;
+    await db('oauth_payloads').where('expires_at', '<=', now).delete();
+  }
+
+  function rowToPayload(row: Record<string, any> | undefined): AdapterPayload | undefined {
+    if (!row) return undefined;
+    if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) return undefined;
+    const payload = fromJson<AdapterPayload>(row.payload)!;
+    // The library reads `consumed` (epoch seconds) to refuse a code used twice.
+    if (row.consumed_at !== null) payload.consumed = Math.floor(Number(row.consumed_at) / 1000);
+    return payload;
+  }
+
+  return class KnexAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      if (this.model === 'Client') throw new Error('OAuth clients are registered through /v1/oauth-clients');
+      const now = Date.now();
+      const row = {
+        model: this.model,
+        id,
+        payload: toJson(payload),
+        grant_id: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        user_code: payload.userCode ?? null,
+        expires_at: expiresIn ? now + expiresIn * 1000 : null,
+      };
+      await db('oauth_payloads').insert({ ...row, consumed_at: null }).onConflict(['model', 'id']).merge(row);
+      await sweep(now);
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return findClient(id);
+      return rowToPayload(await db('oauth_payloads').where({ model: this.model, id }).first());
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return rowToPayload(await db('oauth_payloads').where({ model: this.model, uid }).first());
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return rowToPayload(await db('oauth_payloads').where({ model: this.model, user_code: userCode }).first());
+    }
+
+    async consume(id: string): Promise<void> {
+      await db('oauth_payloads').where({ model: this.model, id }).update({ consumed_at: Date.now() });
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db('oauth_payloads').where({ model: this.model, id }).delete();
+    }
+
+    /** Everything issued under a grant goes with it (codes, refresh tokens, the grant itself). */
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db('oauth_payloads').where({ grant_id: grantId }).delete();
+    }
+  };
+}

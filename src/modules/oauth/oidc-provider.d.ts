@@ -1,0 +1,59 @@
+// oidc-provider 8 ships no types; this covers what the OAuth module uses of it.
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export type AdapterPayload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: number };
+
+  export interface Adapter {
+    upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void>;
+    find(id: string): Promise<AdapterPayload | undefined>;
+    findByUid(uid: string): Promise<AdapterPayload | undefined>;
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined>;
+    consume(id: string): Promise<void>;
+    destroy(id: string): Promise<void>;
+    revokeByGrantId(grantId: string): Promise<void>;
+  }
+
+  export interface ClientLike {
+    clientId: string;
+    clientSecret?: string;
+    [property: string]: unknown;
+  }
+
+  export interface InteractionDetails {
+    uid: string;
+    prompt: { name: string; reasons: string[]; details: Record<string, unknown> };
+    params: Record<string, string | undefined> & { client_id: string; scope?: string };
+    session?: { accountId: string };
+    grantId?: string;
+    returnTo: string;
+  }
+
+  export interface Grant {
+    addOIDCScope(scope: string): void;
+    addResourceScope(resource: string, scope: string): void;
+    rejectResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export interface Configuration {
+    [option: string]: unknown;
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration: Configuration);
+    issuer: string;
+    proxy: boolean;
+    readonly Grant: new (properties: { accountId: string; clientId: string }) => Grant;
+    readonly Client: { prototype: ClientLike & { compareClientSecret(actual: string): boolean | Promise<boolean> }; find(id: string): Promise<ClientLike | undefined> };
+    callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    on(event: string, listener: (...args: any[]) => void): this;
+  }
+
+  export const errors: {
+    InvalidTarget: new (description?: string) => Error;
+    InvalidScope: new (description: string, scope: string) => Error;
+  };
+}

@@ -1,0 +1,92 @@
+// The OAuth 2.0 authorization server: panva's oidc-provider (OpenID certified, built on Koa),
+// configured for this API. Access tokens are short-lived JWTs (RFC 9068) for one resource,
+// this API, carrying only scopes that were asked for, granted and allowed to the client;
+// refresh tokens, codes and grants are stored through ./adapter.ts.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Provider, { errors, type Adapter } from 'oidc-provider';
+import type { Logger } from 'pino';
+import { SCOPES } from '../../shared/principal.ts';
+
+export const SIGNING_ALG = 'ES256';
+export const INTERACTION_PATH = '/interaction';
+/** Refresh tokens (and the grants behind them) last this long, in seconds. */
+const REFRESH_TOKEN_TTL_S = 14 * 86_400;
+
+export interface ProviderOptions {
+  issuer: string;
+  /** The resource indicator (RFC 8707) of this API, and the `aud` of its access tokens. */
+  resource: string;
+  accessTokenTtlSeconds: number;
+  /** Private JWK (P-256) that signs access tokens. */
+  signingKey: Record<string, unknown>;
+  cookieKey: string;
+  Adapter: new (model: string) => Adapter;
+  trustProxy: boolean;
+  logger: Logger;
+}
+
+/** Clients keep a SHA-256 of their secret (see createOAuthService); compare hashes, in constant time. */
+function compareHashedSecret(this: { clientSecret?: string }, presented: string): boolean {
+  const expected = Buffer.from(this.clientSecret ?? '', 'hex');
+  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+export function createProvider(options: ProviderOptions): Provider {
+  const { resource, accessTokenTtlSeconds: ttl } = options;
+  const cookie = { signed: true, httpOnly: true, sameSite: 'lax' };
+  const provider = new Provider(options.issuer, {
+    adapter: options.Adapter,
+    jwks: { keys: [options.signingKey] },
+    cookies: { keys: [options.cookieKey], long: cookie, short: cookie },
+    // Accounts have no users or passwords; the consent page identifies the account by one of its keys.
+    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'client_secret_basic' },
+    // No client_secret_jwt: the stored "secret" is a hash and must never serve as an HMAC key.
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
+    // The scopes a client may ever get; our scopes are resource scopes, not OpenID ones.
+    extraClientMetadata: { properties: ['allowed_scopes'] },
+    scopes: ['offline_access'],
+    pkce: { methods: ['S256'], required: () => true },
+    // Plain OAuth, not OpenID's offline_access dance: a client registered with the refresh_token
+    // grant gets a refresh token with every code, valid 14 days whatever happens to the
+    // consent page's short session (there is no login to log out of).
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => false,
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${new URL(options.issuer).pathname.replace(/\/$/, '')}${INTERACTION_PATH}/${interaction.uid}` },
+    ttl: {
+      AccessToken: ttl,
+      ClientCredentials: ttl,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 3600,
+      Grant: REFRESH_TOKEN_TTL_S,
+      RefreshToken: REFRESH_TOKEN_TTL_S,
+      IdToken: ttl,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      // RFC 7662 and RFC 7009, for the opaque tokens: refresh tokens. A client sees only its own.
+      introspection: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        // The code and refresh token exchanges need not repeat `resource`: there is one API.
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, indicator: string, client: { allowed_scopes?: string }) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource is ${resource}`);
+          const allowed = (client.allowed_scopes ?? '').split(' ').filter((s) => (SCOPES as readonly string[]).includes(s));
+          return { scope: allowed.join(' '), audience: resource, accessTokenTTL: ttl, accessTokenFormat: 'jwt', jwt: { sign: { alg: SIGNING_ALG } } };
+        },
+      },
+    },
+  });
+  provider.proxy = options.trustProxy;
+  provider.Client.prototype.compareClientSecret = compareHashedSecret;
+  provider.on('server_error', (_ctx: unknown, err: Error) => options.logger.error({ err }, 'OAuth server error'));
+  return provider;
+}

@@ -1,0 +1,47 @@
+// Input schemas for registering OAuth clients.
+import { z } from 'zod';
+import { scopesSchema } from '../accounts/schemas.ts';
+
+export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** https, or http on a loopback address (native apps, RFC 8252 §7.3); never a fragment. */
+const redirectUriSchema = z.string().max(2000, 'must be at most 2000 characters').refine((value) => {
+  try {
+    const url = new URL(value);
+    if (url.hash || url.username || url.password) return false;
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  } catch {
+    return false;
+  }
+}, 'must be an https:// URL (or http:// on 127.0.0.1, [::1] or localhost) without a fragment');
+
+export const createClientSchema = z
+  .strictObject({
+    name: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+    /** Every token the client gets is limited to these. */
+    scopes: scopesSchema,
+    grant_types: z
+      .array(z.enum(GRANT_TYPES, { error: `must be one of ${GRANT_TYPES.join(', ')}` }), { error: 'must be an array of grant types' })
+      .min(1, 'must name at least one grant type')
+      .transform((types) => [...new Set(types)]),
+    redirect_uris: z.array(redirectUriSchema, { error: 'must be an array of URLs' }).max(10, 'must list at most 10 URIs').default([]),
+    token_endpoint_auth_method: z.enum(AUTH_METHODS, { error: `must be one of ${AUTH_METHODS.join(', ')}` }).default('client_secret_basic'),
+  })
+  .superRefine((client, ctx) => {
+    const code = client.grant_types.includes('authorization_code');
+    if (code && client.redirect_uris.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['redirect_uris'], message: 'must list at least one URI for the authorization_code grant' });
+    }
+    if (!code && client.redirect_uris.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['redirect_uris'], message: 'are only used by the authorization_code grant' });
+    }
+    if (client.grant_types.includes('refresh_token') && !code) {
+      ctx.addIssue({ code: 'custom', path: ['grant_types'], message: 'refresh_token goes with authorization_code' });
+    }
+  });
+export type CreateClientInput = z.output<typeof createClientSchema>;

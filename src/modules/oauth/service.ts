@@ -1,0 +1,142 @@
+// OAuth clients of an account, and the verification of the access tokens the OAuth server
+// issues. Client management takes the caller's principal first and sees only its account.
+import { createHash } from 'node:crypto';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import { LRUCache } from 'lru-cache';
+import type { AdapterPayload } from 'oidc-provider';
+import { notFound } from '../../shared/errors.ts';
+import { randomBase62 } from '../../shared/ids.ts';
+import { isScope, type Principal } from '../../shared/principal.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { assertCanGrant } from '../accounts/service.ts';
+import { SIGNING_ALG } from './provider.ts';
+import { createClientSchema } from './schemas.ts';
+import type { OAuthClient, OAuthStore } from './store.ts';
+
+/** Recognisable by secret scanners, like API keys' qrk_. */
+export const CLIENT_SECRET_PREFIX = 'qrcs_';
+const SECRET_LENGTH = 40;
+const DISPLAY_PREFIX_LENGTH = CLIENT_SECRET_PREFIX.length + 6;
+/** Three base64url parts; anything else is not worth a signature check. */
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+export interface ClientWithSecret {
+  client: OAuthClient;
+  /** Shown this once. */
+  secret: string;
+}
+
+export interface OAuthServiceDeps {
+  store: OAuthStore;
+  issuer: string;
+  resource: string;
+  /** Public half of the signing key. */
+  verificationKey: JWK;
+  /** How long a client lookup is trusted; bounds how long a deleted client's tokens work elsewhere. */
+  cacheTtlMs: number;
+}
+
+const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+export function createOAuthService({ store, issuer, resource, verificationKey, cacheTtlMs }: OAuthServiceDeps) {
+  const jwks = createLocalJWKSet({ keys: [verificationKey] });
+  // Client id -> client (or null once known to be gone).
+  const clients = new LRUCache<string, { client: OAuthClient | null }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
+
+  async function cachedClient(id: string): Promise<OAuthClient | null> {
+    const hit = clients.get(id);
+    if (hit) return hit.client;
+    const client = await store.findClient(id);
+    clients.set(id, { client });
+    return client;
+  }
+
+  async function find(principal: Principal, id: string): Promise<OAuthClient> {
+    const client = await store.findAccountClient(principal.accountId, id);
+    if (!client) throw notFound('OAuth client', id);
+    return client;
+  }
+
+  return {
+    /**
+     * Registers a client of the caller's account, allowed at most the scopes the caller holds.
+     * The client secret is shown once; only its SHA-256 is stored.
+     */
+    async register(principal: Principal, input: unknown): Promise<ClientWithSecret> {
+      const body = parseInput(createClientSchema, input);
+      assertCanGrant(principal, body.scopes);
+      const secret = CLIENT_SECRET_PREFIX + randomBase62(SECRET_LENGTH);
+      const client: OAuthClient = {
+        id: `client_${randomBase62(20)}`,
+        accountId: principal.accountId,
+        name: body.name,
+        secretHash: hashSecret(secret),
+        secretPrefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
+        scopes: body.scopes,
+        redirectUris: body.redirect_uris,
+        grantTypes: body.grant_types,
+        tokenEndpointAuthMethod: body.token_endpoint_auth_method,
+        createdAt: new Date(),
+      };
+      await store.insertClient(client);
+      return { client, secret };
+    },
+
+    /** The caller's clients, newest first. */
+    async list(principal: Principal): Promise<OAuthClient[]> {
+      return store.listClients(principal.accountId);
+    },
+
+    get: find,
+
+    /**
+     * Deletes a client: the token endpoint refuses it at once, and its access tokens stop working
+     * in this process at once and in others within API_KEY_CACHE_TTL_MS.
+     */
+    async remove(principal: Principal, id: string): Promise<void> {
+      if (!(await store.deleteClient(principal.accountId, id))) throw notFound('OAuth client', id);
+      clients.delete(id);
+    },
+
+    /** The client as oidc-provider's metadata; the "secret" it compares is the hash. */
+    async clientMetadata(id: string): Promise<AdapterPayload | undefined> {
+      const client = await store.findClient(id);
+      if (!client) return undefined;
+      return {
+        client_id: client.id,
+        client_name: client.name,
+        client_secret: client.secretHash,
+        grant_types: client.grantTypes,
+        response_types: client.grantTypes.includes('authorization_code') ? ['code'] : [],
+        redirect_uris: client.redirectUris,
+        token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+        allowed_scopes: client.scopes.join(' '),
+      };
+    },
+
+    /**
+     * The principal of an access token, or null. The JWT is verified in the process (signature,
+     * issuer, audience, expiry); its client must still exist. A token from client credentials
+     * (its `sub` is the client, RFC 9068) acts for the client's account; one from the
+     * authorization code flow for the account that consented, its `sub`.
+     */
+    async authenticate(token: string): Promise<Principal | null> {
+      if (token.length > 4096 || !JWT_SHAPE.test(token)) return null;
+      let claims;
+      try {
+        ({ payload: claims } = await jwtVerify(token, jwks, { issuer, audience: resource, typ: 'at+jwt', algorithms: [SIGNING_ALG] }));
+      } catch {
+        return null;
+      }
+      const clientId = typeof claims.client_id === 'string' ? claims.client_id : null;
+      const client = clientId ? await cachedClient(clientId) : null;
+      if (!client || typeof claims.sub !== 'string') return null;
+      const allowed = new Set(client.scopes);
+      const scopes = String(claims.scope ?? '').split(' ').filter(isScope).filter((scope) => allowed.has(scope));
+      const accountId = claims.sub === client.id ? client.accountId : claims.sub;
+      return Object.freeze({ accountId, keyId: client.id, scopes: new Set(scopes) });
+    },
+  };
+}
+
+export type OAuthService = ReturnType<typeof createOAuthService>;

@@ -1,0 +1,96 @@
+// OAuth clients and the OAuth server's shared secrets. (The server's own records, codes,
+// refresh tokens, grants and sessions, are in ./adapter.ts.)
+import { isUniqueViolation } from '../../db/dialect.ts';
+import { fromJson, toJson, toMillis } from '../../db/rows.ts';
+import type { Queryable } from '../../db/transaction.ts';
+import { isScope, type Scope } from '../../shared/principal.ts';
+import type { GrantType } from './schemas.ts';
+
+export interface OAuthClient {
+  id: string;
+  accountId: string;
+  name: string;
+  /** SHA-256 of the client secret, hex; the secret itself is never stored. */
+  secretHash: string;
+  secretPrefix: string;
+  scopes: Scope[];
+  redirectUris: string[];
+  grantTypes: GrantType[];
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
+  createdAt: Date;
+}
+
+type Row = Record<string, any>;
+
+function toClient(row: Row): OAuthClient {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    secretHash: row.secret_hash,
+    secretPrefix: row.secret_prefix,
+    scopes: (fromJson<string[]>(row.scopes) ?? []).filter(isScope),
+    redirectUris: fromJson<string[]>(row.redirect_uris) ?? [],
+    grantTypes: (fromJson<string[]>(row.grant_types) ?? []) as GrantType[],
+    tokenEndpointAuthMethod: row.token_endpoint_auth_method,
+    createdAt: new Date(Number(row.created_at)),
+  };
+}
+
+export function createOAuthStore(db: Queryable) {
+  return {
+    async insertClient(client: OAuthClient): Promise<void> {
+      await db('oauth_clients').insert({
+        id: client.id,
+        account_id: client.accountId,
+        name: client.name,
+        secret_hash: client.secretHash,
+        secret_prefix: client.secretPrefix,
+        scopes: toJson(client.scopes),
+        redirect_uris: toJson(client.redirectUris),
+        grant_types: toJson(client.grantTypes),
+        token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+        created_at: toMillis(client.createdAt),
+      });
+    },
+
+    /** Any account's client: the token endpoint knows the client, not yet the account. */
+    async findClient(id: string): Promise<OAuthClient | null> {
+      const row = await db('oauth_clients').where({ id }).first();
+      return row ? toClient(row) : null;
+    },
+
+    async findAccountClient(accountId: string, id: string): Promise<OAuthClient | null> {
+      const row = await db('oauth_clients').where({ account_id: accountId, id }).first();
+      return row ? toClient(row) : null;
+    },
+
+    async listClients(accountId: string): Promise<OAuthClient[]> {
+      const rows = await db('oauth_clients').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      return rows.map(toClient);
+    },
+
+    async deleteClient(accountId: string, id: string): Promise<boolean> {
+      return (await db('oauth_clients').where({ account_id: accountId, id }).delete()) > 0;
+    },
+
+    /**
+     * The secret stored under `id`, or `make()`'s value stored now. When two processes start
+     * at once both insert; the loser reads the winner's, so all end up with the same one.
+     */
+    async secret(id: string, make: () => string): Promise<string> {
+      const existing = await db('oauth_secrets').where({ id }).first();
+      if (existing) return existing.value;
+      try {
+        const value = make();
+        await db('oauth_secrets').insert({ id, value, created_at: Date.now() });
+        return value;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        return (await db('oauth_secrets').where({ id }).first()).value;
+      }
+    },
+  };
+}
+
+export type OAuthStore = ReturnType<typeof createOAuthStore>;

@@ -1,0 +1,188 @@
+// Every REST route and every GraphQL root field needs one scope. The REST routes are read off
+// the router itself, so a route added without a scope (or missing from the table) fails here.
+// Each route is called with a key holding every scope but its own (403 naming the scope) and
+// with a key holding only its own (anything but 401/403: 404 and 422 are fine).
+import type { GraphQLObjectType } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../../src/graphql/schema.ts';
+import { createApiRouter } from '../../src/http/router.ts';
+import { scopeOf } from '../../src/http/scopes.ts';
+import { SCOPES, type Scope } from '../../src/shared/principal.ts';
+import { getTestApp, type TestApp } from '../support/app.ts';
+import { createCode } from '../support/factories.ts';
+
+const REST: Record<string, Scope> = {
+  'POST /v1/codes/bulk': 'codes:write',
+  'POST /v1/codes': 'codes:write',
+  'GET /v1/codes': 'codes:read',
+  'GET /v1/codes/:id': 'codes:read',
+  'PATCH /v1/codes/:id': 'codes:write',
+  'DELETE /v1/codes/:id': 'codes:write',
+  'GET /v1/codes/:id/routing': 'codes:read',
+  'PUT /v1/codes/:id/routing': 'codes:write',
+  'POST /v1/codes/:id/routing/rules': 'codes:write',
+  'DELETE /v1/codes/:id/routing/rules/:ruleId': 'codes:write',
+  'POST /v1/codes/:id/routing/resolve': 'codes:read',
+  'GET /v1/codes/:id/image': 'codes:read',
+  'GET /v1/batches/:batch_id/images.zip': 'codes:read',
+  'GET /v1/codes/:id/scans': 'analytics:read',
+  'GET /v1/codes/:id/scans/raw': 'analytics:read',
+  'GET /v1/analytics/overview': 'analytics:read',
+  'POST /v1/webhooks': 'webhooks:write',
+  'GET /v1/webhooks': 'webhooks:read',
+  'GET /v1/webhooks/:id': 'webhooks:read',
+  'PATCH /v1/webhooks/:id': 'webhooks:write',
+  'DELETE /v1/webhooks/:id': 'webhooks:write',
+  'POST /v1/webhooks/:id/rotate-secret': 'webhooks:write',
+  'POST /v1/webhooks/:id/test': 'webhooks:write',
+  'GET /v1/webhooks/:id/deliveries': 'webhooks:read',
+  'GET /v1/webhooks/:id/deliveries/:deliveryId': 'webhooks:read',
+  'POST /v1/webhooks/:id/deliveries/:deliveryId/retry': 'webhooks:write',
+  'POST /v1/api-keys': 'keys:manage',
+  'GET /v1/api-keys': 'keys:manage',
+  'GET /v1/api-keys/:id': 'keys:manage',
+  'POST /v1/api-keys/:id/rotate': 'keys:manage',
+  'DELETE /v1/api-keys/:id': 'keys:manage',
+  'POST /v1/oauth-clients': 'keys:manage',
+  'GET /v1/oauth-clients': 'keys:manage',
+  'GET /v1/oauth-clients/:id': 'keys:manage',
+  'DELETE /v1/oauth-clients/:id': 'keys:manage',
+};
+
+/** Each root field with an operation that reaches its resolver (arguments may be nonsense). */
+const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
+  'Query.code': { scope: 'codes:read', query: '{ code(id: "qr_nope") { id } }' },
+  'Query.codes': { scope: 'codes:read', query: '{ codes(first: 1) { edges { cursor } } }' },
+  'Query.resolveRouting': { scope: 'codes:read', query: '{ resolveRouting(codeId: "qr_nope", scan: {}) { __typename } }' },
+  'Query.analyticsOverview': { scope: 'analytics:read', query: '{ analyticsOverview { totalScans } }' },
+  'Query.webhooks': { scope: 'webhooks:read', query: '{ webhooks(first: 1) { edges { cursor } } }' },
+  'Query.webhook': { scope: 'webhooks:read', query: '{ webhook(id: "wh_nope") { id } }' },
+  'Query.webhookDelivery': { scope: 'webhooks:read', query: '{ webhookDelivery(webhookId: "wh_nope", deliveryId: "dlv_nope") { id } }' },
+  'Mutation.createCode': { scope: 'codes:write', query: 'mutation { createCode(input: { content: "not a url" }) { id } }' },
+  'Mutation.updateCode': { scope: 'codes:write', query: 'mutation { updateCode(id: "qr_nope", input: {}) { id } }' },
+  'Mutation.deleteCode': { scope: 'codes:write', query: 'mutation { deleteCode(id: "qr_nope") { deletedId } }' },
+  'Mutation.bulkCreateCodes': { scope: 'codes:write', query: 'mutation { bulkCreateCodes(input: []) { created } }' },
+  'Mutation.replaceRouting': { scope: 'codes:write', query: 'mutation { replaceRouting(codeId: "qr_nope", rules: []) { enabled } }' },
+  'Mutation.addRoutingRule': { scope: 'codes:write', query: 'mutation { addRoutingRule(codeId: "qr_nope", input: { type: "geo", conditions: {} }) { __typename } }' },
+  'Mutation.removeRoutingRule': { scope: 'codes:write', query: 'mutation { removeRoutingRule(codeId: "qr_nope", ruleId: "rule_nope") { deletedRuleId } }' },
+  'Mutation.createWebhook': { scope: 'webhooks:write', query: 'mutation { createWebhook(input: { url: "nope", events: [] }) { secret } }' },
+  'Mutation.updateWebhook': { scope: 'webhooks:write', query: 'mutation { updateWebhook(id: "wh_nope", input: {}) { id } }' },
+  'Mutation.deleteWebhook': { scope: 'webhooks:write', query: 'mutation { deleteWebhook(id: "wh_nope") { deletedId } }' },
+  'Mutation.rotateWebhookSecret': { scope: 'webhooks:write', query: 'mutation { rotateWebhookSecret(id: "wh_nope") { secret } }' },
+  'Mutation.testWebhook': { scope: 'webhooks:write', query: 'mutation { testWebhook(id: "wh_nope") { id } }' },
+  'Mutation.retryWebhookDelivery': { scope: 'webhooks:write', query: 'mutation { retryWebhookDelivery(webhookId: "wh_nope", deliveryId: "dlv_nope") { id } }' },
+  'Subscription.scanCreated': { scope: 'analytics:read', query: 'subscription { scanCreated { codeId } }' },
+};
+
+let app: TestApp;
+const ACCOUNT = 'scopes-table';
+/** A key holding only the scope, and one holding every scope but it, of the same account. */
+const only = new Map<Scope, string>();
+const allBut = new Map<Scope, string>();
+
+beforeAll(async () => {
+  app = await getTestApp();
+  for (const scope of SCOPES) {
+    only.set(scope, (await app.services.accounts.issueKey(ACCOUNT, { scopes: [scope] })).key);
+    allBut.set(scope, (await app.services.accounts.issueKey(ACCOUNT, { scopes: SCOPES.filter((s) => s !== scope) })).key);
+  }
+});
+afterAll(() => app.close());
+
+function registeredRoutes(): Record<string, Scope | undefined> {
+  const router = createApiRouter('v1', app.services);
+  const routes: Record<string, Scope | undefined> = {};
+  for (const layer of router.stack) {
+    for (const method of layer.methods.filter((m) => m !== 'HEAD')) routes[`${method} ${String(layer.path)}`] = scopeOf(layer.stack);
+  }
+  return routes;
+}
+
+const concrete = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => `${name}_nope`);
+
+describe('REST', () => {
+  it('every registered route names a scope, the one in this table', () => {
+    expect(registeredRoutes()).toEqual(REST);
+  });
+
+  it.each(Object.entries(REST))('%s: 403 without %s, not 403 with only it', async (route, scope) => {
+    const [method, path] = route.split(' ') as [string, string];
+    const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
+    const denied = await app.request(method, concrete(path), { key: allBut.get(scope)!, body });
+    expect(denied.status, denied.text).toBe(403);
+    expect(denied.headers.get('content-type')).toContain('application/problem+json');
+    expect(denied.body).toMatchObject({ type: '/problems/forbidden', status: 403 });
+    expect(denied.body.detail).toContain(`'${scope}'`);
+    expect(denied.headers.get('www-authenticate')).toBe(`Bearer realm="qr-service", error="insufficient_scope", scope="${scope}"`);
+
+    const allowed = await app.request(method, concrete(path), { key: only.get(scope)!, body });
+    expect([401, 403], `${route}: ${allowed.status} ${allowed.text}`).not.toContain(allowed.status);
+  });
+});
+
+describe('GraphQL', () => {
+  const rootFields = () =>
+    [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
+      Object.keys((type as GraphQLObjectType).getFields()).map((name) => `${type!.name}.${name}`),
+    );
+
+  it('every root field of the schema is in this table', () => {
+    expect(rootFields().sort()).toEqual(Object.keys(GRAPHQL).sort());
+  });
+
+  it.each(Object.entries(GRAPHQL).filter(([field]) => !field.startsWith('Subscription.')))(
+    '%s: FORBIDDEN without its scope, no data; reached with only it',
+    async (_field, { scope, query }) => {
+      const denied = await app.graphql(allBut.get(scope)!, query);
+      expect(denied.body.errors?.[0]?.extensions, denied.text).toMatchObject({ code: 'FORBIDDEN', status: 403 });
+      expect(denied.body.errors[0].message).toContain(`'${scope}'`);
+      // Null where the field is nullable, no data at all where it is not.
+      expect(Object.values(denied.body.data ?? {}).every((value) => value === null), denied.text).toBe(true);
+
+      const allowed = await app.graphql(only.get(scope)!, query);
+      for (const error of allowed.body.errors ?? []) expect(error.extensions?.code, allowed.text).not.toBe('FORBIDDEN');
+    },
+  );
+
+  it('Subscription.scanCreated needs analytics:read', async () => {
+    const sse = (key: string) =>
+      fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: GRAPHQL['Subscription.scanCreated']!.query }),
+      });
+    const denied = await sse(allBut.get('analytics:read')!);
+    const text = await denied.text();
+    expect(text).toContain('FORBIDDEN');
+    expect(text).toContain("'analytics:read'");
+
+    const controller = new AbortController();
+    const allowed = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { authorization: `Bearer ${only.get('analytics:read')!}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: GRAPHQL['Subscription.scanCreated']!.query }),
+    });
+    expect(allowed.status).toBe(200);
+    // The stream stays open (it waits for scans) instead of answering an error at once.
+    const reader = allowed.body!.getReader();
+    const first = await Promise.race([reader.read().then((r) => new TextDecoder().decode(r.value)), new Promise<string>((r) => setTimeout(() => r(''), 300))]);
+    expect(first).not.toContain('FORBIDDEN');
+    controller.abort();
+  });
+
+  it('analytics fields of a code need analytics:read too, and nothing of the query leaks without it', async () => {
+    const readOnly = (await app.services.accounts.issueKey('scopes-fields', { scopes: ['codes:read', 'codes:write'] })).key;
+    const withAnalytics = (await app.services.accounts.issueKey('scopes-fields', { scopes: ['codes:read', 'analytics:read'] })).key;
+    await createCode(app, readOnly, { content: 'https://example.com/secret-content' });
+    for (const field of ['scanCount', 'uniqueScanCount', 'scans { totalScans }']) {
+      const query = `{ codes(first: 5) { edges { node { content ${field} } } } }`;
+      const denied = await app.graphql(readOnly, query);
+      expect(denied.body.errors?.[0]?.extensions?.code, denied.text).toBe('FORBIDDEN');
+      expect(denied.text).not.toContain('secret-content');
+      const allowed = await app.graphql(withAnalytics, query);
+      expect(allowed.body.errors, allowed.text).toBeUndefined();
+      expect(allowed.text).toContain('secret-content');
+    }
+  });
+});
