@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/transaction.ts';
-import { fromJson, fromMillisOrNull, toJson, toMillis } from '../../db/rows.ts';
+import { fromJson, fromMillis, fromMillisOrNull, toJson, toMillis } from '../../db/rows.ts';
 import { isScope, type Scope } from '../../shared/principal.ts';
 
 export interface AccountRow {
@@ -34,7 +34,7 @@ function toRecord(row: Row): ApiKeyRecord {
     prefix: row.prefix,
     // Unknown names (from a newer version, rolled back) grant nothing; null is no scope at all.
     scopes: (fromJson<string[]>(row.scopes) ?? []).filter(isScope),
-    createdAt: new Date(Number(row.created_at)),
+    createdAt: fromMillis(row.created_at),
     lastUsedAt: fromMillisOrNull(row.last_used_at),
     expiresAt: fromMillisOrNull(row.expires_at),
     revokedAt: fromMillisOrNull(row.revoked_at),
@@ -52,7 +52,7 @@ export function createAccountsStore(db: Queryable) {
 
     async findAccountByName(name: string, q: Queryable = db): Promise<AccountRow | null> {
       const row = await q('accounts').where({ name }).orderBy('created_at').first();
-      return row ? { id: row.id, name: row.name, createdAt: new Date(Number(row.created_at)) } : null;
+      return row ? { id: row.id, name: row.name, createdAt: fromMillis(row.created_at) } : null;
     },
 
     async insertApiKey(key: ApiKeyRecord & { secretHash: string }, q: Queryable = db): Promise<void> {

@@ -1,5 +1,6 @@
 // The individual scan records of one code, for export: keyset pages as JSON, or every record
 // as CSV, read page by page so memory stays flat however many scans there are.
+import { fromMillis } from '../../db/rows.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
@@ -24,7 +25,7 @@ const EXPORT_PAGE = 2000;
 function present(s: StoredScan): ScanRecord {
   return {
     id: `scan_${s.id}`,
-    scanned_at: new Date(Number(s.scanned_at)).toISOString(),
+    scanned_at: fromMillis(s.scanned_at).toISOString(),
     rule_id: s.rule_id,
     country: s.country,
     device: s.device,

@@ -1,7 +1,7 @@
 // OAuth clients and the OAuth server's shared secrets. (The server's own records, codes,
 // refresh tokens, grants and sessions, are in ./adapter.ts.)
 import { isUniqueViolation } from '../../db/dialect.ts';
-import { fromJson, toJson, toMillis } from '../../db/rows.ts';
+import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { isScope, type Scope } from '../../shared/principal.ts';
 import type { GrantType } from './schemas.ts';
@@ -33,7 +33,7 @@ function toClient(row: Row): OAuthClient {
     redirectUris: fromJson<string[]>(row.redirect_uris) ?? [],
     grantTypes: (fromJson<string[]>(row.grant_types) ?? []) as GrantType[],
     tokenEndpointAuthMethod: row.token_endpoint_auth_method,
-    createdAt: new Date(Number(row.created_at)),
+    createdAt: fromMillis(row.created_at),
   };
 }
 

@@ -77,10 +77,18 @@ function sendTooMany(req: IncomingMessage, res: ServerResponse, path: string, st
   res.end(req.method === 'HEAD' ? undefined : TOO_MANY_HTML);
 }
 
+/** What the request line and socket say about a scan, read once per request. */
+interface ScanRequestLine {
+  slug: string;
+  /** The query string after `?`, if any. */
+  query: string | undefined;
+  ip: string | null;
+}
+
 export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger }: ScanRouteDeps) {
-  function redirect(req: IncomingMessage, res: ServerResponse, slug: string, target: ScanTarget, query: string | undefined): void {
+  function redirect(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget): void {
+    const { slug, query, ip } = scan;
     const headers = req.headers;
-    const ip = clientInfo.clientIp(headers, req.socket.remoteAddress);
     const userAgent = headers['user-agent'];
     const ua = clientInfo.userAgent(userAgent);
     const languages = clientInfo.languages(headers['accept-language']);
@@ -138,19 +146,19 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     res.end(body);
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, slug: string, query: string | undefined, target: ScanTarget | null): void {
-    if (target) redirect(req, res, slug, target, query);
-    else sendNotFound(req, res, `/${slug}`);
+  function answer(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget | null): void {
+    if (target) redirect(req, res, scan, target);
+    else sendNotFound(req, res, `/${scan.slug}`);
   }
 
-  function serve(req: IncomingMessage, res: ServerResponse, slug: string, query: string | undefined): void {
+  function serve(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine): void {
     try {
-      const cached = cache.peek(slug);
-      if (cached !== undefined) answer(req, res, slug, query, cached);
+      const cached = cache.peek(scan.slug);
+      if (cached !== undefined) answer(req, res, scan, cached);
       else {
         cache
-          .load(slug)
-          .then((target) => answer(req, res, slug, query, target))
+          .load(scan.slug)
+          .then((target) => answer(req, res, scan, target))
           .catch((err) => fail(res, err));
       }
     } catch (err) {
@@ -165,15 +173,16 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     if (!match) return false;
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
+    // The visitor's address, worked out once: the limiter and the recorded scan both use it.
+    const scan: ScanRequestLine = { slug, query: match[2], ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress) };
     if (!limit) {
-      serve(req, res, slug, match[2]);
+      serve(req, res, scan);
       return true;
     }
     // Counted before the lookup, so that guessing at slugs counts too. The memory limiter
     // answers within this tick; only the promise's callback waits for the next microtask.
-    const ip = clientInfo.clientIp(req.headers, req.socket.remoteAddress) ?? 'unknown';
-    limit.take(ip).then(
-      (state) => (state && !state.allowed ? sendTooMany(req, res, `/${slug}`, state) : serve(req, res, slug, match[2])),
+    limit.take(scan.ip ?? 'unknown').then(
+      (state) => (state && !state.allowed ? sendTooMany(req, res, `/${slug}`, state) : serve(req, res, scan)),
       (err) => fail(res, err),
     );
     return true;
