@@ -10,9 +10,11 @@ import type { AppState } from './http/context.ts';
 import { corsFor } from './http/cors.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createGraphQLRouter } from './http/graphql-route.ts';
+import { createOpenApiRouter } from './http/openapi/routes.ts';
 import { createOpsRouter } from './http/ops.ts';
 import { requestLog } from './http/request-log.ts';
-import { API_VERSIONS, createApiRouter } from './http/router.ts';
+import { createApiRouter } from './http/router.ts';
+import { API_VERSIONS, apiVersioning } from './http/versions.ts';
 import type { Services } from './services.ts';
 import { createConsentRouter, oauthServer } from './modules/oauth/routes.ts';
 import { createScanRoute } from './modules/scans/scan-route.ts';
@@ -40,6 +42,7 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   });
 
   app.use(requestLog(logger));
+  app.use(apiVersioning());
   // Outside the error handler, so that problems reach allowed browser origins too.
   const cors = corsFor(services.config.corsOrigins);
   if (cors) app.use(cors);
@@ -62,6 +65,7 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
 
   const routers = [
     createOpsRouter(services),
+    createOpenApiRouter(),
     createConsentRouter(services),
     createGraphQLRouter(createGraphQLServer({ graphiql, logger, limits: graphqlLimits(services.config) }), services, graphiql),
     ...API_VERSIONS.map((version) => createApiRouter(version, services)),

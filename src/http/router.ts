@@ -1,5 +1,5 @@
 // One router per API version. Today /v1 and /v2 share every route; a later difference is
-// made here, in one place.
+// made here, in one place (versions.ts lists the versions and their lifecycle).
 import { Router } from '@koa/router';
 import { registerApiKeyRoutes } from '../modules/accounts/rest.ts';
 import { registerAnalyticsRoutes } from '../modules/analytics/rest.ts';
@@ -15,10 +15,9 @@ import { bearerAuthenticator, requireAuth } from './auth.ts';
 import { jsonBody } from './body.ts';
 import type { AppContext, AppState } from './context.ts';
 import { withRateLimit } from './rate-limit.ts';
+import type { ApiVersion } from './versions.ts';
 
-export const API_VERSIONS = ['v1'] as const;
-
-export function createApiRouter(version: (typeof API_VERSIONS)[number], services: Services): Router<AppState> {
+export function createApiRouter(version: ApiVersion, services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: `/${version}` });
   // Every authenticated call counts against its key's limit right after auth; bulk calls also
   // against the bulk limit.

@@ -3,10 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.ts';
 import { SCHEMA_FILE, printedSchema } from '../../src/graphql/print-schema.ts';
+import { OPENAPI_FILE, printedOpenApi } from '../../src/http/openapi/print.ts';
 
 describe('schema/schema.graphql', () => {
   it('matches the schema the code builds (run npm run schema:print)', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8'), 'run npm run schema:print').toBe(printedSchema());
+  });
+});
+
+describe('schema/openapi.json', () => {
+  it('matches the document the code builds (run npm run schema:print)', () => {
+    expect(readFileSync(OPENAPI_FILE, 'utf8'), 'run npm run schema:print').toBe(printedOpenApi());
   });
 });
 

@@ -1,23 +1,47 @@
-// The public JSON of a code, shared by REST answers (and, later, webhook payloads).
-import { presentInlineRule, type InlineRuleJson } from '../routing/presenter.ts';
-import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
+// The public JSON of a code, shared by REST answers and webhook payloads. The zod schema is the
+// contract (it feeds the OpenAPI document); the presenter's return type is inferred from it, so
+// the two cannot drift apart.
+import { z } from 'zod';
+import { inlineRuleResourceSchema, presentInlineRule } from '../routing/presenter.ts';
+import { resolveDesign, type Code } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
-import type { CodeContent } from './schemas.ts';
+import { CODE_TYPES, ERROR_CORRECTION_LEVELS, EYE_STYLES, FRAMES, STYLES } from './schemas.ts';
 
-export interface CodeJson {
-  id: string;
-  object: 'code';
-  type: string;
-  content: CodeContent;
-  /** The exact text the image encodes. */
-  payload: string;
-  design: ResolvedDesign;
-  routing: { enabled: boolean; rules: InlineRuleJson[] };
-  /** Null for static codes, which have no scan URL. */
-  scan_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+const color = z.string().meta({ example: '#1a73e8' });
+
+export const resolvedDesignSchema = z
+  .object({
+    fg_color: color,
+    bg_color: color,
+    style: z.enum(STYLES),
+    logo_url: z.string().nullable(),
+    error_correction: z.enum(ERROR_CORRECTION_LEVELS),
+    eye_style: z.enum(EYE_STYLES),
+    eye_color: color,
+    gradient: z.object({ type: z.enum(['linear', 'radial']), from: color, to: color, angle: z.number() }).nullable(),
+    frame: z.enum(FRAMES),
+    frame_text: z.string().nullable(),
+    margin: z.int().meta({ description: 'Quiet zone, in modules.' }),
+  })
+  .meta({ id: 'Design', description: 'The design with every default filled in.' });
+
+export const codeResourceSchema = z
+  .object({
+    id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
+    object: z.literal('code'),
+    type: z.enum(CODE_TYPES),
+    content: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .meta({ description: 'A url code’s destination, or a static code’s structured content.', example: 'https://example.com/spring' }),
+    payload: z.string().meta({ description: 'The exact text the image encodes.', example: 'http://localhost:3000/aB3dE5f' }),
+    design: resolvedDesignSchema,
+    routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
+    scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL.' }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Code' });
+export type CodeJson = z.output<typeof codeResourceSchema>;
 
 export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
   return {

@@ -1,0 +1,108 @@
+// The OpenAPI 3.1 document of one API version, generated from the zod schemas that validate
+// requests and shape answers (one source of truth). Each module describes its own operations
+// in its openapi.ts; this file adds what is common and assembles them.
+import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { accountsOpenApi } from '../../modules/accounts/openapi.ts';
+import { analyticsOpenApi } from '../../modules/analytics/openapi.ts';
+import { bulkOpenApi } from '../../modules/bulk/openapi.ts';
+import { codesOpenApi } from '../../modules/codes/openapi.ts';
+import { imagesOpenApi } from '../../modules/images/openapi.ts';
+import { oauthOpenApi } from '../../modules/oauth/openapi.ts';
+import { routingOpenApi } from '../../modules/routing/openapi.ts';
+import { scansOpenApi } from '../../modules/scans/openapi.ts';
+import { webhooksOpenApi } from '../../modules/webhooks/openapi.ts';
+import { SCOPES, type Scope } from '../../shared/principal.ts';
+import { CURRENT_API_VERSION, type ApiVersion } from '../versions.ts';
+import type { OpenApiModule } from './common.ts';
+import { opsOpenApi } from './ops.ts';
+
+/** In the order the reference docs show them. */
+const MODULES: readonly OpenApiModule[] = [
+  codesOpenApi,
+  routingOpenApi,
+  imagesOpenApi,
+  bulkOpenApi,
+  analyticsOpenApi,
+  webhooksOpenApi,
+  accountsOpenApi,
+  oauthOpenApi,
+  scansOpenApi,
+  opsOpenApi,
+];
+
+const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
+  'codes:read': 'Read codes, routing rules and images; simulate routing.',
+  'codes:write': 'Create, change and delete codes and routing rules; bulk creation.',
+  'analytics:read': 'Scan analytics, raw scan records and the live scan stream.',
+  'webhooks:read': 'Read webhook endpoints and their deliveries.',
+  'webhooks:write': 'Create, change, test and delete webhook endpoints; retry deliveries.',
+  'keys:manage': 'Manage API keys and OAuth clients.',
+};
+
+const DESCRIPTION = `A self-hostable dynamic QR code service: codes with brand designs, routing of each scan by
+country, device, time or language, privacy-preserving scan analytics, bulk creation of up to
+10,000 codes, and signed webhooks. The same operations are on GraphQL at \`/graphql\`.
+
+Errors are RFC 9457 problems (\`application/problem+json\`). Lists are \`{ object: "list", data,
+next_cursor }\`, paginated with \`cursor\` and \`limit\`. Every answer carries \`API-Version\`;
+authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.`;
+
+function mergeInto(target: ZodOpenApiPathsObject, items: ZodOpenApiPathsObject): void {
+  for (const [key, item] of Object.entries(items)) {
+    if (target[key]) throw new Error(`OpenAPI ${key} is described twice`);
+    target[key] = item;
+  }
+}
+
+function build(version: ApiVersion) {
+  const paths: ZodOpenApiPathsObject = {};
+  const webhooks: ZodOpenApiPathsObject = {};
+  for (const module of MODULES) {
+    mergeInto(paths, module.paths);
+    mergeInto(webhooks, module.webhooks ?? {});
+  }
+  const scopes = Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]]));
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'QR code service API',
+      version,
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: `/${version}`, description: version === CURRENT_API_VERSION ? 'This server, current version' : `This server, ${version}` }],
+    tags: MODULES.map((module) => module.tag),
+    paths,
+    ...(Object.keys(webhooks).length > 0 ? { webhooks } : {}),
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'qrk_ followed by 40 characters',
+          description: 'An API key (`npm run cli -- keys create` or POST /api-keys). Each key holds a set of scopes.',
+        },
+        OAuth2: {
+          type: 'oauth2',
+          description: 'Access tokens from this service’s OAuth 2.0 server at /oauth (clients are registered with POST /oauth-clients).',
+          flows: {
+            clientCredentials: { tokenUrl: '/oauth/token', scopes },
+            authorizationCode: { authorizationUrl: '/oauth/auth', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes },
+          },
+        },
+      },
+    },
+  });
+}
+
+const documents = new Map<ApiVersion, ReturnType<typeof build>>();
+
+/** The document of a version, built once per process. */
+export function openApiDocument(version: ApiVersion = CURRENT_API_VERSION): ReturnType<typeof build> {
+  let document = documents.get(version);
+  if (!document) {
+    document = build(version);
+    documents.set(version, document);
+  }
+  return document;
+}

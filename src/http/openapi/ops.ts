@@ -1,0 +1,44 @@
+// The operations that need no credential: health checks at the root and this document itself.
+import { z } from 'zod';
+import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
+import { jsonResponse, problemSchema, ROOT_SERVER, type OpenApiModule } from './common.ts';
+
+const TAG = 'Operations';
+
+export const opsOpenApi: OpenApiModule = {
+  tag: { name: TAG, description: 'Health checks for orchestrators and this API description. No credential needed.' },
+  paths: {
+    '/healthz': {
+      servers: ROOT_SERVER,
+      get: {
+        operationId: 'getHealth',
+        summary: 'Liveness: the process is up',
+        tags: [TAG],
+        security: [],
+        responses: { '200': jsonResponse(z.object({ status: z.literal('ok') }), 'The process is up.') },
+      },
+    },
+    '/readyz': {
+      servers: ROOT_SERVER,
+      get: {
+        operationId: 'getReadiness',
+        summary: 'Readiness: the database answers',
+        tags: [TAG],
+        security: [],
+        responses: {
+          '200': jsonResponse(z.object({ status: z.literal('ready') }), 'The database answers.'),
+          '503': { description: 'The database is not reachable.', content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } },
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        summary: 'This OpenAPI 3.1 document',
+        tags: [TAG],
+        security: [],
+        responses: { '200': jsonResponse(z.object({ openapi: z.string() }).catchall(z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' }), 'The document of this version.') },
+      },
+    },
+  },
+};

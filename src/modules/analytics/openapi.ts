@@ -1,0 +1,9 @@
+// The analytics operations in the OpenAPI document. (Being written: see src/modules/codes/openapi.ts.)
+import type { OpenApiModule } from '../../http/openapi/common.ts';
+
+const TAG = 'Analytics';
+
+export const analyticsOpenApi: OpenApiModule = {
+  tag: { name: TAG, description: '' },
+  paths: {},
+};

@@ -1,0 +1,9 @@
+// The images operations in the OpenAPI document. (Being written: see src/modules/codes/openapi.ts.)
+import type { OpenApiModule } from '../../http/openapi/common.ts';
+
+const TAG = 'Images';
+
+export const imagesOpenApi: OpenApiModule = {
+  tag: { name: TAG, description: '' },
+  paths: {},
+};

@@ -1,0 +1,9 @@
+// The routing operations in the OpenAPI document. (Being written: see src/modules/codes/openapi.ts.)
+import type { OpenApiModule } from '../../http/openapi/common.ts';
+
+const TAG = 'Routing';
+
+export const routingOpenApi: OpenApiModule = {
+  tag: { name: TAG, description: '' },
+  paths: {},
+};

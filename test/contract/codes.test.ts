@@ -1,0 +1,59 @@
+// Contract: every codes operation, success and error, validated against the served document.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTestApp, type TestApp } from '../support/app.ts';
+import { contractClient, loadContract, type Contract } from '../support/contract.ts';
+import { codeBody } from '../support/factories.ts';
+
+let app: TestApp;
+let contract: Contract;
+let call: ReturnType<typeof contractClient>;
+let key: string;
+let readOnly: string;
+
+beforeAll(async () => {
+  app = await getTestApp();
+  contract = await loadContract(app);
+  call = contractClient(app, contract);
+  key = await app.newAccountKey();
+  readOnly = await app.newAccountKey(undefined, { scopes: ['codes:read'] });
+});
+afterAll(() => app.close());
+
+describe('codes', () => {
+  it('create: 201 for url and static codes, 422, 400, 415, 401, 403, and an idempotent replay', async () => {
+    const created = await call('POST', '/v1/codes', { key, body: codeBody({ design: { style: 'branded' }, routing: { rules: [{ condition: 'country:DE', destination: 'https://example.de' }] } }) });
+    expect(created.status).toBe(201);
+    expect((await call('POST', '/v1/codes', { key, body: { type: 'wifi', content: { ssid: 'Cafe', encryption: 'WPA', password: 'espresso1' } } })).status).toBe(201);
+    expect((await call('POST', '/v1/codes', { key, body: { type: 'url', content: 'ftp://nope', design: { fg_color: 'red' } } })).status).toBe(422);
+    expect((await call('POST', '/v1/codes', { key, rawBody: '{"content":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await call('POST', '/v1/codes', { key, rawBody: 'content=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await call('POST', '/v1/codes', { body: codeBody() })).status).toBe(401);
+    expect((await call('POST', '/v1/codes', { key: readOnly, body: codeBody() })).status).toBe(403);
+    const body = codeBody();
+    const headers = { 'Idempotency-Key': 'contract-1' };
+    expect((await call('POST', '/v1/codes', { key, body, headers })).status).toBe(201);
+    expect((await call('POST', '/v1/codes', { key, body, headers })).headers.get('idempotent-replayed')).toBe('true');
+    expect((await call('POST', '/v1/codes', { key, body: codeBody(), headers })).status).toBe(422);
+  });
+
+  it('list: 200 with a cursor, 422 on a bad query', async () => {
+    const page = await call('GET', '/v1/codes?limit=1', { key });
+    expect(page.status).toBe(200);
+    expect(page.body.next_cursor).toEqual(expect.any(String));
+    expect((await call('GET', `/v1/codes?limit=1&cursor=${page.body.next_cursor}`, { key })).status).toBe(200);
+    expect((await call('GET', '/v1/codes?limit=0&sort=size', { key })).status).toBe(422);
+  });
+
+  it('get, update, delete: success and 404, 422', async () => {
+    const { body: code } = await call('POST', '/v1/codes', { key, body: codeBody() });
+    expect((await call('GET', `/v1/codes/${code.id}`, { key })).status).toBe(200);
+    expect((await call('GET', '/v1/codes/qr_missing', { key })).status).toBe(404);
+    expect((await call('PATCH', `/v1/codes/${code.id}`, { key, body: { destination: 'https://example.com/new', design: { frame: 'banner' } } })).status).toBe(200);
+    expect((await call('PATCH', `/v1/codes/${code.id}`, { key, body: { type: 'text' } })).status).toBe(422);
+    expect((await call('PATCH', '/v1/codes/qr_missing', { key, body: {} })).status).toBe(404);
+    expect((await call('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(204);
+    expect((await call('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(404);
+  });
+
+  it('walked every codes operation', () => contract.expectTagCovered('Codes'));
+});
