@@ -8,8 +8,10 @@ import type { GraphQLLimits } from './graphql/limits.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppState } from './http/context.ts';
 import { corsFor } from './http/cors.ts';
+import { createDashboardRouter } from './http/dashboard.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createGraphQLRouter } from './http/graphql-route.ts';
+import { countRequests, createMetricsRouter } from './http/metrics.ts';
 import { createOpenApiRouter } from './http/openapi/routes.ts';
 import { createOpsRouter } from './http/ops.ts';
 import { requestLog } from './http/request-log.ts';
@@ -17,7 +19,7 @@ import { createApiRouter } from './http/router.ts';
 import { API_VERSIONS, apiVersioning } from './http/versions.ts';
 import type { Services } from './services.ts';
 import { createConsentRouter, oauthServer } from './modules/oauth/routes.ts';
-import { createScanRoute } from './modules/scans/scan-route.ts';
+import { createScanRoute, SCAN_ROUTE } from './modules/scans/scan-route.ts';
 import { DomainError } from './shared/errors.ts';
 
 const graphqlLimits = (config: Config): GraphQLLimits => ({
@@ -41,6 +43,8 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
     logger[clientLeft ? 'debug' : 'error']({ err }, 'error after the response started');
   });
 
+  // Outermost: it sees the final status of every answer, problems included.
+  app.use(countRequests(services.metrics));
   app.use(requestLog(logger));
   app.use(apiVersioning());
   // Outside the error handler, so that problems reach allowed browser origins too.
@@ -65,8 +69,11 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
 
   const routers = [
     createOpsRouter(services),
+    // Only with METRICS_TOKEN: without it, /metrics is on METRICS_PORT or nowhere (404 here).
+    ...(services.config.metricsToken ? [createMetricsRouter(services.metrics, services.config.metricsToken)] : []),
     createOpenApiRouter(),
     createConsentRouter(services),
+    createDashboardRouter(),
     createGraphQLRouter(createGraphQLServer({ graphiql, logger, limits: graphqlLimits(services.config) }), services, graphiql),
     ...API_VERSIONS.map((version) => createApiRouter(version, services)),
   ];
@@ -87,6 +94,7 @@ export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res:
     redirectStatus: services.config.scanRedirectStatus,
     limit: services.rateLimits.scan,
     logger,
+    observe: services.metrics.routeObserver(SCAN_ROUTE),
   });
   const koa = buildApp(deps).callback();
   return (req, res) => {

@@ -4,6 +4,7 @@ import { buildRequestListener } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
+import { startMetricsServer } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
 
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
   const services = await createServices(db, config, logger);
   // Several processes may run workers on one database: claims keep them from sending a delivery twice at once.
   if (config.webhookWorker) services.webhookWorker.start();
+  const metricsServer =
+    config.metricsPort === null ? null : await startMetricsServer({ metrics: services.metrics, logger, port: config.metricsPort, host: config.metricsHost });
+  if (metricsServer) logger.info({ metrics_url: `http://${config.metricsHost}:${listeningPort(metricsServer)}/metrics` }, 'metrics listening');
   const server = createServer(buildRequestListener({ services, logger }));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] }, 'listening');
@@ -37,9 +41,10 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     // Past the timeout, open connections are cut so the process does exit.
-    const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    const servers = metricsServer ? [server, metricsServer] : [server];
+    const force = setTimeout(() => servers.forEach((s) => s.closeAllConnections()), config.shutdownTimeoutMs);
     force.unref();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     // Every scan answered before the close is in the buffer; write it before the pool goes.
     // Then the webhook worker stops claiming and lets its attempts in flight finish.
     await services.close();

@@ -26,6 +26,7 @@ import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
 import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
+import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
 
 export async function createServices(db: Knex, config: Config, logger: Logger) {
@@ -37,8 +38,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     trustProxy: config.trustProxy,
     countryHeader: config.geoCountryHeader,
   });
+  const metrics = createMetrics();
   // Before the recorder and the codes services: it writes their outbox rows.
-  const webhooks = createWebhooks({ db, config, logger });
+  const webhooks = createWebhooks({ db, config, logger, onDeliveryOutcome: metrics.webhookDelivery });
   const targets = createTargetCache({ load: (slug) => codesStore.findBySlug(slug), max: config.codeCacheSize, ttlMs: config.codeCacheTtlMs });
   const recorder = createScanRecorder({
     db,
@@ -48,7 +50,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
     onBatch: webhooks.outbox.scanBatch,
+    onCommitted: metrics.scansRecorded,
   });
+  metrics.watch({ scanBufferDepth: recorder.pending, db });
   const logos = createLogos(db, {
     allowPrivateNetwork: config.allowPrivateNetworkTargets,
     timeoutMs: config.logoFetchTimeoutMs,
@@ -97,6 +101,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     webhookWorker: webhooks.worker,
     /** Per-key API limits (on Redis with REDIS_URL) and the scan route's per-address limit. */
     rateLimits,
+    /** Prometheus metrics of this instance, served at GET /metrics (METRICS_TOKEN) or on METRICS_PORT. */
+    metrics,
     /** For readiness: one trivial round trip. */
     async pingDatabase(): Promise<void> {
       await db.raw('select 1');

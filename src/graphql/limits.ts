@@ -1,6 +1,6 @@
 // What one GraphQL request may ask for: a document the parser can take, depth and cost
 // (graphql-armor), introspection (off in production unless enabled), a few root fields per
-// mutation, and the bulk rate limit for bulkCreateCodes. The key's own rate limit is counted at
+// mutation, and the bulk rate limit for the bulk mutations. The key's own rate limit is counted at
 // the HTTP edge, once per request.
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -108,6 +108,9 @@ const mutationFieldLimit: ValidationRule = (context) => ({
   },
 });
 
+/** Root fields that each count as one bulk call (as POST /v1/codes/bulk does, JSON or CSV). */
+const BULK_FIELDS = new Set(['bulkCreateCodes', 'bulkCreateCodesFromCsv']);
+
 function bulkCalls(document: DocumentNode, operationName: string | null | undefined): number {
   const operation = getOperationAST(document, operationName);
   if (operation?.operation !== 'mutation') return 0;
@@ -115,10 +118,10 @@ function bulkCalls(document: DocumentNode, operationName: string | null | undefi
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  return rootFieldNames(operation.selectionSet, (name) => fragments.get(name)).filter((name) => name === 'bulkCreateCodes').length;
+  return rootFieldNames(operation.selectionSet, (name) => fragments.get(name)).filter((name) => BULK_FIELDS.has(name)).length;
 }
 
-/** Each bulkCreateCodes field is one bulk call against the key's bulk limit (as POST /codes/bulk is). */
+/** Each bulk field is one bulk call against the key's bulk limit (as POST /codes/bulk is). */
 const bulkRateLimit: Plugin<GraphQLContext> = {
   async onExecute({ args, setResultAndStopExecution }) {
     const context = args.contextValue as GraphQLContext;

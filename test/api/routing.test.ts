@@ -88,10 +88,17 @@ describe('rules endpoints', () => {
     expect(inline.find((r: any) => r.ruleId === res.body.rules[2].ruleId).weights).toHaveLength(2);
   });
 
-  it('round-trips: what GET returns can be PUT back unchanged, in either shape', async () => {
+  it('round-trips: what GET returns can be PUT back unchanged, in either shape, split rules too', async () => {
     const code = await createCode(app, key, {
       routing: {
         rules: [
+          {
+            condition: 'split',
+            weights: [
+              { destination: 'https://example.com/a', weight: 3 },
+              { destination: 'https://example.com/b', weight: 1 },
+            ],
+          },
           { condition: 'time:sat,sun 22:00-02:00 America/New_York', destination: 'https://example.com/late' },
           { condition: 'ip:203.0.113.0/24,2001:db8::/32', destination: 'https://example.com/office' },
           { condition: 'query:src=flyer & after:2026-01-01T00:00:00Z', destination: 'https://example.com/flyer' },
@@ -101,11 +108,12 @@ describe('rules endpoints', () => {
     });
     const before = (await app.request('GET', `/v1/codes/${code.id}/routing`, { key })).body;
     const strip = (rules: any[]) => rules.map(({ ruleId, ...rest }) => rest);
-    const full = before.rules.map(({ ruleId, condition, ...rule }: any) => rule);
-    const putFull = await app.request('PUT', `/v1/codes/${code.id}/routing`, { key, body: { enabled: true, rules: full } });
+    expect(before.rules[0]).toMatchObject({ type: 'split', destination: null });
+    const putFull = await app.request('PUT', `/v1/codes/${code.id}/routing`, { key, body: before });
+    expect(putFull.status, putFull.text).toBe(200);
     expect(strip(putFull.body.rules)).toEqual(strip(before.rules));
-    const inline = code.routing.rules.map(({ ruleId, ...rule }: any) => rule);
-    const putInline = await app.request('PUT', `/v1/codes/${code.id}/routing`, { key, body: { enabled: true, rules: inline } });
+    const putInline = await app.request('PUT', `/v1/codes/${code.id}/routing`, { key, body: code.routing });
+    expect(putInline.status, putInline.text).toBe(200);
     expect(strip(putInline.body.rules)).toEqual(strip(before.rules));
   });
 

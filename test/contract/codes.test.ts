@@ -1,7 +1,7 @@
 // Contract: every codes operation, success and error, validated against the served document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestApp, type TestApp } from '../support/app.ts';
-import { contractClient, loadContract, type Contract } from '../support/contract.ts';
+import type { TestApp } from '../support/app.ts';
+import { contractClient, startContractApp, type Contract } from '../support/contract.ts';
 import { codeBody } from '../support/factories.ts';
 
 let app: TestApp;
@@ -11,9 +11,7 @@ let key: string;
 let readOnly: string;
 
 beforeAll(async () => {
-  app = await getTestApp();
-  contract = await loadContract(app);
-  call = contractClient(app, contract);
+  ({ app, contract, call } = await startContractApp());
   key = await app.newAccountKey();
   readOnly = await app.newAccountKey(undefined, { scopes: ['codes:read'] });
 });

@@ -5,7 +5,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
-import type { TestApp, TestResponse } from './app.ts';
+import { getTestApp, type TestApp, type TestResponse } from './app.ts';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -162,4 +162,11 @@ export function contractClient(app: TestApp, contract: Contract) {
     contract.check(method, path, response);
     return response;
   };
+}
+
+/** A fresh test app with its served contract and a checking client: every contract suite's start. */
+export async function startContractApp(env: Record<string, string> = {}) {
+  const app = await getTestApp(env);
+  const contract = await loadContract(app);
+  return { app, contract, call: contractClient(app, contract) };
 }

@@ -130,4 +130,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OAUTH_ISSUER: 'https://api.example.com/auth' })).toThrow(/OAUTH_ISSUER/);
     expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_TTL_MS: '1000' })).toThrow(/OAUTH_ACCESS_TOKEN_TTL_MS/);
   });
+
+  it('serves no metrics unless METRICS_TOKEN or METRICS_PORT is set; the internal port is on loopback by default', () => {
+    expect(loadConfig({})).toMatchObject({ metricsToken: null, metricsPort: null, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ METRICS_TOKEN: 'a-random-secret-of-32-characters', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' })).toMatchObject({
+      metricsToken: 'a-random-secret-of-32-characters',
+      metricsPort: 9464,
+      metricsHost: '10.0.0.5',
+    });
+    let error: unknown;
+    try {
+      loadConfig({ METRICS_TOKEN: 'short', METRICS_PORT: '70000' });
+    } catch (err) {
+      error = err;
+    }
+    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['METRICS_PORT', 'METRICS_TOKEN']);
+  });
 });

@@ -1,4 +1,5 @@
 // Generated and hand-kept lists that must match the code.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.ts';
@@ -14,6 +15,13 @@ describe('schema/schema.graphql', () => {
 describe('schema/openapi.json', () => {
   it('matches the document the code builds (run npm run schema:print)', () => {
     expect(readFileSync(OPENAPI_FILE, 'utf8'), 'run npm run schema:print').toBe(printedOpenApi());
+  });
+});
+
+describe('clients/typescript/src/schema.d.ts', () => {
+  it('is what openapi-typescript generates from schema/openapi.json (run npm run schema:print)', () => {
+    const check = spawnSync('npm', ['run', '--silent', 'generate', '--', '--check'], { cwd: new URL('../../clients/typescript/', import.meta.url), encoding: 'utf8' });
+    expect(check.status, `run npm run schema:print\n${check.stdout}${check.stderr}`).toBe(0);
   });
 });
 

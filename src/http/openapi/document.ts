@@ -43,8 +43,8 @@ const DESCRIPTION = `A self-hostable dynamic QR code service: codes with brand d
 country, device, time or language, privacy-preserving scan analytics, bulk creation of up to
 10,000 codes, and signed webhooks. The same operations are on GraphQL at \`/graphql\`.
 
-Errors are RFC 9457 problems (\`application/problem+json\`). Lists are \`{ object: "list", data,
-next_cursor }\`, paginated with \`cursor\` and \`limit\`. Every answer carries \`API-Version\`;
+Errors are RFC 9457 problems (\`application/problem+json\`). Lists are \`{ object: "list", data }\`;
+the paginated ones add \`next_cursor\` (pass it as \`cursor\`, with \`limit\`). Every answer carries \`API-Version\`;
 authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.`;
 
 function mergeInto(target: ZodOpenApiPathsObject, items: ZodOpenApiPathsObject): void {

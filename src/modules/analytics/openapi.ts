@@ -1,9 +1,80 @@
-// The analytics operations in the OpenAPI document. (Being written: see src/modules/codes/openapi.ts.)
-import type { OpenApiModule } from '../../http/openapi/common.ts';
+// The analytics operations in the OpenAPI document: the same schemas that validate the queries
+// (schemas.ts) and shape the answers (presenter.ts).
+import { z } from 'zod';
+import { jsonResponse, listOf, operation, type OpenApiModule } from '../../http/openapi/common.ts';
+import { codeIdParams } from '../codes/openapi.ts';
+import { MAX_PERIODS } from './periods.ts';
+import { codeAnalyticsSchema, overviewSchema, SCAN_RECORD_COLUMNS, scanRecordSchema } from './presenter.ts';
+import { analyticsQuerySchema, rawScansQuerySchema } from './schemas.ts';
 
 const TAG = 'Analytics';
 
+const RANGE = `The range is \`from\` (inclusive) to \`to\` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in \`timezone\` (a \`to\` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of \`granularity\` in \`timezone\`, and a series has at most ${Object.entries(
+  MAX_PERIODS,
+)
+  .map(([granularity, max]) => `${max} ${granularity}s`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1')} (else 422). Bots are left out unless \`include_bots=true\`.`;
+
+const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList');
+
+const CSV_EXAMPLE = `${SCAN_RECORD_COLUMNS.join(',')}
+scan_1042,2026-04-01T09:15:02.000Z,,DE,mobile,iOS,Safari,news.example,de,false,true
+`;
+
 export const analyticsOpenApi: OpenApiModule = {
-  tag: { name: TAG, description: '' },
-  paths: {},
+  tag: { name: TAG, description: 'Scan analytics: a code’s scans per period with breakdowns, the account overview, and the raw scan records as JSON pages or CSV.' },
+  paths: {
+    '/codes/{id}/scans': {
+      get: operation({
+        operationId: 'getCodeScans',
+        summary: 'A code’s scans per period, with breakdowns',
+        description: `${RANGE} Breakdowns list the \`top\` values of each dimension. 404 for an unknown code or one of another account.`,
+        tag: TAG,
+        scope: 'analytics:read',
+        requestParams: { path: codeIdParams, query: analyticsQuerySchema },
+        responses: { '200': jsonResponse(codeAnalyticsSchema, 'The series and breakdowns.') },
+        problems: [404, 422],
+      }),
+    },
+    '/codes/{id}/scans/raw': {
+      get: operation({
+        operationId: 'listCodeScanRecords',
+        summary: 'A code’s individual scan records (JSON pages or CSV)',
+        description:
+          'Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. 404 for an unknown code or one of another account.',
+        tag: TAG,
+        scope: 'analytics:read',
+        requestParams: { path: codeIdParams, query: rawScansQuerySchema },
+        responses: {
+          '200': {
+            description: 'A page of records (the default, `format=json`), or all of them as CSV (`format=csv`).',
+            content: {
+              'application/json': { schema: scanRecordList },
+              'text/csv': { schema: z.string().meta({ description: 'A header row, then one scan per row.', example: CSV_EXAMPLE }) },
+            },
+            headers: z.object({
+              'Content-Disposition': z
+                .string()
+                .optional()
+                .meta({ description: 'With `format=csv`: an attachment named after the code.', example: 'attachment; filename="scans-qr_4fT9kQ2mX8pL.csv"' }),
+            }),
+          },
+        },
+        problems: [404, 422],
+      }),
+    },
+    '/analytics/overview': {
+      get: operation({
+        operationId: 'getAnalyticsOverview',
+        summary: 'The account’s scans: totals, trend, top codes, breakdowns',
+        description: `${RANGE} \`previous_period\` covers the same number of periods just before, for comparison; \`top\` says how many top codes and values per breakdown to list.`,
+        tag: TAG,
+        scope: 'analytics:read',
+        requestParams: { query: analyticsQuerySchema },
+        responses: { '200': jsonResponse(overviewSchema, 'The overview.') },
+        problems: [422],
+      }),
+    },
+  },
 };

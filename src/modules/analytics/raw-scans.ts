@@ -6,17 +6,9 @@ import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { decodeCursor, encodeCursor } from '../codes/cursor.ts';
 import type { CodesStore } from '../codes/store.ts';
-import type { ScanDimensions, ScansStore, StoredScan } from '../scans/store.ts';
+import type { ScansStore, StoredScan } from '../scans/store.ts';
+import type { ScanRecord } from './presenter.ts';
 import { rawScansQuerySchema } from './schemas.ts';
-
-export interface ScanRecord extends ScanDimensions {
-  id: string;
-  scanned_at: string;
-  is_bot: boolean;
-  is_unique: boolean;
-}
-
-export const SCAN_RECORD_COLUMNS: Array<keyof ScanRecord> = ['id', 'scanned_at', 'rule_id', 'country', 'device', 'os', 'browser', 'referrer_host', 'language', 'is_bot', 'is_unique'];
 
 const CURSOR_SORT = 'scanned_at';
 /** Rows per read while streaming CSV. */

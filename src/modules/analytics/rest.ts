@@ -5,13 +5,13 @@ import { stringify } from 'csv-stringify';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteDeps } from '../codes/rest.ts';
-import { SCAN_RECORD_COLUMNS, type ScanRecord } from './raw-scans.ts';
+import { SCAN_RECORD_COLUMNS, type ScanRecord } from './presenter.ts';
 
 /** Spreadsheets run cells that start like a formula; such text gets a leading apostrophe. */
 const defuseFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream {
-  const csv = stringify({ header: true, columns: SCAN_RECORD_COLUMNS, cast: { string: defuseFormula, boolean: (v) => String(v) } });
+  const csv = stringify({ header: true, columns: [...SCAN_RECORD_COLUMNS], cast: { string: defuseFormula, boolean: (v) => String(v) } });
   // pipeline-like: the generator pulls a page only when the CSV side wants more.
   return Readable.from((async function* () {
     for await (const page of records) yield* page;

@@ -26,13 +26,19 @@ const flag = z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).t
 export const MAX_TOP = 100;
 
 const rangeFields = {
-  from: instant.optional(),
-  to: instant.optional(),
-  granularity: z.enum(GRANULARITIES, { error: `must be one of ${GRANULARITIES.join(', ')}` }).default('day'),
-  timezone: z.string().refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' }).default('UTC'),
-  include_bots: flag.default(false),
+  from: instant.optional().meta({ description: 'Start of the range, inclusive: a date-time with offset, or a date read in `timezone`. Default: 30 days ago (today included).', example: '2026-03-01' }),
+  to: instant.optional().meta({ description: 'End of the range, exclusive; a date includes its whole day. Default: now.', example: '2026-03-31' }),
+  granularity: z.enum(GRANULARITIES, { error: `must be one of ${GRANULARITIES.join(', ')}` }).default('day').meta({ description: 'The length of each period of the series.' }),
+  timezone: z.string().refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' }).default('UTC').meta({ description: 'The IANA time zone of dates and periods.', example: 'Europe/Berlin' }),
+  include_bots: flag.default(false).meta({ description: 'Count scans by crawlers and link previewers too.', override: { default: 'false' } }),
   /** How many values each breakdown (and the overview's top codes) lists. */
-  top: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(MAX_TOP, `must be at most ${MAX_TOP}`).default(10),
+  top: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_TOP, `must be at most ${MAX_TOP}`)
+    .default(10)
+    .meta({ description: 'How many values each breakdown (and the overview’s top codes) lists.' }),
 };
 
 export const analyticsQuerySchema = z.strictObject(rangeFields);
@@ -41,10 +47,16 @@ export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
 export const RAW_PAGE_MAX = 1000;
 
 export const rawScansQuerySchema = z.strictObject({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(RAW_PAGE_MAX, `must be at most ${RAW_PAGE_MAX}`).default(100),
-  format: z.enum(['json', 'csv'], { error: "must be 'json' or 'csv'" }).default('json'),
-  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional(),
-  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional(),
+  cursor: z.string().max(200).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(RAW_PAGE_MAX, `must be at most ${RAW_PAGE_MAX}`)
+    .default(100)
+    .meta({ description: 'Records per JSON page; CSV has every record.' }),
+  format: z.enum(['json', 'csv'], { error: "must be 'json' or 'csv'" }).default('json').meta({ description: 'JSON pages, or one CSV file of every record.' }),
+  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional().meta({ description: 'Only scans at or after this instant.', example: '2026-04-01T00:00:00Z' }),
+  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional().meta({ description: 'Only scans before this instant.', example: '2026-05-01T00:00:00Z' }),
 });
 export type RawScansQuery = z.output<typeof rawScansQuerySchema>;

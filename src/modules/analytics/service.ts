@@ -5,42 +5,13 @@ import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import type { Code } from '../codes/model.ts';
 import type { CodesStore } from '../codes/store.ts';
-import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Granularity, type Series } from './periods.ts';
+import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Series } from './periods.ts';
+import type { CodeAnalytics, Overview } from './presenter.ts';
 import { analyticsQuerySchema } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
-import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
+import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
 
-export interface PeriodCount {
-  period: string;
-  scans: number;
-  unique_scans: number;
-}
-
-/** What every analytics answer starts with: the effective range and totals. */
-interface SeriesSummary {
-  from: string;
-  to: string;
-  granularity: Granularity;
-  timezone: string;
-  include_bots: boolean;
-  total_scans: number;
-  unique_scans: number;
-}
-
-export interface CodeAnalytics extends SeriesSummary {
-  code_id: string;
-  timeseries: PeriodCount[];
-  breakdowns: Record<(typeof CODE_DIMENSIONS)[number], ValueCount[]>;
-}
-
-export interface Overview extends SeriesSummary {
-  total_codes: number;
-  active_codes: number;
-  top_codes: Array<{ id: string; type: Code['type']; content: Code['content']; scans: number }>;
-  trend: PeriodCount[];
-  previous_period: { from: string; to: string; total_scans: number; change_pct: number | null };
-  breakdowns: Record<(typeof ACCOUNT_BREAKDOWNS)[number], ValueCount[]>;
-}
+export type { CodeAnalytics, Overview, PeriodCount } from './presenter.ts';
 
 export interface AnalyticsDeps {
   codes: CodesStore;

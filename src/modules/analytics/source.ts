@@ -2,6 +2,7 @@
 // service picks the rollups whenever they can answer exactly; raw scans answer the rest (time
 // zones with half-hour offsets, ranges that do not start on the hour) and serve as the
 // reference the rollups are tested and benchmarked against.
+import type { ValueCount } from './presenter.ts';
 
 /** Per-code breakdowns, as the API names them. */
 export const CODE_DIMENSIONS = ['country', 'device', 'os', 'browser', 'referrer', 'language', 'rule'] as const;
@@ -39,10 +40,7 @@ export interface Bucket {
 }
 
 /** One value of a breakdown; null when the scan did not tell (no Referer, unknown country...). */
-export interface ValueCount {
-  value: string | null;
-  scans: number;
-}
+export type { ValueCount } from './presenter.ts';
 
 export interface CodeRanking {
   active: number;

@@ -1,7 +1,10 @@
-// bulkCreateCodes: the GraphQL face of POST /codes/bulk, through the same service.
+// bulkCreateCodes and bulkCreateCodesFromCsv: the GraphQL faces of POST /codes/bulk (JSON and
+// CSV), through the same service and the same CSV reader.
+import { Readable } from 'node:stream';
 import { builder } from '../../graphql/builder.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { CodeRef, CreateCodeInput, toCreateBody } from '../codes/graphql.ts';
+import { readCsvCodes, withCsvRows } from './csv.ts';
 import type { BulkResult } from './service.ts';
 
 const BulkPayload = builder.objectRef<BulkResult>('BulkCreateCodesPayload').implement({
@@ -18,5 +21,18 @@ builder.mutationFields((t) => ({
     description: 'Creates up to 10,000 codes atomically: all of them, or none when any is invalid.',
     args: { input: t.arg({ type: [CreateCodeInput], required: true }) },
     resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.bulk.create(ctx.principal, { codes: input.map(toCreateBody) })),
+  }),
+  bulkCreateCodesFromCsv: t.field({
+    type: BulkPayload,
+    description:
+      "The CSV form of POST /v1/codes/bulk (header row, then one code per row): all codes or none. Errors name rows as 'row <n>.<column>', the header being row 1.",
+    args: { csv: t.arg.string({ required: true }) },
+    resolve: scoped('codes:write', async (_root, { csv }, ctx) => {
+      // The request body, and so this string, is already within BULK_BODY_LIMIT.
+      const body = await readCsvCodes(Readable.from([Buffer.from(csv, 'utf8')]), ctx.services.config.bulkBodyLimit);
+      return ctx.services.bulk.create(ctx.principal, body).catch((err: unknown) => {
+        throw withCsvRows(err);
+      });
+    }),
   }),
 }));

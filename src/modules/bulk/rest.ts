@@ -7,8 +7,8 @@ import { scope } from '../../http/scopes.ts';
 import { answerIdempotently } from '../../http/idempotent.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { RouteDeps } from '../codes/rest.ts';
-import { presentCode } from '../codes/presenter.ts';
 import { readCsvCodes, withCsvRows } from './csv.ts';
+import { presentBulkResult } from './presenter.ts';
 
 const isCsv = (ctx: { is(...types: string[]): string | false | null }) => !!ctx.is('text/csv');
 
@@ -50,15 +50,7 @@ export function registerBulkRoutes(router: Router<AppState>, { services, auth, b
       const result = await services.bulk.create(principalOf(ctx), ctx.request.body).catch((err: unknown) => {
         throw csv ? withCsvRows(err) : err;
       });
-      return {
-        status: 201,
-        body: {
-          object: 'bulk_result',
-          batch_id: result.batchId,
-          created: result.codes.length,
-          data: result.codes.map((code) => presentCode(code, services.config.publicBaseUrl)),
-        },
-      };
+      return { status: 201, body: presentBulkResult(result, services.config.publicBaseUrl) };
     });
   });
 }

@@ -4,6 +4,8 @@ import { builder } from '../../graphql/builder.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { scoped } from '../../graphql/scoped.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { imageQuerySchema } from '../images/service.ts';
 import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
@@ -48,6 +50,12 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     scanUrl: t.string({ nullable: true, description: 'Null for static codes.', resolve: (code, _args, ctx) => (code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug) : null) }),
     createdAt: t.field({ type: 'DateTime', resolve: (code) => code.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
+    svg: t.string({
+      description: 'The image as SVG markup (GET /v1/codes/:id/image?format=svg). Drawn from the code already loaded, so a list costs no query per code.',
+      args: { size: t.arg.int({ description: 'Width in pixels, 64 to 4096; default 512.' }) },
+      resolve: scoped('codes:read', async (code, { size }, ctx) =>
+        (await ctx.services.images.renderCodeImage(code, parseInput(imageQuerySchema, compact({ format: 'svg', size })))).toString('utf8')),
+    }),
   }),
 });
 
@@ -158,6 +166,16 @@ builder.queryFields((t) => ({
         throw err;
       }
     }),
+  }),
+  previewCode: t.string({
+    description: 'The SVG that createCode would draw for this input, refused as createCode would refuse it; saves nothing. With codeId, a url code encodes that code\'s scan URL. Needs codes:write: a logoUrl is fetched.',
+    args: {
+      input: t.arg({ type: CreateCodeInput, required: true }),
+      codeId: t.arg.id({ required: false }),
+      size: t.arg.int({ required: false, description: 'Width in pixels, 64 to 4096; default 512.' }),
+    },
+    resolve: scoped('codes:write', (_root, { input, codeId, size }, ctx) =>
+      ctx.services.codes.preview(ctx.principal, toCreateBody(input), { codeId: codeId == null ? undefined : String(codeId), size: size ?? undefined })),
   }),
   codes: t.connection({
     type: CodeRef,

@@ -19,7 +19,8 @@ const contentForDocs = z
   .union([httpUrlSchema.meta({ title: 'url', description: 'The destination of a url code.' }), ...Object.entries(staticContentSchemas).map(([type, schema]) => schema.meta({ title: type }))])
   .meta({ id: 'CodeContent', description: 'For `url` codes the destination URL; for the static types an object of the type’s fields.' });
 
-const createBody = createCodeSchema.extend({ content: contentForDocs }).meta({
+/** The body of POST /codes, with `content` shown per type; bulk items are the same. */
+export const createCodeBody = createCodeSchema.extend({ content: contentForDocs }).meta({
   id: 'CreateCode',
   example: { type: 'url', content: 'https://example.com/spring', design: { style: 'branded', fg_color: '#1a73e8' }, routing: { rules: [{ condition: 'country:DE', destination: 'https://example.de/fruehling' }] } },
 });
@@ -39,7 +40,7 @@ export const codesOpenApi: OpenApiModule = {
         tag: TAG,
         scope: 'codes:write',
         requestParams: { header: idempotencyKeyHeader },
-        requestBody: { required: true, content: { 'application/json': { schema: createBody } } },
+        requestBody: { required: true, content: { 'application/json': { schema: createCodeBody } } },
         responses: {
           '201': {
             ...jsonResponse(codeResourceSchema, 'The new code.'),

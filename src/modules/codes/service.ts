@@ -6,12 +6,12 @@ import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import type { RenderLogo } from '../images/design.ts';
 import type { Logos } from '../images/logos.ts';
-import type { ImagesService } from '../images/service.ts';
+import { imageQuerySchema, type ImagesService } from '../images/service.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
-import { allocateSlug } from './slug.ts';
+import { allocateSlug, SLUG_LENGTH } from './slug.ts';
 import type { CodesStore } from './store.ts';
 
 export interface CodePage {
@@ -48,6 +48,9 @@ function positionOf(code: Code, sort: CodeSort): CursorPosition {
   return { sort, key: key.getTime(), id: code.id };
 }
 
+/** Stands in for the slug of a code not yet saved: scan URLs all have this length and alphabet. */
+const PREVIEW_SLUG = 'A'.repeat(SLUG_LENGTH);
+
 const urlOnly = (path: string, type: CodeType): FieldError => ({
   path,
   message: `applies to url codes only; a ${type} code encodes its content directly`,
@@ -60,6 +63,13 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
   /** Refuses a design that does not decode back to the code's payload. */
   function verifyScans(code: Pick<Code, 'type' | 'content' | 'slug'>, design: DesignInput, logo: RenderLogo | null): void {
     images.verify(images.payloadOf(code), resolveDesign(design), logo);
+  }
+
+  /** The caller's code, or a 404 (also for another account's id: ids do not leak). */
+  async function get(principal: Principal, id: string): Promise<Code> {
+    const code = await codes.findById(principal.accountId, id);
+    if (!code) throw notFound('code', id);
+    return code;
   }
 
   return {
@@ -91,12 +101,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       return code;
     },
 
-    /** The caller's code, or a 404 (also for another account's id: ids do not leak). */
-    async get(principal: Principal, id: string): Promise<Code> {
-      const code = await codes.findById(principal.accountId, id);
-      if (!code) throw notFound('code', id);
-      return code;
-    },
+    get,
 
     /** One page of the caller's codes, filtered and sorted, with the cursor of the next page. */
     async list(principal: Principal, query: unknown): Promise<CodePage> {
@@ -153,6 +158,23 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       });
       onCodeChanged(code);
       return code;
+    },
+
+    /**
+     * The SVG that creating a code from `input` would draw, refused (422) exactly as create would
+     * refuse it (fields, contrast, logo fetch, scannability); nothing is saved. With `codeId`, a
+     * url code encodes that code's scan URL, so an edited design previews the real image.
+     */
+    async preview(principal: Principal, input: unknown, options: { codeId?: string; size?: number } = {}): Promise<string> {
+      const params = parseInput(imageQuerySchema, { format: 'svg', size: options.size });
+      const body = parseCreateCode(input);
+      checkDesign(body.design);
+      const saved = options.codeId === undefined ? null : await get(principal, options.codeId);
+      const slug = body.type === 'url' ? (saved?.slug ?? PREVIEW_SLUG) : null;
+      const logoId = await logoIdFor(body.design);
+      const code = { type: body.type, content: body.content, slug, design: body.design, logoId };
+      verifyScans(code, body.design, await logos.forRender(logoId));
+      return (await images.renderCodeImage(code, params)).toString('utf8');
     },
 
     /** Deletes the code for good; its scan URL answers 404 from then on. */

@@ -1,10 +1,56 @@
-// The public JSON of an OAuth client. Its secret is shown only once, when registered.
+// The public JSON of an OAuth client. Its secret is shown only once, when registered. The zod
+// schemas are the contract (they feed the OpenAPI document); the presenter's return type is
+// inferred from them, so the two cannot drift apart.
+import { z } from 'zod';
+import { SCOPES } from '../../shared/principal.ts';
+import { AUTH_METHODS, GRANT_TYPES } from './schemas.ts';
 import type { OAuthClient } from './store.ts';
 
-export function presentClient(client: OAuthClient) {
+export const oauthClientResourceSchema = z
+  .object({
+    id: z.string().meta({ example: 'client_9fK3mQ7xP2wL5vB8nT4r' }),
+    object: z.literal('oauth_client'),
+    client_id: z.string().meta({ description: 'The `client_id` to present to the token endpoint (the same as `id`).', example: 'client_9fK3mQ7xP2wL5vB8nT4r' }),
+    name: z.string().meta({ example: 'reporting job' }),
+    scopes: z.array(z.enum(SCOPES)).meta({ description: 'The most any token of this client can carry.', example: ['codes:read'] }),
+    grant_types: z.array(z.enum(GRANT_TYPES)).meta({ example: ['client_credentials'] }),
+    redirect_uris: z.array(z.string()).meta({ description: 'For the authorization_code grant; empty otherwise.' }),
+    token_endpoint_auth_method: z.enum(AUTH_METHODS).meta({ description: '`none` for a public client (no secret; authorization code with PKCE only).' }),
+    secret_prefix: z
+      .string()
+      .nullable()
+      .meta({ description: 'The start of the client secret, to tell secrets apart; the rest is never shown again. Null for a public client, which has no secret.', example: 'qrcs_4Hn8Rt' }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'OAuthClient', description: 'A client of this service’s OAuth 2.0 server, acting for the account that registered it.' });
+export type OAuthClientJson = z.output<typeof oauthClientResourceSchema>;
+
+export const registeredOAuthClientSchema = oauthClientResourceSchema
+  .extend({
+    client_secret: z
+      .string()
+      .optional()
+      .meta({
+        description: 'The client secret. Shown only in this answer; only a hash is stored. Absent for a public client (`token_endpoint_auth_method` `none`), which has none (RFC 7591 §3.2.1).',
+        example: 'qrcs_4Hn8Rt2Lq6Vx9Kb3Mz7Pw1Yc5Dg8Fj0Sa2Te4U',
+      }),
+    issuer: z.string().meta({
+      description: 'The OAuth server’s issuer: its metadata is at `{issuer}/.well-known/openid-configuration`, its token endpoint at `{issuer}/token`.',
+      example: 'https://qr.example.com/oauth',
+    }),
+  })
+  .meta({ id: 'RegisteredOAuthClient', description: 'A new client with its secret (if it is confidential), shown this once, and where its tokens come from.' });
+export type RegisteredOAuthClientJson = z.output<typeof registeredOAuthClientSchema>;
+
+/** Every client of the account; accounts have a handful, so the list is not paginated. */
+export const oauthClientListSchema = z
+  .object({ object: z.literal('list'), data: z.array(oauthClientResourceSchema) })
+  .meta({ id: 'OAuthClientList', description: 'Every client of the account, newest first. Not paginated.' });
+
+export function presentClient(client: OAuthClient): OAuthClientJson {
   return {
     id: client.id,
-    object: 'oauth_client' as const,
+    object: 'oauth_client',
     client_id: client.id,
     name: client.name,
     scopes: client.scopes,
@@ -14,4 +60,9 @@ export function presentClient(client: OAuthClient) {
     secret_prefix: client.secretPrefix,
     created_at: client.createdAt.toISOString(),
   };
+}
+
+/** The answer to a registration: the client, its secret this once (none for a public client), the issuer. */
+export function presentRegisteredClient(client: OAuthClient, secret: string | null, issuer: string): RegisteredOAuthClientJson {
+  return { ...presentClient(client), ...(secret === null ? {} : { client_secret: secret }), issuer };
 }

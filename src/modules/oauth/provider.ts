@@ -1,7 +1,9 @@
 // The OAuth 2.0 authorization server: panva's oidc-provider (OpenID certified, built on Koa),
 // configured for this API. Access tokens are short-lived JWTs (RFC 9068) for one resource,
 // this API, carrying only scopes that were asked for, granted and allowed to the client;
-// refresh tokens, codes and grants are stored through ./adapter.ts.
+// refresh tokens, codes and grants are stored through ./adapter.ts. Clients are confidential
+// (a secret) or public (`none`: a browser app such as the dashboard, which names only its id);
+// PKCE with S256 is required of both.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Provider, { errors, type Adapter } from 'oidc-provider';
 import type { Logger } from 'pino';
@@ -25,6 +27,19 @@ export interface ProviderOptions {
   logger: Logger;
 }
 
+/**
+ * Which browser origins may call the token, revocation and introspection endpoints with a
+ * client (the library refuses any request with an Origin header unless this says yes): pages
+ * of this server's own origin (the dashboard; browsers send Origin on same-origin POSTs too),
+ * and a public client's own pages, the origins of its redirect URIs. A confidential client's
+ * secret has no business in a browser, so other origins stay refused for it.
+ */
+export function allowBrowserOrigin(ownOrigin: string, origin: string, client: { clientAuthMethod?: unknown; redirectUris?: unknown }): boolean {
+  if (origin === ownOrigin) return true;
+  if (client.clientAuthMethod !== 'none' || !Array.isArray(client.redirectUris)) return false;
+  return client.redirectUris.some((uri) => URL.canParse(String(uri)) && new URL(String(uri)).origin === origin);
+}
+
 /** Clients keep a SHA-256 of their secret (see createOAuthService); compare hashes, in constant time. */
 function compareHashedSecret(this: { clientSecret?: string }, presented: string): boolean {
   const expected = Buffer.from(this.clientSecret ?? '', 'hex');
@@ -34,6 +49,7 @@ function compareHashedSecret(this: { clientSecret?: string }, presented: string)
 
 export function createProvider(options: ProviderOptions): Provider {
   const { resource, accessTokenTtlSeconds: ttl } = options;
+  const ownOrigin = new URL(options.issuer).origin;
   const cookie = { signed: true, httpOnly: true, sameSite: 'lax' };
   const provider = new Provider(options.issuer, {
     adapter: options.Adapter,
@@ -43,10 +59,13 @@ export function createProvider(options: ProviderOptions): Provider {
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'client_secret_basic' },
     // No client_secret_jwt: the stored "secret" is a hash and must never serve as an HMAC key.
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
+    // `none` is for public clients only: a client registered with a secret must present it.
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { clientAuthMethod?: unknown; redirectUris?: unknown }) => allowBrowserOrigin(ownOrigin, origin, client),
     // The scopes a client may ever get; our scopes are resource scopes, not OpenID ones.
     extraClientMetadata: { properties: ['allowed_scopes'] },
     scopes: ['offline_access'],
+    // Every client, confidential or public (RFC 9700 §2.1.1); `plain` is refused.
     pkce: { methods: ['S256'], required: () => true },
     // Plain OAuth, not OpenID's offline_access dance: a client registered with the refresh_token
     // grant gets a refresh token with every code, valid 14 days whatever happens to the

@@ -4,18 +4,18 @@ import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteDeps } from '../codes/rest.ts';
-import { presentClient } from './presenter.ts';
+import { presentClient, presentRegisteredClient } from './presenter.ts';
 
 export function registerOAuthClientRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
   const oauth = services.oauth;
   const manage = scope('keys:manage');
 
-  // POST /v1/oauth-clients: register a client (scopes, grant types, redirect URIs); the secret is shown once
+  // POST /v1/oauth-clients: register a client (scopes, grant types, redirect URIs); the secret (none for a public client) is shown once
   router.post('/oauth-clients', auth, manage, json, async (ctx) => {
     const { client, secret } = await oauth.register(principalOf(ctx), ctx.request.body);
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/oauth-clients/${client.id}`);
-    ctx.body = { ...presentClient(client), client_secret: secret, issuer: services.oauthServer.issuer };
+    ctx.body = presentRegisteredClient(client, secret, services.oauthServer.issuer);
   });
 
   // GET /v1/oauth-clients: every client of the account, newest first

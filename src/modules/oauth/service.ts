@@ -10,7 +10,7 @@ import { isScope, type Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { assertCanGrant } from '../accounts/service.ts';
 import { SIGNING_ALG } from './provider.ts';
-import { createClientSchema } from './schemas.ts';
+import { createClientSchema, PUBLIC_AUTH_METHOD } from './schemas.ts';
 import type { OAuthClient, OAuthStore } from './store.ts';
 
 /** Recognisable by secret scanners, like API keys' qrk_. */
@@ -22,8 +22,8 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export interface ClientWithSecret {
   client: OAuthClient;
-  /** Shown this once. */
-  secret: string;
+  /** Shown this once; null for a public client, which has none. */
+  secret: string | null;
 }
 
 export interface OAuthServiceDeps {
@@ -60,18 +60,20 @@ export function createOAuthService({ store, issuer, resource, verificationKey, c
   return {
     /**
      * Registers a client of the caller's account, allowed at most the scopes the caller holds.
-     * The client secret is shown once; only its SHA-256 is stored.
+     * The client secret is shown once; only its SHA-256 is stored. A public client
+     * (token_endpoint_auth_method none) gets no secret.
      */
     async register(principal: Principal, input: unknown): Promise<ClientWithSecret> {
       const body = parseInput(createClientSchema, input);
       assertCanGrant(principal, body.scopes);
-      const secret = CLIENT_SECRET_PREFIX + randomBase62(SECRET_LENGTH);
+      const isPublic = body.token_endpoint_auth_method === PUBLIC_AUTH_METHOD;
+      const secret = isPublic ? null : CLIENT_SECRET_PREFIX + randomBase62(SECRET_LENGTH);
       const client: OAuthClient = {
         id: `client_${randomBase62(20)}`,
         accountId: principal.accountId,
         name: body.name,
-        secretHash: hashSecret(secret),
-        secretPrefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
+        secretHash: secret === null ? null : hashSecret(secret),
+        secretPrefix: secret === null ? null : secret.slice(0, DISPLAY_PREFIX_LENGTH),
         scopes: body.scopes,
         redirectUris: body.redirect_uris,
         grantTypes: body.grant_types,
@@ -98,14 +100,18 @@ export function createOAuthService({ store, issuer, resource, verificationKey, c
       clients.delete(id);
     },
 
-    /** The client as oidc-provider's metadata; the "secret" it compares is the hash. */
+    /**
+     * The client as oidc-provider's metadata; the "secret" it compares is the hash. A public
+     * client has none, and authenticates with `none` (its client_id only); PKCE is required of
+     * every client (provider.ts).
+     */
     async clientMetadata(id: string): Promise<AdapterPayload | undefined> {
       const client = await store.findClient(id);
       if (!client) return undefined;
       return {
         client_id: client.id,
         client_name: client.name,
-        client_secret: client.secretHash,
+        ...(client.secretHash === null ? {} : { client_secret: client.secretHash }),
         grant_types: client.grantTypes,
         response_types: client.grantTypes.includes('authorization_code') ? ['code'] : [],
         redirect_uris: client.redirectUris,

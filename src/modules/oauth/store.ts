@@ -4,19 +4,20 @@ import { isUniqueViolation } from '../../db/dialect.ts';
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { isScope, type Scope } from '../../shared/principal.ts';
-import type { GrantType } from './schemas.ts';
+import type { AuthMethod, GrantType } from './schemas.ts';
 
 export interface OAuthClient {
   id: string;
   accountId: string;
   name: string;
-  /** SHA-256 of the client secret, hex; the secret itself is never stored. */
-  secretHash: string;
-  secretPrefix: string;
+  /** SHA-256 of the client secret, hex; the secret itself is never stored. Null for a public client. */
+  secretHash: string | null;
+  secretPrefix: string | null;
   scopes: Scope[];
   redirectUris: string[];
   grantTypes: GrantType[];
-  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
+  /** `none`: a public client, which has no secret. */
+  tokenEndpointAuthMethod: AuthMethod;
   createdAt: Date;
 }
 
@@ -27,8 +28,8 @@ function toClient(row: Row): OAuthClient {
     id: row.id,
     accountId: row.account_id,
     name: row.name,
-    secretHash: row.secret_hash,
-    secretPrefix: row.secret_prefix,
+    secretHash: row.secret_hash || null,
+    secretPrefix: row.secret_prefix || null,
     scopes: (fromJson<string[]>(row.scopes) ?? []).filter(isScope),
     redirectUris: fromJson<string[]>(row.redirect_uris) ?? [],
     grantTypes: (fromJson<string[]>(row.grant_types) ?? []) as GrantType[],
@@ -44,8 +45,9 @@ export function createOAuthStore(db: Queryable) {
         id: client.id,
         account_id: client.accountId,
         name: client.name,
-        secret_hash: client.secretHash,
-        secret_prefix: client.secretPrefix,
+        // The columns are NOT NULL: a public client stores '' (never a SHA-256, never a prefix).
+        secret_hash: client.secretHash ?? '',
+        secret_prefix: client.secretPrefix ?? '',
         scopes: toJson(client.scopes),
         redirect_uris: toJson(client.redirectUris),
         grant_types: toJson(client.grantTypes),

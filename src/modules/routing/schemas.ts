@@ -25,20 +25,61 @@ function checkRuleShape(type: RuleType, conditions: Conditions, destination: str
 /** The rules endpoints' shape. */
 export const ruleSchema = z
   .strictObject({
-    type: z.enum(RULE_TYPES, { error: `must be one of ${RULE_TYPES.join(', ')}` }),
-    priority: z.number().int('must be a whole number').min(0).max(MAX_PRIORITY).optional(),
+    type: z
+      .enum(RULE_TYPES, { error: `must be one of ${RULE_TYPES.join(', ')}` })
+      .meta({ description: 'The dimension the rule is about; `conditions` must hold that dimension’s fields.', example: 'geo' }),
+    priority: z
+      .number()
+      .int('must be a whole number')
+      .min(0)
+      .max(MAX_PRIORITY)
+      .optional()
+      .meta({ description: 'Lower runs first; equal priorities keep the order the rules were added in. Left out: after every existing rule (POST) or the position in the list (PUT).' }),
     conditions: conditionsSchema,
-    destination: httpUrlSchema.optional(),
+    destination: httpUrlSchema.optional().meta({ description: 'Where a matching scan goes. Required, except for split rules, which must leave it out.', example: 'https://example.com/us' }),
   })
-  .superRefine((rule, ctx) => checkRuleShape(rule.type, rule.conditions, rule.destination, ctx, []));
+  .superRefine((rule, ctx) => checkRuleShape(rule.type, rule.conditions, rule.destination, ctx, []))
+  .meta({
+    id: 'RuleInput',
+    description: 'A rule in the full shape: a type, conditions and a destination.',
+    example: { type: 'geo', priority: 10, conditions: { countries: ['US', 'CA'] }, destination: 'https://example.com/us' },
+  });
 
 export type RuleBody = z.output<typeof ruleSchema>;
 
-const inlineRuleSchema = z.strictObject({
-  condition: z.string().trim().min(1, 'must not be empty').max(2000),
-  destination: httpUrlSchema.optional(),
-  weights: z.unknown().optional(),
-});
+/** What a rule read back carries beyond its input: ignored, so a client can send it back as read. */
+const READ_ONLY_RULE_FIELDS = ['ruleId', 'condition'] as const;
+const ruleIdReadBack = z.string().optional().meta({ description: 'Ignored: rules read from the API carry it, so they can be sent back as read.' });
+
+const inlineRuleSchema = z
+  .strictObject({
+    ruleId: ruleIdReadBack,
+    condition: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(2000)
+      .meta({
+        description:
+          '`<dimension>:<value>` parts joined by ` & ` (all must match). Dimensions: `country:US,CA`, `device:ios,android`, `time:mon-fri 09:00-17:30 Europe/Berlin`, `language:de,fr`, `ip:203.0.113.0/24`, `query:src=flyer`, `after:<ISO date-time>`, `before:<ISO date-time>`, and `split` (with `weights`).',
+        example: 'country:US & device:ios',
+      }),
+    destination: httpUrlSchema
+      .nullable()
+      .optional()
+      .meta({ description: 'Where a matching scan goes. Required, except for `split`, which takes `weights` instead (null or left out).', example: 'https://example.com/us-ios' }),
+    weights: z
+      .unknown()
+      .optional()
+      .meta({
+        description: 'Only with `split`: two to twenty `{ destination, weight }` (weight a whole number 1 to 10000), as in RuleConditions.weights.',
+        example: [
+          { destination: 'https://example.com/a', weight: 1 },
+          { destination: 'https://example.com/b', weight: 1 },
+        ],
+      }),
+  })
+  .meta({ id: 'InlineRuleInput', description: 'A rule in the inline shape, as it is written inside a code.', example: { condition: 'country:US,CA', destination: 'https://example.com/na' } });
 
 /** Inline rule -> rule input; problems are reported on the inline fields the user wrote. */
 function inlineToRule(inline: z.output<typeof inlineRuleSchema>, priority: number, ctx: z.RefinementCtx, at: (string | number)[]): RuleInput | null {
@@ -62,21 +103,40 @@ function inlineToRule(inline: z.output<typeof inlineRuleSchema>, priority: numbe
     }
     return null;
   }
-  checkRuleShape(parsed.type, conditions.data, inline.destination, ctx, at);
+  checkRuleShape(parsed.type, conditions.data, inline.destination ?? undefined, ctx, at);
   return { type: parsed.type, priority, conditions: conditions.data, destination: inline.destination ?? null };
 }
 
-/** Either shape, per element, so a client can PUT back what it read in either form. */
-const anyRuleSchema = z.union([inlineRuleSchema, z.looseObject({ type: z.unknown() })]);
+/**
+ * Either shape, per element, so a client can PUT back what it read in either form. An element
+ * without `condition` is checked against ruleSchema in the list's transform, so the document
+ * shows that schema for the second branch: a reference to its component, which is there because
+ * POST /codes/{id}/routing/rules takes it as its body (a dangling reference fails the linter).
+ */
+const anyRuleSchema = z.union([
+  inlineRuleSchema,
+  z.looseObject({ type: z.unknown() }).meta({
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+      jsonSchema.$ref = '#/components/schemas/RuleInput';
+    },
+  }),
+]);
 
 /** A list of rules in either shape; inline rules without a priority follow list order. */
 export const rulesListSchema = z
   .array(anyRuleSchema)
   .max(MAX_RULES_PER_CODE, `at most ${MAX_RULES_PER_CODE} rules per code`)
+  .meta({
+    description: `At most ${MAX_RULES_PER_CODE} rules, each in the inline or the full shape (they may be mixed). Rules without a priority take their position in the list (1, 2, ...). Rules as the API answers them can be sent back unchanged: \`ruleId\` and a full rule's \`condition\` are ignored, and a split rule's \`destination: null\` is accepted.`,
+  })
   .transform((list, ctx) => {
     const rules = list.map((item, index): RuleInput | null => {
-      if ('condition' in item) return inlineToRule(item as z.output<typeof inlineRuleSchema>, index + 1, ctx, [index]);
-      const full = ruleSchema.safeParse(item);
+      if (!('type' in item)) return inlineToRule(item as z.output<typeof inlineRuleSchema>, index + 1, ctx, [index]);
+      // A full rule as GET /routing shows it: its id and inline form are derived, a split
+      // rule's destination is null.
+      const { destination, ...rest } = Object.fromEntries(Object.entries(item).filter(([key]) => !(READ_ONLY_RULE_FIELDS as readonly string[]).includes(key)));
+      const full = ruleSchema.safeParse(destination === null ? rest : { ...rest, destination });
       if (!full.success) {
         for (const issue of full.error.issues) ctx.addIssue({ ...issue, path: [index, ...issue.path] } as z.core.$ZodRawIssue);
         return null;
@@ -87,19 +147,35 @@ export const rulesListSchema = z
   });
 
 /** `routing` inside a code, and the body of PUT /codes/:id/routing. */
-export const routingInputSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  rules: rulesListSchema.optional(),
-});
+export const routingInputSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().meta({ description: 'Routing on or off; rules are kept either way. Left out: on when rules are given (creating a code, PUT routing), unchanged when updating a code.' }),
+    rules: rulesListSchema.optional(),
+  })
+  .meta({ id: 'RoutingInput', description: 'A code’s routing: rules checked in priority order; the first match decides, and a scan no rule matches goes to the code’s own destination.' });
 export type RoutingInput = z.output<typeof routingInputSchema>;
 
+/** The body of PUT /codes/:id/routing: the whole rule set, so `rules` is required. */
+export const replaceRoutingSchema = routingInputSchema.required({ rules: true });
+
 /** POST /codes/:id/routing/resolve: a simulated scan. */
-export const resolveRequestSchema = z.strictObject({
-  ip: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).optional(),
-  country: countryCode.optional(),
-  user_agent: z.string().max(2000).optional(),
-  accept_language: z.string().max(500).optional(),
-  time: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
-  query: z.record(z.string().max(100), z.string().max(500)).optional(),
-});
+export const resolveRequestSchema = z
+  .strictObject({
+    ip: z
+      .union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' })
+      .optional()
+      .meta({ description: 'The visitor’s address; also gives the country when `country` is left out.', example: '203.0.113.7' }),
+    country: countryCode.optional().meta({ description: 'ISO 3166-1 alpha-2; overrides the country of `ip`.', example: 'DE' }),
+    user_agent: z.string().max(2000).optional().meta({ description: 'The User-Agent header, for device rules.', example: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' }),
+    accept_language: z.string().max(500).optional().meta({ description: 'The Accept-Language header, for language rules.', example: 'de-DE,de;q=0.9,en;q=0.8' }),
+    time: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+      .optional()
+      .meta({ description: 'When the scan happens; now when left out.', example: '2026-06-01T10:30:00+02:00' }),
+    query: z
+      .record(z.string().max(100), z.string().max(500))
+      .optional()
+      .meta({ description: 'Query parameters of the scan URL, for query rules.', example: { src: 'flyer' } }),
+  })
+  .meta({ id: 'ResolveRequest', description: 'A simulated scan; every field is optional, and what is left out is unknown (or now, for `time`).' });
 export type ResolveRequest = z.output<typeof resolveRequestSchema>;

@@ -9,7 +9,7 @@ import type { ClientInfo } from '../scans/client-info.ts';
 import { splitKey } from '../scans/visitor.ts';
 import { compileRouting, explain, type Explanation } from './resolver.ts';
 import type { Rule, Routing } from './rule.ts';
-import { MAX_RULES_PER_CODE, resolveRequestSchema, routingInputSchema, ruleSchema } from './schemas.ts';
+import { MAX_RULES_PER_CODE, replaceRoutingSchema, resolveRequestSchema, ruleSchema } from './schemas.ts';
 import type { RoutingStore } from './store.ts';
 
 export interface RoutingServiceDeps {
@@ -61,7 +61,7 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
 
     /** Replaces the whole rule set (and the enabled flag) atomically. */
     async replace(principal: Principal, codeId: string, input: unknown): Promise<Routing> {
-      const body = parseInput(routingInputSchema.required({ rules: true }), input);
+      const body = parseInput(replaceRoutingSchema, input);
       // Like create: rules given without `enabled` are meant to work.
       const enabled = body.enabled ?? body.rules.length > 0;
       return change(principal, codeId, async (trx) => ({ enabled, rules: await routing.replaceRules(codeId, body.rules, trx) }), enabled);

@@ -1,9 +1,88 @@
-// The scans operations in the OpenAPI document. (Being written: see src/modules/codes/openapi.ts.)
-import type { OpenApiModule } from '../../http/openapi/common.ts';
+// The public scan redirect in the OpenAPI document. It is answered at the server's root, before
+// the versioned API (scan-route.ts), needs no credential, and is what a code's scan URL points at.
+import { z } from 'zod';
+import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from 'zod-openapi';
+import { problemSchema, ROOT_SERVER, type OpenApiModule } from '../../http/openapi/common.ts';
+import { PROBLEM_CONTENT_TYPE } from '../../http/problem.ts';
 
 const TAG = 'Scans';
 
+const slugParams = z.object({
+  slug: z
+    .string()
+    .regex(/^[0-9A-Za-z]{7,32}$/)
+    .meta({ description: 'The code’s slug: the path of its `scan_url`.', example: 'aB3dE5f' }),
+});
+
+const redirectHeaders = z.object({
+  Location: z.string().meta({ description: 'The destination the code’s routing chose for this scan.', example: 'https://example.com/spring' }),
+  'Cache-Control': z.string().meta({ description: 'Every scan must reach the server, so the answer is not reused.', example: 'private, max-age=0' }),
+});
+
+function redirect(description: string): ZodOpenApiResponseObject {
+  return { description, headers: redirectHeaders };
+}
+
+const htmlPage = (description: string) => ({ schema: z.string().meta({ description }) });
+
+const limitHeaders = z.object({
+  'Retry-After': z.string().meta({ description: 'Seconds to wait.', example: '42' }),
+  'RateLimit-Limit': z.string().meta({ description: 'Scans allowed per minute from one address.', example: '6000' }),
+  'RateLimit-Remaining': z.string().meta({ example: '0' }),
+  'RateLimit-Reset': z.string().meta({ description: 'Seconds until the window resets.', example: '42' }),
+});
+
+/** GET's answers; HEAD's are the same without bodies. */
+const responses: Record<string, ZodOpenApiResponseObject> = {
+  '302': redirect('To the chosen destination (the default redirect status).'),
+  '301': redirect('To the chosen destination, when SCAN_REDIRECT_STATUS is 301.'),
+  '307': redirect('To the chosen destination, when SCAN_REDIRECT_STATUS is 307.'),
+  '404': {
+    description: 'No active code has this slug: it never existed, or the code was deleted. (Static codes have no scan URL.)',
+    content: {
+      'text/html': htmlPage('A short page saying the code is not active.'),
+      [PROBLEM_CONTENT_TYPE]: { schema: problemSchema },
+    },
+  },
+  '429': {
+    description: 'Too many scans from this address in the last minute; unknown slugs count too.',
+    headers: limitHeaders,
+    content: {
+      'text/html': htmlPage('A short page asking to try again in a minute.'),
+      [PROBLEM_CONTENT_TYPE]: { schema: problemSchema },
+    },
+  },
+  '503': {
+    description: 'The code could not be looked up (the database did not answer); try again shortly.',
+    headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.', example: '1' }) }),
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+  },
+};
+
+const withoutBodies = Object.fromEntries(Object.entries(responses).map(([status, { content: _body, ...response }]) => [status, response]));
+
+function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
+  const get = method === 'get';
+  return {
+    operationId: get ? 'scanCode' : 'checkScanCode',
+    summary: get ? 'Scan a code (the redirect)' : 'Check a scan URL without scanning',
+    description: get
+      ? 'What a phone opens when it scans a url code: a redirect to the destination that the code’s routing picks for this visitor (by country, device, time, language, address and query string), else to the code’s content. The scan is recorded for analytics. The redirect status is 302 unless the server sets SCAN_REDIRECT_STATUS to 301 or 307. Errors are small HTML pages for browsers, or problems when Accept asks for JSON. Scans per visitor address are rate limited (SCAN_RATE_LIMIT_PER_MINUTE).'
+      : 'Answers like GET, without a body, and records no scan: for link checkers and previews.',
+    tags: [TAG],
+    security: [],
+    requestParams: { path: slugParams },
+    responses: get ? responses : withoutBodies,
+  };
+}
+
 export const scansOpenApi: OpenApiModule = {
-  tag: { name: TAG, description: '' },
-  paths: {},
+  tag: { name: TAG, description: 'The public scan URL of a url code: it records the scan and redirects to the destination its routing picks. No credential needed.' },
+  paths: {
+    '/{slug}': {
+      servers: ROOT_SERVER,
+      get: scanOperation('get'),
+      head: scanOperation('head'),
+    },
+  },
 };

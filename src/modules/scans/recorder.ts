@@ -41,11 +41,13 @@ export interface RecorderOptions {
   flushIntervalMs: number;
   batchSize: number;
   onBatch?: BatchHook;
+  /** Told the size of every batch once its transaction committed (for metrics). */
+  onCommitted?: (count: number) => void;
 }
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
-export function createScanRecorder({ db, store, write, logger, flushIntervalMs, batchSize, onBatch }: RecorderOptions) {
+export function createScanRecorder({ db, store, write, logger, flushIntervalMs, batchSize, onBatch, onCommitted }: RecorderOptions) {
   let buffer: ScanEvent[] = [];
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> | null = null;
@@ -116,6 +118,8 @@ export function createScanRecorder({ db, store, write, logger, flushIntervalMs, 
       }
       failures = 0;
       buffer = buffer.slice(batch.length);
+      // After the try: nothing here may make a committed batch look failed (and be written twice).
+      onCommitted?.(batch.length);
     }
   }
 

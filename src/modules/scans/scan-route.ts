@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { setRateLimitHeaders } from '../../http/rate-limit.ts';
 import { HTML_SECURITY_HEADERS, STATIC_PAGE_CSP } from '../../http/security-headers.ts';
+import type { RouteObserver } from '../../shared/metrics.ts';
 import type { RateLimit, RateLimitState } from '../../shared/rate-limiter.ts';
 import { isReservedPath } from '../codes/slug.ts';
 import { decide } from '../routing/resolver.ts';
@@ -19,6 +20,9 @@ const NO_QUERY = new URLSearchParams();
 /** Slugs are 7+ base62 characters; anything else is not ours to answer here. */
 const SLUG_PATH = /^\/([0-9A-Za-z]{7,32})(?:\?(.*))?$/s;
 
+/** The route's template, its label in the request metrics. */
+export const SCAN_ROUTE = '/:slug';
+
 export interface ScanRouteDeps {
   cache: TargetCache;
   clientInfo: ClientInfo;
@@ -27,6 +31,8 @@ export interface ScanRouteDeps {
   /** Scans per visitor address (in memory); null for no limit. */
   limit?: RateLimit | null;
   logger: Logger;
+  /** Counts and times every answer (metrics.routeObserver(SCAN_ROUTE)). */
+  observe: RouteObserver;
 }
 
 const NOT_FOUND_HTML =
@@ -83,9 +89,11 @@ interface ScanRequestLine {
   /** The query string after `?`, if any. */
   query: string | undefined;
   ip: string | null;
+  /** performance.now() on arrival, for the latency metric. */
+  startedAt: number;
 }
 
-export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger }: ScanRouteDeps) {
+export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger, observe }: ScanRouteDeps) {
   function redirect(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget): void {
     const { slug, query, ip } = scan;
     const headers = req.headers;
@@ -136,19 +144,28 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
       'Content-Length': '0',
     });
     res.end();
+    observe(req.method!, redirectStatus, scan.startedAt);
   }
 
-  function fail(res: ServerResponse, err: unknown): void {
+  function fail(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, err: unknown): void {
     logger.error({ err }, 'scan redirect failed');
+    // An answer cut short is not counted: it never completed.
     if (res.headersSent) return void res.destroy();
     const body = JSON.stringify({ type: '/problems/unavailable', title: 'Service unavailable', status: 503, detail: 'Try again in a moment.' });
     res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
+    observe(req.method!, 503, scan.startedAt);
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget | null): void {
-    if (target) redirect(req, res, scan, target);
-    else sendNotFound(req, res, `/${scan.slug}`);
+    if (target) return redirect(req, res, scan, target);
+    sendNotFound(req, res, `/${scan.slug}`);
+    observe(req.method!, 404, scan.startedAt);
+  }
+
+  function refuse(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, state: RateLimitState): void {
+    sendTooMany(req, res, `/${scan.slug}`, state);
+    observe(req.method!, 429, scan.startedAt);
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine): void {
@@ -159,10 +176,10 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
         cache
           .load(scan.slug)
           .then((target) => answer(req, res, scan, target))
-          .catch((err) => fail(res, err));
+          .catch((err) => fail(req, res, scan, err));
       }
     } catch (err) {
-      fail(res, err);
+      fail(req, res, scan, err);
     }
   }
 
@@ -174,7 +191,7 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
     // The visitor's address, worked out once: the limiter and the recorded scan both use it.
-    const scan: ScanRequestLine = { slug, query: match[2], ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress) };
+    const scan: ScanRequestLine = { slug, query: match[2], ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress), startedAt: performance.now() };
     if (!limit) {
       serve(req, res, scan);
       return true;
@@ -182,8 +199,8 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     // Counted before the lookup, so that guessing at slugs counts too. The memory limiter
     // answers within this tick; only the promise's callback waits for the next microtask.
     limit.take(scan.ip ?? 'unknown').then(
-      (state) => (state && !state.allowed ? sendTooMany(req, res, `/${slug}`, state) : serve(req, res, scan)),
-      (err) => fail(res, err),
+      (state) => (state && !state.allowed ? refuse(req, res, scan, state) : serve(req, res, scan)),
+      (err) => fail(req, res, scan, err),
     );
     return true;
   };

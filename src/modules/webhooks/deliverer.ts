@@ -9,6 +9,9 @@ import type { ClaimedDelivery, WebhooksStore } from './store.ts';
 
 export type Send = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
 
+/** What an attempt came to: retrying is a failure with another attempt scheduled. */
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed';
+
 export interface DelivererDeps {
   store: WebhooksStore;
   send: Send;
@@ -18,6 +21,8 @@ export interface DelivererDeps {
   /** WEBHOOK_DISABLE_AFTER_MS. */
   disableAfterMs: number;
   now?: () => Date;
+  /** Told the outcome of every attempt recorded (for metrics). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }
 
 const days = (ms: number) => {
@@ -25,7 +30,7 @@ const days = (ms: number) => {
   return d >= 1 ? `${Number(d.toFixed(1))} days` : `${Math.round(ms / 1000)} s`;
 };
 
-export function createDeliverer({ store, send, logger, retryScale, disableAfterMs, now = () => new Date() }: DelivererDeps) {
+export function createDeliverer({ store, send, logger, retryScale, disableAfterMs, now = () => new Date(), onOutcome }: DelivererDeps) {
   /** Disables an endpoint whose every attempt has failed for WEBHOOK_DISABLE_AFTER_MS. */
   async function noteFailure(claimed: ClaimedDelivery, at: Date, error: string): Promise<void> {
     const since = await store.markFailing(claimed.endpoint.id, at);
@@ -52,17 +57,19 @@ export function createDeliverer({ store, send, logger, retryScale, disableAfterM
       const result = await send(endpoint.url, headers, body);
       const attempt = delivery.attempts + 1;
       const delay = result.ok ? null : retryDelayMs(attempt, retryScale);
+      const outcome: DeliveryOutcome = result.ok ? 'succeeded' : delay === null ? 'failed' : 'retrying';
       const finishedAt = now();
       const recorded = await store.recordAttempt({
         deliveryId: delivery.id,
         lockedBy,
         attempt: { attempt, worker: lockedBy, startedAt, responseStatus: result.status, durationMs: result.durationMs, error: result.error },
-        status: result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending',
+        status: outcome === 'retrying' ? 'pending' : outcome,
         nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay),
         deliveredAt: result.ok ? finishedAt : null,
       });
       // Our lease ran out and another worker took the delivery over (or the endpoint was deleted).
       if (!recorded) return;
+      onOutcome?.(outcome);
       if (result.ok) {
         if (endpoint.failingSince) await store.markHealthy(endpoint.id);
       } else {

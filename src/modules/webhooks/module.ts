@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { createDeliverer } from './deliverer.ts';
+import { createDeliverer, type DeliveryOutcome } from './deliverer.ts';
 import { createLiveScans } from './live.ts';
 import { createOutbox } from './outbox.ts';
 import { sendWebhook } from './send.ts';
@@ -28,7 +28,16 @@ export type WebhooksConfig = Pick<
   | 'webhookRetentionDays'
 >;
 
-export function createWebhooks({ db, config, logger, resolve }: { db: Knex; config: WebhooksConfig; logger: Logger; resolve?: Resolve }) {
+export interface WebhooksDeps {
+  db: Knex;
+  config: WebhooksConfig;
+  logger: Logger;
+  resolve?: Resolve;
+  /** Told the outcome of every delivery attempt recorded (for metrics). */
+  onDeliveryOutcome?: (outcome: DeliveryOutcome) => void;
+}
+
+export function createWebhooks({ db, config, logger, resolve, onDeliveryOutcome }: WebhooksDeps) {
   const store = createWebhooksStore(db);
   const live = createLiveScans({ redisUrl: config.redisUrl, logger });
   const policy: TargetPolicy = {
@@ -42,6 +51,7 @@ export function createWebhooks({ db, config, logger, resolve }: { db: Knex; conf
     logger,
     retryScale: config.webhookRetryScale,
     disableAfterMs: config.webhookDisableAfterMs,
+    onOutcome: onDeliveryOutcome,
     send: (url, headers, body) => sendWebhook(url, headers, body, { timeoutMs: config.webhookTimeoutMs, policy }),
   });
   const worker = createDeliveryWorker({

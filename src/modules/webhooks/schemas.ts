@@ -22,22 +22,32 @@ const codeIdsSchema = z
 
 const descriptionSchema = z.string().trim().max(500, 'must be at most 500 characters');
 
+const urlDoc = {
+  description: 'Where to POST events: https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS), never a private or internal address.',
+  example: 'https://crm.example.com/hooks/qr',
+};
+const eventsDoc = { description: 'The event types to receive; duplicates are dropped.', example: ['scan.created', 'code.updated'] };
+const codeIdsDoc = { description: `Only events about these codes of the account (at most ${MAX_CODE_IDS}); null or omitted for every code.` };
+
 export const createWebhookSchema = z.strictObject({
-  url: httpUrlSchema,
-  events: eventsSchema,
-  code_ids: codeIdsSchema.nullable().optional(),
-  description: descriptionSchema.nullable().optional(),
+  url: httpUrlSchema.meta(urlDoc),
+  events: eventsSchema.meta(eventsDoc),
+  code_ids: codeIdsSchema.nullable().optional().meta(codeIdsDoc),
+  description: descriptionSchema.nullable().optional().meta({ example: 'CRM sync' }),
 });
 export type CreateWebhookInput = z.output<typeof createWebhookSchema>;
 
 export const updateWebhookSchema = z.strictObject({
-  url: httpUrlSchema.optional(),
-  events: eventsSchema.optional(),
+  url: httpUrlSchema.optional().meta(urlDoc),
+  events: eventsSchema.optional().meta(eventsDoc),
   /** null lifts the filter: every code of the account. */
-  code_ids: codeIdsSchema.nullable().optional(),
+  code_ids: codeIdsSchema.nullable().optional().meta({ description: `Only events about these codes (at most ${MAX_CODE_IDS}); null lifts the filter: every code of the account.` }),
   description: descriptionSchema.nullable().optional(),
   /** true also resumes the deliveries paused while the endpoint was disabled. */
-  enabled: z.boolean({ error: 'must be true or false' }).optional(),
+  enabled: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .meta({ description: '`false` disables the endpoint and pauses its waiting deliveries; `true` enables it again and resumes them.' }),
 });
 export type UpdateWebhookInput = z.output<typeof updateWebhookSchema>;
 
@@ -49,15 +59,18 @@ const limitSchema = z.coerce
   .int('must be a whole number')
   .min(1, 'must be at least 1')
   .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
-  .default(DEFAULT_PAGE_SIZE);
+  .default(DEFAULT_PAGE_SIZE)
+  .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.` });
+
+const cursorSchema = z.string().max(200).optional().meta({ description: 'The `next_cursor` of the previous page.' });
 
 export const listWebhooksSchema = z.strictObject({
   limit: limitSchema,
-  cursor: z.string().max(200).optional(),
+  cursor: cursorSchema,
 });
 
 export const listDeliveriesSchema = z.strictObject({
   limit: limitSchema,
-  cursor: z.string().max(200).optional(),
-  status: z.enum(DELIVERY_STATUSES, oneOf(DELIVERY_STATUSES)).optional(),
+  cursor: cursorSchema,
+  status: z.enum(DELIVERY_STATUSES, oneOf(DELIVERY_STATUSES)).optional().meta({ description: 'Only deliveries in this state.' }),
 });

@@ -1,0 +1,55 @@
+// One code's scans in a range: totals, the series, and every breakdown the API keeps per code.
+import { ErrorBox, Loading } from '../components/messages.tsx';
+import { describeContent, formatCount } from '../format.ts';
+import { useQuery } from '../use-query.ts';
+import { Breakdowns, StatTiles, type ValueCount } from './breakdowns.tsx';
+import { rangeVariables, type Range } from './range.ts';
+import { ScansChart, type PeriodCount } from './scans-chart.tsx';
+
+const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
+  code(id: $id) {
+    id type content scanUrl routing { rules { ruleId condition } }
+    scans(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 10) {
+      totalScans uniqueScans
+      timeseries { period scans uniqueScans }
+      breakdowns {
+        country { value scans } device { value scans } os { value scans } browser { value scans }
+        referrer { value scans } language { value scans } rule { value scans }
+      }
+    }
+  }
+}`;
+
+interface CodeScans {
+  id: string;
+  type: string;
+  content: unknown;
+  scanUrl: string | null;
+  routing: { rules: { ruleId: string; condition: string }[] };
+  scans: { totalScans: number; uniqueScans: number; timeseries: PeriodCount[]; breakdowns: Record<string, ValueCount[]> };
+}
+
+export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
+  const { data, error, loading } = useQuery<{ code: CodeScans | null }>(CODE_SCANS, { id, ...rangeVariables(range) });
+  if (error) return <ErrorBox error={error} />;
+  if (!data) return <Loading what="analytics" />;
+  const code = data.code;
+  if (!code) return <ErrorBox error={`This account has no code ${id}.`} />;
+  return (
+    <div aria-busy={loading}>
+      <p class="content-cell">
+        {describeContent(code.type, code.content)}
+        {code.scanUrl ? <> · scanned at <code>{code.scanUrl}</code></> : ' · a static code: it has no scan URL, so no scans are counted.'}
+      </p>
+      <StatTiles
+        stats={[
+          ['Scans', formatCount(code.scans.totalScans), 'total-scans'],
+          ['Unique scans', formatCount(code.scans.uniqueScans), 'unique-scans'],
+        ]}
+      />
+      <ScansChart series={code.scans.timeseries} granularity={range.granularity} timezone={range.timezone} />
+      <h2>Where scans came from</h2>
+      <Breakdowns breakdowns={code.scans.breakdowns} ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, `Rule ${r.condition}`]))} />
+    </div>
+  );
+}

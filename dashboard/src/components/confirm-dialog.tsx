@@ -1,0 +1,38 @@
+// A modal question before something that cannot be undone. <dialog> with showModal() keeps
+// focus inside and closes on Escape (which counts as "cancel").
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+
+interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+  children: ComponentChildren;
+}
+
+export function ConfirmDialog({ open, title, confirmLabel, busy = false, onConfirm, onCancel, children }: ConfirmDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={onCancel}>
+      <h2 id="confirm-title">{title}</h2>
+      {children}
+      <div class="dialog-actions">
+        <button type="button" class="secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={onConfirm} disabled={busy}>
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

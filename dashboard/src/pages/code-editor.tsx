@@ -1,0 +1,117 @@
+// Create or edit a code: content, design (with a live preview) and routing rules, saved in one
+// mutation; an existing code can also be deleted from here.
+import { useState } from 'preact/hooks';
+import { ContentFields } from '../code-form/content-fields.tsx';
+import { DeleteCode } from '../code-form/delete-code.tsx';
+import { DesignFields } from '../code-form/design-fields.tsx';
+import { LivePreview, usePreview } from '../code-form/live-preview.tsx';
+import { createInput, emptyForm, previewInput, updateInput, type CodeForm } from '../code-form/model.ts';
+import { RoutingRules } from '../code-form/routing-rules.tsx';
+import { CODE_FIELDS, formOf, type SavedCode } from '../code-form/saved-code.ts';
+import { Link } from '../components/link.tsx';
+import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
+import { ApiError, graphql } from '../graphql.ts';
+import { flashMessage, navigate } from '../router.ts';
+import { useQuery } from '../use-query.ts';
+
+const CODE = `query Code($id: ID!) { code(id: $id) { ${CODE_FIELDS} } }`;
+const CREATE = 'mutation Create($input: CreateCodeInput!) { createCode(input: $input) { id } }';
+const UPDATE = `mutation Update($id: ID!, $input: UpdateCodeInput!) { updateCode(id: $id, input: $input) { ${CODE_FIELDS} } }`;
+
+function CodeEditor({ initial }: { initial: SavedCode | null }) {
+  const [saved, setSaved] = useState(initial);
+  const [form, setForm] = useState<CodeForm>(() => (initial ? formOf(initial) : emptyForm()));
+  const [saveError, setSaveError] = useState<ApiError | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<string | null>(flashMessage);
+  const drawn = previewInput(form);
+  const preview = usePreview('input' in drawn ? drawn.input : null, 'problems' in drawn ? drawn.problems : [], saved);
+  // Until the next save, its problems are the ones to show; after it, the preview's.
+  const problems = saveError ? saveError.problems : preview.problems;
+
+  const change = (patch: Partial<CodeForm>) => {
+    setForm({ ...form, ...patch });
+    setSaveError(null);
+    setNotice(null);
+  };
+
+  async function save(event: Event) {
+    event.preventDefault();
+    const built = saved ? updateInput(form) : createInput(form);
+    if ('problems' in built) return setSaveError(new ApiError(built.problems.map((p) => `${p.path} ${p.message}`).join('; '), 'VALIDATION_FAILED', built.problems));
+    setSaving(true);
+    try {
+      if (saved) {
+        const { updateCode } = await graphql<{ updateCode: SavedCode }>(UPDATE, { id: saved.id, input: built.input });
+        setSaved(updateCode);
+        setForm(formOf(updateCode));
+        setNotice('Saved.');
+      } else {
+        const { createCode } = await graphql<{ createCode: { id: string } }>(CREATE, { input: built.input });
+        navigate(`/codes/${createCode.id}`, `Created ${createCode.id}.`);
+      }
+    } catch (err) {
+      setSaveError(err instanceof ApiError ? err : new ApiError(String(err), 'ERROR'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <section>
+      <div class="page-head">
+        <h1>{saved ? `Code ${saved.id}` : 'New code'}</h1>
+        {saved && form.type === 'url' && <Link to={`/codes/${saved.id}/analytics`}>Analytics</Link>}
+      </div>
+      {notice && <Notice>{notice}</Notice>}
+      <form class="editor" onSubmit={save} noValidate>
+        <div class="editor-fields">
+          <ContentFields form={form} typeEditable={!saved} problems={problems} onChange={change} />
+          <DesignFields design={form.design} problems={problems} onChange={(design) => change({ design })} />
+          {form.type === 'url' ? (
+            <RoutingRules enabled={form.routingEnabled} rules={form.rules} problems={problems} onChange={change} />
+          ) : (
+            <p class="hint">Static codes encode their content directly: they have no scan URL, so no routing and no scan counts.</p>
+          )}
+        </div>
+        <aside class="editor-side">
+          <LivePreview preview={preview} />
+          {saved?.scanUrl && (
+            <p class="scan-url">
+              {/* Not a link: following it would count as a scan. */}
+              Scan URL: <code>{saved.scanUrl}</code>
+            </p>
+          )}
+          <ErrorBox error={saveError} title="Not saved:" />
+          <div class="actions">
+            <button type="submit" disabled={saving}>
+              {saving ? 'Saving…' : saved ? 'Save changes' : 'Create code'}
+            </button>
+            {saved && <DeleteCode id={saved.id} scanUrl={saved.scanUrl} />}
+          </div>
+        </aside>
+      </form>
+    </section>
+  );
+}
+
+export function NewCodePage() {
+  return <CodeEditor initial={null} />;
+}
+
+export function EditCodePage({ id }: { id: string }) {
+  const { data, error, loading } = useQuery<{ code: SavedCode | null }>(CODE, { id });
+  if (error) return <ErrorBox error={error} />;
+  if (loading || !data) return <Loading what="the code" />;
+  if (!data.code) {
+    return (
+      <section>
+        <h1>Not found</h1>
+        <p>
+          This account has no code <code>{id}</code>. <Link to="/codes">Back to the codes</Link>
+        </p>
+      </section>
+    );
+  }
+  return <CodeEditor initial={data.code} />;
+}

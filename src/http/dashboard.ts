@@ -1,0 +1,88 @@
+// The web dashboard at /dashboard: the files `npm run build` writes to dist/dashboard (Vite,
+// base /dashboard/). Hashed assets are cached for good; index.html answers /dashboard and every
+// client-side route under it, revalidated on each load so that a new build shows at once.
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Router } from '@koa/router';
+import { DomainError } from '../shared/errors.ts';
+import type { AppContext, AppState } from './context.ts';
+import { HTML_SECURITY_HEADERS } from './security-headers.ts';
+
+export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url));
+
+/**
+ * Everything the dashboard loads is its own bundle, and its data comes from /graphql on this
+ * origin. QR previews are SVG data: URLs in <img> (an image cannot run scripts). Preact and
+ * Chart.js set styles through the CSSOM (element.style), which style-src does not govern, so
+ * neither 'unsafe-inline' nor 'unsafe-eval' is needed.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** Vite's hashed file names; anything else (a path separator, a leading dot) is not ours. */
+const ASSET_NAME = /^[\w-][\w.-]*$/;
+
+/** Vite names assets by content hash, so a name never changes meaning. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const notBuilt = (dir: string) =>
+  new DomainError('unavailable', `The dashboard is not built: ${join(dir, 'index.html')} is missing. Run \`npm run build\`, then reload.`);
+
+async function fileSize(path: string): Promise<number | null> {
+  const info = await stat(path).catch(() => null);
+  return info?.isFile() ? info.size : null;
+}
+
+/** `dir` is dist/dashboard unless a test points elsewhere. */
+export function createDashboardRouter(dir: string = DASHBOARD_DIR): Router<AppState> {
+  const router = new Router<AppState>();
+  const indexFile = join(dir, 'index.html');
+
+  async function sendIndex(ctx: AppContext): Promise<void> {
+    const html = await readFile(indexFile, 'utf8').catch(() => null);
+    if (html === null) throw notBuilt(dir);
+    ctx.set({ ...HTML_SECURITY_HEADERS, 'Content-Security-Policy': DASHBOARD_CSP, 'Cache-Control': 'no-cache' });
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = html;
+  }
+
+  // GET /dashboard/assets/:file: a built, hashed asset
+  router.get('/dashboard/assets/:file', async (ctx) => {
+    const file = ctx.params.file!;
+    const path = join(dir, 'assets', file);
+    const size = ASSET_NAME.test(file) ? await fileSize(path) : null;
+    if (size === null) {
+      if ((await fileSize(indexFile)) === null) throw notBuilt(dir);
+      // Not index.html: a page asking for an asset of another build should fail visibly.
+      throw new DomainError('not_found', `The dashboard has no asset '${file}'; reload the page to get the current build.`);
+    }
+    ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': IMMUTABLE });
+    ctx.type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+    ctx.length = size;
+    ctx.body = createReadStream(path);
+  });
+
+  // GET /dashboard and /dashboard/<client-side route>: the page
+  router.get('/dashboard{/*route}', sendIndex);
+
+  return router;
+}

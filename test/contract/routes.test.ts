@@ -1,0 +1,61 @@
+// The document and the routers describe the same API: every versioned route is an operation
+// with the route's scope, every operation is a route, and /v1 and /v2 register the same routes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/http/openapi/document.ts';
+import { createApiRouter } from '../../src/http/router.ts';
+import { scopeOf } from '../../src/http/scopes.ts';
+import { API_VERSIONS, type ApiVersion } from '../../src/http/versions.ts';
+import { getTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await getTestApp();
+});
+afterAll(() => app.close());
+
+/** `METHOD /path/{param}` -> required scope, for every route of a version's router. */
+function routerRoutes(version: ApiVersion): Record<string, string | undefined> {
+  const routes: Record<string, string | undefined> = {};
+  for (const layer of createApiRouter(version, app.services).stack) {
+    const path = String(layer.path).replace(`/${version}`, '').replace(/:(\w+)/g, '{$1}');
+    for (const method of layer.methods.filter((m) => m !== 'HEAD')) routes[`${method} ${path}`] = scopeOf(layer.stack);
+  }
+  return routes;
+}
+
+/** The same, for every authenticated operation of the document (scope from its OAuth2 requirement). */
+function documentedRoutes(version: ApiVersion): Record<string, string | undefined> {
+  const routes: Record<string, string | undefined> = {};
+  for (const [path, item] of Object.entries<any>(openApiDocument(version).paths ?? {})) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (!op?.operationId || op.security?.length === 0) continue;
+      routes[`${method.toUpperCase()} ${path}`] = op.security.find((s: Record<string, string[]>) => s.OAuth2)?.OAuth2[0];
+    }
+  }
+  return routes;
+}
+
+describe('the OpenAPI document and the routers', () => {
+  it.each(API_VERSIONS)('%s: documents exactly the routes the router registers, each with its scope', (version) => {
+    expect(documentedRoutes(version)).toEqual(routerRoutes(version));
+  });
+
+  it('/v1 and /v2 register the same routes today', () => {
+    expect(routerRoutes('v2')).toEqual(routerRoutes('v1'));
+  });
+
+  it('gives every operation a unique operationId, a summary and a tag the document lists', () => {
+    const document = openApiDocument('v1');
+    const tags = new Set(document.tags!.map((tag) => tag.name));
+    const ids: string[] = [];
+    for (const item of Object.values<any>(document.paths ?? {})) {
+      for (const op of Object.values<any>(item)) {
+        if (!op?.operationId) continue;
+        ids.push(op.operationId);
+        expect(op.summary, op.operationId).toEqual(expect.any(String));
+        expect(tags.has(op.tags[0]), `${op.operationId} tag ${op.tags[0]}`).toBe(true);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

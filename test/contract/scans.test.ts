@@ -1,0 +1,97 @@
+// Contract: the public scan redirect at the server root, its redirect, its pages and problems,
+// validated against the served document. HEAD is not in the checker's methods, so its answers
+// are checked by hand.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getTestApp, type TestApp } from '../support/app.ts';
+import { contractClient, loadContract, type Contract } from '../support/contract.ts';
+import { createCode } from '../support/factories.ts';
+
+const SCANS_PER_MINUTE = 3;
+
+let app: TestApp;
+let contract: Contract;
+let call: ReturnType<typeof contractClient>;
+let key: string;
+
+beforeAll(async () => {
+  app = await getTestApp({ TRUST_PROXY: 'true', SCAN_RATE_LIMIT_PER_MINUTE: String(SCANS_PER_MINUTE) });
+  contract = await loadContract(app);
+  call = contractClient(app, contract);
+  key = await app.newAccountKey();
+});
+afterAll(() => app.close());
+
+let visitor = 0;
+/** A new visitor address per call site, so the per-address limit only trips where meant to. */
+const from = (accept = 'text/html') => ({ 'x-forwarded-for': `198.51.100.${++visitor}`, accept });
+const pathOf = (code: { scan_url: string }) => new URL(code.scan_url).pathname;
+
+describe('scans', () => {
+  it('302 to the destination routing picks, with Location and Cache-Control; HEAD alike', async () => {
+    const code = await createCode(app, key, { routing: { rules: [{ condition: 'query:src=flyer', destination: 'https://example.com/flyer' }] } });
+    const plain = await call('GET', pathOf(code), { headers: from() });
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get('location')).toBe(code.content);
+    expect(plain.headers.get('cache-control')).toBe('private, max-age=0');
+    const routed = await call('GET', `${pathOf(code)}?src=flyer`, { headers: from() });
+    expect(routed.headers.get('location')).toBe('https://example.com/flyer');
+
+    const head = await app.request('HEAD', pathOf(code), { headers: from() });
+    expect(head.status).toBe(302);
+    expect(head.headers.get('location')).toBe(code.content);
+    expect(head.text).toBe('');
+  });
+
+  it('404 as a page or a problem for an unknown slug and a deleted code', async () => {
+    const page = await call('GET', '/Zz9Zz9Zz9', { headers: from() });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const problem = await call('GET', '/Zz9Zz9Zz9', { headers: from('application/json') });
+    expect(problem.status).toBe(404);
+    expect(problem.body).toMatchObject({ type: '/problems/not-found', status: 404, instance: '/Zz9Zz9Zz9' });
+
+    const code = await createCode(app, key);
+    expect((await app.request('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(204);
+    expect((await call('GET', pathOf(code), { headers: from('application/problem+json') })).status).toBe(404);
+    expect((await app.request('HEAD', pathOf(code), { headers: from() })).status).toBe(404);
+  });
+
+  it('429 as a page or a problem, with Retry-After and RateLimit headers, past the per-address limit', async () => {
+    const code = await createCode(app, key);
+    const headers = from();
+    for (let i = 0; i < SCANS_PER_MINUTE; i++) expect((await call('GET', pathOf(code), { headers })).status).toBe(302);
+    const page = await call('GET', pathOf(code), { headers });
+    expect(page.status).toBe(429);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(Number(page.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const problem = await call('GET', pathOf(code), { headers: { ...headers, accept: 'application/json' } });
+    expect(problem.status).toBe(429);
+    expect(problem.body).toMatchObject({ type: '/problems/rate-limited', status: 429 });
+  });
+
+  it('503 with a problem when the code cannot be looked up', async () => {
+    const load = vi.spyOn(app.services.scans.targets, 'load').mockRejectedValueOnce(new Error('database down'));
+    try {
+      const res = await call('GET', '/Qq1Qq1Qq1', { headers: from() });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ type: '/problems/unavailable', status: 503 });
+    } finally {
+      load.mockRestore();
+    }
+  });
+
+  it('uses the configured redirect status (SCAN_REDIRECT_STATUS=307)', async () => {
+    const own = await getTestApp({ SCAN_REDIRECT_STATUS: '307' });
+    try {
+      const code = await createCode(own, await own.newAccountKey());
+      const res = await own.request('GET', pathOf(code));
+      contract.check('GET', pathOf(code), res);
+      expect(res.status).toBe(307);
+      expect(res.headers.get('location')).toBe(code.content);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('walked every scans operation', () => contract.expectTagCovered('Scans'));
+});

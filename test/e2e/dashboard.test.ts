@@ -1,0 +1,253 @@
+// The dashboard end to end: the built pages (npm run build) served by the real app, driven in
+// headless Chromium through playwright-core. Screenshots of the main pages go to test-results/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Koa from 'koa';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDashboardRouter, DASHBOARD_CSP, DASHBOARD_DIR } from '../../src/http/dashboard.ts';
+import { errorHandler } from '../../src/http/error-handler.ts';
+import { getTestApp, type TestApp } from '../support/app.ts';
+import { CHROMIUM_PATH, launchChromium } from '../support/browser.ts';
+import { countCodes } from '../support/factories.ts';
+
+const RESULTS = 'test-results';
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
+let app: TestApp;
+let key: string;
+let browser: Browser;
+let page: Page;
+/** Console errors and uncaught exceptions of the page, CSP refusals included: there must be none. */
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(DASHBOARD_DIR, 'index.html'))) {
+    throw new Error(`The dashboard is not built (${DASHBOARD_DIR} has no index.html): run \`npm run build\` before the tests.`);
+  }
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y chromium).`);
+  // The country of a scan comes from a header the test sets, so routing and breakdowns are known.
+  app = await getTestApp({ GEO_COUNTRY_HEADER: 'X-Test-Country' });
+  key = await app.newAccountKey();
+  mkdirSync(RESULTS, { recursive: true });
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(10_000);
+  page = await context.newPage();
+  page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: join(RESULTS, `dashboard-${name}.png`), fullPage: true });
+const text = (selector: string) => page.locator(selector).first().innerText();
+/** The trimmed cell texts of each row matched by `selector`. */
+const rowsOf = (selector: string) =>
+  page.$$eval(selector, (rows) => rows.map((row) => [...row.querySelectorAll('td, th')].map((cell) => cell.textContent!.trim())));
+
+async function scan(scanUrl: string, country: string, userAgent: string): Promise<string | null> {
+  const res = await fetch(scanUrl, { redirect: 'manual', headers: { 'x-test-country': country, 'user-agent': userAgent, referer: 'https://news.example/story' } });
+  expect(res.status).toBe(302);
+  return res.headers.get('location');
+}
+
+describe('the dashboard in Chromium', () => {
+  it('signs in, creates a branded code with a rule, charts its scans as REST counts them, and deletes it', async () => {
+    await page.goto(`${app.url}/dashboard/`);
+    await page.fill('#api-key', 'qrk_not-a-real-key');
+    await page.click('button[type=submit]');
+    await page.getByText('This key was not accepted').waitFor();
+    // The browser logs the refused key's 401; that one was asked for.
+    expect(pageErrors.splice(0)).toEqual([expect.stringContaining('401 (Unauthorized)')]);
+    await page.fill('#api-key', key);
+    await page.click('button[type=submit]');
+    await page.getByText('No codes yet').waitFor();
+    expect(await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie])).toEqual([1, 0, '']);
+
+    // Create: content, a branded design (refused first for its contrast), a country rule.
+    await page.getByRole('link', { name: 'New code' }).click();
+    await page.fill('#code-content', 'https://example.com/spring');
+    await page.selectOption('#design-style', 'branded');
+    await page.fill('#design-fgColor', '#f2f2f2');
+    await page.locator('.preview-problem', { hasText: 'contrast' }).waitFor();
+    expect(await text('.field:has(#design-fgColor) .field-messages')).toMatch(/contrast of 1\.1:1; scanners need at least 3:1/);
+    await page.fill('#design-fgColor', '#1d4ed8');
+    await page.locator('.preview figcaption', { hasText: 'Live preview' }).waitFor();
+    expect(await page.getAttribute('.preview img', 'src')).toContain(encodeURIComponent('#1d4ed8'));
+    await page.fill('#rule-value', 'DE');
+    await page.fill('#rule-destination', 'https://example.de/spring');
+    await page.click('text=Add rule');
+    await page.locator('.rule', { hasText: 'country:DE' }).waitFor();
+    await page.click('text=Create code');
+    await page.waitForURL(/\/dashboard\/codes\/qr_\w+$/);
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    await page.getByText(`Created ${id}.`).waitFor();
+    await page.locator('.preview figcaption', { hasText: 'Live preview' }).waitFor();
+    await shot('code-editor');
+
+    const saved = (await app.request('GET', `/v1/codes/${id}`, { key })).body;
+    expect(saved).toMatchObject({ content: 'https://example.com/spring', design: { style: 'branded', fg_color: '#1d4ed8' } });
+    expect(saved.routing.rules).toMatchObject([{ condition: 'country:DE', destination: 'https://example.de/spring' }]);
+    expect(await text('.scan-url code')).toBe(saved.scan_url);
+
+    // Edit the rules: add one, move it first (priority), save; then remove it again and save.
+    const rulesOf = async () => (await app.request('GET', `/v1/codes/${id}`, { key })).body.routing.rules.map((r: { condition: string }) => r.condition);
+    await page.selectOption('#rule-dimension', 'device');
+    await page.fill('#rule-value', 'ios');
+    await page.fill('#rule-destination', 'https://apps.example/ios');
+    await page.click('text=Add rule');
+    await page.getByRole('button', { name: 'Move rule 2 up' }).click();
+    await page.click('text=Save changes');
+    await page.getByText('Saved.').waitFor();
+    expect(await rulesOf()).toEqual(['device:ios', 'country:DE']);
+    await page.getByRole('button', { name: 'Remove rule 1' }).click();
+    await page.click('text=Save changes');
+    await page.getByText('Saved.').waitFor();
+    expect(await rulesOf()).toEqual(['country:DE']);
+
+    // Real scans of the scan URL: three from Germany on an iPhone (the rule), two from the US.
+    for (let i = 0; i < 3; i++) expect(await scan(saved.scan_url, 'DE', IPHONE)).toBe('https://example.de/spring');
+    for (let i = 0; i < 2; i++) expect(await scan(saved.scan_url, 'US', WINDOWS_CHROME)).toBe('https://example.com/spring');
+    await app.services.scans.recorder.flush();
+
+    await page.getByRole('link', { name: 'Analytics', exact: true }).last().click();
+    await page.waitForURL(`**/dashboard/codes/${id}/analytics`);
+    await page.locator('[data-stat="total-scans"]', { hasText: '5' }).waitFor();
+    const range = { from: await page.inputValue('#range-from'), to: await page.inputValue('#range-to') };
+    const rest = (await app.request('GET', `/v1/codes/${id}/scans?from=${range.from}&to=${range.to}&granularity=day&timezone=UTC`, { key })).body;
+    expect(rest.total_scans).toBe(5);
+    expect(await text('[data-stat="unique-scans"]')).toBe(String(rest.unique_scans));
+    const periods = await page.$$eval('.chart-data tbody tr', (rows) => rows.map((r) => [(r as HTMLElement).dataset.period, r.children[1]!.textContent]));
+    expect(periods).toEqual(rest.timeseries.map((p: { period: string; scans: number }) => [p.period, String(p.scans)]));
+    for (const dimension of ['country', 'device', 'os', 'browser', 'referrer']) {
+      const shown = await page.$$eval(`[data-dimension="${dimension}"] tr`, (rows) => rows.map((r) => [(r as HTMLElement).dataset.value, r.lastElementChild!.textContent]));
+      expect(shown, dimension).toEqual(rest.breakdowns[dimension].map((c: { value: string | null; scans: number }) => [c.value ?? '', String(c.scans)]));
+    }
+    // Drawn on the canvas, not only in the table.
+    const inked = await page.$eval('.chart canvas', (canvas) => {
+      const { data } = (canvas as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
+      let n = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+      return n;
+    });
+    expect(inked).toBeGreaterThan(1000);
+    await shot('analytics');
+
+    // Weeks instead of days: the same total, the REST answer's periods.
+    await page.selectOption('#range-granularity', 'week');
+    const weekly = (await app.request('GET', `/v1/codes/${id}/scans?from=${range.from}&to=${range.to}&granularity=week&timezone=UTC`, { key })).body;
+    await page.waitForFunction((n) => document.querySelectorAll('.chart-data tbody tr').length === n, weekly.timeseries.length);
+    expect(await text('[data-stat="total-scans"]')).toBe(String(weekly.total_scans));
+
+    // The account overview agrees with GET /v1/analytics/overview.
+    await page.getByRole('link', { name: 'Analytics', exact: true }).first().click();
+    await page.locator('.top-codes td', { hasText: id }).waitFor();
+    const overview = (await app.request('GET', '/v1/analytics/overview', { key })).body;
+    expect(await text('[data-stat="total-scans"]')).toBe(String(overview.total_scans));
+    expect(await rowsOf('.top-codes tbody tr')).toEqual([[id, 'https://example.com/spring', '5']]);
+    await shot('overview');
+
+    // The list: preview, style and the 30-day count, and search.
+    await page.getByRole('link', { name: 'Codes', exact: true }).click();
+    const row = page.locator(`tr[data-code-id="${id}"]`);
+    await row.waitFor();
+    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual([id, 'https://example.com/spring', 'branded', '5', expect.any(String)]);
+    expect(await row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
+    await shot('codes');
+    await page.fill('input[type=search]', 'autumn');
+    await page.getByText('No code\'s content contains “autumn”.').waitFor();
+    await page.fill('input[type=search]', 'spring');
+    await row.waitFor();
+
+    // Delete, after confirming.
+    await row.getByRole('link', { name: id }).click();
+    await page.click('text=Delete code');
+    await page.locator('dialog[open]', { hasText: saved.scan_url }).waitFor();
+    await page.click('text=Delete for good');
+    await page.getByText(`Deleted ${id}.`).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/codes');
+    expect((await app.request('GET', `/v1/codes/${id}`, { key })).status).toBe(404);
+    expect((await fetch(saved.scan_url, { redirect: 'manual' })).status).toBe(404);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('uploads a CSV: per-row problems and nothing created, then every row created', async () => {
+    const before = await countCodes(app, key);
+    await page.goto(`${app.url}/dashboard/bulk`);
+    const upload = async (csv: string) => {
+      await page.setInputFiles('#csv-file', { name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.click('text=Upload and create');
+    };
+    await upload('content,fg_color,style\nhttps://example.com/ok,,\njavascript:alert(1),,\nhttps://example.com/blue,blue,dots\n');
+    await page.locator('.row-problems').waitFor();
+    expect(await text('.error-box')).toMatch(/^Nothing was created: 2 of 3 rows are invalid/);
+    expect(await rowsOf('.row-problems tbody tr')).toEqual([
+      ['3', 'content', expect.stringMatching(/http/)],
+      ['4', 'fg_color', 'must be a color in the form #rrggbb'],
+    ]);
+    await shot('bulk');
+    expect(await countCodes(app, key)).toBe(before);
+
+    await upload('content,style\nhttps://example.com/bulk/1,dots\nhttps://example.com/bulk/2,rounded\n');
+    await page.getByText(/^Created 2 codes/).waitFor();
+    expect(await page.locator('.bulk-result li').allInnerTexts()).toEqual([expect.stringContaining('https://example.com/bulk/1'), expect.stringContaining('https://example.com/bulk/2')]);
+    expect(await countCodes(app, key)).toBe(before + 2);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('serving /dashboard', () => {
+  it('answers the page for client-side routes, with its CSP, and hashed assets cached for good', async () => {
+    for (const path of ['/dashboard', '/dashboard/', '/dashboard/codes/qr_x/analytics']) {
+      const res = await app.request('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.text).toContain('<div id="app">');
+    }
+    expect(DASHBOARD_CSP).not.toMatch(/unsafe-(eval|inline)/);
+    const index = (await app.request('GET', '/dashboard/')).text;
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(index)![1]!;
+    const asset = await app.request('GET', script);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/dashboard/assets/index-missing.js', '/dashboard/assets/..%2Findex.html', '/dashboard/assets/.hidden']) {
+      const missing = await app.request('GET', path);
+      expect(missing.status, path).toBe(404);
+      expect(missing.headers.get('content-type')).toContain('application/problem+json');
+    }
+    expect((await app.request('POST', '/dashboard/')).status).toBe(405);
+  });
+
+  it('answers 503 problem+json saying to run npm run build when nothing is built', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'qr-dashboard-empty-'));
+    const koa = new Koa();
+    const router = createDashboardRouter(empty);
+    koa.use(errorHandler()).use(router.routes());
+    const server = createServer(koa.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of ['/dashboard/', '/dashboard/assets/index-abc.js']) {
+        const res = await fetch(base + path);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('content-type')).toContain('application/problem+json');
+        expect((await res.json()).detail).toMatch(/not built.*Run `npm run build`/);
+      }
+    } finally {
+      server.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

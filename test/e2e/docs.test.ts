@@ -1,0 +1,46 @@
+// /docs in a real browser: Redoc loads from this server alone and shows every operation of the
+// document. Redoc's footer links a logo on its CDN; the page's policy must block that request.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTestApp, type TestApp } from '../support/app.ts';
+import { launchChromium } from '../support/browser.ts';
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await getTestApp();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('GET /docs', () => {
+  it.each(['v1', 'v2'])('renders every operation of the %s document; its policy blocks every other origin', async (version) => {
+    const document = (await app.request('GET', `/${version}/openapi.json`)).body;
+    const operationIds = Object.values<Record<string, { operationId?: string }>>(document.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => (op && typeof op === 'object' && op.operationId ? [op.operationId] : [])),
+    );
+    expect(operationIds.length).toBeGreaterThan(5);
+
+    const page = await browser.newPage();
+    const isForeign = (url: string) => !url.startsWith(app.url) && !/^(data|blob):/.test(url);
+    const foreign: string[] = [];
+    const blockedByPolicy: string[] = [];
+    page.on('request', (request) => {
+      if (isForeign(request.url())) foreign.push(request.url());
+    });
+    page.on('requestfailed', (request) => {
+      if (isForeign(request.url()) && request.failure()?.errorText === 'csp') blockedByPolicy.push(request.url());
+    });
+    await page.goto(`${app.url}/docs?version=${version}`);
+    // Redoc gives each operation an element whose id is operation/<operationId>.
+    for (const id of operationIds) await page.locator(`[id="operation/${id}"]`).waitFor({ state: 'attached', timeout: 15_000 });
+    await expect(page.locator('h1').first().textContent()).resolves.toContain('QR code service API');
+    expect(blockedByPolicy).toEqual(foreign);
+    await page.screenshot({ path: `test-results/docs-${version}.png` });
+    await page.close();
+  });
+});
