@@ -142,9 +142,14 @@ describe('CSV export', () => {
       let lines = Buffer.from(first.value!).toString().split('\n').length - 1;
       // Stop reading for a while. The server fills the socket buffers (a few MB on loopback here,
       // about half the export), then waits: its page reads stop, short of the last page.
+      // On a busy machine filling them takes longer: wait (up to 8 s) until the reads stand
+      // still for 400 ms, then check they stay still.
       const sleep = () => new Promise((resolve) => setTimeout(resolve, 400));
-      await sleep();
-      const readsWhilePaused = pageReads;
+      let readsWhilePaused = -1;
+      for (let waits = 0; pageReads !== readsWhilePaused && waits < 20; waits++) {
+        readsWhilePaused = pageReads;
+        await sleep();
+      }
       await sleep();
       expect(pageReads).toBe(readsWhilePaused);
       expect(readsWhilePaused).toBeLessThan(50);

@@ -492,6 +492,8 @@ export interface paths {
         /**
          * Register an OAuth client
          * @description The answer carries the client secret, shown only this once, and the issuer whose token endpoint the client uses. A client may hold only scopes the calling credential holds itself: asking for another is a 403 that names the missing scopes.
+         *
+         *     A **public client** (`token_endpoint_auth_method: none`, RFC 7591) is an app that cannot keep a secret, such as a single-page app (the dashboard signs in with one, its redirect URI `{origin}/dashboard/oauth/callback`) or a native app: it gets no `client_secret`, may use only `authorization_code` (and `refresh_token`, rotated on every use), always with PKCE `S256`, and presents only its `client_id` to the token endpoint. Browser pages on the origin of one of its redirect URIs may call the token endpoint (CORS).
          */
         post: operations["createOAuthClient"];
         delete?: never;
@@ -1267,11 +1269,11 @@ export interface components {
              */
             redirect_uris?: string[];
             /**
-             * @description How the client presents its secret to the token endpoint.
+             * @description How the client presents its secret to the token endpoint; `none` registers a public client (an app in a browser or on a device, which cannot keep a secret): it gets no secret, may use only `authorization_code` (and `refresh_token`), always with PKCE S256, and names only its `client_id`.
              * @default client_secret_basic
              * @enum {string}
              */
-            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post";
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
         };
         /** @description The body of a `code.created` request. */
         CodeCreatedEvent: {
@@ -2154,7 +2156,7 @@ export interface components {
             key: string;
             previous: components["schemas"]["ApiKey"];
         };
-        /** @description A new client with its secret, shown this once, and where its tokens come from. */
+        /** @description A new client with its secret (if it is confidential), shown this once, and where its tokens come from. */
         RegisteredOAuthClient: {
             /** @example client_9fK3mQ7xP2wL5vB8nT4r */
             id: string;
@@ -2182,20 +2184,23 @@ export interface components {
             grant_types: ("client_credentials" | "authorization_code" | "refresh_token")[];
             /** @description For the authorization_code grant; empty otherwise. */
             redirect_uris: string[];
-            /** @enum {string} */
-            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post";
             /**
-             * @description The start of the client secret, to tell secrets apart; the rest is never shown again.
+             * @description `none` for a public client (no secret; authorization code with PKCE only).
+             * @enum {string}
+             */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
+            /**
+             * @description The start of the client secret, to tell secrets apart; the rest is never shown again. Null for a public client, which has no secret.
              * @example qrcs_4Hn8Rt
              */
-            secret_prefix: string;
+            secret_prefix: string | null;
             /** Format: date-time */
             created_at: string;
             /**
-             * @description The client secret. Shown only in this answer; only a hash is stored.
+             * @description The client secret. Shown only in this answer; only a hash is stored. Absent for a public client (`token_endpoint_auth_method` `none`), which has none (RFC 7591 §3.2.1).
              * @example qrcs_4Hn8Rt2Lq6Vx9Kb3Mz7Pw1Yc5Dg8Fj0Sa2Te4U
              */
-            client_secret: string;
+            client_secret?: string;
             /**
              * @description The OAuth server’s issuer: its metadata is at `{issuer}/.well-known/openid-configuration`, its token endpoint at `{issuer}/token`.
              * @example https://qr.example.com/oauth
@@ -2236,13 +2241,16 @@ export interface components {
             grant_types: ("client_credentials" | "authorization_code" | "refresh_token")[];
             /** @description For the authorization_code grant; empty otherwise. */
             redirect_uris: string[];
-            /** @enum {string} */
-            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post";
             /**
-             * @description The start of the client secret, to tell secrets apart; the rest is never shown again.
+             * @description `none` for a public client (no secret; authorization code with PKCE only).
+             * @enum {string}
+             */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
+            /**
+             * @description The start of the client secret, to tell secrets apart; the rest is never shown again. Null for a public client, which has no secret.
              * @example qrcs_4Hn8Rt
              */
-            secret_prefix: string;
+            secret_prefix: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -3458,7 +3466,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new client, with its secret. */
+            /** @description The new client, with its secret (none for a public client). */
             201: {
                 headers: {
                     /** @description The client’s URL. */
