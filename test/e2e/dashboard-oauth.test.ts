@@ -2,14 +2,13 @@
 // through REST, the authorization code flow with PKCE from the sign-in page through the consent
 // page and back to /dashboard/oauth/callback, the codes list loaded through /graphql with the
 // access token; a refused token renewed with the refresh token; signing out revokes it.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_DIR } from '../../src/http/dashboard.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { CHROMIUM_PATH, launchChromium } from '../support/browser.ts';
+import { collectPageErrors, launchChromium, requireBuiltDashboard } from '../support/browser.ts';
 
 const RESULTS = 'test-results';
 const CREDENTIAL = 'qr-dashboard.credential';
@@ -29,10 +28,7 @@ const pageErrors: string[] = [];
 const graphqlBearers: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(DASHBOARD_DIR, 'index.html'))) {
-    throw new Error(`The dashboard is not built (${DASHBOARD_DIR} has no index.html): run \`npm run build\` before the tests.`);
-  }
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y chromium).`);
+  requireBuiltDashboard();
   app = await getTestApp();
   developer = await app.newAccountKey('dashboard-oauth-developer');
   userKey = await app.newAccountKey('dashboard-oauth-user');
@@ -58,8 +54,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
   page = await context.newPage();
-  page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  collectPageErrors(page, pageErrors);
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/graphql') graphqlBearers.push(request.headers().authorization ?? '');
   });

@@ -1,6 +1,6 @@
 // The dashboard end to end: the built pages (npm run build) served by the real app, driven in
 // headless Chromium through playwright-core. Screenshots of the main pages go to test-results/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboardRouter, DASHBOARD_CSP, DASHBOARD_DIR } from '../../src/http/dashboard.ts';
+import { createDashboardRouter, DASHBOARD_CSP } from '../../src/http/dashboard.ts';
 import { errorHandler } from '../../src/http/error-handler.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { CHROMIUM_PATH, launchChromium } from '../support/browser.ts';
+import { collectPageErrors, launchChromium, requireBuiltDashboard } from '../support/browser.ts';
 import { countCodes } from '../support/factories.ts';
 
 const RESULTS = 'test-results';
@@ -26,10 +26,7 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(DASHBOARD_DIR, 'index.html'))) {
-    throw new Error(`The dashboard is not built (${DASHBOARD_DIR} has no index.html): run \`npm run build\` before the tests.`);
-  }
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y chromium).`);
+  requireBuiltDashboard();
   // The country of a scan comes from a header the test sets, so routing and breakdowns are known.
   app = await getTestApp({ GEO_COUNTRY_HEADER: 'X-Test-Country' });
   key = await app.newAccountKey();
@@ -38,8 +35,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
   page = await context.newPage();
-  page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  collectPageErrors(page, pageErrors);
 }, 60_000);
 
 afterAll(async () => {

@@ -2,7 +2,10 @@
 // serve. Playwright gives every launch a fresh temporary profile. The flags keep Chromium off
 // the network: this machine refuses outside connections, and its background services would
 // otherwise try them at every start.
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DASHBOARD_DIR } from '../../src/http/dashboard.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -12,4 +15,18 @@ export function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** Fails a dashboard suite at once, saying what to do, when the build or Chromium is missing. */
+export function requireBuiltDashboard(): void {
+  if (!existsSync(join(DASHBOARD_DIR, 'index.html'))) {
+    throw new Error(`The dashboard is not built (${DASHBOARD_DIR} has no index.html): run \`npm run build\` before the tests.`);
+  }
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y chromium).`);
+}
+
+/** Collects a page's console errors and uncaught exceptions (CSP refusals included) into `errors`. */
+export function collectPageErrors(page: Page, errors: string[]): void {
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
 }
