@@ -46,10 +46,11 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   // Outermost: it sees the final status of every answer, problems included.
   app.use(countRequests(services.metrics));
   app.use(requestLog(logger));
-  app.use(apiVersioning());
-  // Outside the error handler, so that problems reach allowed browser origins too.
+  // Outside the error handler (and the unknown-version answer), so that problems reach allowed
+  // browser origins too.
   const cors = corsFor(services.config.corsOrigins);
   if (cors) app.use(cors);
+  app.use(apiVersioning());
   app.use(errorHandler());
   // The OAuth server answers /oauth/* itself (OAuth's own error format), before the problem mapping below.
   app.use(oauthServer(services));

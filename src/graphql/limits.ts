@@ -1,6 +1,6 @@
 // What one GraphQL request may ask for: a document the parser can take, depth and cost
 // (graphql-armor), introspection (off in production unless enabled), a few root fields per
-// mutation, and the bulk rate limit for the bulk mutations. The key's own rate limit is counted at
+// mutation, one image preview per operation, and the bulk rate limit for the bulk mutations. The key's own rate limit is counted at
 // the HTTP edge, once per request.
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -108,6 +108,22 @@ const mutationFieldLimit: ValidationRule = (context) => ({
   },
 });
 
+/**
+ * Root query fields that each draw (and decode) an image and may fetch a logo: one per
+ * operation, or aliases would make one request (one call against the rate limit) a thousand.
+ */
+const ONE_PER_OPERATION = new Set(['previewCode']);
+
+const expensiveFieldLimit: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    const names = rootFieldNames(node.selectionSet, (name) => context.getFragment(name));
+    for (const field of ONE_PER_OPERATION) {
+      const count = names.filter((name) => name === field).length;
+      if (count > 1) context.reportError(new GraphQLError(`An operation may hold ${field} once (found ${count}).`, { nodes: [node] }));
+    }
+  },
+});
+
 /** Root fields that each count as one bulk call (as POST /v1/codes/bulk does, JSON or CSV). */
 const BULK_FIELDS = new Set(['bulkCreateCodes', 'bulkCreateCodesFromCsv']);
 
@@ -161,7 +177,12 @@ export function limitPlugins({ maxDepth, maxCost, introspection }: GraphQLLimits
     // real one. It is off in production unless GRAPHQL_INTROSPECTION=true.
     maxDepthPlugin({ n: maxDepth, ignoreIntrospection: true, ...reportedAsValidationErrors }) as Plugin,
     costLimitPlugin({ maxCost, ignoreIntrospection: true, ...reportedAsValidationErrors }) as Plugin,
-    { onValidate: ({ addValidationRule }) => addValidationRule(mutationFieldLimit) },
+    {
+      onValidate: ({ addValidationRule }) => {
+        addValidationRule(mutationFieldLimit);
+        addValidationRule(expensiveFieldLimit);
+      },
+    },
     bulkRateLimit as Plugin,
   ];
   if (!introspection) plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });

@@ -8,26 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { Router } from '@koa/router';
 import { DomainError } from '../shared/errors.ts';
 import type { AppContext, AppState } from './context.ts';
-import { HTML_SECURITY_HEADERS } from './security-headers.ts';
+import { DASHBOARD_CSP, HTML_SECURITY_HEADERS } from './security-headers.ts';
 
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url));
-
-/**
- * Everything the dashboard loads is its own bundle, and its data comes from /graphql on this
- * origin. QR previews are SVG data: URLs in <img> (an image cannot run scripts). Preact and
- * Chart.js set styles through the CSSOM (element.style), which style-src does not govern, so
- * neither 'unsafe-inline' nor 'unsafe-eval' is needed.
- */
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -35,7 +18,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
 };
 
 /** Vite's hashed file names; anything else (a path separator, a leading dot) is not ours. */

@@ -1,6 +1,8 @@
 // Prometheus metrics of one service instance. Each instance has its own registry (never
 // prom-client's global one), so that several apps in one process, as in the tests, each count
-// their own. Counters are bumped where things happen; gauges are read when scraped.
+// their own. Counters are bumped where things happen; gauges are read when scraped. The
+// process metrics belong to the process: collected once, into a registry every instance's
+// exposition merges in (their collectors hold timers and a GC observer that never stop).
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 import type { DeliveryOutcome } from '../modules/webhooks/deliverer.ts';
@@ -26,10 +28,19 @@ interface PoolCounts {
   numPendingAcquires(): number;
 }
 
+let processRegistry: Registry | undefined;
+
+/** Process CPU, memory, event-loop lag, GC, handles: the usual Node dashboard panels. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export function createMetrics() {
   const registry = new Registry();
-  // Process CPU, memory, event-loop lag, GC, handles: the usual Node dashboard panels.
-  collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
   const labelNames = ['method', 'route', 'status'] as const;
@@ -61,7 +72,7 @@ export function createMetrics() {
     contentType: registry.contentType,
 
     /** The exposition: every metric, gauges read now. */
-    render: (): Promise<string> => registry.metrics(),
+    render: (): Promise<string> => Registry.merge([processMetrics(), registry]).metrics(),
 
     /** Counts one answered request; `route` is a template such as /v1/codes/:id, never a raw path. */
     request(method: string, route: string, status: number, startedAt: number): void {

@@ -1,6 +1,9 @@
 // The GraphQL fields the dashboard needs: Code.svg (list previews), previewCode (live preview of
 // an unsaved design) and bulkCreateCodesFromCsv (CSV upload), over real HTTP on a real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isReservedPath } from '../../src/modules/codes/slug.ts';
+import { decodeQr } from '../../src/modules/images/decode.ts';
+import { svgToRgba } from '../../src/modules/images/raster.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { countCodes, createCode } from '../support/factories.ts';
 
@@ -86,6 +89,25 @@ describe('previewCode', () => {
     expect(lowContrast.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'design.fgColor', message: expect.stringMatching(/contrast/) }] });
     const badContent = await app.graphql(key, PREVIEW, { input: { type: 'wifi', content: { ssid: 'Guest', encryption: 'WPA' } } });
     expect(badContent.body.errors[0].extensions.errors).toEqual([{ path: 'content.password', message: 'is required when encryption is WPA' }]);
+  });
+
+  it('takes one preview per operation: aliases cannot turn one request into many renders', async () => {
+    const input = '{ content: "https://example.com/many" }';
+    const twice = await app.graphql(key, `{ a: previewCode(input: ${input}) b: previewCode(input: ${input}) }`);
+    expect(twice.body.errors[0].message).toBe('An operation may hold previewCode once (found 2).');
+    expect(twice.body.data).toBeUndefined();
+    const once = await app.graphql(key, `{ a: previewCode(input: ${input}) }`);
+    expect(once.body.errors).toBeUndefined();
+  });
+
+  it('encodes a reserved stand-in slug for an unsaved code: scanning the preview reaches no code', async () => {
+    const res = await app.graphql(key, PREVIEW, { input: { content: 'https://example.com/unsaved' } });
+    const text = decodeQr(svgToRgba(res.body.data.previewCode, 600))!;
+    const standIn = new URL(text);
+    expect(standIn.origin).toBe(app.url);
+    expect(isReservedPath(standIn.pathname.slice(1))).toBe(true);
+    const scan = await fetch(text, { redirect: 'manual' });
+    expect(scan.status).toBe(404);
   });
 
   it('answers NOT_FOUND for another account\'s code, and FORBIDDEN without codes:write', async () => {

@@ -46,6 +46,17 @@ describe('API versions', () => {
     expect(res.body.detail).toContain('v1, v2');
   });
 
+  it('lets allowed browser origins read the unknown-version problem (CORS runs first)', async () => {
+    const cors = await getTestApp({ CORS_ORIGINS: 'https://app.example' });
+    try {
+      const res = await cors.request('GET', '/v3/codes', { headers: { origin: 'https://app.example' } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    } finally {
+      await cors.close();
+    }
+  });
+
   it('does not take a path that merely starts like a version for one (/v1abc is an ordinary unknown route)', async () => {
     const res = await app.request('GET', '/v1abc', { key });
     expect(res.status).toBe(404);

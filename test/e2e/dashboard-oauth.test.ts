@@ -149,12 +149,13 @@ describe('OAuth sign-in on the dashboard', () => {
     expect(await page.inputValue('#oauth-client-id')).toBe(clientId);
     await signInWithOAuth();
     const { refreshToken } = await credential();
+    const introspect = async () =>
+      (await app.request('POST', '/oauth/token/introspection', { rawBody: new URLSearchParams({ token: refreshToken!, client_id: clientId }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body;
+    expect(await introspect()).toMatchObject({ active: true, client_id: clientId });
     await page.click('text=Sign out');
     await page.getByRole('heading', { name: 'Sign in with OAuth' }).waitFor();
     expect((await storage()).session).toEqual({});
-    await expect
-      .poll(async () => (await app.request('POST', '/oauth/token/introspection', { rawBody: new URLSearchParams({ token: refreshToken!, client_id: clientId }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body)
-      .toEqual({ active: false });
+    await expect.poll(introspect).toEqual({ active: false });
     expect(pageErrors).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { launchChromium } from '../support/browser.ts';
+import { collectPageErrors, launchChromium } from '../support/browser.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -26,6 +26,8 @@ describe('GET /docs', () => {
     expect(operationIds.length).toBeGreaterThan(5);
 
     const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    collectPageErrors(page, pageErrors);
     const isForeign = (url: string) => !url.startsWith(app.url) && !/^(data|blob):/.test(url);
     const foreign: string[] = [];
     const blockedByPolicy: string[] = [];
@@ -39,7 +41,11 @@ describe('GET /docs', () => {
     // Redoc gives each operation an element whose id is operation/<operationId>.
     for (const id of operationIds) await page.locator(`[id="operation/${id}"]`).waitFor({ state: 'attached', timeout: 15_000 });
     await expect(page.locator('h1').first().textContent()).resolves.toContain('QR code service API');
+    // The one foreign request is Redoc's footer logo, and the policy refused it; the console
+    // has nothing but that refusal.
+    expect(foreign).toEqual(['https://cdn.redoc.ly/redoc/logo-mini.svg']);
     expect(blockedByPolicy).toEqual(foreign);
+    expect(pageErrors.filter((text) => !text.includes('cdn.redoc.ly'))).toEqual([]);
     await page.screenshot({ path: `test-results/docs-${version}.png` });
     await page.close();
   });

@@ -44,7 +44,7 @@ country, device, time or language, privacy-preserving scan analytics, bulk creat
 10,000 codes, and signed webhooks. The same operations are on GraphQL at \`/graphql\`.
 
 Errors are RFC 9457 problems (\`application/problem+json\`). Lists are \`{ object: "list", data }\`;
-the paginated ones add \`next_cursor\` (pass it as \`cursor\`, with \`limit\`). Every answer carries \`API-Version\`;
+the paginated ones add \`next_cursor\` (pass it as \`cursor\`, with \`limit\`). Every API answer carries \`API-Version\` (the scan redirect, which browsers follow, does not);
 authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.`;
 
 function mergeInto(target: ZodOpenApiPathsObject, items: ZodOpenApiPathsObject): void {

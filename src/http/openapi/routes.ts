@@ -4,29 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Router } from '@koa/router';
 import type { AppState } from '../context.ts';
-import { HTML_SECURITY_HEADERS } from '../security-headers.ts';
+import { DOCS_CSP, HTML_SECURITY_HEADERS } from '../security-headers.ts';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../versions.ts';
 import { openApiDocument } from './document.ts';
 
 const require = createRequire(import.meta.url);
 const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
-
-/**
- * Redoc renders with styled-components (style elements it writes at run time) and builds its
- * search index in a worker started from a blob: URL; everything else comes from this origin.
- */
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -34,6 +17,7 @@ const DOCS_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>QR code service API reference</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
 <div id="redoc"></div>

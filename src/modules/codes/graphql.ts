@@ -168,7 +168,7 @@ builder.queryFields((t) => ({
     }),
   }),
   previewCode: t.string({
-    description: 'The SVG that createCode would draw for this input, refused as createCode would refuse it; saves nothing. With codeId, a url code encodes that code\'s scan URL. Needs codes:write: a logoUrl is fetched.',
+    description: 'The SVG that createCode would draw for this input, refused as createCode would refuse it; saves no code (a logo is stored, content-addressed, as on create). At most one per operation. With codeId, a url code encodes that code\'s scan URL. Needs codes:write: a logoUrl is fetched.',
     args: {
       input: t.arg({ type: CreateCodeInput, required: true }),
       codeId: t.arg.id({ required: false }),

@@ -11,7 +11,7 @@ import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
-import { allocateSlug, SLUG_LENGTH } from './slug.ts';
+import { allocateSlug, PREVIEW_SLUG } from './slug.ts';
 import type { CodesStore } from './store.ts';
 
 export interface CodePage {
@@ -47,9 +47,6 @@ function positionOf(code: Code, sort: CodeSort): CursorPosition {
   const key = sort.endsWith('updated_at') ? code.updatedAt : code.createdAt;
   return { sort, key: key.getTime(), id: code.id };
 }
-
-/** Stands in for the slug of a code not yet saved: scan URLs all have this length and alphabet. */
-const PREVIEW_SLUG = 'A'.repeat(SLUG_LENGTH);
 
 const urlOnly = (path: string, type: CodeType): FieldError => ({
   path,
@@ -162,7 +159,8 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
 
     /**
      * The SVG that creating a code from `input` would draw, refused (422) exactly as create would
-     * refuse it (fields, contrast, logo fetch, scannability); nothing is saved. With `codeId`, a
+     * refuse it (fields, contrast, logo fetch, scannability). No code is saved; a logo is
+     * stored as on create (logos are content-addressed, so a later create reuses it). With `codeId`, a
      * url code encodes that code's scan URL, so an edited design previews the real image.
      */
     async preview(principal: Principal, input: unknown, options: { codeId?: string; size?: number } = {}): Promise<string> {

@@ -5,8 +5,14 @@ import { randomBase62 } from '../../shared/ids.ts';
 export const SLUG_LENGTH = 7;
 const MAX_ATTEMPTS = 8;
 
+/**
+ * Stands in for the slug of a code not yet saved (previews): scan URLs all have this length and
+ * alphabet. Reserved below, so scanning a preview leads to no code.
+ */
+export const PREVIEW_SLUG = 'A'.repeat(SLUG_LENGTH);
+
 /** Paths the server answers itself; a slug must never shadow one of them. */
-const RESERVED = new Set(['v1', 'v2', 'graphql', 'healthz', 'readyz', 'metrics', 'docs', 'dashboard', 'problems']);
+const RESERVED = new Set(['v1', 'v2', 'graphql', 'healthz', 'readyz', 'metrics', 'docs', 'dashboard', 'problems', PREVIEW_SLUG.toLowerCase()]);
 
 /** True for a first path segment that belongs to the server, not to a code. */
 export function isReservedPath(segment: string): boolean {
