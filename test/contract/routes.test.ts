@@ -1,5 +1,6 @@
 // The document and the routers describe the same API: every versioned route is an operation
 // with the route's scope, every operation is a route, and /v1 and /v2 register the same routes.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/http/openapi/document.ts';
 import { createApiRouter } from '../../src/http/router.ts';
@@ -57,5 +58,13 @@ describe('the OpenAPI document and the routers', () => {
       }
     }
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('has a contract suite walking every tag: each tag is checked by expectTagCovered in test/contract', () => {
+    const folder = new URL('./', import.meta.url);
+    const covered = readdirSync(folder)
+      .filter((file) => file.endsWith('.test.ts'))
+      .flatMap((file) => [...readFileSync(new URL(file, folder), 'utf8').matchAll(/expectTagCovered\('([^']+)'\)/g)].map((m) => m[1]!));
+    expect(covered.sort()).toEqual(openApiDocument('v1').tags!.map((tag) => tag.name).sort());
   });
 });
