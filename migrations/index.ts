@@ -23,6 +23,8 @@ import * as addApiKeysScopes from './20261122230000_add_api_keys_scopes.ts';
 import * as createOauthClients from './20261122230100_create_oauth_clients.ts';
 import * as createOauthPayloads from './20261122230200_create_oauth_payloads.ts';
 import * as createOauthSecrets from './20261122230300_create_oauth_secrets.ts';
+import * as widenAccountScanRollupsValue from './20261123000000_widen_account_scan_rollups_value.ts';
+import * as backfillAccountScanBreakdowns from './20261123000100_backfill_account_scan_breakdowns.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -47,4 +49,6 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122230100_create_oauth_clients': createOauthClients,
   '20261122230200_create_oauth_payloads': createOauthPayloads,
   '20261122230300_create_oauth_secrets': createOauthSecrets,
+  '20261123000000_widen_account_scan_rollups_value': widenAccountScanRollupsValue,
+  '20261123000100_backfill_account_scan_breakdowns': backfillAccountScanBreakdowns,
 };

@@ -73,7 +73,7 @@ describe('Code.scans and analyticsOverview', () => {
     const gql = await app.graphql(
       key,
       `query($id: ID!) { code(id: $id) { scans(from: "2026-05-01", to: "2026-05-02", timezone: "Europe/Berlin") { totalScans uniqueScans timeseries { period scans uniqueScans } breakdowns { rule { value scans } } } }
-        analyticsOverview(from: "2026-05-01", to: "2026-05-02", top: 3) { totalScans uniqueScans activeCodes totalCodes topCodes { id scans } trend { scans } previousPeriod { totalScans changePct } breakdowns { device { value scans } } } }`,
+        analyticsOverview(from: "2026-05-01", to: "2026-05-02", top: 3) { totalScans uniqueScans activeCodes totalCodes topCodes { id scans } trend { scans } previousPeriod { totalScans changePct } breakdowns { country { value scans } device { value scans } os { value scans } browser { value scans } referrer { value scans } } } }`,
       { id },
     );
     expect(gql.body.errors).toBeUndefined();
@@ -89,6 +89,9 @@ describe('Code.scans and analyticsOverview', () => {
     // One visitor scanned on two UTC days: two account-wide uniques, however many codes.
     expect(o).toMatchObject({ totalScans: 150 + 10, uniqueScans: 2 });
     expect(o.topCodes.map((c: any) => c.scans)).toEqual([3, 3, 3]);
+    expect(o.breakdowns).toEqual(overview.body.breakdowns);
+    expect(o.breakdowns.os).toEqual([{ value: 'iOS', scans: 160 }]);
+    expect(o.breakdowns.referrer).toEqual([{ value: null, scans: 160 }]);
   });
 
   it('never shows another account anything', async () => {

@@ -175,10 +175,11 @@ describe('GET /v1/analytics/overview', () => {
     expect(res.body.total_codes).toBeGreaterThanOrEqual(2);
     expect(res.body.top_codes).toEqual([{ id: code.id, type: 'url', content: expect.any(String), scans: 4 }]);
     expect(res.body.trend.map((p: any) => p.scans)).toEqual([0, 3, 1, 0]);
-    expect(res.body.breakdowns.country).toEqual([
-      { value: 'US', scans: 3 },
-      { value: 'DE', scans: 1 },
-    ]);
+    // One code was scanned in the range: the account's breakdowns are that code's (checked
+    // value by value above), for the dimensions the overview keeps.
+    const { language: _language, rule: _rule, ...codeBreakdowns } = (await get(`/v1/codes/${code.id}/scans?from=2026-03-01&to=2026-03-04`)).body.breakdowns;
+    expect(res.body.breakdowns).toEqual(codeBreakdowns);
+    expect(Object.keys(res.body.breakdowns)).toEqual(['country', 'device', 'os', 'browser', 'referrer']);
     expect(res.body.previous_period).toEqual({ from: '2026-02-25T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z', total_scans: 0, change_pct: null });
   });
 
@@ -186,5 +187,109 @@ describe('GET /v1/analytics/overview', () => {
     const res = await get('/v1/analytics/overview?from=2026-03-03&to=2026-03-03');
     expect(res.body.total_scans).toBe(1);
     expect(res.body.previous_period).toMatchObject({ total_scans: 3, change_pct: -66.7 });
+  });
+});
+
+describe('overview breakdowns by OS, browser and referrer', () => {
+  // In April: two of the account's codes, a visitor who tells nothing, a bot, and another
+  // account's scans in the same hours (which must not count).
+  let other: string;
+  beforeAll(async () => {
+    other = await app.newAccountKey();
+    const [first, second] = [await createCode(app, key), await createCode(app, key)];
+    await recordScans(app, key, first, [
+      { at: '2026-04-06T08:00:00Z', visitor: 'c', os: 'Android', browser: 'Chrome', referrer: 'social.example' },
+      { at: '2026-04-06T10:00:00Z', visitor: 'd', os: 'iOS', browser: 'Safari', referrer: 'news.example' },
+      { at: '2026-04-07T12:00:00Z', visitor: 'crawler', bot: true, os: 'Linux', browser: 'Googlebot', referrer: 'crawl.example' },
+    ]);
+    await recordScans(app, key, second, [
+      { at: '2026-04-06T08:30:00Z', visitor: 'c', os: 'Android', browser: 'Chrome', referrer: 'social.example' },
+      { at: '2026-04-07T11:00:00Z', visitor: 'e', country: null, device: null, os: null, browser: null, referrer: null },
+    ]);
+    const theirs = await createCode(app, other);
+    await recordScans(app, other, theirs, [
+      { at: '2026-04-06T08:00:00Z', visitor: 'x', os: 'Windows', browser: 'Firefox', referrer: 'social.example' },
+      { at: '2026-04-06T10:00:00Z', visitor: 'y', os: 'Android', browser: 'Firefox', referrer: 'other.example' },
+    ]);
+  });
+
+  const breakdowns = async (query: string, k = key) => {
+    const res = await get(`/v1/analytics/overview?from=2026-04-06&to=2026-04-07&${query}`, k);
+    expect(res.status).toBe(200);
+    return res.body.breakdowns;
+  };
+
+  it('counts the account’s scans across its codes, bots excluded, null for a value the scan did not tell', async () => {
+    expect(await breakdowns('')).toEqual({
+      country: [
+        { value: 'US', scans: 3 },
+        { value: null, scans: 1 },
+      ],
+      device: [
+        { value: 'mobile', scans: 3 },
+        { value: null, scans: 1 },
+      ],
+      // Ties by value, "none" first.
+      os: [
+        { value: 'Android', scans: 2 },
+        { value: null, scans: 1 },
+        { value: 'iOS', scans: 1 },
+      ],
+      browser: [
+        { value: 'Chrome', scans: 2 },
+        { value: null, scans: 1 },
+        { value: 'Safari', scans: 1 },
+      ],
+      referrer: [
+        { value: 'social.example', scans: 2 },
+        { value: null, scans: 1 },
+        { value: 'news.example', scans: 1 },
+      ],
+    });
+  });
+
+  it('counts bots when asked, and lists `top` values', async () => {
+    const all = await breakdowns('include_bots=true');
+    expect(all.os).toEqual([
+      { value: 'Android', scans: 2 },
+      { value: null, scans: 1 },
+      // By code unit, as on every engine: capitals first.
+      { value: 'Linux', scans: 1 },
+      { value: 'iOS', scans: 1 },
+    ]);
+    expect(all.browser).toEqual([
+      { value: 'Chrome', scans: 2 },
+      { value: null, scans: 1 },
+      { value: 'Googlebot', scans: 1 },
+      { value: 'Safari', scans: 1 },
+    ]);
+    expect(all.referrer).toEqual([
+      { value: 'social.example', scans: 2 },
+      { value: null, scans: 1 },
+      { value: 'crawl.example', scans: 1 },
+      { value: 'news.example', scans: 1 },
+    ]);
+    const top = await breakdowns('top=1');
+    expect([top.os, top.browser, top.referrer]).toEqual([[{ value: 'Android', scans: 2 }], [{ value: 'Chrome', scans: 2 }], [{ value: 'social.example', scans: 2 }]]);
+  });
+
+  it('answers the same from raw scans (a half-hour zone) as from the rollups', async () => {
+    // 6-7 April in Kolkata is 5 April 18:30Z to 7 April 18:30Z: every April scan.
+    const [fromRaw, fromRollups] = [await breakdowns('timezone=Asia/Kolkata&include_bots=true'), await breakdowns('include_bots=true')];
+    expect(fromRaw).toEqual(fromRollups);
+  });
+
+  it('never counts another account’s scans', async () => {
+    expect(await breakdowns('', other)).toMatchObject({
+      os: [
+        { value: 'Android', scans: 1 },
+        { value: 'Windows', scans: 1 },
+      ],
+      browser: [{ value: 'Firefox', scans: 2 }],
+      referrer: [
+        { value: 'other.example', scans: 1 },
+        { value: 'social.example', scans: 1 },
+      ],
+    });
   });
 });

@@ -97,6 +97,12 @@ describe('analytics', () => {
     expect(overview.status).toBe(200);
     expect(overview.body).toMatchObject({ total_codes: 2, active_codes: 1, total_scans: 4, previous_period: { total_scans: 0, change_pct: null } });
     expect(overview.body.top_codes).toEqual([{ id: code.id, type: 'url', content: expect.any(String), scans: 4 }]);
+    expect(overview.body.breakdowns).toMatchObject({ os: [{ value: 'iOS', scans: 3 }, { value: 'Windows', scans: 1 }], browser: [{ value: 'Safari', scans: 3 }, { value: 'Chrome', scans: 1 }] });
+    expect(overview.body.breakdowns.referrer).toEqual([
+      { value: null, scans: 2 },
+      { value: '=HYPERLINK("x")', scans: 1 },
+      { value: 'news.example', scans: 1 },
+    ]);
     const weeks = await call('GET', '/v1/analytics/overview?from=2026-03-02&to=2026-03-08&granularity=week&timezone=Europe/Berlin&include_bots=true', { key });
     expect(weeks.status).toBe(200);
     expect(weeks.body.trend).toHaveLength(1);

@@ -11,12 +11,17 @@ import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import * as backfill from '../../migrations/20261122210300_backfill_scan_rollups.ts';
+import * as widenAccountValue from '../../migrations/20261123000000_widen_account_scan_rollups_value.ts';
+import * as backfillAccountBreakdowns from '../../migrations/20261123000100_backfill_account_scan_breakdowns.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;
 const ACCOUNT = 'acct_rollups';
 const CODES = ['qr_r1', 'qr_r2', 'qr_r3'];
 const principal = { accountId: ACCOUNT, keyId: 'key_test' } as never;
+// The longest values scans store: a browser of 48 characters, a referrer host of 191.
+const LONG_BROWSER = 'B'.repeat(48);
+const LONG_REFERRER = `${'x'.repeat(63)}.${'y'.repeat(63)}.${'z'.repeat(55)}.example`;
 
 // A small deterministic generator, so a failure can be reproduced.
 function random(seed: number) {
@@ -42,8 +47,8 @@ function randomScans(n: number): ScanRow[] {
       country: pick([null, 'US', 'DE', 'IN']),
       device: pick(['ios', 'android', 'desktop']),
       os: pick(['iOS', 'Android', null]),
-      browser: pick(['Safari', 'Chrome']),
-      referrer_host: pick([null, 'a.example', 'b.example']),
+      browser: pick(['Safari', 'Chrome', null, LONG_BROWSER]),
+      referrer_host: pick([null, 'a.example', 'b.example', LONG_REFERRER]),
       language: pick(['en', 'de', null]),
       is_bot: visitor < 4,
       visitor_hash: `v${visitor}`,
@@ -99,6 +104,11 @@ describe('rollups and raw scans agree', () => {
     const { rollups, raw } = services();
     const fromRollups = await rollups.overview(principal, query);
     expect(fromRollups.active_codes).toBe(3);
+    // Every breakdown is compared, the longest values and "none" among them.
+    expect(Object.keys(fromRollups.breakdowns)).toEqual(['country', 'device', 'os', 'browser', 'referrer']);
+    expect(fromRollups.breakdowns.os.map((c) => c.value)).toContain(null);
+    expect(fromRollups.breakdowns.browser.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_BROWSER]));
+    expect(fromRollups.breakdowns.referrer.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_REFERRER]));
     expect(fromRollups).toEqual(await raw.overview(principal, query));
   });
 
@@ -120,6 +130,26 @@ describe('rollups and raw scans agree', () => {
     for (const id of CODES) perCode += (await rollups.codeScans(principal, id, all)).unique_scans;
     expect(perCode).toBe(distinct((r) => r.code_id));
     expect((await rollups.overview(principal, all)).unique_scans).toBe(distinct(() => ACCOUNT));
+  });
+
+  it('the account breakdowns migrations roll back and rebuild what the writer wrote', async () => {
+    const { db } = testDb;
+    const key = ['account_id', 'dimension', 'hour', 'is_bot', 'value'];
+    const rows = async () => (await db('account_scan_rollups').select('*').orderBy(key)).map((r) => ({ ...r, hour: Number(r.hour), is_bot: Number(r.is_bot) }));
+    const width = async () => Number((await db('account_scan_rollups').columnInfo('value')).maxLength);
+    const written = await rows();
+    expect(written.some((r) => r.dimension === 'referrer' && r.value === LONG_REFERRER)).toBe(true);
+    expect(await width()).toBe(191);
+
+    await backfillAccountBreakdowns.down(db);
+    await widenAccountValue.down(db);
+    expect(await width()).toBe(32);
+    expect(await rows()).toEqual(written.filter((r) => ['total', 'country', 'device'].includes(r.dimension)));
+
+    await widenAccountValue.up(db);
+    await backfillAccountBreakdowns.up(db);
+    expect(await width()).toBe(191);
+    expect(await rows()).toEqual(written);
   });
 
   it('the backfill migration rebuilds the same flags and rollups from raw scans alone', async () => {
@@ -145,6 +175,7 @@ describe('rollups and raw scans agree', () => {
     for (const table of ['scan_rollups', 'scan_dimension_rollups', 'account_scan_rollups']) await db(table).delete();
     await db('scan_visitors').delete();
     await backfill.up(db);
+    await backfillAccountBreakdowns.up(db);
     expect(await snapshot()).toEqual(written);
     // Visitors of the last two days are remembered, so their next scan today is not unique again.
     expect(Number((await db('scan_visitors').count({ n: '*' }).first())!.n)).toBe(0);
@@ -158,4 +189,5 @@ describe('rollups and raw scans agree', () => {
       [day, expect.stringMatching(/^qr_r/)],
     ]);
   });
+
 });

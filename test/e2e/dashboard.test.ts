@@ -150,6 +150,13 @@ describe('the dashboard in Chromium', () => {
     const overview = (await app.request('GET', '/v1/analytics/overview', { key })).body;
     expect(await text('[data-stat="total-scans"]')).toBe(String(overview.total_scans));
     expect(await rowsOf('.top-codes tbody tr')).toEqual([[id, 'https://example.com/spring', '5']]);
+    // Account-wide breakdowns as the overview counts them (iOS and Windows, Safari and Chrome, news.example).
+    for (const dimension of ['country', 'device', 'os', 'browser', 'referrer']) {
+      const shown = await page.$$eval(`[data-dimension="${dimension}"] tr`, (rows) => rows.map((r) => [(r as HTMLElement).dataset.value, r.lastElementChild!.textContent]));
+      expect(shown, dimension).toEqual(overview.breakdowns[dimension].map((c: { value: string | null; scans: number }) => [c.value ?? '', String(c.scans)]));
+    }
+    expect(overview.breakdowns.referrer).toEqual([{ value: 'news.example', scans: 5 }]);
+    expect(overview.breakdowns.os.map((c: { value: string }) => c.value).sort()).toEqual(['Windows', 'iOS']);
     await shot('overview');
 
     // The list: preview, style and the 30-day count, and search.

@@ -1840,6 +1840,9 @@ export interface components {
         OverviewBreakdowns: {
             country: components["schemas"]["ValueCount"][];
             device: components["schemas"]["ValueCount"][];
+            os: components["schemas"]["ValueCount"][];
+            browser: components["schemas"]["ValueCount"][];
+            referrer: components["schemas"]["ValueCount"][];
         };
         /** @description A webhook with its signing secret, shown once: when it is created and when its secret is rotated. */
         WebhookWithSecret: {

@@ -1,5 +1,5 @@
 // The account's scans in a range: totals against the period before, the trend, the top codes,
-// and countries and devices (the breakdowns the account-wide rollups keep).
+// and where the scans came from (country, device, OS, browser, referrer).
 import { Link } from '../components/link.tsx';
 import { ErrorBox, Loading } from '../components/messages.tsx';
 import { describeContent, formatCount } from '../format.ts';
@@ -14,7 +14,7 @@ const OVERVIEW = `query Overview($from: String, $to: String, $granularity: Analy
     previousPeriod { totalScans changePct }
     trend { period scans uniqueScans }
     topCodes { id type content scans }
-    breakdowns { country { value scans } device { value scans } }
+    breakdowns { country { value scans } device { value scans } os { value scans } browser { value scans } referrer { value scans } }
   }
 }`;
 
@@ -26,7 +26,7 @@ interface Overview {
   previousPeriod: { totalScans: number; changePct: number | null };
   trend: PeriodCount[];
   topCodes: { id: string; type: string; content: unknown; scans: number }[];
-  breakdowns: Record<'country' | 'device', ValueCount[]>;
+  breakdowns: Record<'country' | 'device' | 'os' | 'browser' | 'referrer', ValueCount[]>;
 }
 
 const change = (pct: number | null) => (pct === null ? 'n/a' : `${pct > 0 ? '+' : ''}${pct}%`);
@@ -76,7 +76,6 @@ export function AccountAnalytics({ range }: { range: Range }) {
       </section>
       <h2>Where scans came from</h2>
       <Breakdowns breakdowns={o.breakdowns} />
-      <p class="hint">Operating systems, browsers and referrers are broken down per code: open a code from the top codes.</p>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
 import { GRANULARITIES } from './periods.ts';
 import type { CodeAnalytics, Overview, PeriodCount } from './service.ts';
-import type { ValueCount } from './source.ts';
+import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
 
 const Granularity = builder.enumType('AnalyticsGranularity', { values: GRANULARITIES });
 
@@ -26,16 +26,13 @@ const ValueCountRef = builder.objectRef<ValueCount>('ValueCount').implement({
   }),
 });
 
-const breakdownField = <K extends string>(key: K) => (t: any) => t.field({ type: [ValueCountRef], resolve: (b: Record<K, ValueCount[]>) => b[key] });
+/** One [ValueCount] field per dimension, named as the REST answer names it. */
+const breakdownFields = (t: any, dimensions: readonly string[]) =>
+  Object.fromEntries(dimensions.map((dimension) => [dimension, t.field({ type: [ValueCountRef], resolve: (b: Record<string, ValueCount[]>) => b[dimension] })]));
 
 const CodeBreakdownsRef = builder.objectRef<CodeAnalytics['breakdowns']>('CodeScanBreakdowns').implement({
   fields: (t) => ({
-    country: breakdownField('country')(t),
-    device: breakdownField('device')(t),
-    os: breakdownField('os')(t),
-    browser: breakdownField('browser')(t),
-    referrer: breakdownField('referrer')(t),
-    language: breakdownField('language')(t),
+    ...breakdownFields(t, CODE_DIMENSIONS.filter((dimension) => dimension !== 'rule')),
     rule: t.field({ type: [ValueCountRef], description: 'Rule ids, and "default" for the fallback destination.', resolve: (b) => b.rule }),
   }),
 });
@@ -74,7 +71,7 @@ const PreviousPeriodRef = builder.objectRef<Overview['previous_period']>('Previo
 });
 
 const OverviewBreakdownsRef = builder.objectRef<Overview['breakdowns']>('OverviewBreakdowns').implement({
-  fields: (t) => ({ country: breakdownField('country')(t), device: breakdownField('device')(t) }),
+  fields: (t) => breakdownFields(t, ACCOUNT_BREAKDOWNS),
 });
 
 const OverviewRef = builder.objectRef<Overview>('AnalyticsOverview').implement({

@@ -19,8 +19,8 @@ export const DIMENSION_COLUMNS: Record<CodeDimension, string> = {
   rule: 'rule_id',
 };
 
-/** The account overview breaks down by fewer dimensions (those its rollup keeps). */
-export const ACCOUNT_BREAKDOWNS = ['country', 'device'] as const satisfies readonly CodeDimension[];
+/** The account overview breaks down by these (those its rollup keeps); not by language or rule. */
+export const ACCOUNT_BREAKDOWNS = ['country', 'device', 'os', 'browser', 'referrer'] as const satisfies readonly CodeDimension[];
 export type AccountDimension = (typeof ACCOUNT_BREAKDOWNS)[number];
 
 export type Scope = { kind: 'code'; codeId: string } | { kind: 'account'; accountId: string };

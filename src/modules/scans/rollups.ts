@@ -45,11 +45,17 @@ const DIMENSIONS: Array<[string, (r: ScanRow) => string | null]> = [
   ['rule', (r) => r.rule_id],
 ];
 
-/** What the account overview breaks down by; its 'total' rows carry account-wide uniques. */
+/**
+ * What the account overview breaks down by; its 'total' rows carry account-wide uniques. Values
+ * as scans store them (a referrer host has up to 191 characters, the rollup's value too).
+ */
 const ACCOUNT_DIMENSIONS: Array<[string, (r: ScanRow) => string | null]> = [
   ['total', () => ''],
   ['country', (r) => r.country],
   ['device', (r) => r.device],
+  ['os', (r) => r.os],
+  ['browser', (r) => r.browser],
+  ['referrer', (r) => r.referrer_host],
 ];
 
 const startOf = (at: number, width: number) => at - (at % width);
