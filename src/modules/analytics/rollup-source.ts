@@ -6,6 +6,8 @@ import { HOUR_MS } from './periods.ts';
 import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
 
 const DAY_MS = 86_400_000;
+/** Code ids per existence query: well inside every engine's limit on bound parameters. */
+const EXISTENCE_CHUNK = 1000;
 
 /** Rollups store an absent value as '' (so keys collide on MySQL); the API says null. */
 const valueOf = (stored: string) => (stored === '' ? null : stored);
@@ -18,19 +20,25 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
   };
 
   /**
-   * Scans per code of the account in the window, joined to the codes that still exist. The
-   * aggregate runs first, over the covering account index; the join then touches one row per
-   * scanned code rather than one per rollup row.
+   * Scans per code of the account in the window, for the codes that still exist. The aggregate
+   * runs alone, over the covering account index; the codes it found are then looked up by
+   * primary key. Joining the aggregate to `codes` in SQL let MariaDB choose a "split
+   * materialized" plan on some data (one index range per code of the account): 0.5 s instead
+   * of 60 ms on a million scans, depending on statistics.
    */
-  const perExistingCode = (accountId: string, w: Window) => {
-    const perCode = db('scan_rollups')
+  const perExistingCode = async (accountId: string, w: Window): Promise<AggregateRow[]> => {
+    const perCode: AggregateRow[] = await db('scan_rollups')
       .where('scan_rollups.account_id', accountId)
       .modify(inWindow(w, 'scan_rollups', 'hour'))
-      .select('code_id')
+      .select({ codeId: 'code_id' })
       .sum({ scans: 'scans' })
-      .groupBy('code_id')
-      .as('per_code');
-    return db.from(perCode).join('codes', 'codes.id', 'per_code.code_id');
+      .groupBy('code_id');
+    const existing = new Set<string>();
+    for (let i = 0; i < perCode.length; i += EXISTENCE_CHUNK) {
+      const ids = perCode.slice(i, i + EXISTENCE_CHUNK).map((r) => String(r.codeId));
+      for (const id of await db('codes').where('account_id', accountId).whereIn('id', ids).pluck('id')) existing.add(id);
+    }
+    return perCode.filter((r) => existing.has(String(r.codeId)));
   };
 
   const counts = (rows: AggregateRow[]): ValueCount[] => rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
@@ -75,7 +83,7 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
     },
 
     async codeRanking(accountId, w, top) {
-      return rankCodes(await perExistingCode(accountId, w).select({ codeId: 'per_code.code_id', scans: 'per_code.scans' }), top);
+      return rankCodes(await perExistingCode(accountId, w), top);
     },
 
     async totalsByCode(accountId, codeIds, w) {
