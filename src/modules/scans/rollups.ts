@@ -35,7 +35,7 @@ export interface AccountRollupRow {
 }
 
 /** The stored column behind each breakdown dimension of a scan. */
-const DIMENSIONS: Array<[string, (r: ScanRow) => string | null]> = [
+const DIMENSIONS: Dimensions = [
   ['country', (r) => r.country],
   ['device', (r) => r.device],
   ['os', (r) => r.os],
@@ -49,7 +49,7 @@ const DIMENSIONS: Array<[string, (r: ScanRow) => string | null]> = [
  * What the account overview breaks down by; its 'total' rows carry account-wide uniques. Values
  * as scans store them (a referrer host has up to 191 characters, the rollup's value too).
  */
-const ACCOUNT_DIMENSIONS: Array<[string, (r: ScanRow) => string | null]> = [
+const ACCOUNT_DIMENSIONS: Dimensions = [
   ['total', () => ''],
   ['country', (r) => r.country],
   ['device', (r) => r.device],
@@ -71,6 +71,44 @@ function groupInto<T extends { scans: number }>(groups: Map<string, T>, key: str
   return group;
 }
 
+type Dimensions = ReadonlyArray<[string, (r: ScanRow) => string | null]>;
+
+/**
+ * Counts each scan once per dimension, grouped by a key shared by the scan's dimensions (code or
+ * account, time bucket, bot) and then by dimension and value. The shared key is built once per
+ * scan rather than once per dimension: the writer runs this for every scan on the redirect's
+ * thread. Groups come out in the order first seen.
+ */
+function groupByDimension<T extends { scans: number }>(
+  rows: ScanRow[],
+  dimensions: Dimensions,
+  sharedKey: (r: ScanRow) => string,
+  make: (r: ScanRow, dimension: string, value: string) => T,
+  count?: (group: T, r: ScanRow, dimension: string) => void,
+): T[] {
+  const byShared = new Map<string, Map<string, T>[]>();
+  const groups: T[] = [];
+  for (const r of rows) {
+    const key = sharedKey(r);
+    let byDimension = byShared.get(key);
+    if (!byDimension) byShared.set(key, (byDimension = dimensions.map(() => new Map<string, T>())));
+    for (let i = 0; i < dimensions.length; i++) {
+      const [dimension, valueOf] = dimensions[i]!;
+      const value = valueOf(r) ?? '';
+      const byValue = byDimension[i]!;
+      let group = byValue.get(value);
+      if (!group) {
+        group = make(r, dimension, value);
+        byValue.set(value, group);
+        groups.push(group);
+      }
+      group.scans += 1;
+      count?.(group, r, dimension);
+    }
+  }
+  return groups;
+}
+
 export function codeRollupRows(rows: ScanRow[]): CodeRollupRow[] {
   const groups = new Map<string, CodeRollupRow>();
   for (const r of rows) {
@@ -82,26 +120,22 @@ export function codeRollupRows(rows: ScanRow[]): CodeRollupRow[] {
 }
 
 export function dimensionRollupRows(rows: ScanRow[]): DimensionRollupRow[] {
-  const groups = new Map<string, DimensionRollupRow>();
-  for (const r of rows) {
-    const day = startOf(r.scanned_at, DAY_MS);
-    for (const [dimension, valueOf] of DIMENSIONS) {
-      const value = valueOf(r) ?? '';
-      groupInto(groups, `${r.code_id}|${dimension}|${day}|${r.is_bot}|${value}`, () => ({ code_id: r.code_id, dimension, day, is_bot: r.is_bot, value, scans: 0 }));
-    }
-  }
-  return [...groups.values()];
+  return groupByDimension(
+    rows,
+    DIMENSIONS,
+    (r) => `${r.code_id}|${startOf(r.scanned_at, DAY_MS)}|${r.is_bot}`,
+    (r, dimension, value) => ({ code_id: r.code_id, dimension, day: startOf(r.scanned_at, DAY_MS), is_bot: r.is_bot, value, scans: 0 }),
+  );
 }
 
 export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
-  const groups = new Map<string, AccountRollupRow>();
-  for (const r of rows) {
-    const hour = startOf(r.scanned_at, HOUR_MS);
-    for (const [dimension, valueOf] of ACCOUNT_DIMENSIONS) {
-      const value = valueOf(r) ?? '';
-      const group = groupInto(groups, `${r.account_id}|${dimension}|${hour}|${r.is_bot}|${value}`, () => ({ account_id: r.account_id, dimension, hour, is_bot: r.is_bot, value, scans: 0, unique_scans: 0 }));
+  return groupByDimension(
+    rows,
+    ACCOUNT_DIMENSIONS,
+    (r) => `${r.account_id}|${startOf(r.scanned_at, HOUR_MS)}|${r.is_bot}`,
+    (r, dimension, value) => ({ account_id: r.account_id, dimension, hour: startOf(r.scanned_at, HOUR_MS), is_bot: r.is_bot, value, scans: 0, unique_scans: 0 }),
+    (group, r, dimension) => {
       if (dimension === 'total' && r.is_account_unique) group.unique_scans += 1;
-    }
-  }
-  return [...groups.values()];
+    },
+  );
 }
