@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
-import { createApiRouter } from '../../src/http/router.ts';
+import { apiRoutes } from '../support/routes.ts';
 import { getTestApp } from '../support/app.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -289,9 +289,7 @@ function expectRestAnswer(request: Sent, res: Awaited<ReturnType<typeof send>>) 
   expectNothingOfTheVictim(request, res.text);
 }
 
-const restRoutes = createApiRouter('v1', app.services)
-  .stack.filter((layer) => typeof layer.path === 'string' && layer.methods.length > 0)
-  .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: layer.path as string })))
+const restRoutes = apiRoutes('v1', app.services)
   // Deletions last, so that the other routes meet the account's things while they exist.
   .sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
 

@@ -2,11 +2,11 @@
 // the dashboard, which cannot keep a secret. Registered without one, they may use only the
 // authorization code grant (and refresh tokens), always with PKCE S256, naming only their
 // client_id at the token endpoint. The whole flow runs over HTTP against the real server.
-import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { loadContract } from '../support/contract.ts';
+import { basic, consent, cookieJar, pkce, postForm } from '../support/oauth.ts';
 
 let app: TestApp;
 /** The developer's account, which registers the clients. */
@@ -48,38 +48,7 @@ const publicClient = (fields: Record<string, unknown> = {}) =>
   });
 
 /** A form POST to the OAuth server, as a browser app sends it: no Authorization header unless given. */
-async function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(app.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields),
-    redirect: 'manual',
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
-}
-
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-
-/** Cookies of one user agent, enough for the provider's interaction and session cookies. */
-function cookieJar() {
-  const cookies = new Map<string, string>();
-  return {
-    take(headers: Headers) {
-      for (const line of headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const eq = pair!.indexOf('=');
-        cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-      }
-    },
-    header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-  };
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
+const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) => postForm(app.url + path, fields, headers);
 
 /**
  * Authorization request, consent by the user's account, and the redirect back: the code. Without
@@ -97,13 +66,11 @@ async function authorize(clientId: string, scope: string, challenge: string | nu
   const location = new URL(start.headers.get('location')!, app.url);
   if (location.href.startsWith(REDIRECT_URI)) return location;
   jar.take(start.headers);
-  const fields = approve.length > 0 ? approve : [['api_key', userKey], ...scope.split(' ').map((s) => ['scope', s]), ['decision', 'approve']];
-  const posted = await fetch(location, { method: 'POST', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields), redirect: 'manual' });
+  const fields: [string, string][] =
+    approve.length > 0 ? approve : [['api_key', userKey], ...scope.split(' ').map((s): [string, string] => ['scope', s]), ['decision', 'approve']];
+  const { posted, final } = await consent(app.url, jar, location, fields);
   expect(posted.status, await posted.clone().text()).toBe(303);
-  jar.take(posted.headers);
-  const resumed = await fetch(new URL(posted.headers.get('location')!, app.url), { headers: { cookie: jar.header() }, redirect: 'manual' });
-  expect(resumed.status).toBe(303);
-  return new URL(resumed.headers.get('location')!);
+  return final!;
 }
 
 describe('registering a public client', () => {

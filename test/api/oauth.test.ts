@@ -1,13 +1,13 @@
 // OAuth 2.0 end to end against the running server: client registration, the client
 // credentials grant, and the authorization code grant with PKCE (S256) and a scripted consent,
 // then the API called with the tokens; refresh, introspection (RFC 7662) and revocation (RFC 7009).
-import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { basic, consent as postConsent, cookieJar, pkce, postForm, type CookieJar } from '../support/oauth.ts';
 
 let app: TestApp;
 /** The developer's account, which registers the clients. */
@@ -21,24 +21,13 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
-
 async function registerClient(body: Record<string, unknown>, key = developer) {
   const res = await app.request('POST', '/v1/oauth-clients', { key, body });
   if (res.status !== 201) throw new Error(`register: ${res.status} ${res.text}`);
   return res.body as { client_id: string; client_secret: string; [k: string]: unknown };
 }
 
-async function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(app.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields),
-    redirect: 'manual',
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
-}
+const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) => postForm(app.url + path, fields, headers);
 
 const token = (client: { client_id: string; client_secret: string }, fields: Record<string, string>) =>
   form('/oauth/token', fields, { authorization: basic(client.client_id, client.client_secret) });
@@ -160,26 +149,6 @@ describe('client credentials', () => {
   });
 });
 
-/** Cookies of one user agent, enough for the provider's interaction and session cookies. */
-function cookieJar() {
-  const cookies = new Map<string, string>();
-  return {
-    take(headers: Headers) {
-      for (const line of headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const eq = pair!.indexOf('=');
-        cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-      }
-    },
-    header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-  };
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
 /** Starts an authorization request as a browser would; answers the consent page's URL and the jar. */
 async function authorize(clientId: string, scope: string, challenge: string, state = 'st-123') {
   const jar = cookieJar();
@@ -190,15 +159,7 @@ async function authorize(clientId: string, scope: string, challenge: string, sta
   return { jar, consentUrl: new URL(start.headers.get('location')!, app.url).href };
 }
 
-/** Posts the consent form, then follows the redirect back to the authorization endpoint. */
-async function consent(jar: ReturnType<typeof cookieJar>, consentUrl: string, fields: [string, string][]) {
-  const posted = await fetch(consentUrl, { method: 'POST', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields), redirect: 'manual' });
-  if (posted.status !== 303) return { posted, final: null };
-  jar.take(posted.headers);
-  const resumed = await fetch(new URL(posted.headers.get('location')!, app.url), { headers: { cookie: jar.header() }, redirect: 'manual' });
-  expect(resumed.status).toBe(303);
-  return { posted, final: new URL(resumed.headers.get('location')!) };
-}
+const consent = (jar: CookieJar, consentUrl: string, fields: [string, string][]) => postConsent(app.url, jar, consentUrl, fields);
 
 describe('authorization code with PKCE', () => {
   let client: { client_id: string; client_secret: string };

@@ -5,9 +5,8 @@
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
-import { createApiRouter } from '../../src/http/router.ts';
-import { scopeOf } from '../../src/http/scopes.ts';
 import { SCOPES, type Scope } from '../../src/shared/principal.ts';
+import { apiRoutes } from '../support/routes.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
 
@@ -92,12 +91,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 function registeredRoutes(): Record<string, Scope | undefined> {
-  const router = createApiRouter('v1', app.services);
-  const routes: Record<string, Scope | undefined> = {};
-  for (const layer of router.stack) {
-    for (const method of layer.methods.filter((m) => m !== 'HEAD')) routes[`${method} ${String(layer.path)}`] = scopeOf(layer.stack);
-  }
-  return routes;
+  return Object.fromEntries(apiRoutes('v1', app.services).map((route) => [`${route.method} ${route.path}`, route.scope]));
 }
 
 const concrete = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => `${name}_nope`);

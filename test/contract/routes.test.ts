@@ -3,9 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/http/openapi/document.ts';
-import { createApiRouter } from '../../src/http/router.ts';
-import { scopeOf } from '../../src/http/scopes.ts';
 import { API_VERSIONS, type ApiVersion } from '../../src/http/versions.ts';
+import { apiRoutes } from '../support/routes.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -16,12 +15,8 @@ afterAll(() => app.close());
 
 /** `METHOD /path/{param}` -> required scope, for every route of a version's router. */
 function routerRoutes(version: ApiVersion): Record<string, string | undefined> {
-  const routes: Record<string, string | undefined> = {};
-  for (const layer of createApiRouter(version, app.services).stack) {
-    const path = String(layer.path).replace(`/${version}`, '').replace(/:(\w+)/g, '{$1}');
-    for (const method of layer.methods.filter((m) => m !== 'HEAD')) routes[`${method} ${path}`] = scopeOf(layer.stack);
-  }
-  return routes;
+  const openApiPath = (path: string) => path.replace(`/${version}`, '').replace(/:(\w+)/g, '{$1}');
+  return Object.fromEntries(apiRoutes(version, app.services).map((route) => [`${route.method} ${openApiPath(route.path)}`, route.scope]));
 }
 
 /** The same, for every authenticated operation of the document (scope from its OAuth2 requirement). */

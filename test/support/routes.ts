@@ -1,0 +1,21 @@
+// The REST routes as the router registers them, for tests that walk every route.
+import { createApiRouter } from '../../src/http/router.ts';
+import { scopeOf } from '../../src/http/scopes.ts';
+import type { ApiVersion } from '../../src/http/versions.ts';
+import type { Services } from '../../src/services.ts';
+import type { Scope } from '../../src/shared/principal.ts';
+
+export interface RegisteredRoute {
+  method: string;
+  /** As registered, with the version prefix and Koa parameters: /v1/codes/:id. */
+  path: string;
+  /** The scope its middleware requires. */
+  scope: Scope | undefined;
+}
+
+/** Every route of a version's router (HEAD, which mirrors GET, aside), in registration order. */
+export function apiRoutes(version: ApiVersion, services: Services): RegisteredRoute[] {
+  return createApiRouter(version, services)
+    .stack.filter((layer) => typeof layer.path === 'string' && layer.methods.length > 0)
+    .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: layer.path as string, scope: scopeOf(layer.stack) })));
+}
