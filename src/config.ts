@@ -56,6 +56,7 @@ const envSchema = z.object({
   GEOIP_DB: z.string().min(1).optional(),
   SCAN_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(200),
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  SCAN_WRITER_THREAD: booleanString.default(true),
   CODE_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   CODE_CACHE_SIZE: z.coerce.number().int().min(1).default(50_000),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
@@ -110,6 +111,8 @@ export interface Config {
   readonly geoipDb: string | null;
   readonly scanFlushIntervalMs: number;
   readonly scanBatchSize: number;
+  /** Write scan batches on a worker thread with its own pool (MySQL; SQLite always writes on the main thread). */
+  readonly scanWriterThread: boolean;
   readonly codeCacheTtlMs: number;
   readonly codeCacheSize: number;
   /** Lets logo and webhook URLs reach loopback and private addresses (and webhook URLs use http): local testing only. */
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipDb: e.GEOIP_DB ?? null,
     scanFlushIntervalMs: e.SCAN_FLUSH_INTERVAL_MS,
     scanBatchSize: e.SCAN_BATCH_SIZE,
+    scanWriterThread: e.SCAN_WRITER_THREAD,
     codeCacheTtlMs: e.CODE_CACHE_TTL_MS,
     codeCacheSize: e.CODE_CACHE_SIZE,
     allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS,

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { isSqlite } from './db/knex.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createRawSource } from './modules/analytics/raw-source.ts';
 import { createRawScansService } from './modules/analytics/raw-scans.ts';
@@ -19,11 +20,11 @@ import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
-import { createScanBatchWriter } from './modules/scans/batch-writer.ts';
+import { commitBatchOn } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
-import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
+import { createWriterThread } from './modules/scans/writer-thread.ts';
 import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
 import { createMetrics } from './shared/metrics.ts';
@@ -42,15 +43,17 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   // Before the recorder and the codes services: it writes their outbox rows.
   const webhooks = createWebhooks({ db, config, logger, onDeliveryOutcome: metrics.webhookDelivery });
   const targets = createTargetCache({ load: (slug) => codesStore.findBySlug(slug), max: config.codeCacheSize, ttlMs: config.codeCacheTtlMs });
+  // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
+  const writerThread = config.scanWriterThread && !isSqlite(db) ? createWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
   const recorder = createScanRecorder({
-    db,
-    store: scansStore,
-    write: createScanBatchWriter(scansStore, createRollupStore(db)),
+    commit: writerThread?.commit ?? commitBatchOn(db, config.publicBaseUrl),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
-    onBatch: webhooks.outbox.scanBatch,
-    onCommitted: metrics.scansRecorded,
+    onCommitted: (events, result) => {
+      metrics.scansRecorded(events.length);
+      webhooks.outbox.scansCommitted(events, result.webhooksQueued);
+    },
   });
   metrics.watch({ scanBufferDepth: recorder.pending, db });
   const logos = createLogos(db, {
@@ -88,7 +91,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     images,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
-    scans: { store: scansStore, recorder, targets, clientInfo },
+    scans: { store: scansStore, recorder, writerThread, targets, clientInfo },
     analytics: createAnalyticsService({
       codes: codesStore,
       rollups: createRollupSource(db, rawSource),
@@ -110,6 +113,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     /** Writes buffered scans; call after the server stopped accepting requests. */
     async close(): Promise<void> {
       await recorder.stop();
+      await writerThread?.close();
       // After the scans: their outbox rows are written; attempts in flight finish.
       await webhooks.close();
       rateLimits.close();

@@ -1,10 +1,10 @@
-// The batched scan writer against a real database: group commit, retry without loss, drain.
+// The batched scan writer against a real database: group commit, retry without loss, drain,
+// on this thread and on the scan writer thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
+import { commitBatchOn } from '../../src/modules/scans/commit-batch.ts';
 import { createScanRecorder, type ScanEvent } from '../../src/modules/scans/recorder.ts';
-import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
-import { createScansStore } from '../../src/modules/scans/store.ts';
+import { createWriterThread, type WriterThread } from '../../src/modules/scans/writer-thread.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;
@@ -38,49 +38,95 @@ function event(codeId: string): ScanEvent {
 }
 
 const count = async (codeId: string) => Number((await testDb.db('scans').where({ code_id: codeId }).count({ n: '*' }).first())!.n);
-function recorder(batchSize = 100, flushIntervalMs = 10_000) {
-  const store = createScansStore(testDb.db);
-  const write = createScanBatchWriter(store, createRollupStore(testDb.db));
-  return createScanRecorder({ db: testDb.db, store, write, logger, flushIntervalMs, batchSize });
-}
 
-describe('scan recorder', () => {
+// Both ways a batch is committed: on this thread (SQLite's way), and on the scan writer thread
+// (MySQL's; it works on a SQLite file too, so both engines run it).
+describe.each(['main thread', 'writer thread'] as const)('scan recorder, committing on the %s', (where) => {
+  let thread: WriterThread | null = null;
+  const committed: number[] = [];
+  beforeAll(() => {
+    if (where === 'writer thread') thread = createWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
+  });
+  afterAll(async () => {
+    await thread?.close();
+  });
+
+  function recorder(batchSize = 100, flushIntervalMs = 10_000) {
+    const commit = thread?.commit ?? commitBatchOn(testDb.db, 'https://qr.example');
+    return createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted: (events) => committed.push(events.length) });
+  }
+  const code = (name: string) => `qr_${name}_${where === 'main thread' ? 'main' : 'thread'}`;
+
   it('buffers without writing, then writes everything on flush (also after an empty flush)', async () => {
     const r = recorder();
     await r.flush();
-    for (let i = 0; i < 250; i++) r.enqueue(event('qr_batch'));
-    expect(await count('qr_batch')).toBeLessThan(250);
+    for (let i = 0; i < 250; i++) r.enqueue(event(code('batch')));
+    expect(await count(code('batch'))).toBeLessThan(250);
+    committed.length = 0;
     await r.flush();
-    expect(await count('qr_batch')).toBe(250);
+    expect(await count(code('batch'))).toBe(250);
     expect(r.pending()).toBe(0);
+    // Told of each batch once it committed: 100-scan batches.
+    expect(committed.reduce((a, b) => a + b, 0)).toBe(250);
+    expect(Math.max(...committed)).toBeLessThanOrEqual(100);
   });
 
   it('writes on its own once the flush interval passes', async () => {
     const r = recorder(1000, 20);
-    for (let i = 0; i < 5; i++) r.enqueue(event('qr_timer'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await count('qr_timer')).toBe(5);
+    for (let i = 0; i < 5; i++) r.enqueue(event(code('timer')));
+    for (const deadline = Date.now() + 5000; (await count(code('timer'))) < 5 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await count(code('timer'))).toBe(5);
   });
 
   it('keeps scans when a write fails and writes them once the database works again', async () => {
     const r = recorder(100, 20);
+    committed.length = 0;
     await testDb.db.schema.renameTable('scans', 'scans_away');
     try {
-      for (let i = 0; i < 30; i++) r.enqueue(event('qr_retry'));
+      for (let i = 0; i < 30; i++) r.enqueue(event(code('retry')));
       await r.flush();
       expect(r.pending()).toBe(30);
+      expect(committed).toEqual([]);
     } finally {
       await testDb.db.schema.renameTable('scans_away', 'scans');
     }
     await r.stop();
     expect(r.pending()).toBe(0);
-    expect(await count('qr_retry')).toBe(30);
+    expect(await count(code('retry'))).toBe(30);
+    expect(committed).toEqual([30]);
   });
 
   it('stop() drains the buffer', async () => {
     const r = recorder(10, 60_000);
-    for (let i = 0; i < 55; i++) r.enqueue(event('qr_stop'));
+    for (let i = 0; i < 55; i++) r.enqueue(event(code('stop')));
     await r.stop();
-    expect(await count('qr_stop')).toBe(55);
+    expect(await count(code('stop'))).toBe(55);
+  });
+});
+
+describe('scan writer thread', () => {
+  it('loses no scan when the thread dies with a batch in flight: the batch goes to a new thread', async () => {
+    const thread = createWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
+    const r = createScanRecorder({ commit: thread.commit, logger, flushIntervalMs: 20, batchSize: 100 });
+    try {
+      for (let i = 0; i < 10; i++) r.enqueue(event('qr_crash'));
+      await r.flush();
+      expect(await count('qr_crash')).toBe(10);
+      // The table is away, so the batch in flight cannot commit before the thread dies.
+      await testDb.db.schema.renameTable('scans', 'scans_away');
+      try {
+        for (let i = 0; i < 30; i++) r.enqueue(event('qr_crash'));
+        const flushed = r.flush();
+        await thread.kill();
+        await flushed;
+        expect(r.pending()).toBe(30);
+      } finally {
+        await testDb.db.schema.renameTable('scans_away', 'scans');
+      }
+      await r.stop();
+      expect(await count('qr_crash')).toBe(40);
+    } finally {
+      await thread.close();
+    }
   });
 });

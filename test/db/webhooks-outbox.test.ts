@@ -1,6 +1,6 @@
-// The outbox writer against a real database: rows commit with the change or not at all, the
-// scan batch hook costs one SELECT and one multi-row INSERT per table, and the live stream
-// hears of a batch only once it committed.
+// The outbox writer against a real database: rows commit with the change or not at all, a
+// scan batch costs one SELECT and one multi-row INSERT per table, and the live stream hears of
+// a batch only when the recorder says it committed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { scanInsertChunk } from '../../src/db/dialect.ts';
@@ -8,11 +8,14 @@ import { createLogger } from '../../src/logger.ts';
 import type { Code } from '../../src/modules/codes/model.ts';
 import type { ScanEvent } from '../../src/modules/scans/recorder.ts';
 import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module.ts';
+import { createScanOutbox, type WriteScanEvents } from '../../src/modules/webhooks/outbox.ts';
+import { createWebhooksStore } from '../../src/modules/webhooks/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { SCOPES } from '../../src/shared/principal.ts';
 
 let testDb: TestDb;
 let webhooks: Webhooks;
+let writeScanEvents: WriteScanEvents;
 const accounts = ['acct_outbox_a', 'acct_outbox_b', 'acct_outbox_c'];
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', PUBLIC_BASE_URL: 'https://qr.example' });
 
@@ -20,6 +23,7 @@ beforeAll(async () => {
   testDb = await createTestDb();
   for (const id of accounts) await testDb.db('accounts').insert({ id, name: id, created_at: Date.now() });
   webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config) });
+  writeScanEvents = createScanOutbox({ store: createWebhooksStore(testDb.db), publicBaseUrl: config.publicBaseUrl });
   // a: every scan; b: scans of one code only; c: no endpoint at all.
   await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] });
   await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a2', events: ['scan.created'] });
@@ -55,13 +59,15 @@ describe('outbox', () => {
     void (async () => {
       for await (const scan of stream) live.push(scan);
     })();
-    await testDb.db.transaction(async (trx) => {
+    const queued = await testDb.db.transaction(async (trx) => {
       trx.on('query', (q: { sql: string }) => statements.push(q.sql.split(' ').slice(0, 3).join(' ').toLowerCase()));
-      await webhooks.outbox.scanBatch(scans, [], trx);
-      // Not published before the commit.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(live).toEqual([]);
+      return writeScanEvents(scans, trx);
     });
+    expect(queued).toBe(true);
+    // Writing the rows publishes nothing: the recorder tells the outbox once the batch committed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(live).toEqual([]);
+    webhooks.outbox.scansCommitted(scans, queued);
     // a: 300 scans x 2 endpoints; b: 25 scans of the watched code; c: none.
     expect((await count('webhook_events')) - eventsBefore).toBe(325);
     expect((await count('webhook_deliveries')) - deliveriesBefore).toBe(625);
@@ -76,25 +82,25 @@ describe('outbox', () => {
     await stream.return?.();
   });
 
-  it('leaves nothing behind when the transaction rolls back, and publishes nothing', async () => {
+  it('queues nothing for scans no endpoint wants', async () => {
     const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
-    const stream = await webhooks.service.subscribeScans({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, null);
-    const live: unknown[] = [];
-    void (async () => {
-      for await (const scan of stream) live.push(scan);
-    })();
+    const scans = [scanOf(accounts[1]!, 'qr_outbox_b2', 1), scanOf(accounts[2]!, 'qr_outbox_c1', 2)];
+    expect(await testDb.db.transaction((trx) => writeScanEvents(scans, trx))).toBe(false);
+    expect(await count('webhook_events')).toBe(eventsBefore);
+    expect(await count('webhook_deliveries')).toBe(deliveriesBefore);
+  });
+
+  it('leaves nothing behind when the transaction rolls back', async () => {
+    const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
     const code = { id: 'qr_x', accountId: accounts[0]!, type: 'url', content: 'https://example.com/', design: {}, logoId: null, routing: { enabled: false, rules: [] }, slug: 'Abc1234', createdAt: new Date(), updatedAt: new Date() } as Code;
     await expect(
       testDb.db.transaction(async (trx) => {
         await webhooks.outbox.codeEvent({ type: 'code.created', code }, trx);
-        await webhooks.outbox.scanBatch([scanOf(accounts[0]!, 'qr_x', 1)], [], trx);
+        expect(await writeScanEvents([scanOf(accounts[0]!, 'qr_x', 1)], trx)).toBe(true);
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await count('webhook_events')).toBe(eventsBefore);
     expect(await count('webhook_deliveries')).toBe(deliveriesBefore);
-    expect(live).toEqual([]);
-    await stream.return?.();
   });
 });

@@ -64,8 +64,15 @@ export function createLiveScans({ redisUrl, logger }: { redisUrl: string | null;
     target = new EventTarget() as unknown as ScanTarget;
   }
   const topic = (accountId: string) => `${CHANNEL}:${accountId}`;
+  /** Subscribers in this process, by account: without Redis nobody else can be listening. */
+  const localListeners = new Map<string, number>();
 
   return {
+    /** False only when no one can receive the account's scans, so a batch need not present them. */
+    mayHaveListeners(accountId: string): boolean {
+      return redisUrl !== null || localListeners.has(accountId);
+    },
+
     /** Sends an account's scans to its subscribers (after the batch committed). */
     publish(accountId: string, scans: ScanPayload[]): void {
       if (scans.length > 0) target.dispatchEvent(new CustomEvent(topic(accountId), { detail: scans }));
@@ -78,8 +85,12 @@ export function createLiveScans({ redisUrl, logger }: { redisUrl: string | null;
           for (const scan of event.detail) if (filter(scan)) void push(scan);
         };
         target.addEventListener(topic(accountId), listener);
+        localListeners.set(accountId, (localListeners.get(accountId) ?? 0) + 1);
         await stop;
         target.removeEventListener(topic(accountId), listener);
+        const left = localListeners.get(accountId)! - 1;
+        if (left > 0) localListeners.set(accountId, left);
+        else localListeners.delete(accountId);
       }, new SlidingBuffer(SUBSCRIBER_BUFFER));
     },
 

@@ -1,8 +1,9 @@
 // The outbox writer. Events are written in the transaction of the change that caused them (a
 // code's create, update or delete, a bulk call, a scan batch), so they commit together or not
 // at all, and a crash can lose neither. Fan-out happens here too: one delivery row per enabled
-// endpoint that wants the event; an event nobody wants is not written. Nothing here touches the
-// network: after the commit it only wakes the local worker and feeds the live stream.
+// endpoint that wants the event; an event nobody wants is not written (nor its payload built).
+// Nothing here touches the network: after the commit it only wakes the local worker and feeds
+// the live stream.
 import type { Knex } from 'knex';
 import { presentCode } from '../codes/presenter.ts';
 import { scanUrl } from '../codes/payload.ts';
@@ -13,8 +14,11 @@ import type { LiveScans, ScanPayload } from './live.ts';
 import { wants, type EventType, type NewEvent } from './model.ts';
 import type { NewDelivery, WebhooksStore } from './store.ts';
 
+/** What writing outbox rows needs of the webhooks store. */
+type OutboxStore = Pick<WebhooksStore, 'enabledEndpointsOf' | 'insertOutbox'>;
+
 export interface OutboxDeps {
-  store: WebhooksStore;
+  store: OutboxStore;
   live: LiveScans;
   publicBaseUrl: string;
   /** Runs after a transaction with outbox rows committed (wakes the local worker). */
@@ -26,7 +30,8 @@ interface Occurrence {
   type: EventType;
   /** The codes the event is about, for endpoints limited to some codes. */
   codeIds: string[];
-  data: unknown;
+  /** The event's `data`, built only when some endpoint wants the event. */
+  data: () => unknown;
   at: Date;
 }
 
@@ -63,28 +68,46 @@ function afterCommitOf(trx: Knex.Transaction, fn: () => void): void {
   void trx.executionPromise?.then(fn, () => undefined);
 }
 
-export function createOutbox({ store, live, publicBaseUrl, afterCommit }: OutboxDeps) {
-  /** Writes each occurrence some endpoint wants, with its deliveries. True when anything was written. */
-  async function write(occurrences: Occurrence[], trx: Knex.Transaction): Promise<boolean> {
-    const accountIds = [...new Set(occurrences.map((o) => o.accountId))];
-    const endpoints = await store.enabledEndpointsOf(accountIds, trx);
-    if (endpoints.length === 0) return false;
-    const byAccount = groupBy(endpoints, (endpoint) => endpoint.accountId);
-    const now = new Date();
-    const events: NewEvent[] = [];
-    const deliveries: NewDelivery[] = [];
-    for (const o of occurrences) {
-      const targets = (byAccount.get(o.accountId) ?? []).filter((endpoint) => wants(endpoint, o.type, o.codeIds));
-      if (targets.length === 0) continue;
-      const eventId = newId('evt');
-      events.push({ id: eventId, accountId: o.accountId, type: o.type, payload: JSON.stringify(o.data), createdAt: o.at });
-      for (const endpoint of targets) deliveries.push({ id: newId('dlv'), eventId, endpointId: endpoint.id, createdAt: now });
-    }
-    if (events.length === 0) return false;
-    await store.insertOutbox(events, deliveries, trx);
-    return true;
+/** Writes each occurrence some endpoint wants, with its deliveries. True when anything was written. */
+async function writeOccurrences(store: OutboxStore, occurrences: Occurrence[], trx: Knex.Transaction): Promise<boolean> {
+  const accountIds = [...new Set(occurrences.map((o) => o.accountId))];
+  const endpoints = await store.enabledEndpointsOf(accountIds, trx);
+  if (endpoints.length === 0) return false;
+  const byAccount = groupBy(endpoints, (endpoint) => endpoint.accountId);
+  const now = new Date();
+  const events: NewEvent[] = [];
+  const deliveries: NewDelivery[] = [];
+  for (const o of occurrences) {
+    const targets = (byAccount.get(o.accountId) ?? []).filter((endpoint) => wants(endpoint, o.type, o.codeIds));
+    if (targets.length === 0) continue;
+    const eventId = newId('evt');
+    events.push({ id: eventId, accountId: o.accountId, type: o.type, payload: JSON.stringify(o.data()), createdAt: o.at });
+    for (const endpoint of targets) deliveries.push({ id: newId('dlv'), eventId, endpointId: endpoint.id, createdAt: now });
   }
+  if (events.length === 0) return false;
+  await store.insertOutbox(events, deliveries, trx);
+  return true;
+}
 
+/**
+ * scan.created for every scan of a batch that an endpoint wants, in the batch's transaction (one
+ * SELECT, then multi-row INSERTs). True when it wrote any. It runs wherever the batch is
+ * committed, the scan writer thread included, so it touches neither the live stream nor the
+ * delivery worker: the recorder calls `scansCommitted` for that once the batch committed.
+ */
+export function createScanOutbox({ store, publicBaseUrl }: Pick<OutboxDeps, 'store' | 'publicBaseUrl'>) {
+  return function writeScanEvents(scans: ScanEvent[], trx: Knex.Transaction): Promise<boolean> {
+    return writeOccurrences(
+      store,
+      scans.map((scan) => ({ accountId: scan.accountId, type: 'scan.created', codeIds: [scan.codeId], data: () => scanPayload(scan, publicBaseUrl), at: new Date(scan.at) })),
+      trx,
+    );
+  };
+}
+
+export type WriteScanEvents = ReturnType<typeof createScanOutbox>;
+
+export function createOutbox({ store, live, publicBaseUrl, afterCommit }: OutboxDeps) {
   return {
     /** The codes and bulk services' hook: records a change inside its own transaction. */
     async codeEvent(event: CodeEvent, trx: Knex.Transaction): Promise<void> {
@@ -96,33 +119,27 @@ export function createOutbox({ store, live, publicBaseUrl, afterCommit }: Outbox
               type: event.type,
               codeIds: event.codes.map((code) => code.id),
               // Up to 10,000 codes: their ids and scan URLs, not each whole code (GET has those).
-              data: {
+              data: () => ({
                 object: 'batch',
                 batch_id: event.batchId,
                 count: event.codes.length,
                 codes: event.codes.map((code) => ({ id: code.id, type: code.type, scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug) : null })),
-              },
+              }),
               at,
             }
-          : { accountId: event.code.accountId, type: event.type, codeIds: [event.code.id], data: presentCode(event.code, publicBaseUrl), at };
-      if (await write([occurrence], trx)) afterCommitOf(trx, afterCommit);
+          : { accountId: event.code.accountId, type: event.type, codeIds: [event.code.id], data: () => presentCode(event.code, publicBaseUrl), at };
+      if (await writeOccurrences(store, [occurrence], trx)) afterCommitOf(trx, afterCommit);
     },
 
     /**
-     * The scan recorder's batch hook: scan.created for every scan an endpoint wants, in the
-     * batch's transaction (one SELECT, then multi-row INSERTs), and the live stream once it committed.
+     * After a scan batch committed: its scans go to the live stream (only built for accounts
+     * someone may be listening to), and the delivery worker wakes when the batch queued webhooks.
      */
-    async scanBatch(scans: ScanEvent[], _rows: unknown, trx: Knex.Transaction): Promise<void> {
-      const payloads = scans.map((scan) => scanPayload(scan, publicBaseUrl));
-      const wrote = await write(
-        scans.map((scan, i) => ({ accountId: scan.accountId, type: 'scan.created', codeIds: [scan.codeId], data: payloads[i], at: new Date(scan.at) })),
-        trx,
-      );
-      afterCommitOf(trx, () => {
-        const byAccount = groupBy(scans.map((_, i) => i), (i) => scans[i]!.accountId);
-        for (const [accountId, indexes] of byAccount) live.publish(accountId, indexes.map((i) => payloads[i]!));
-        if (wrote) afterCommit();
-      });
+    scansCommitted(scans: ScanEvent[], webhooksQueued: boolean): void {
+      for (const [accountId, ofAccount] of groupBy(scans, (scan) => scan.accountId)) {
+        if (live.mayHaveListeners(accountId)) live.publish(accountId, ofAccount.map((scan) => scanPayload(scan, publicBaseUrl)));
+      }
+      if (webhooksQueued) afterCommit();
     },
   };
 }

@@ -1,0 +1,88 @@
+// One batch of scans from events to commit: visitor hashes under the day's salt, then a single
+// transaction with the rows (first-visit flags, raw scans, rollups) and the webhook outbox rows.
+// It runs on the scan writer thread (MySQL, see writer-thread.ts) or on the main thread (SQLite);
+// either way the recorder hands it a batch and waits for the answer before dropping the batch.
+import type { Knex } from 'knex';
+import { inTransaction } from '../../db/transaction.ts';
+import { createScanOutbox, type WriteScanEvents } from '../webhooks/outbox.ts';
+import { createWebhooksStore } from '../webhooks/store.ts';
+import { createScanBatchWriter, type ScanBatchWriter } from './batch-writer.ts';
+import type { ScanEvent } from './recorder.ts';
+import { createRollupStore } from './rollup-store.ts';
+import { createScansStore, type ScanRow, type ScansStore } from './store.ts';
+import { utcDay, visitorHash } from './visitor.ts';
+
+export interface CommittedBatch {
+  /** The batch wrote webhook outbox rows: the delivery worker has work. */
+  webhooksQueued: boolean;
+}
+
+export type CommitBatch = (events: ScanEvent[]) => Promise<CommittedBatch>;
+
+interface CommitBatchDeps {
+  db: Knex;
+  store: ScansStore;
+  write: ScanBatchWriter;
+  writeScanEvents: WriteScanEvents;
+}
+
+export function createCommitBatch({ db, store, write, writeScanEvents }: CommitBatchDeps): CommitBatch {
+  const salts = new Map<string, string>();
+
+  async function saltOf(day: string): Promise<string> {
+    let value = salts.get(day);
+    if (!value) {
+      value = await store.saltForDay(day);
+      if (salts.size > 3) salts.clear();
+      salts.set(day, value);
+    }
+    return value;
+  }
+
+  async function toRows(events: ScanEvent[]): Promise<ScanRow[]> {
+    const rows: ScanRow[] = [];
+    // A batch spans one or two UTC days: look the salt up per day, not per scan.
+    let day = '';
+    let salt = '';
+    for (const e of events) {
+      const dayOfScan = utcDay(e.at);
+      if (dayOfScan !== day) [day, salt] = [dayOfScan, await saltOf(dayOfScan)];
+      rows.push({
+        code_id: e.codeId,
+        account_id: e.accountId,
+        scanned_at: e.at,
+        rule_id: e.ruleId,
+        country: e.country,
+        device: e.device,
+        os: e.os?.slice(0, 32) ?? null,
+        browser: e.browser?.slice(0, 48) ?? null,
+        referrer_host: e.referrerHost,
+        language: e.language,
+        is_bot: e.isBot,
+        visitor_hash: visitorHash(salt, e.ip, e.userAgent),
+        is_unique: false,
+        is_account_unique: false,
+      });
+    }
+    return rows;
+  }
+
+  return async function commitBatch(events) {
+    const rows = await toRows(events);
+    return inTransaction(db, async (trx) => {
+      await write(rows, trx);
+      return { webhooksQueued: await writeScanEvents(events, trx) };
+    });
+  };
+}
+
+/** The commit of scan batches over its own stores on `db` (the writer thread has its own pool). */
+export function commitBatchOn(db: Knex, publicBaseUrl: string): CommitBatch {
+  const store = createScansStore(db);
+  return createCommitBatch({
+    db,
+    store,
+    write: createScanBatchWriter(store, createRollupStore(db)),
+    writeScanEvents: createScanOutbox({ store: createWebhooksStore(db), publicBaseUrl }),
+  });
+}
