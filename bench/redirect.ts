@@ -1,4 +1,4 @@
-// npm run bench:redirect [-- --sqlite] [--amount 300000] [--connections 50] [--codes 100]
+// npm run bench:redirect [-- --sqlite] [--amount 300000] [--connections 50] [--codes 100] [--busy-us 20]
 //
 // Runs our scan redirect (the real service, routing on, recording on) and a bare node:http
 // server answering the same 302s from a Map, one after the other in the same run, with the
@@ -7,7 +7,8 @@
 // The per-address scan limit stays on but is raised to 10,000,000 a minute: each of the 8
 // addresses sends far more than the default 6,000, so the limiter's cost is measured while it
 // never answers 429.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -21,6 +22,8 @@ const { values } = parseArgs({
     amount: { type: 'string', default: '300000' },
     connections: { type: 'string', default: '50' },
     codes: { type: 'string', default: '100' },
+    /** Also loads a bare server that spins this many µs of CPU per request (the budget a ratio leaves). */
+    'busy-us': { type: 'string' },
     /** Writes a V8 CPU profile of the service to this folder. */
     profile: { type: 'string' },
   },
@@ -82,6 +85,40 @@ async function load(url: string, paths: string[], amount: number) {
 }
 
 type Result = Awaited<ReturnType<typeof load>>;
+
+/** CPU seconds (user + system, every thread) a process has used so far; null off Linux. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, in clock ticks of 1/100 s (USER_HZ on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** The local database server's pid, so its CPU can be counted too (MariaDB or MySQL on this machine). */
+function databasePid(): number | undefined {
+  for (const name of ['mariadbd', 'mysqld']) {
+    try {
+      return Number(execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).split('\n')[0]);
+    } catch {
+      // not running under this name
+    }
+  }
+  return undefined;
+}
+
+/** Runs `measure` and returns what it returns, with the CPU µs per request each process spent meanwhile. */
+async function withCpu<T extends Result>(pids: Record<string, number | undefined>, measure: () => Promise<T>) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
+  const result = await measure();
+  const perRequest = Object.entries(pids).map(([name, pid]) => {
+    const [start, end] = [before[name], cpuSeconds(pid)];
+    return start == null || end === null ? `${name} n/a` : `${name} ${(((end - start) * 1e6) / result.requests.total).toFixed(0)} µs`;
+  });
+  return { result, cpu: perRequest.join(', ') };
+}
 const row = (name: string, r: Result) =>
   `| ${name} | ${Math.round(r.rate).toLocaleString('en-US')} | ${r.latency.p50} | ${r.latency.p99} | ${r['3xx']} | ${r.non2xx - r['3xx']} | ${r.errors} |`;
 
@@ -114,16 +151,27 @@ async function main() {
   }
   const paths = slugs.map(([slug]) => `/${slug}`);
 
-  const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-redirect.ts'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  bare.stdin!.end(slugs.map(([slug, dest]) => `${slug} ${dest}`).join('\n'));
-  const barePort = (await waitForLine(bare, /port (\d+)/))[1]!;
+  const startBare = async (busyUs: number) => {
+    const server = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-redirect.ts'], { env: { ...process.env, BUSY_US: String(busyUs) }, stdio: ['pipe', 'pipe', 'inherit'] });
+    server.stdin!.end(slugs.map(([slug, dest]) => `${slug} ${dest}`).join('\n'));
+    return { server, port: (await waitForLine(server, /port (\d+)/))[1]! };
+  };
+  const { server: bare, port: barePort } = await startBare(0);
 
   // Warm both (JIT, caches), then measure each in turn.
   const warmup = await load(serviceUrl, paths, 20_000);
   await load(`http://127.0.0.1:${barePort}`, paths, 20_000);
-  const bareResult = await load(`http://127.0.0.1:${barePort}`, paths, amount);
-  const ours = await load(serviceUrl, paths, amount);
+  const { result: bareResult, cpu: bareCpu } = await withCpu({ server: bare.pid, 'load generator': process.pid }, () => load(`http://127.0.0.1:${barePort}`, paths, amount));
+  const { result: ours, cpu: ourCpu } = await withCpu({ service: service.pid, database: databasePid(), 'load generator': process.pid }, () => load(serviceUrl, paths, amount));
   bare.kill('SIGTERM');
+  const busyUs = values['busy-us'] ? Number(values['busy-us']) : null;
+  let busyResult: Result | null = null;
+  if (busyUs !== null) {
+    const busy = await startBare(busyUs);
+    await load(`http://127.0.0.1:${busy.port}`, paths, 20_000);
+    busyResult = await load(`http://127.0.0.1:${busy.port}`, paths, amount);
+    busy.server.kill('SIGTERM');
+  }
 
   service.kill('SIGTERM');
   await once(service, 'exit');
@@ -137,7 +185,10 @@ async function main() {
   console.log('|---|---|---|---|---|---|---|');
   console.log(row('bare node:http, Map lookup', bareResult));
   console.log(row('qr-service scan route', ours));
+  if (busyResult) console.log(row(`bare node:http + ${busyUs} µs of CPU per request`, busyResult));
   console.log(`\nthroughput ratio (ours / bare): ${(ratio * 100).toFixed(1)}%`);
+  if (busyResult) console.log(`throughput ratio (bare + ${busyUs} µs / bare): ${((busyResult.rate / bareResult.rate) * 100).toFixed(1)}%`);
+  console.log(`CPU per request (1 s of CPU = 1,000,000 µs; the machine has 2 cores): bare run: ${bareCpu}; our run: ${ourCpu}`);
   const answered = ours['3xx'] + warmup['3xx'];
   console.log(`scans stored: ${stored}; 3xx answers counted (warm-up + measured): ${answered}; ${stored === answered ? 'equal' : `DIFFERENT by ${stored - answered}`}`);
   if (!values.sqlite) {
