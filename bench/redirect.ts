@@ -162,7 +162,7 @@ async function main() {
   const warmup = await load(serviceUrl, paths, 20_000);
   await load(`http://127.0.0.1:${barePort}`, paths, 20_000);
   const { result: bareResult, cpu: bareCpu } = await withCpu({ server: bare.pid, 'load generator': process.pid }, () => load(`http://127.0.0.1:${barePort}`, paths, amount));
-  const { result: ours, cpu: ourCpu } = await withCpu({ service: service.pid, database: databasePid(), 'load generator': process.pid }, () => load(serviceUrl, paths, amount));
+  const { result: ours, cpu: ourCpu } = await withCpu({ service: service.pid, ...(values.sqlite ? {} : { database: databasePid() }), 'load generator': process.pid }, () => load(serviceUrl, paths, amount));
   bare.kill('SIGTERM');
   const busyUs = values['busy-us'] ? Number(values['busy-us']) : null;
   let busyResult: Result | null = null;
