@@ -25,6 +25,7 @@ import * as createOauthPayloads from './20261122230200_create_oauth_payloads.ts'
 import * as createOauthSecrets from './20261122230300_create_oauth_secrets.ts';
 import * as widenAccountScanRollupsValue from './20261123000000_widen_account_scan_rollups_value.ts';
 import * as backfillAccountScanBreakdowns from './20261123000100_backfill_account_scan_breakdowns.ts';
+import * as createScanBatches from './20261123010000_create_scan_batches.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261122230300_create_oauth_secrets': createOauthSecrets,
   '20261123000000_widen_account_scan_rollups_value': widenAccountScanRollupsValue,
   '20261123000100_backfill_account_scan_breakdowns': backfillAccountScanBreakdowns,
+  '20261123010000_create_scan_batches': createScanBatches,
 };

@@ -1,9 +1,10 @@
-// The batched scan writer against a real database: group commit, retry without loss, drain,
-// on this thread and on the scan writer thread.
+// The batched scan writer against a real database: group commit, retry without loss or
+// duplicates, drain, on this thread and on the scan writer thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { commitBatchOn } from '../../src/modules/scans/commit-batch.ts';
+import { commitBatchOn, type CommitBatch } from '../../src/modules/scans/commit-batch.ts';
 import { createScanRecorder, type ScanEvent } from '../../src/modules/scans/recorder.ts';
+import { createScansStore } from '../../src/modules/scans/store.ts';
 import { createWriterThread, type WriterThread } from '../../src/modules/scans/writer-thread.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
@@ -96,6 +97,34 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
     expect(committed).toEqual([30]);
   });
 
+  it('writes a batch once when its commit went through but the answer was lost, and tells of it once', async () => {
+    const real = thread?.commit ?? commitBatchOn(testDb.db, 'https://qr.example');
+    let loseNextAnswer = true;
+    const ids: string[] = [];
+    const commit: CommitBatch = async (events, batchId) => {
+      ids.push(batchId);
+      const result = await real(events, batchId);
+      if (loseNextAnswer) {
+        loseNextAnswer = false;
+        throw new Error('connection lost after COMMIT');
+      }
+      return result;
+    };
+    const told: number[] = [];
+    const r = createScanRecorder({ commit, logger, flushIntervalMs: 20, batchSize: 100, onCommitted: (events) => told.push(events.length) });
+    for (let i = 0; i < 25; i++) r.enqueue(event(code('lost')));
+    await r.flush();
+    expect(r.pending()).toBe(25);
+    expect(await count(code('lost'))).toBe(25);
+    // Scans enqueued meanwhile wait for the next batch: the retry resends exactly the first one.
+    for (let i = 0; i < 5; i++) r.enqueue(event(code('lost')));
+    await r.stop();
+    expect(await count(code('lost'))).toBe(30);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids).toHaveLength(3);
+    expect(told).toEqual([25, 5]);
+  });
+
   it('stop() drains the buffer', async () => {
     const r = recorder(10, 60_000);
     for (let i = 0; i < 55; i++) r.enqueue(event(code('stop')));
@@ -128,5 +157,21 @@ describe('scan writer thread', () => {
     } finally {
       await thread.close();
     }
+  });
+});
+
+describe('batch ids', () => {
+  it('are kept until the salt of a new day comes, then those from before yesterday go', async () => {
+    const store = createScansStore(testDb.db);
+    const at = (iso: string) => Date.parse(iso);
+    await testDb.db('scan_batches').insert([
+      { id: 'batch_old', committed_at: at('2030-01-03T23:59:59Z') },
+      { id: 'batch_yesterday', committed_at: at('2030-01-04T00:00:00Z') },
+    ]);
+    expect(await store.markBatchCommitted('batch_old', testDb.db)).toBe(false);
+    await store.saltForDay('2030-01-05');
+    const left = await testDb.db('scan_batches').whereIn('id', ['batch_old', 'batch_yesterday']).pluck('id');
+    expect(left).toEqual(['batch_yesterday']);
+    expect(await store.markBatchCommitted('batch_old', testDb.db)).toBe(true);
   });
 });

@@ -17,7 +17,8 @@ export interface CommittedBatch {
   webhooksQueued: boolean;
 }
 
-export type CommitBatch = (events: ScanEvent[]) => Promise<CommittedBatch>;
+/** Commits `events` as batch `batchId`; a batch retried under its id is written at most once. */
+export type CommitBatch = (events: ScanEvent[], batchId: string) => Promise<CommittedBatch>;
 
 interface CommitBatchDeps {
   db: Knex;
@@ -67,9 +68,12 @@ export function createCommitBatch({ db, store, write, writeScanEvents }: CommitB
     return rows;
   }
 
-  return async function commitBatch(events) {
+  return async function commitBatch(events, batchId) {
     const rows = await toRows(events);
     return inTransaction(db, async (trx) => {
+      // An earlier attempt committed and only its answer was lost: nothing left to write. Its
+      // outbox rows may be waiting, so the delivery worker is woken as if this one wrote them.
+      if (!(await store.markBatchCommitted(batchId, trx))) return { webhooksQueued: true };
       await write(rows, trx);
       return { webhooksQueued: await writeScanEvents(events, trx) };
     });

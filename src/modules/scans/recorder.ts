@@ -2,6 +2,7 @@
 // batch) writes the buffer in one transaction. A failed write keeps its scans and retries.
 // stop() writes whatever is left, so a SIGTERM loses nothing; a crash (SIGKILL, power loss)
 // loses at most what arrived since the last flush, i.e. about one flush interval.
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CommitBatch, CommittedBatch } from './commit-batch.ts';
 
@@ -39,6 +40,12 @@ const MAX_RETRY_DELAY_MS = 5_000;
 
 export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted }: RecorderOptions) {
   let buffer: ScanEvent[] = [];
+  /**
+   * The batch being written, out of the buffer but kept with its id until a commit of it is
+   * acknowledged: a retry sends exactly these scans under the same id, which is how a batch
+   * whose earlier attempt did commit (and only the answer was lost) is not written twice.
+   */
+  let current: { id: string; events: ScanEvent[] } | null = null;
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> | null = null;
   let failures = 0;
@@ -52,23 +59,29 @@ export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize,
     timer.unref();
   }
 
+  const pending = () => buffer.length + (current?.events.length ?? 0);
+
   async function writeAll(): Promise<void> {
-    while (buffer.length > 0) {
-      const batch = buffer.slice(0, batchSize);
+    while (current || buffer.length > 0) {
+      if (!current) {
+        current = { id: randomBytes(12).toString('base64url'), events: buffer.slice(0, batchSize) };
+        buffer = buffer.slice(current.events.length);
+      }
+      const batch = current;
       let result: CommittedBatch;
       try {
-        result = await commit(batch);
+        result = await commit(batch.events, batch.id);
       } catch (err) {
         failures += 1;
         const delay = Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs * 2 ** failures);
-        logger.error({ err, pending: buffer.length, retryInMs: delay }, 'scan batch write failed; keeping the scans and retrying');
+        logger.error({ err, pending: pending(), retryInMs: delay }, 'scan batch write failed; keeping the scans and retrying');
         schedule(delay);
         return;
       }
       failures = 0;
-      buffer = buffer.slice(batch.length);
-      // After the try: nothing here may make a committed batch look failed (and be written twice).
-      onCommitted?.(batch, result);
+      current = null;
+      // After the try: nothing here may make a committed batch look failed.
+      onCommitted?.(batch.events, result);
     }
   }
 
@@ -93,17 +106,16 @@ export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize,
 
     flush,
 
-    pending(): number {
-      return buffer.length;
-    },
+    /** Scans answered and not yet committed: buffered, or in the batch being written. */
+    pending,
 
     /** Flushes until the buffer is empty (retrying failed writes), for shutdown. */
     async stop(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = null;
-      while (buffer.length > 0) {
+      while (pending() > 0) {
         await flush();
-        if (buffer.length > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs)));
+        if (pending() > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs)));
       }
     },
   };

@@ -105,6 +105,20 @@ export function createScansStore(db: Knex) {
      * The salt of a UTC day, created on first use. Several processes may race to create it:
      * the primary key lets one win and everybody reads the winner's salt.
      */
+    /**
+     * Records that batch `id` commits with the caller's transaction. False when an earlier
+     * attempt of the same batch already committed (see the scan_batches migration).
+     */
+    async markBatchCommitted(id: string, q: Queryable): Promise<boolean> {
+      try {
+        await q('scan_batches').insert({ id, committed_at: Date.now() });
+        return true;
+      } catch (err) {
+        if (isUniqueViolation(err)) return false;
+        throw err;
+      }
+    },
+
     async saltForDay(day: string): Promise<string> {
       const existing = await db('visitor_salts').where({ day }).first();
       if (existing) return existing.salt;
@@ -116,8 +130,10 @@ export function createScansStore(db: Knex) {
       // Yesterday's salt is kept for scans still buffered across midnight; older ones go.
       const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
       await db('visitor_salts').where('day', '<', yesterday).delete();
-      // Visitors of older days can no longer recur (their hashes came from a deleted salt).
+      // Visitors of older days can no longer recur (their hashes came from a deleted salt), and
+      // no batch waits that long for a retry.
       await db('scan_visitors').where('day', '<', Date.parse(`${yesterday}T00:00:00Z`) / DAY_MS).delete();
+      await db('scan_batches').where('committed_at', '<', Date.parse(`${yesterday}T00:00:00Z`)).delete();
       return (await db('visitor_salts').where({ day }).first()).salt;
     },
   };

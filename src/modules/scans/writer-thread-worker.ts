@@ -17,8 +17,8 @@ port.on('message', (request: WriterRequest) => {
     void db.destroy().finally(() => port.close());
     return;
   }
-  const { id, events } = request;
-  commit(events).then(
+  const { id, batchId, events } = request;
+  commit(events, batchId).then(
     (result) => port.postMessage({ id, result } satisfies WriterReply),
     (err: NodeJS.ErrnoException) => port.postMessage({ id, error: { message: err.message, code: err.code } } satisfies WriterReply),
   );

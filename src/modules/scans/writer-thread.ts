@@ -12,7 +12,7 @@ export interface WriterThreadData {
   publicBaseUrl: string;
 }
 
-export type WriterRequest = { type: 'commit'; id: number; events: ScanEvent[] } | { type: 'close' };
+export type WriterRequest = { type: 'commit'; id: number; batchId: string; events: ScanEvent[] } | { type: 'close' };
 export type WriterReply = { id: number; result: CommittedBatch } | { id: number; error: { message: string; code?: string } };
 
 /** How long close() waits for the thread to close its pool before stopping it. */
@@ -49,14 +49,14 @@ export function createWriterThread(data: WriterThreadData) {
     return thread;
   }
 
-  const commit: CommitBatch = (events: ScanEvent[]) =>
+  const commit: CommitBatch = (events, batchId) =>
     new Promise((resolve, reject) => {
       const thread = started();
       const id = nextId++;
       pending.set(id, { resolve, reject });
       // Referenced only while a batch is out, so that an idle thread never keeps the process up.
       thread.ref();
-      thread.postMessage({ type: 'commit', id, events } satisfies WriterRequest);
+      thread.postMessage({ type: 'commit', id, batchId, events } satisfies WriterRequest);
     });
 
   return {
