@@ -20,7 +20,7 @@ import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
-import { commitBatchOn } from './modules/scans/commit-batch.ts';
+import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
@@ -46,7 +46,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
   const writerThread = config.scanWriterThread && !isSqlite(db) ? createWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
   const recorder = createScanRecorder({
-    commit: writerThread?.commit ?? commitBatchOn(db, config.publicBaseUrl),
+    commit: writerThread?.commit ?? createCommitBatch(db, config.publicBaseUrl),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
@@ -91,7 +91,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     images,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
-    scans: { store: scansStore, recorder, writerThread, targets, clientInfo },
+    scans: { store: scansStore, recorder, targets, clientInfo },
     analytics: createAnalyticsService({
       codes: codesStore,
       rollups: createRollupSource(db, rawSource),

@@ -2,7 +2,7 @@
 // duplicates, drain, on this thread and on the scan writer thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { commitBatchOn, type CommitBatch } from '../../src/modules/scans/commit-batch.ts';
+import { createCommitBatch, type CommitBatch } from '../../src/modules/scans/commit-batch.ts';
 import { createScanRecorder, type ScanEvent } from '../../src/modules/scans/recorder.ts';
 import { createScansStore } from '../../src/modules/scans/store.ts';
 import { createWriterThread, type WriterThread } from '../../src/modules/scans/writer-thread.ts';
@@ -53,7 +53,7 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
   });
 
   function recorder(batchSize = 100, flushIntervalMs = 10_000) {
-    const commit = thread?.commit ?? commitBatchOn(testDb.db, 'https://qr.example');
+    const commit = thread?.commit ?? createCommitBatch(testDb.db, 'https://qr.example');
     return createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted: (events) => committed.push(events.length) });
   }
   const code = (name: string) => `qr_${name}_${where === 'main thread' ? 'main' : 'thread'}`;
@@ -98,7 +98,7 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
   });
 
   it('writes a batch once when its commit went through but the answer was lost, and tells of it once', async () => {
-    const real = thread?.commit ?? commitBatchOn(testDb.db, 'https://qr.example');
+    const real = thread?.commit ?? createCommitBatch(testDb.db, 'https://qr.example');
     let loseNextAnswer = true;
     const ids: string[] = [];
     const commit: CommitBatch = async (events, batchId) => {

@@ -4,12 +4,12 @@
 // either way the recorder hands it a batch and waits for the answer before dropping the batch.
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
-import { createScanOutbox, type WriteScanEvents } from '../webhooks/outbox.ts';
+import { createScanOutbox } from '../webhooks/outbox.ts';
 import { createWebhooksStore } from '../webhooks/store.ts';
-import { createScanBatchWriter, type ScanBatchWriter } from './batch-writer.ts';
+import { createScanBatchWriter } from './batch-writer.ts';
 import type { ScanEvent } from './recorder.ts';
 import { createRollupStore } from './rollup-store.ts';
-import { createScansStore, type ScanRow, type ScansStore } from './store.ts';
+import { createScansStore, type ScanRow } from './store.ts';
 import { utcDay, visitorHash } from './visitor.ts';
 
 export interface CommittedBatch {
@@ -20,14 +20,11 @@ export interface CommittedBatch {
 /** Commits `events` as batch `batchId`; a batch retried under its id is written at most once. */
 export type CommitBatch = (events: ScanEvent[], batchId: string) => Promise<CommittedBatch>;
 
-interface CommitBatchDeps {
-  db: Knex;
-  store: ScansStore;
-  write: ScanBatchWriter;
-  writeScanEvents: WriteScanEvents;
-}
-
-export function createCommitBatch({ db, store, write, writeScanEvents }: CommitBatchDeps): CommitBatch {
+/** Commits scan batches over stores of its own on `db` (the writer thread has its own pool). */
+export function createCommitBatch(db: Knex, publicBaseUrl: string): CommitBatch {
+  const store = createScansStore(db);
+  const write = createScanBatchWriter(store, createRollupStore(db));
+  const writeScanEvents = createScanOutbox({ store: createWebhooksStore(db), publicBaseUrl });
   const salts = new Map<string, string>();
 
   async function saltOf(day: string): Promise<string> {
@@ -78,15 +75,4 @@ export function createCommitBatch({ db, store, write, writeScanEvents }: CommitB
       return { webhooksQueued: await writeScanEvents(events, trx) };
     });
   };
-}
-
-/** The commit of scan batches over its own stores on `db` (the writer thread has its own pool). */
-export function commitBatchOn(db: Knex, publicBaseUrl: string): CommitBatch {
-  const store = createScansStore(db);
-  return createCommitBatch({
-    db,
-    store,
-    write: createScanBatchWriter(store, createRollupStore(db)),
-    writeScanEvents: createScanOutbox({ store: createWebhooksStore(db), publicBaseUrl }),
-  });
 }

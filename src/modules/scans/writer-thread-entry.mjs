@@ -1,6 +1,7 @@
-// The scan writer thread's entry point. The service's modules are TypeScript run through tsx;
-// a worker thread does not always inherit tsx's loader (it does under `tsx src/main.ts`, not
-// under vitest), so the thread registers it before loading its TypeScript module.
+// The scan writer thread's entry point. The service's modules are TypeScript run through tsx.
+// The thread must register tsx itself: under vitest nothing loads it, and under
+// `tsx src/main.ts` the inherited Node options do not make a worker load .ts on Node 20
+// (tried: ERR_UNKNOWN_FILE_EXTENSION).
 import { register } from 'tsx/esm/api';
 
 register();

@@ -3,12 +3,12 @@
 // visitors and waiting on the database happen here, not on the thread that answers scans.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDb } from '../../db/knex.ts';
-import { commitBatchOn } from './commit-batch.ts';
+import { createCommitBatch } from './commit-batch.ts';
 import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread.ts';
 
 const { databaseUrl, publicBaseUrl } = workerData as WriterThreadData;
 const db = createDb(databaseUrl);
-const commit = commitBatchOn(db, publicBaseUrl);
+const commit = createCommitBatch(db, publicBaseUrl);
 const port = parentPort!;
 
 port.on('message', (request: WriterRequest) => {
