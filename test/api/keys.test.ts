@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import { SCOPES } from '../../src/shared/principal.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { basic, postForm } from '../support/oauth.ts';
 import { createTestDb } from '../support/db.ts';
 import { runCli } from '../support/process.ts';
 
@@ -154,6 +155,34 @@ describe('POST /v1/api-keys/:id/rotate', () => {
     const bad = await app.request('POST', `/v1/api-keys/${res.body.id}/rotate`, { key: admin, body: { grace_period_seconds: 8 * 86_400 } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe('grace_period_seconds');
+  });
+
+  // Rotating hands the caller the replacement's secret, so it is granting: never wider than the caller.
+  async function expectRotationRefused(manager: string) {
+    const strong = await createKey({ name: 'everything', scopes: [...SCOPES] });
+    expect((await app.request('POST', '/v1/codes', { key: manager, body: { content: 'https://example.com/x' } })).status).toBe(403);
+    const res = await app.request('POST', `/v1/api-keys/${strong.id}/rotate`, { key: manager });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body.detail).toContain('codes:write');
+    expect(res.text).not.toMatch(/qrk_/);
+    // Nothing changed: the strong key is not rotated and still the only one of its name.
+    const after = (await app.request('GET', `/v1/api-keys/${strong.id}`, { key: admin })).body;
+    expect(after).toMatchObject({ status: 'active', replaced_by: null, expires_at: null });
+    // A key within the caller's scopes still rotates.
+    const weak = await createKey({ name: 'weak', scopes: ['keys:manage'] });
+    expect((await app.request('POST', `/v1/api-keys/${weak.id}/rotate`, { key: manager })).status).toBe(201);
+  }
+
+  it('refuses (403, naming the scopes) to rotate a key with scopes the caller lacks: an API key', async () => {
+    await expectRotationRefused((await createKey({ name: 'key-manager', scopes: ['keys:manage'] })).key);
+  });
+
+  it('refuses the same through an OAuth access token with keys:manage', async () => {
+    const client = await app.request('POST', '/v1/oauth-clients', { key: admin, body: { name: 'key job', scopes: ['keys:manage'], grant_types: ['client_credentials'] } });
+    expect(client.status, client.text).toBe(201);
+    const issued = await postForm(`${app.url}/oauth/token`, { grant_type: 'client_credentials', scope: 'keys:manage' }, { authorization: basic(client.body.client_id, client.body.client_secret) });
+    expect(issued.status, issued.text).toBe(200);
+    await expectRotationRefused(issued.body.access_token);
   });
 });
 

@@ -115,7 +115,7 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: {
     /**
      * A replacement key with the same name and scopes. The old key keeps working for the grace
      * period (default 24 hours, 0 to stop it at once) and is then expired; only a key that is
-     * active and not already replaced can be rotated.
+     * active and not already replaced can be rotated, and only by a caller holding all its scopes.
      */
     async rotate(principal: Principal, id: string, input: unknown): Promise<KeyWithSecret & { previous: ApiKeyRecord }> {
       const body = parseInput(rotateKeySchema, input ?? {});
@@ -123,6 +123,9 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: {
       const result = await inTransaction(db, async (trx) => {
         const old = await store.findApiKey(principal.accountId, id, trx);
         if (!old) throw notFound('API key', id);
+        // The replacement's secret goes to the caller, so rotating is granting: a keys:manage
+        // credential must not turn another key's wider scopes into a secret of its own.
+        assertCanGrant(principal, old.scopes);
         if (keyStatus(old, now) !== 'active') throw new DomainError('conflict', `API key '${id}' is ${keyStatus(old, now)}; create a new key instead.`);
         if (old.replacedBy) throw new DomainError('conflict', `API key '${id}' was already rotated; rotate its replacement '${old.replacedBy}' instead.`);
         const expiresAt = body.expires_at === undefined ? old.expiresAt : body.expires_at;
