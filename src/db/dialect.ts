@@ -1,6 +1,6 @@
 // The few places where MySQL/MariaDB and SQLite differ, each behind one named helper.
 import type { Knex } from 'knex';
-import { isSqlite } from './knex.ts';
+import { isSqlite, SQLITE_UNICODE_LOWER } from './knex.ts';
 
 /** True when the error is a unique-key violation, whichever driver raised it. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -24,6 +24,20 @@ export function containsPattern(needle: string): string {
   return `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 export const LIKE_ESCAPE = '\\';
+
+/**
+ * `column` contains `needle`, ignoring case (Unicode lower-casing) but not accents, the same on
+ * both engines: MariaDB's utf8mb4_unicode_ci would also fold accents (cafe = café, ss = ß), and
+ * SQLite's LIKE folds ASCII letters only. So both sides are lower-cased and compared exactly.
+ * The one known difference: MariaDB's LOWER and JavaScript's toLowerCase disagree on a few
+ * special cases (a dotted capital I lowers to two code points in JavaScript).
+ */
+export function whereContainsIgnoringCase(db: Knex, builder: Knex.QueryBuilder, column: string, needle: string): Knex.QueryBuilder {
+  const pattern = containsPattern(needle.toLowerCase());
+  return isSqlite(db)
+    ? builder.andWhereRaw(`${SQLITE_UNICODE_LOWER}(??) LIKE ? ESCAPE ?`, [column, pattern, LIKE_ESCAPE])
+    : builder.andWhereRaw('LOWER(??) COLLATE utf8mb4_bin LIKE ? ESCAPE ?', [column, pattern, LIKE_ESCAPE]);
+}
 
 /**
  * Rows per multi-row INSERT of scans (and of the visitor and rollup rows of a scan batch).

@@ -12,6 +12,15 @@ export function createDb(databaseUrl: string): Knex {
   throw new Error(`Unsupported DATABASE_URL scheme: ${databaseUrl.split(':')[0]}`);
 }
 
+/** The SQLite function that lower-cases as JavaScript does (search uses it: dialect.ts). */
+export const SQLITE_UNICODE_LOWER = 'unicode_lower';
+
+/** What afterCreate uses of a better-sqlite3 connection. */
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
+}
+
 function createSqlite(path: string): Knex {
   const filename = path === ':memory:' ? path : resolve(path);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
@@ -24,10 +33,12 @@ function createSqlite(path: string): Knex {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
+        // SQLite's lower() and LIKE fold ASCII letters only; search lower-cases as MariaDB does (dialect.ts).
+        conn.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
         done(null, conn);
       },
     },

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/transaction.ts';
-import { containsPattern, isUniqueViolation, LIKE_ESCAPE } from '../../db/dialect.ts';
+import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.ts';
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import type { CursorPosition } from './cursor.ts';
@@ -137,7 +137,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       const direction = descending ? 'desc' : 'asc';
       const builder = db('codes').where('account_id', accountId);
       if (query.type) builder.andWhere('type', query.type);
-      if (query.q) builder.andWhereRaw('content LIKE ? ESCAPE ?', [containsPattern(query.q), LIKE_ESCAPE]);
+      if (query.q) whereContainsIgnoringCase(db, builder, 'content', query.q);
       if (query.created_after) builder.andWhere('created_at', '>', toMillis(query.created_after));
       if (query.created_before) builder.andWhere('created_at', '<', toMillis(query.created_before));
       if (after) {
