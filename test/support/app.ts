@@ -37,8 +37,9 @@ export interface TestApp {
 
 let accountCounter = 0;
 
-export async function getTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const testDb = await createTestDb();
+/** The app over a fresh, migrated database, or over `options.testDb` as it is (the upgrade test's). */
+export async function getTestApp(env: Record<string, string> = {}, options: { testDb?: TestDb } = {}): Promise<TestApp> {
+  const testDb = options.testDb ?? (await createTestDb());
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
