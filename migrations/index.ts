@@ -26,7 +26,7 @@ import * as createOauthSecrets from './20261122230300_create_oauth_secrets.ts';
 import * as widenAccountScanRollupsValue from './20261123000000_widen_account_scan_rollups_value.ts';
 import * as backfillAccountScanBreakdowns from './20261123000100_backfill_account_scan_breakdowns.ts';
 import * as createScanBatches from './20261123010000_create_scan_batches.ts';
-import * as binaryCollateSlugs from './20261124090000_binary_collate_slugs.ts';
+import * as binaryCollateSlugsAndCodeIds from './20261124090000_binary_collate_slugs_and_code_ids.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -54,5 +54,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261123000000_widen_account_scan_rollups_value': widenAccountScanRollupsValue,
   '20261123000100_backfill_account_scan_breakdowns': backfillAccountScanBreakdowns,
   '20261123010000_create_scan_batches': createScanBatches,
-  '20261124090000_binary_collate_slugs': binaryCollateSlugs,
+  '20261124090000_binary_collate_slugs_and_code_ids': binaryCollateSlugsAndCodeIds,
 };
