@@ -63,6 +63,8 @@ const envSchema = z.object({
   LOGO_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOGO_MAX_BYTES: byteSize.default(1024 * 1024),
   IMAGE_CACHE_BYTES: byteSize.default(64 * 1024 * 1024),
+  RENDER_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
+  RENDER_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(500),
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
   WEBHOOK_WORKER: booleanString.default(true),
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
@@ -121,6 +123,10 @@ export interface Config {
   readonly logoMaxBytes: number;
   /** Rendered images kept in memory, in bytes. */
   readonly imageCacheBytes: number;
+  /** Render worker threads; 0: one per core but one, at least 1. */
+  readonly renderWorkers: number;
+  /** Images one account may have waiting or being drawn at once; past it, 429. */
+  readonly renderQueuePerAccount: number;
   /** Redis for the live scan stream across instances; null keeps it in this process. */
   readonly redisUrl: string | null;
   /** Run the webhook delivery worker in this process (main.ts only; tests start it themselves). */
@@ -200,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoFetchTimeoutMs: e.LOGO_FETCH_TIMEOUT_MS,
     logoMaxBytes: e.LOGO_MAX_BYTES,
     imageCacheBytes: e.IMAGE_CACHE_BYTES,
+    renderWorkers: e.RENDER_WORKERS,
+    renderQueuePerAccount: e.RENDER_QUEUE_PER_ACCOUNT,
     redisUrl: e.REDIS_URL ?? null,
     webhookWorker: e.WEBHOOK_WORKER,
     webhookPollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,

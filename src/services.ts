@@ -16,6 +16,7 @@ import { createIdempotency } from './modules/idempotency/service.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
 import { createLogos } from './modules/images/logos.ts';
+import { createRenderPool } from './modules/images/render-pool.ts';
 import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
@@ -62,9 +63,11 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     maxBytes: config.logoMaxBytes,
     maxRedirects: 3,
   });
+  const renderPool = createRenderPool({ threads: config.renderWorkers, queuePerAccount: config.renderQueuePerAccount });
   const images = createImagesService({
     codes: codesStore,
     logos,
+    pool: renderPool,
     publicBaseUrl: config.publicBaseUrl,
     cacheBytes: config.imageCacheBytes,
     inputsTtlMs: config.codeCacheTtlMs,
@@ -114,6 +117,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     async close(): Promise<void> {
       await recorder.stop();
       await writerThread?.close();
+      await renderPool.close();
       // After the scans: their outbox rows are written; attempts in flight finish.
       await webhooks.close();
       rateLimits.close();

@@ -16,6 +16,7 @@ export function createMaskError(logger: Logger) {
         extensions: {
           code: original.kind.toUpperCase(),
           status: original.status,
+          ...(original.retryAfterSeconds !== undefined && { retryAfter: original.retryAfterSeconds }),
           // Paths use the GraphQL input's field names.
           ...(original.fieldErrors && {
             errors: original.fieldErrors.map((e) => ({ path: snakeToCamel(e.path), message: e.message })),

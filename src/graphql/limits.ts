@@ -1,8 +1,7 @@
-// What one GraphQL request may ask for: a document the parser can take, depth and cost
-// (graphql-armor), introspection (off in production unless enabled), a few root fields per
+// What one GraphQL request may ask for: a document the parser can take, depth (graphql-armor),
+// cost (cost.ts), introspection (off in production unless enabled), a few root fields per
 // mutation, one image preview per operation, and the bulk rate limit for the bulk mutations. The key's own rate limit is counted at
 // the HTTP edge, once per request.
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
@@ -17,6 +16,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from './context.ts';
+import { costLimitError, operationCost } from './cost.ts';
 
 /**
  * Root fields one mutation may hold. Aliases would otherwise let one request (one call against
@@ -164,6 +164,21 @@ const bulkRateLimit: Plugin<GraphQLContext> = {
   },
 };
 
+/**
+ * The cost limit (cost.ts), counted with the variables, so it runs as execution starts rather
+ * than in validation (whose result yoga caches per document, whatever the variables).
+ */
+function costLimit(maxCost: number): Plugin {
+  const refuseOver = (args: Parameters<typeof operationCost>[0], stop: (result: { errors: GraphQLError[] }) => void) => {
+    const cost = operationCost(args);
+    if (cost > maxCost) stop({ errors: [costLimitError(cost, maxCost)] });
+  };
+  return {
+    onExecute: ({ args, setResultAndStopExecution }) => refuseOver(args, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) => refuseOver(args, setResultAndStopExecution),
+  };
+}
+
 /** graphql-armor throws by default, and yoga then leaves out the code it gives validation errors. */
 const reportedAsValidationErrors = {
   propagateOnRejection: false,
@@ -176,7 +191,7 @@ export function limitPlugins({ maxDepth, maxCost, introspection }: GraphQLLimits
     // Introspection (__schema) is not counted by either: GraphiQL's own query is deeper than any
     // real one. It is off in production unless GRAPHQL_INTROSPECTION=true.
     maxDepthPlugin({ n: maxDepth, ignoreIntrospection: true, ...reportedAsValidationErrors }) as Plugin,
-    costLimitPlugin({ maxCost, ignoreIntrospection: true, ...reportedAsValidationErrors }) as Plugin,
+    costLimit(maxCost),
     {
       onValidate: ({ addValidationRule }) => {
         addValidationRule(mutationFieldLimit);

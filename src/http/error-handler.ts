@@ -52,6 +52,7 @@ export function errorHandler(): Middleware<AppState> {
       if (known) ctx.state.log?.debug({ err, status: problem.status }, 'request failed');
       else ctx.state.log?.error({ err }, 'unhandled error');
       if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="qr-service"');
+      if (err instanceof DomainError && err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
       ctx.status = problem.status;
       ctx.type = PROBLEM_CONTENT_TYPE;
       ctx.body = { ...problem, instance: ctx.path, request_id: ctx.state.requestId };

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { Router } from '@koa/router';
 import parse from 'co-body';
+import { shouldRenderGraphiQL } from 'graphql-yoga';
 import type { Middleware } from 'koa';
 import type { Yoga } from '../graphql/yoga.ts';
 import { createAnalyticsLoaders } from '../modules/analytics/loaders.ts';
@@ -50,9 +51,12 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
   // A GraphQL request counts as one call, whatever it asks for (depth and cost are limited in yoga).
   const auth = withRateLimit(requireAuth(bearerAuthenticator(services)), services.rateLimits);
 
-  // A browser opening GraphiQL cannot send a key yet; it sets one in GraphiQL's headers tab.
+  // A browser opening GraphiQL cannot send a key yet; it sets one in GraphiQL's headers tab. Only
+  // the page itself goes without a credential: yoga's own test decides, so whatever passes here
+  // unauthenticated is answered with GraphiQL and never executed (content negotiation would also
+  // let `Accept: */*` through, which yoga executes).
   const authUnlessGraphiQL: Middleware<AppState> = (ctx, next) =>
-    graphiql && ctx.method === 'GET' && ctx.accepts('text/html', 'application/json') === 'text/html' && !ctx.get('Authorization')
+    graphiql && !ctx.get('Authorization') && shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('Accept') }) } as Request)
       ? next()
       : auth(ctx, next);
 

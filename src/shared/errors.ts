@@ -30,6 +30,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly fieldErrors?: FieldError[],
+    /** For a 429 or 503 that can tell when to come back: sent as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -74,6 +74,33 @@ describe('POST /v1/codes/bulk', () => {
   });
 });
 
+describe('scannability check per design and payload class', () => {
+  const text = (i: number) => ({ type: 'text', content: { text: `Lot ${i}: ${'x'.repeat(i % 180)}` } });
+
+  it('creates 600 distinct static texts of many QR versions with one design', async () => {
+    const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: Array.from({ length: 600 }, (_, i) => text(i)) } });
+    expect(res.status, res.text.slice(0, 300)).toBe(201);
+    expect(res.body.created).toBe(600);
+  });
+
+  it('refuses a call that needs more checks than one call may run, naming the limit', async () => {
+    const before = await countCodes(key);
+    // 51 designs x 1 version x 8 masks = 408 checks.
+    const codes = Array.from({ length: 51 }, (_, i) => ({ content: 'https://example.com/x', design: { fg_color: `#0000${(i + 16).toString(16).padStart(2, '0')}` } }));
+    const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toMatch(/408 scannability checks .* one call may run 400/);
+    expect(await countCodes(key)).toBe(before);
+  });
+
+  it('reports a static text too long for any QR code at its item', async () => {
+    const codes = [text(1), { type: 'text', content: { text: 'y'.repeat(2000) }, design: { error_correction: 'H' } }];
+    const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ path: 'codes.1.content', message: expect.stringMatching(/too long for a QR code at error_correction H/) }]);
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('replays the first answer for the same key and body, creating nothing more', async () => {
     const own = await app.newAccountKey();

@@ -69,6 +69,20 @@ describe('GraphQL limits', () => {
     expect(costly.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
+  it('counts each render of a list once per item, and refuses before anything runs', async () => {
+    // 500 codes x svg: 128,000, far over 3000; asked of an empty account it would have cost nothing to run.
+    const renders = await app.graphql(key, '{ codes(first: 500) { edges { node { svg(size: 4096) } } } }');
+    expect(renders.status).toBe(400);
+    expect(renders.body.data).toBeUndefined();
+    expect(renders.body.errors[0].message).toMatch(/Cost limit of 3000 exceeded, found 128000/);
+    // A mutation over the limit creates nothing: 13 renders of the new code (3,253).
+    const own = await app.newAccountKey('cost-mutation');
+    const svgs = Array.from({ length: 13 }, (_, i) => `s${i}: svg`).join(' ');
+    const mutation = await app.graphql(own, `mutation { createCode(input: { content: "https://example.com/cost" }) { id ${svgs} } }`);
+    expect(mutation.body.errors[0].message).toMatch(/Cost limit of 3000 exceeded, found 3253/);
+    expect((await app.request('GET', '/v1/codes', { key: own })).body.data).toEqual([]);
+  });
+
   it('refuses documents nested too deeply for the parser as a syntax error, not a crash', async () => {
     const res = await app.graphql(key, `{ code(id: ${'['.repeat(20_000)}${']'.repeat(20_000)}) { id } }`);
     expect(res.status).toBe(200);

@@ -134,11 +134,24 @@ describe('logos', () => {
 });
 
 describe('scannability and static types', () => {
-  it('runs the decode check on write: a design that cannot be read is refused', () => {
+  it('runs the decode check on write: a design that cannot be read is refused', async () => {
     const payload = 'https://qr.example/AbC1234';
     const design = { fg_color: '#ffffff', bg_color: '#ffffff', style: 'square', logo_url: null, error_correction: 'M', eye_style: 'square', eye_color: '#ffffff', gradient: null, frame: 'none', frame_text: null, margin: 4 } as const;
-    expect(() => app.services.images.verify(payload, design, null)).toThrow(/does not scan: the contrast/);
-    expect(() => app.services.images.verify(payload, { ...design, fg_color: '#000000', eye_color: '#000000' }, null)).not.toThrow();
+    await expect(app.services.images.verify('acct_check', payload, design, null)).rejects.toThrow(/does not scan: the contrast/);
+    await expect(app.services.images.verify('acct_check', payload, { ...design, fg_color: '#000000', eye_color: '#000000' }, null)).resolves.toBeUndefined();
+  });
+
+  it('checks many codes once per design and QR version, naming the first that does not scan', async () => {
+    const black = { fg_color: '#000000', bg_color: '#ffffff', style: 'dots', logo_url: null, error_correction: 'M', eye_style: 'square', eye_color: '#000000', gradient: null, frame: 'none', frame_text: null, margin: 4 } as const;
+    const white = { ...black, fg_color: '#ffffff', eye_color: '#ffffff' } as const;
+    // Payloads of 1 to 180 characters: QR versions 1 to 9.
+    const items = Array.from({ length: 120 }, (_, i) => {
+      const design = i === 57 || i === 90 ? white : black;
+      return { payload: `Lot ${i}: ${'x'.repeat((i * 3) % 180)}`, designKey: JSON.stringify(design), design, logo: null };
+    });
+    await expect(app.services.images.verifyAll('acct_check', items.filter((_, i) => i !== 57 && i !== 90))).resolves.toBeUndefined();
+    const refused = await app.services.images.verifyAll('acct_check', items).catch((err) => err);
+    expect(refused.fieldErrors).toEqual([{ path: '57.design', message: expect.stringMatching(/^does not scan: the contrast/) }]);
   });
 
   // [type, content sent, content stored, payload]

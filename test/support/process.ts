@@ -5,16 +5,17 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function nodeWithTsx(script: string, args: string[], env: Record<string, string>): ChildProcess {
+/** `tree`: the checkout to run, this one unless a benchmark compares with another. */
+function nodeWithTsx(script: string, args: string[], env: Record<string, string>, tree = ROOT): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: ROOT,
+    cwd: tree,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
-export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = nodeWithTsx('src/cli.ts', args, env);
+export async function runCli(args: string[], env: Record<string, string>, tree?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = nodeWithTsx('src/cli.ts', args, env, tree);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -31,8 +32,8 @@ export interface ServerProcess {
 }
 
 /** Starts src/main.ts on a free port and resolves once it logs that it listens. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = nodeWithTsx('src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env });
+export async function startServer(env: Record<string, string>, tree?: string): Promise<ServerProcess> {
+  const child = nodeWithTsx('src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, tree);
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const url = await new Promise<string>((resolve, reject) => {

@@ -9,7 +9,6 @@
 //   and a client that goes away stops it;
 // - images bypass the image cache of the single-image endpoint.
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { ZipFile } from 'yazl';
 import { notFound } from '../../shared/errors.ts';
@@ -98,12 +97,7 @@ export function createBatchesService({ codes, images, publicBaseUrl }: BatchesSe
       manifest.push(stringify(page.map(manifestRow), { header: manifest.length === 0, columns: MANIFEST_COLUMNS }));
       for (const code of page) {
         if (!(await gate.room())) return;
-        // Rendering is synchronous, and a fast client keeps the stream's callbacks chained on
-        // the microtask queue: without a turn of the event loop per image, other requests
-        // (scans) would wait, and so would the release of resvg's native pixmaps.
-        await nextTurn();
-        if (gate.closed) return;
-        const image = await images.renderCodeImage(code, params);
+        const image = await images.renderCodeImage(accountId, code, params);
         if (gate.closed) return;
         // Lazily, not with addBuffer: yazl keeps an added buffer referenced until the whole ZIP
         // is dropped, and the callback tells when the writer takes the image.

@@ -8,7 +8,7 @@ import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { designProblems, resolveDesign, type Code } from '../codes/model.ts';
 import { parseCreateCode, type CreateCodeInput } from '../codes/schemas.ts';
-import { isReservedPath, SLUG_LENGTH } from '../codes/slug.ts';
+import { isReservedPath, PREVIEW_SLUG, SLUG_LENGTH } from '../codes/slug.ts';
 import type { CodesServiceDeps } from '../codes/service.ts';
 import type { NewCode } from '../codes/store.ts';
 import type { Logos } from '../images/logos.ts';
@@ -64,27 +64,24 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
   }
 
   /**
-   * The scannability check, once per distinct design and payload shape: scan URLs all have
-   * the same length and alphabet, so one decode speaks for every url code of a design; static
-   * codes are checked one by one.
+   * The scannability check of every item, per distinct design and payload class (images.verifyAll);
+   * url codes are checked with a stand-in slug: every scan URL has the same length and alphabet.
    */
-  function verifyAll(bodies: CreateCodeInput[], logoIds: Map<string, string>, logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>): void {
-    const checked = new Set<string>();
-    const sampleSlug = 'A'.repeat(SLUG_LENGTH);
-    bodies.forEach((body, index) => {
-      const key = JSON.stringify([body.type === 'url' ? null : body.content, body.type, body.design]);
-      if (checked.has(key)) return;
-      checked.add(key);
-      const logo = body.design.logo_url ? logoData.get(logoIds.get(body.design.logo_url)!) ?? null : null;
-      try {
-        images.verify(images.payloadOf({ type: body.type, content: body.content, slug: sampleSlug }), resolveDesign(body.design), logo);
-      } catch (err) {
-        if (err instanceof DomainError && err.fieldErrors) {
-          throw validationFailed(err.fieldErrors.map((e) => ({ path: `codes.${index}.${e.path}`, message: e.message })));
-        }
-        throw err;
+  async function verifyAll(accountId: string, bodies: CreateCodeInput[], logoIds: Map<string, string>, logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>): Promise<void> {
+    const items = bodies.map((body) => ({
+      payload: images.payloadOf({ type: body.type, content: body.content, slug: PREVIEW_SLUG }),
+      designKey: JSON.stringify(body.design),
+      design: resolveDesign(body.design),
+      logo: body.design.logo_url ? (logoData.get(logoIds.get(body.design.logo_url)!) ?? null) : null,
+    }));
+    try {
+      await images.verifyAll(accountId, items);
+    } catch (err) {
+      if (err instanceof DomainError && err.fieldErrors) {
+        throw validationFailed(err.fieldErrors.map((e) => ({ path: `codes.${e.path}`, message: e.message })));
       }
-    });
+      throw err;
+    }
   }
 
   return {
@@ -104,7 +101,7 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
         logoIds.set(url, id);
         logoData.set(id, await logos.forRender(id));
       }
-      verifyAll(bodies, logoIds, logoData);
+      await verifyAll(principal.accountId, bodies, logoIds, logoData);
 
       const batchId = newId('batch');
       const now = new Date();

@@ -54,7 +54,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
       description: 'The image as SVG markup (GET /v1/codes/:id/image?format=svg). Drawn from the code already loaded, so a list costs no query per code.',
       args: { size: t.arg.int({ description: 'Width in pixels, 64 to 4096; default 512.' }) },
       resolve: scoped('codes:read', async (code, { size }, ctx) =>
-        (await ctx.services.images.renderCodeImage(code, parseInput(imageQuerySchema, compact({ format: 'svg', size })))).toString('utf8')),
+        (await ctx.services.images.renderCodeImage(code.accountId, code, parseInput(imageQuerySchema, compact({ format: 'svg', size })))).toString('utf8')),
     }),
   }),
 });

@@ -58,8 +58,8 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
   const logoIdFor = (design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(design.logo_url) : Promise.resolve(null));
 
   /** Refuses a design that does not decode back to the code's payload. */
-  function verifyScans(code: Pick<Code, 'type' | 'content' | 'slug'>, design: DesignInput, logo: RenderLogo | null): void {
-    images.verify(images.payloadOf(code), resolveDesign(design), logo);
+  function verifyScans(accountId: string, code: Pick<Code, 'type' | 'content' | 'slug'>, design: DesignInput, logo: RenderLogo | null): Promise<void> {
+    return images.verify(accountId, images.payloadOf(code), resolveDesign(design), logo);
   }
 
   /** The caller's code, or a 404 (also for another account's id: ids do not leak). */
@@ -77,11 +77,13 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       const logoId = await logoIdFor(body.design);
       // Read before the transaction: on SQLite the transaction holds the only connection.
       const logo = await logos.forRender(logoId);
+      // The slug is reserved first, on its own, so the image is checked with the real scan URL
+      // while no transaction waits on the render; a refused design only burns an unused slug.
+      const slug = body.type === 'url' ? await allocateSlug((candidate) => codes.reserveSlug(candidate)) : null;
+      await verifyScans(principal.accountId, { type: body.type, content: body.content, slug }, body.design, logo);
       const now = new Date();
       const id = newId('qr');
       const code = await inTransaction(db, async (trx) => {
-        const slug = body.type === 'url' ? await allocateSlug((candidate) => codes.reserveSlug(candidate, trx)) : null;
-        verifyScans({ type: body.type, content: body.content, slug }, body.design, logo);
         // Rules given without `enabled` are meant to work, so they switch routing on.
         const routingEnabled = body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0;
         await codes.insert(
@@ -128,7 +130,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       const logoChanged = design !== undefined && design.logo_url !== current.design.logo_url;
       const logoId = logoChanged ? await logoIdFor(design) : current.logoId;
       if (newContent !== undefined || design !== undefined) {
-        verifyScans({ ...current, content: newContent ?? current.content }, design ?? current.design, await logos.forRender(logoId));
+        await verifyScans(principal.accountId, { ...current, content: newContent ?? current.content }, design ?? current.design, await logos.forRender(logoId));
       }
       const rules = patch.routing?.rules;
       const code = await inTransaction(db, async (trx) => {
@@ -171,8 +173,8 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       const slug = body.type === 'url' ? (saved?.slug ?? PREVIEW_SLUG) : null;
       const logoId = await logoIdFor(body.design);
       const code = { type: body.type, content: body.content, slug, design: body.design, logoId };
-      verifyScans(code, body.design, await logos.forRender(logoId));
-      return (await images.renderCodeImage(code, params)).toString('utf8');
+      await verifyScans(principal.accountId, code, body.design, await logos.forRender(logoId));
+      return (await images.renderCodeImage(principal.accountId, code, params)).toString('utf8');
     },
 
     /** Deletes the code for good; its scan URL answers 404 from then on. */

@@ -4,7 +4,7 @@
 //
 // Everything is laid out in module units (the viewBox), the quiet zone included, so shapes land
 // on whole numbers and the pixel size only ever appears in the width and height attributes.
-import QRCode from 'qrcode';
+import QRCode, { type QRCodeMaskPattern } from 'qrcode';
 import type { Gradient, ModuleStyle, RenderDesign, RenderLogo } from './design.ts';
 import { alignmentPath, alignmentPatterns, finderPath, finderPatterns } from './eyes.ts';
 import { logoImageBox, logoPlate } from './logo-plate.ts';
@@ -27,10 +27,11 @@ const TEXT_REFERENCE_SIZE = 100;
 
 /**
  * Renders `text` as a standalone SVG `sizePx` wide. The image is square, or taller when a banner
- * frame is drawn under the code.
+ * frame is drawn under the code. The mask is the one qrcode picks, unless `maskPattern` (0-7)
+ * forces one: bulk checks a design with every mask a code of its version can get.
  */
-export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo | null, sizePx: number): string {
-  const qr = QRCode.create(text, { errorCorrectionLevel: design.errorCorrection });
+export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo | null, sizePx: number, maskPattern?: QRCodeMaskPattern): string {
+  const qr = QRCode.create(text, { errorCorrectionLevel: design.errorCorrection, maskPattern });
   const size = qr.modules.size;
   const margin = design.margin;
   const side = size + 2 * margin;

@@ -2,7 +2,6 @@
 // or content changes, and rendering (SVG, PNG, PDF) with ETags and an in-memory cache.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { DomainError, notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
@@ -11,13 +10,10 @@ import { renderDesignOf, resolveDesign, type Code, type ResolvedDesign } from '.
 import { payloadOf as payloadOfCode } from '../codes/payload.ts';
 import type { CodesStore } from '../codes/store.ts';
 import { contrastRatio } from './contrast.ts';
-import { decodeQr } from './decode.ts';
 import type { RenderLogo } from './design.ts';
 import type { Logos } from './logos.ts';
-import { svgToPdf } from './pdf.ts';
 import type { PngEffort } from './png.ts';
-import { svgToPng, svgToRgba } from './raster.ts';
-import { hasOnlyStraightEdges, renderSvg } from './render.ts';
+import type { RenderPool } from './render-pool.ts';
 
 export const IMAGE_FORMATS = ['svg', 'png', 'pdf'] as const;
 const CONTENT_TYPES = { svg: 'image/svg+xml', png: 'image/png', pdf: 'application/pdf' } as const;
@@ -32,28 +28,26 @@ export const imageQuerySchema = z.strictObject({
 export type ImageParams = z.infer<typeof imageQuerySchema>;
 
 /**
- * The scannability check renders at about 8 px per module (at least 400 px): enough for the
- * decoder to be fair to dense codes, small enough to stay quick.
+ * Most checks one bulk call may run: each distinct design is checked once per QR version its
+ * codes get, with each of the 8 masks, so one design over codes of 10 versions is 80 checks.
  */
-function verifyWidth(payload: string, design: ResolvedDesign): number {
-  const modules = QRCode.create(payload, { errorCorrectionLevel: design.error_correction }).modules.size;
-  return Math.max(400, (modules + 2 * design.margin) * 8);
-}
+export const MAX_CHECKS_PER_CALL = 400;
+const MASKS = [0, 1, 2, 3, 4, 5, 6, 7] as const;
+/** Payloads per version task: a few hundred milliseconds of a worker thread. */
+const VERSIONS_CHUNK = 2000;
 
-/** qrcode's error when the payload does not fit in a version-40 code at the chosen level. */
-const isTooBig = (err: unknown) => err instanceof Error && /too big/i.test(err.message);
+/** One code of a bulk call, for the scannability check: `designKey` tells designs (logo included) apart. */
+export interface CheckItem {
+  payload: string;
+  designKey: string;
+  design: ResolvedDesign;
+  logo: RenderLogo | null;
+}
 
 export interface RenderedImage {
   etag: string;
   contentType: string;
   body: Buffer;
-}
-
-/** Width and height attributes of the rendered SVG's root element. */
-function svgSize(svg: string): { width: number; height: number } {
-  const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
-  const attr = (name: string) => Number(new RegExp(`\\b${name}="([\\d.]+)"`).exec(root)?.[1]);
-  return { width: attr('width'), height: attr('height') };
 }
 
 /** Everything an image depends on, so a cached image is answered without the database. */
@@ -67,6 +61,8 @@ interface RenderInputs {
 export interface ImagesServiceDeps {
   codes: CodesStore;
   logos: Logos;
+  /** Where drawing and decoding happen: worker threads, off the thread that answers requests. */
+  pool: RenderPool;
   publicBaseUrl: string;
   cacheBytes: number;
   /** How long another process's change may take to show (this process's show at once). */
@@ -93,14 +89,10 @@ export function createImagesService(deps: ImagesServiceDeps) {
   const designFor = (design: ResolvedDesign, params: ImageParams): ResolvedDesign =>
     params.margin === undefined ? design : { ...design, margin: params.margin };
 
-  /** Renders the bytes of one image, uncached: SVG first, PNG and PDF are made from it. */
-  async function renderBytes(payload: string, design: ResolvedDesign, logoId: string | null, params: ImageParams, effort: PngEffort): Promise<Buffer> {
-    const renderDesign = renderDesignOf(design);
-    const svg = renderSvg(payload, renderDesign, await deps.logos.forRender(logoId), params.size);
-    if (params.format === 'svg') return Buffer.from(svg);
-    if (params.format === 'png') return svgToPng(svg, params.size, { effort, crispEdges: hasOnlyStraightEdges(renderDesign) });
-    const { width, height } = svgSize(svg);
-    return svgToPdf(svg, width, height);
+  /** Renders the bytes of one image, uncached, on the render pool under the account's queue. */
+  async function renderBytes(accountId: string, payload: string, design: ResolvedDesign, logoId: string | null, params: ImageParams, effort: PngEffort): Promise<Buffer> {
+    const logo = await deps.logos.forRender(logoId);
+    return deps.pool.image(accountId, { payload, design: renderDesignOf(design), logo, format: params.format, size: params.size, effort });
   }
 
   /** The most likely reason a design does not decode, for the 422's message. */
@@ -121,22 +113,68 @@ export function createImagesService(deps: ImagesServiceDeps) {
       inputsByCode.delete(codeId);
     },
 
-    /** Renders the design and decodes it; refuses (422) a design that does not read back. */
-    verify(payload: string, design: ResolvedDesign, logo: RenderLogo | null): void {
-      let width: number;
-      try {
-        width = verifyWidth(payload, design);
-      } catch (err) {
-        if (!isTooBig(err)) throw err;
+    /** Renders the design and decodes it (for `accountId`, on the render pool); refuses (422) a design that does not read back. */
+    async verify(accountId: string, payload: string, design: ResolvedDesign, logo: RenderLogo | null): Promise<void> {
+      const result = await deps.pool.check(accountId, { payload, design: renderDesignOf(design), logo });
+      if (result === 'scans') return;
+      if (result === 'too_big') {
         const message = `is too long for a QR code at error_correction ${design.error_correction}; shorten it or use a lower level`;
         throw new DomainError('validation_failed', `content ${message}.`, [{ path: 'content', message }]);
       }
-      const renderDesign = renderDesignOf(design);
-      const svg = renderSvg(payload, renderDesign, logo, width);
-      // Rasterised as the PNG will be, so what is checked is what is served.
-      if (decodeQr(svgToRgba(svg, width, { crispEdges: hasOnlyStraightEdges(renderDesign) })) === payload) return;
       const cause = likelyCause(design, logo);
       throw new DomainError('validation_failed', `This design does not scan: ${cause}.`, [{ path: 'design', message: `does not scan: ${cause}` }]);
+    },
+
+    /**
+     * The scannability check of many codes: once per distinct design and payload class (the QR
+     * version, and each mask a code of that version may get), not once per code, so 10,000
+     * distinct texts cost a few dozen checks. Throws the first failure's 422 with its item's
+     * index in `fieldErrors` paths (`<index>.design`), and a 422 when the call needs more than
+     * MAX_CHECKS_PER_CALL checks.
+     */
+    async verifyAll(accountId: string, items: CheckItem[]): Promise<void> {
+      const classes = new Map<string, number>();
+      const byDesign = new Map<string, { item: CheckItem; index: number }[]>();
+      items.forEach((item, index) => {
+        const group = byDesign.get(item.designKey);
+        if (group) group.push({ item, index });
+        else byDesign.set(item.designKey, [{ item, index }]);
+      });
+      for (const group of byDesign.values()) {
+        const errorCorrection = group[0]!.item.design.error_correction;
+        const chunks = [];
+        for (let i = 0; i < group.length; i += VERSIONS_CHUNK) {
+          chunks.push(deps.pool.versions(accountId, { payloads: group.slice(i, i + VERSIONS_CHUNK).map(({ item }) => item.payload), errorCorrection }));
+        }
+        (await Promise.all(chunks)).flat().forEach((version, i) => {
+          const { item, index } = group[i]!;
+          if (version === 0) {
+            const message = `is too long for a QR code at error_correction ${errorCorrection}; shorten it or use a lower level`;
+            throw new DomainError('validation_failed', `content ${message}.`, [{ path: `${index}.content`, message }]);
+          }
+          const key = `${version} ${item.designKey}`;
+          if (!classes.has(key)) classes.set(key, index);
+        });
+      }
+      const checks = classes.size * MASKS.length;
+      if (checks > MAX_CHECKS_PER_CALL) {
+        throw new DomainError(
+          'validation_failed',
+          `These codes need ${checks} scannability checks (${classes.size} pairs of a design and a QR version, 8 masks each); one call may run ${MAX_CHECKS_PER_CALL}. Split the call, or use fewer distinct designs.`,
+        );
+      }
+      const failed = await Promise.all(
+        [...classes.values()].map(async (index) => {
+          const { payload, design, logo } = items[index]!;
+          const results = await Promise.all(MASKS.map((maskPattern) => deps.pool.check(accountId, { payload, design: renderDesignOf(design), logo, maskPattern })));
+          return results.every((result) => result === 'scans') ? null : index;
+        }),
+      );
+      const first = Math.min(...failed.filter((index) => index !== null));
+      if (!Number.isFinite(first)) return;
+      const { design, logo } = items[first]!;
+      const cause = likelyCause(design, logo);
+      throw new DomainError('validation_failed', `This design does not scan: ${cause}.`, [{ path: `${first}.design`, message: `does not scan: ${cause}` }]);
     },
 
     /** The code's image in the asked format; `etag` lets callers answer If-None-Match with 304. */
@@ -153,7 +191,7 @@ export function createImagesService(deps: ImagesServiceDeps) {
       const cached = rendered.get(etag);
       if (cached) return cached;
       // Cached, then sent many times: worth a more compact PNG.
-      const body = await renderBytes(payload, design, logoId, params, 'compact');
+      const body = await renderBytes(principal.accountId, payload, design, logoId, params, 'compact');
       const image = { etag, contentType: CONTENT_TYPES[params.format], body };
       rendered.set(etag, image);
       return image;
@@ -163,9 +201,9 @@ export function createImagesService(deps: ImagesServiceDeps) {
      * One code's image rendered now, bypassing both caches: for callers that render many codes
      * once each (a batch's ZIP), which would only evict the images worth keeping.
      */
-    renderCodeImage(code: Pick<Code, 'type' | 'content' | 'slug' | 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
+    renderCodeImage(accountId: string, code: Pick<Code, 'type' | 'content' | 'slug' | 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
       // Sent once, right after it is made: a quicker PNG beats a few percent fewer bytes.
-      return renderBytes(payloadOf(code), designFor(resolveDesign(code.design), params), code.logoId, params, 'fast');
+      return renderBytes(accountId, payloadOf(code), designFor(resolveDesign(code.design), params), code.logoId, params, 'fast');
     },
   };
 }
