@@ -8,12 +8,15 @@
 // uncached PNGs of 4000-4095 px, one after another each. Prints p50/p99 of both routes with and
 // without the flood, the renders completed and the 429s. Loopback only; every loop ends with its
 // run. Target (issue 16): p99 < 10 ms for the redirect and /healthz during the flood.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { runCli, startServer, type ServerProcess } from '../test/support/process.ts';
+import { runCli } from '../test/support/process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,25 +36,58 @@ async function keyFor(tree: string, databaseUrl: string, account: string): Promi
   return created.stdout.trim().split('\n').at(-1)!;
 }
 
-const start = (tree: string, databaseUrl: string) =>
-  startServer({ DATABASE_URL: databaseUrl, HOST: '127.0.0.1', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', SCAN_RATE_LIMIT_PER_MINUTE: '0' }, tree);
+interface Service {
+  url: string;
+  child: ChildProcess;
+}
+
+/** A port free right now on loopback. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/**
+ * The service as `npm start` runs it, but with LOG_LEVEL=warn: at info every request is logged,
+ * and the logging would be what is measured. So readiness is polled instead of read from the log.
+ */
+async function start(tree: string, databaseUrl: string): Promise<Service> {
+  const port = await freePort();
+  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SCAN_RATE_LIMIT_PER_MINUTE: '0' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: tree, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    if (child.exitCode !== null) break;
+    if (await fetch(`${url}/healthz`).then((res) => res.ok, () => false)) return { url, child };
+  }
+  child.kill('SIGTERM');
+  throw new Error(`the service in ${tree} did not become healthy`);
+}
 
 /** autocannon on one path for `seconds`, 10 connections: latency is what is read, not throughput. */
 const probe = (url: string, seconds: number) => autocannon({ url, connections: 10, duration: seconds });
 
 /** Loops fetching uncached PNGs until `until`; counts what came back. */
-async function flood(service: ServerProcess, targets: { key: string; codeId: string }[], until: number) {
+async function flood(service: Service, targets: { key: string; codeId: string }[], until: number) {
   const counts = { rendered: 0, refused: 0, other: 0 };
   await Promise.all(
     Array.from({ length: FLOODERS }, async (_, i) => {
       const { key, codeId } = targets[i % targets.length]!;
       for (let n = 0; Date.now() < until; n++) {
         const size = 4000 + ((i * 997 + n * 31) % 96);
-        const res = await fetch(`${service.url}/v1/codes/${codeId}/image?format=png&size=${size}&margin=${2 + (n % 15)}`, { headers: { authorization: `Bearer ${key}` } });
-        await res.arrayBuffer();
-        if (res.status === 200) counts.rendered++;
-        else if (res.status === 429) counts.refused++;
-        else counts.other++;
+        try {
+          const res = await fetch(`${service.url}/v1/codes/${codeId}/image?format=png&size=${size}&margin=${2 + (n % 15)}`, { headers: { authorization: `Bearer ${key}` } });
+          await res.arrayBuffer();
+          if (res.status === 200) counts.rendered++;
+          else if (res.status === 429) counts.refused++;
+          else counts.other++;
+        } catch {
+          // A connection the server dropped (seen with the synchronous renderer): counted, not fatal.
+          counts.other++;
+        }
       }
     }),
   );
@@ -94,8 +130,9 @@ async function measureTree(label: string, tree: string): Promise<Row[]> {
     const healthz = await probe(`${service.url}/healthz`, SECONDS);
     return [quiet, { tree: label, phase: `during ${FLOODERS} PNG loops`, redirect, healthz, flood: await flooding }];
   } finally {
+    const exited = once(service.child, 'exit');
     service.child.kill('SIGTERM');
-    await service.exited;
+    await exited;
     for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   }
 }
@@ -109,11 +146,13 @@ async function main() {
     '',
     `### ${new Date().toISOString().slice(0, 10)} — bench:render-flood on ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}; SQLite, ${SECONDS} s per probe, 10 connections, ${FLOODERS} loops of uncached 4000-4095 px PNGs over ${ACCOUNTS} accounts`,
     '',
-    '| tree | phase | redirect req/s | redirect p50 ms | redirect p99 ms | /healthz req/s | /healthz p50 ms | /healthz p99 ms | PNGs drawn | 429s | other | p99 < 10 ms |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| tree | phase | redirect req/s | redirect p50 ms | redirect p99 ms | /healthz req/s | /healthz p50 ms | /healthz p99 ms | probe errors + timeouts | PNGs drawn | 429s | other answers or dropped connections | p99 < 10 ms |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => {
-      const met = r.redirect.latency.p99 < 10 && r.healthz.latency.p99 < 10 ? 'met' : 'MISSED';
-      return `| ${r.tree} | ${r.phase} | ${Math.round(r.redirect.requests.average)} | ${ms(r.redirect.latency.p50)} | ${ms(r.redirect.latency.p99)} | ${Math.round(r.healthz.requests.average)} | ${ms(r.healthz.latency.p50)} | ${ms(r.healthz.latency.p99)} | ${r.flood?.rendered ?? '—'} | ${r.flood?.refused ?? '—'} | ${r.flood?.other ?? '—'} | ${r.flood ? met : '—'} |`;
+      // A route that answered nothing (its event loop blocked) has no latency to speak of.
+      const answered = (a: autocannon.Result) => a.requests.total > 0 && a.errors + a.timeouts === 0;
+      const met = answered(r.redirect) && answered(r.healthz) && r.redirect.latency.p99 < 10 && r.healthz.latency.p99 < 10 ? 'met' : 'MISSED';
+      return `| ${r.tree} | ${r.phase} | ${Math.round(r.redirect.requests.average)} | ${ms(r.redirect.latency.p50)} | ${ms(r.redirect.latency.p99)} | ${Math.round(r.healthz.requests.average)} | ${ms(r.healthz.latency.p50)} | ${ms(r.healthz.latency.p99)} | ${r.redirect.errors + r.redirect.timeouts + r.healthz.errors + r.healthz.timeouts} | ${r.flood?.rendered ?? '—'} | ${r.flood?.refused ?? '—'} | ${r.flood?.other ?? '—'} | ${r.flood ? met : '—'} |`;
     }),
   ];
   console.log(out.join('\n'));
