@@ -2,7 +2,7 @@
 // the router itself, so a route added without a scope (or missing from the table) fails here.
 // Each route is called with a key holding every scope but its own (403 naming the scope) and
 // with a key holding only its own (anything but 401/403: 404 and 422 are fine).
-import type { GraphQLObjectType } from 'graphql';
+import { isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
 import { SCOPES, type Scope } from '../../src/shared/principal.ts';
@@ -139,6 +139,44 @@ describe('GraphQL', () => {
       for (const error of allowed.body.errors ?? []) expect(error.extensions?.code, allowed.text).not.toBe('FORBIDDEN');
     },
   );
+
+  // Fields of object types that read through the context (arity 3 or more): each names the read
+  // scope of what it shows, wherever the type appears (under a query or a mutation's answer).
+  const OBJECT_FIELDS: Record<string, Scope> = {
+    'Code.scanCount': 'analytics:read',
+    'Code.uniqueScanCount': 'analytics:read',
+    'Code.scans': 'analytics:read',
+    'Code.svg': 'codes:read',
+    'Webhook.deliveries': 'webhooks:read',
+    'WebhookDelivery.eventData': 'webhooks:read',
+    'WebhookDelivery.attemptHistory': 'webhooks:read',
+  };
+  /** Read the context for configuration only (the public base URL), not for data. */
+  const CONFIG_ONLY = ['Code.payload', 'Code.scanUrl'];
+
+  it('every object field that reads through the context names its scope, the one in this table', () => {
+    const found: Record<string, Scope | undefined> = {};
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__') || [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        const name = `${type.name}.${field.name}`;
+        if (field.resolve && field.resolve.length >= 3 && !CONFIG_ONLY.includes(name)) found[name] = (field.resolve as { requiredScope?: Scope }).requiredScope;
+      }
+    }
+    expect(found).toEqual(OBJECT_FIELDS);
+  });
+
+  it('a write scope does not read deliveries through a mutation answer', async () => {
+    const writer = (await app.services.accounts.issueKey('scopes-webhook-fields', { scopes: ['webhooks:write'] })).key;
+    const created = await app.graphql(writer, 'mutation { createWebhook(input: { url: "https://hooks.example.com/x", events: ["code.created"] }) { webhook { id } } }');
+    const id = created.body.data.createWebhook.webhook.id;
+    const answer = await app.graphql(writer, `mutation { updateWebhook(id: "${id}", input: { description: "x" }) { id deliveries { edges { node { id eventData attemptHistory { attempt } } } } } }`);
+    expect(answer.body.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    expect(answer.body.errors[0].message).toContain("'webhooks:read'");
+    expect(JSON.stringify(answer.body.data ?? null)).not.toContain('edges');
+    // REST answers the same read with 403.
+    expect((await app.request('GET', `/v1/webhooks/${id}/deliveries`, { key: writer })).status).toBe(403);
+  });
 
   it('Subscription.scanCreated needs analytics:read', async () => {
     const sse = (key: string) =>

@@ -43,12 +43,13 @@ const WebhookDeliveryRef = builder.objectRef<Delivery>('WebhookDelivery').implem
     eventData: t.field({
       type: 'JSON',
       description: "The event's data (one extra query per delivery in a list).",
-      resolve: async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).data,
+      // Reachable from mutations too (retryWebhookDelivery): a write scope alone does not read events.
+      resolve: scoped('webhooks:read', async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).data),
     }),
     attemptHistory: t.field({
       type: [WebhookDeliveryAttemptRef],
       description: 'Every attempt, oldest first (one extra query per delivery in a list).',
-      resolve: async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).history,
+      resolve: scoped('webhooks:read', async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).history),
     }),
   }),
 });
@@ -77,11 +78,12 @@ export const WebhookRef = builder.objectRef<Webhook>('Webhook').implement({
       type: WebhookDeliveryRef,
       description: 'Newest first. Forward pagination only.',
       args: { status: t.arg.string({ required: false, description: 'pending, delivering, succeeded, failed or paused' }) },
-      resolve: async (webhook, args, ctx) => {
+      // Reachable from mutations too (createWebhook, updateWebhook): a write scope alone does not read deliveries.
+      resolve: scoped('webhooks:read', async (webhook, args, ctx) => {
         if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
         const page = await ctx.services.webhooks.deliveries(ctx.principal, webhook.id, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status }));
         return connectionOf(page, args.after);
-      },
+      }),
     }),
   }),
 });
