@@ -125,6 +125,17 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
     expect(dots.payload).toBe(dots.scan_url);
   });
 
+  it('writes text a spreadsheet would run as a formula with a leading apostrophe', async () => {
+    const formulas = ['=HYPERLINK("http://evil.example","x")', '+1+cmd', '-2+3', '@SUM(1)'];
+    const { batchId, codes } = await bulk(key, formulas.map((text) => ({ type: 'text', content: { text } })));
+    const res = await download(batchId, '?format=svg&size=128');
+    const { files } = await readZip(res.path, (name) => name === 'manifest.csv');
+    const rows: Record<string, string>[] = parse(files.get('manifest.csv')!, { columns: true });
+    const payloadOf = new Map(rows.map((row) => [row.id, row.payload]));
+    for (const code of codes) expect(payloadOf.get(code.id)).toBe(`'${code.payload}`);
+    expect(codes.map((code) => code.payload).sort()).toEqual([...formulas].sort());
+  });
+
   it('serves SVG (the default) and PDF entries, honouring size and margin', async () => {
     const { batchId, codes } = await bulk(key, [...urlItems(3, 'formats'), { type: 'text', content: { text: 'hello' } }]);
     const svg = await download(batchId, '?size=300&margin=6');

@@ -188,7 +188,7 @@ export interface paths {
         };
         /**
          * Download a batch’s images as a ZIP
-         * @description Every code of one bulk call rendered in the asked format, size and margin, one `<code id>.<format>` entry per code in id order, and `manifest.csv` (id, type, content, payload, scan_url) as the last entry. The ZIP is streamed as it is rendered: the query and the batch are checked first (422, 404), and a failure after the answer has begun can only abort the connection. 404 for a batch of another account.
+         * @description Every code of one bulk call rendered in the asked format, size and margin, one `<code id>.<format>` entry per code in id order, and `manifest.csv` (id, type, content, payload, scan_url) as the last entry; text a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets a leading apostrophe, as in the raw-scan CSV. The ZIP is streamed as it is rendered: the query and the batch are checked first (422, 404), and a failure after the answer has begun can only abort the connection. 404 for a batch of another account.
          */
         get: operations["downloadBatchImages"];
         put?: never;

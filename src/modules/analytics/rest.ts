@@ -6,9 +6,8 @@ import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteDeps } from '../codes/rest.ts';
 import { SCAN_RECORD_COLUMNS, type ScanRecord } from './presenter.ts';
+import { defuseFormula } from '../../shared/spreadsheet.ts';
 
-/** Spreadsheets run cells that start like a formula; such text gets a leading apostrophe. */
-const defuseFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream {
   const csv = stringify({ header: true, columns: [...SCAN_RECORD_COLUMNS], cast: { string: defuseFormula, boolean: (v) => String(v) } });

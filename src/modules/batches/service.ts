@@ -17,6 +17,7 @@ import { parseInput } from '../../shared/validation.ts';
 import { payloadOf, scanUrl } from '../codes/payload.ts';
 import type { CodesStore, CodeWithoutRouting } from '../codes/store.ts';
 import { imageQuerySchema, type ImageParams, type ImagesService } from '../images/service.ts';
+import { defuseFormula } from '../../shared/spreadsheet.ts';
 
 /** Codes read from the database at a time (keyset pages by id). */
 export const BATCH_PAGE_SIZE = 200;
@@ -94,7 +95,7 @@ export function createBatchesService({ codes, images, publicBaseUrl }: BatchesSe
     const manifest: string[] = [];
     let page = firstPage;
     for (;;) {
-      manifest.push(stringify(page.map(manifestRow), { header: manifest.length === 0, columns: MANIFEST_COLUMNS }));
+      manifest.push(stringify(page.map(manifestRow), { header: manifest.length === 0, columns: MANIFEST_COLUMNS, cast: { string: defuseFormula } }));
       for (const code of page) {
         if (!(await gate.room())) return;
         const image = await images.renderCodeImage(accountId, code, params);
