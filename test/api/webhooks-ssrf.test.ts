@@ -86,7 +86,7 @@ describe('at registration', () => {
     ]);
     await expect(module.service.create(principal, { url: 'https://sneaky.example/hook', events: ['scan.created'] })).rejects.toMatchObject({
       kind: 'validation_failed',
-      fieldErrors: [{ path: 'url', message: 'resolves to a private or reserved address (10.0.0.1)' }],
+      fieldErrors: [{ path: 'url', message: 'resolves to a private or reserved address, which is refused' }],
     });
     expect(connects).toEqual([]);
   });
@@ -102,7 +102,7 @@ describe('at delivery', () => {
     answer = '169.254.169.254';
 
     const tested = await module.service.test(principal, webhook.id);
-    expect(tested).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: null, lastError: 'refused: the host name resolves to a private or reserved address (169.254.169.254)' });
+    expect(tested).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: null, lastError: 'refused: the host name resolves to a private or reserved address, which is refused' });
 
     // The worker path: an event from a code change, claimed and refused the same way.
     module.worker.start();
@@ -112,7 +112,7 @@ describe('at delivery', () => {
         const page = await module.service.deliveries(principal, webhook.id, { limit: 10 });
         return page.data.find((d) => d.eventType === 'code.created' && d.attempts > 0);
       });
-      expect(refused.lastError).toBe('refused: the host name resolves to a private or reserved address (169.254.169.254)');
+      expect(refused.lastError).toBe('refused: the host name resolves to a private or reserved address, which is refused');
     } finally {
       await module.close();
     }

@@ -91,10 +91,13 @@ function parseTarget(raw: string, redirected: boolean): URL {
 /** Resolves and checks the host of one hop; the address to connect to. */
 async function checkTarget(url: URL, redirected: boolean, options: LogoFetchOptions, untilAborted: <T>(p: Promise<T>) => Promise<T>): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const where = redirected ? 'the logo URL redirects to' : 'the logo URL resolves to';
+  // Refusals say that an address was refused, never which: echoing what a name resolves to (or
+  // where a redirect leads) would let a caller map the internal network through this check.
+  const where = redirected ? 'the logo URL redirects to' : 'the logo URL points to';
   const allowed = options.isAllowed ?? ((address: string) => options.allowPrivateNetwork || !isForbiddenAddress(address));
   if (!options.allowPrivateNetwork && isForbiddenHostName(host)) {
-    throw new LogoFetchError(`${redirected ? 'the logo URL redirects to' : 'the logo URL points to'} an internal host name (${host})`);
+    // The name the caller wrote is theirs to see; where a redirect led is not.
+    throw new LogoFetchError(redirected ? `${where} an internal host name, which is refused` : `${where} an internal host name (${host})`);
   }
 
   let addresses: { address: string; family: 4 | 6 }[];
@@ -112,7 +115,7 @@ async function checkTarget(url: URL, redirected: boolean, options: LogoFetchOpti
   }
   if (addresses.length === 0) throw new LogoFetchError(`the logo host name could not be resolved (${host})`);
   for (const { address } of addresses) {
-    if (!allowed(address)) throw new LogoFetchError(`${where} a private address (${address})`);
+    if (!allowed(address)) throw new LogoFetchError(`${where} a private or reserved network address, which is refused`);
   }
   return addresses[0]!;
 }

@@ -72,7 +72,8 @@ export async function checkedAddress(url: URL, policy: TargetPolicy): Promise<Re
   }
   if (!policy.allowPrivateNetwork) {
     for (const { address } of addresses) {
-      if (isForbiddenAddress(address)) throw new TargetRefused(`the host name resolves to a private or reserved address (${address})`);
+      // Never which address: echoing it would let a caller map internal names through this check.
+      if (isForbiddenAddress(address)) throw new TargetRefused('the host name resolves to a private or reserved address, which is refused');
     }
   }
   return addresses[0]!;
