@@ -28,7 +28,9 @@ const originList = z
   );
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Safe unless told otherwise: `npm start` runs production (no GraphiQL, no introspection, https
+  // webhooks only); `npm run dev` sets development.
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z

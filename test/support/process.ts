@@ -14,6 +14,15 @@ function nodeWithTsx(script: string, args: string[], env: Record<string, string>
   });
 }
 
+/**
+ * `npm start` as a user runs it: the environment without what the test runner adds (vitest sets
+ * NODE_ENV=test), plus `env`.
+ */
+function npmStart(env: Record<string, string>): ChildProcess {
+  const { NODE_ENV: _runner, ...inherited } = process.env;
+  return spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 export async function runCli(args: string[], env: Record<string, string>, tree?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = nodeWithTsx('src/cli.ts', args, env, tree);
   let stdout = '';
@@ -31,9 +40,13 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts src/main.ts on a free port and resolves once it logs that it listens. */
-export async function startServer(env: Record<string, string>, tree?: string): Promise<ServerProcess> {
-  const child = nodeWithTsx('src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, tree);
+/**
+ * Starts src/main.ts (or, with `via: 'npm start'`, the documented command) on a free port and
+ * resolves once it logs that it listens.
+ */
+export async function startServer(env: Record<string, string>, tree?: string, via: 'node' | 'npm start' = 'node'): Promise<ServerProcess> {
+  const serverEnv = { PORT: '0', LOG_LEVEL: 'info', ...env };
+  const child = via === 'npm start' ? npmStart(serverEnv) : nodeWithTsx('src/main.ts', [], serverEnv, tree);
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const url = await new Promise<string>((resolve, reject) => {

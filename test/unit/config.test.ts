@@ -93,11 +93,13 @@ describe('loadConfig', () => {
       bulkRateLimitPerMinute: 30,
       scanRateLimitPerMinute: 6000,
       corsOrigins: [],
-      graphqlIntrospection: true,
+      // NODE_ENV unset is production: no introspection unless asked for.
+      nodeEnv: 'production',
+      graphqlIntrospection: false,
       graphqlMaxDepth: 10,
       graphqlMaxCost: 100_000,
     });
-    expect(loadConfig({ NODE_ENV: 'production' }).graphqlIntrospection).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).graphqlIntrospection).toBe(true);
     const config = loadConfig({
       NODE_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '0',
