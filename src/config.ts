@@ -1,5 +1,6 @@
 // The one module that reads process.env. Everything else receives a frozen, typed Config.
 import { z } from 'zod';
+import { parseCidr } from './shared/cidr.ts';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -54,6 +55,11 @@ const envSchema = z.object({
   SCAN_REDIRECT_STATUS: z.enum(['301', '302', '307']).default('302').transform(Number),
   ANALYTICS_SOURCE: z.enum(['rollups', 'raw']).default('rollups'),
   TRUST_PROXY: booleanString.default(false),
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .pipe(z.array(z.string().refine((entry) => parseCidr(entry) !== null, { error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR such as 10.0.0.0/8` })))
+    .default([]),
   GEO_COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as CF-IPCountry').optional(),
   GEOIP_DB: z.string().min(1).optional(),
   SCAN_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(200),
@@ -109,6 +115,8 @@ export interface Config {
   /** 'raw' answers analytics from raw scans only: for benchmarks and cross-checks, not production. */
   readonly analyticsSource: 'rollups' | 'raw';
   readonly trustProxy: boolean;
+  /** Addresses and ranges of the reverse proxies in front; X-Forwarded-For is read from them only. */
+  readonly trustedProxies: readonly string[];
   /** Lower-cased name of a trusted header with the visitor's country, or null. */
   readonly geoCountryHeader: string | null;
   /** MMDB country database; null means the one bundled with the package. */
@@ -197,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanRedirectStatus: e.SCAN_REDIRECT_STATUS as 301 | 302 | 307,
     analyticsSource: e.ANALYTICS_SOURCE,
     trustProxy: e.TRUST_PROXY,
+    trustedProxies: e.TRUSTED_PROXIES,
     geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase() ?? null,
     geoipDb: e.GEOIP_DB ?? null,
     scanFlushIntervalMs: e.SCAN_FLUSH_INTERVAL_MS,

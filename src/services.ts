@@ -37,7 +37,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   const scansStore = createScansStore(db);
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
-    trustProxy: config.trustProxy,
+    proxies: { trustProxy: config.trustProxy, trustedProxies: config.trustedProxies },
     countryHeader: config.geoCountryHeader,
   });
   const metrics = createMetrics();

@@ -203,3 +203,25 @@ describe('proxy and header settings', () => {
     }
   });
 });
+
+describe('behind proxies', () => {
+  it('a forged leftmost X-Forwarded-For entry changes neither the routing country nor the per-address limit', async () => {
+    const own = await getTestApp({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', SCAN_RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const ownKey = await own.newAccountKey();
+      const code = await createCode(own, ownKey, { content: 'https://example.com/elsewhere', routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } });
+      // The client (81.2.69.142, GB) claims to be 8.8.8.8 (US); our proxy 10.0.0.2 appended the real address.
+      const forged = (n: number) => ({ 'x-forwarded-for': `8.8.8.${n}, 81.2.69.142, 10.0.0.2` });
+      const answers = [];
+      for (let n = 0; n < 4; n++) answers.push(await own.request('GET', pathOf(code), { headers: forged(n) }));
+      expect(answers.slice(0, 3).map((res) => res.headers.get('location'))).toEqual(Array(3).fill('https://example.com/elsewhere'));
+      // Another forged entry each time, the same visitor: the fourth scan in the minute is limited.
+      expect(answers[3]!.status).toBe(429);
+      await own.services.scans.recorder.flush();
+      const stored = await own.testDb.db('scans').where({ code_id: code.id });
+      expect(stored.map((row) => row.country)).toEqual(['GB', 'GB', 'GB']);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -87,6 +87,20 @@ describe('loadConfig', () => {
     }
     expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['REDIS_URL', 'WEBHOOK_RETRY_SCALE', 'WEBHOOK_TIMEOUT_MS']);
   });
+  it('reads TRUSTED_PROXIES as addresses and ranges, naming every bad entry', () => {
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 2001:db8::/32,127.0.0.1' }).trustedProxies).toEqual(['10.0.0.0/8', '2001:db8::/32', '127.0.0.1']);
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    let error: unknown;
+    try {
+      loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, proxy.internal, 1.2.3.4/99' });
+    } catch (err) {
+      error = err;
+    }
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toContain("'proxy.internal' is not an IP address or CIDR");
+    expect(problems).toContain("'1.2.3.4/99' is not an IP address or CIDR");
+  });
+
   it('reads the rate limits, CORS and GraphQL limits, closed and limited by default', () => {
     expect(loadConfig({})).toMatchObject({
       rateLimitPerMinute: 600,

@@ -1,10 +1,10 @@
 // The conditions a routing rule can hold. A rule's `type` names the dimension it is about and
 // requires that dimension's fields; any other dimension's fields may be added to the same
 // `conditions` object, and then all of them must match (AND). Several rules give OR.
-import { isIP, BlockList } from 'node:net';
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
 import { httpUrlSchema } from '../../shared/url.ts';
+import { parseCidr } from '../../shared/cidr.ts';
 
 export const RULE_TYPES = ['geo', 'device', 'time', 'language', 'ip', 'query', 'schedule', 'split'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
@@ -33,26 +33,6 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-/** `10.0.0.0/8`, `2001:db8::/32`, or a single address. */
-export function parseCidr(value: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
-  const [address = '', prefixText, ...rest] = value.trim().split('/');
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) return null;
-  const max = version === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) return null;
-  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
-}
-
-/** A BlockList matching any of the CIDRs; built once per rule, not per scan. */
-export function cidrMatcher(cidrs: string[]): BlockList {
-  const list = new BlockList();
-  for (const cidr of cidrs) {
-    const parsed = parseCidr(cidr)!;
-    list.addSubnet(parsed.address, parsed.prefix, parsed.family);
-  }
-  return list;
-}
 
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day HH:MM, 00:00 to 23:59');
 const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-12-01T00:00:00Z' });

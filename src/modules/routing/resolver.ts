@@ -3,7 +3,7 @@
 // Both share one set of per-condition matchers; only explain() builds strings.
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { cidrMatcher } from './conditions.ts';
+import { cidrMatcher } from '../../shared/cidr.ts';
 import type { Conditions, Device } from './conditions.ts';
 import type { Routing } from './rule.ts';
 import { compileTimeWindow } from './time-window.ts';

@@ -7,6 +7,7 @@ import Bowser from 'bowser';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import maxmind, { type CountryResponse, type Reader } from 'maxmind';
+import { createClientAddress, type ProxyTrust } from '../../shared/client-address.ts';
 
 export interface ParsedUserAgent {
   /** bowser's platform type: mobile, tablet, desktop, tv, bot; null when unknown. */
@@ -19,8 +20,8 @@ export interface ParsedUserAgent {
 export interface ClientInfoOptions {
   /** MMDB file with a country_code (DB-IP/ip-location-db) or country.iso_code (GeoLite2) field. */
   geoipDbPath: string;
-  /** Take the client address from X-Forwarded-For (set only behind a proxy you control). */
-  trustProxy: boolean;
+  /** Which X-Forwarded-For entries to believe (TRUST_PROXY, TRUSTED_PROXIES). */
+  proxies: ProxyTrust;
   /** Lower-cased name of a trusted header carrying the country, e.g. cf-ipcountry. */
   countryHeader: string | null;
 }
@@ -54,15 +55,8 @@ export async function createClientInfo(options: ClientInfoOptions) {
   }
 
   return {
-    /** The visitor's address: the socket peer, or the first X-Forwarded-For hop behind a trusted proxy. */
-    clientIp(headers: IncomingHttpHeaders, socketAddress: string | undefined): string | null {
-      if (options.trustProxy) {
-        const forwarded = headers['x-forwarded-for'];
-        const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-        if (first) return first;
-      }
-      return socketAddress ?? null;
-    },
+    /** The visitor's address: the socket peer, or the X-Forwarded-For entry our proxies vouch for (shared/client-address.ts). */
+    clientIp: createClientAddress(options.proxies),
 
     /** Country from the trusted header when configured and present, else from the GeoIP database. */
     country(ip: string | null, headers: IncomingHttpHeaders): string | null {
