@@ -51,7 +51,9 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   const cors = corsFor(services.config.corsOrigins);
   if (cors) app.use(cors);
   app.use(apiVersioning());
-  app.use(errorHandler());
+  // A client may send the rest of a refused body before it reads the answer: twice the largest
+  // body limit, or 5 s, is read and dropped so that the problem reaches it.
+  app.use(errorHandler({ maxBytes: 2 * Math.max(services.config.jsonBodyLimit, services.config.bulkBodyLimit), maxMs: 5_000 }));
   // The OAuth server answers /oauth/* itself (OAuth's own error format), before the problem mapping below.
   app.use(oauthServer(services));
   // Routers leave a bare status when nothing answered (404) or the method is wrong (405, 501,

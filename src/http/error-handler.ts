@@ -3,6 +3,7 @@
 import type { Middleware } from 'koa';
 import { DomainError, kindForStatus, type ErrorKind } from '../shared/errors.ts';
 import type { AppState } from './context.ts';
+import { drainUnreadBody, type DrainBound } from './drain.ts';
 import { PROBLEM_CONTENT_TYPE, problemFor, type Problem } from './problem.ts';
 
 /** Errors thrown by libraries (co-body, @koa/router, http-errors) carry a status and `expose`. */
@@ -43,7 +44,8 @@ function toProblem(err: unknown): { problem: Problem; known: boolean } {
   return { problem: problemFor('internal', 'An unexpected error occurred. It has been logged.'), known: false };
 }
 
-export function errorHandler(): Middleware<AppState> {
+/** `drain`: how much of a body the answer did not need is read before the connection closes (drain.ts). */
+export function errorHandler(drain: DrainBound): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -53,6 +55,7 @@ export function errorHandler(): Middleware<AppState> {
       else ctx.state.log?.error({ err }, 'unhandled error');
       if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="qr-service"');
       if (err instanceof DomainError && err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
+      await drainUnreadBody(ctx.req, drain);
       ctx.status = problem.status;
       ctx.type = PROBLEM_CONTENT_TYPE;
       ctx.body = { ...problem, instance: ctx.path, request_id: ctx.state.requestId };

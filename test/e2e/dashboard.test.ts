@@ -238,7 +238,7 @@ describe('serving /dashboard', () => {
     const empty = mkdtempSync(join(tmpdir(), 'qr-dashboard-empty-'));
     const koa = new Koa();
     const router = createDashboardRouter(empty);
-    koa.use(errorHandler()).use(router.routes());
+    koa.use(errorHandler({ maxBytes: 0, maxMs: 0 })).use(router.routes());
     const server = createServer(koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
