@@ -15,6 +15,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { rateLimitSubject } from '../shared/principal.ts';
 import type { GraphQLContext } from './context.ts';
 import { costLimitError, operationCost } from './cost.ts';
 
@@ -145,7 +146,7 @@ const bulkRateLimit: Plugin<GraphQLContext> = {
     if (!limit || !context.principal) return;
     const calls = bulkCalls(args.document, args.operationName);
     if (calls === 0) return;
-    const state = await limit.take(context.principal.keyId, calls);
+    const state = await limit.take(rateLimitSubject(context.principal), calls);
     if (!state || state.allowed) return;
     const retryAfter = Math.max(1, state.resetSeconds);
     setResultAndStopExecution({

@@ -4,6 +4,7 @@
 // and once against the (lower) bulk limit; the headers show whichever runs out first.
 import type { Middleware } from 'koa';
 import { DomainError } from '../shared/errors.ts';
+import { rateLimitSubject } from '../shared/principal.ts';
 import type { RateLimits, RateLimitState } from '../shared/rate-limiter.ts';
 import { principalOf, type AppContext, type AppState } from './context.ts';
 
@@ -29,7 +30,7 @@ export function withRateLimit(
   if (!api && !bulk) return auth;
   return (ctx, next) =>
     auth(ctx, async () => {
-      const keyId = principalOf(ctx).keyId;
+      const keyId = rateLimitSubject(principalOf(ctx));
       let shown: RateLimitState | null = null;
       if (api) {
         shown = await api.take(keyId);

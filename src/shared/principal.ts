@@ -17,6 +17,12 @@ export interface Principal {
   readonly scopes: ReadonlySet<Scope>;
 }
 
+/**
+ * Whose calls a rate limit counts together: one API key, or one OAuth client acting for one
+ * account (a client used by many accounts must not put them all in one bucket).
+ */
+export const rateLimitSubject = (principal: Principal) => `${principal.accountId}/${principal.keyId}`;
+
 /** Throws the 403 that names the missing scope; REST and GraphQL render it alike. */
 export function requireScope(principal: Principal, scope: Scope): void {
   if (principal.scopes.has(scope)) return;
