@@ -88,6 +88,7 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: booleanString.optional(),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(100_000),
+  GRAPHQL_STREAM_MAX_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   METRICS_TOKEN: z.string().regex(/^\S{16,}$/, 'must be a random secret of at least 16 characters, without spaces').optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -164,6 +165,8 @@ export interface Config {
   readonly graphqlIntrospection: boolean;
   readonly graphqlMaxDepth: number;
   readonly graphqlMaxCost: number;
+  /** A subscription stream ends after this long; clients reconnect. */
+  readonly graphqlStreamMaxMs: number;
   /** Serves GET /metrics on the main port to `Authorization: Bearer <token>`; null: not there. */
   readonly metricsToken: string | null;
   /** Port of a separate, token-free /metrics listener (0 picks a free one); null: none. */
@@ -234,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
+    graphqlStreamMaxMs: e.GRAPHQL_STREAM_MAX_MS,
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,

@@ -8,4 +8,6 @@ export interface GraphQLContext {
   services: Services;
   /** Per-request DataLoaders, so lists of codes batch their per-code queries. */
   loaders: { analytics: AnalyticsLoaders };
+  /** The request's credential checked again (null once revoked or expired): long-lived streams re-check with it. */
+  reauthenticate: () => Promise<Principal | null>;
 }

@@ -16,13 +16,16 @@ export function bearerAuthenticator(services: { accounts: { authenticate: Authen
   return (token) => (looksLikeApiKey(token) ? services.accounts.authenticate(token) : services.oauth.authenticate(token));
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export const bearerToken = (header: string): string | null => BEARER.exec(header)?.[1] ?? null;
+
 export function requireAuth(authenticate: Authenticate): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     if (!header) throw new DomainError('unauthorized', 'Send an API key or access token in the header Authorization: Bearer <token>.');
-    const match = BEARER.exec(header);
-    if (!match) throw new DomainError('unauthorized', 'The Authorization header must have the form: Bearer <token>.');
-    const principal = await authenticate(match[1]!);
+    const token = bearerToken(header);
+    if (!token) throw new DomainError('unauthorized', 'The Authorization header must have the form: Bearer <token>.');
+    const principal = await authenticate(token);
     if (!principal) throw new DomainError('unauthorized', 'The API key or access token is invalid, revoked or expired.');
     ctx.state.principal = principal;
     await next();

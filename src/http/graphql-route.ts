@@ -9,7 +9,7 @@ import type { Yoga } from '../graphql/yoga.ts';
 import { createAnalyticsLoaders } from '../modules/analytics/loaders.ts';
 import type { Services } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
-import { bearerAuthenticator, requireAuth } from './auth.ts';
+import { bearerAuthenticator, bearerToken, requireAuth } from './auth.ts';
 import { hasBody, jsonDepthExceeds, tooDeep } from './body.ts';
 import { principalOf, type AppContext, type AppState } from './context.ts';
 import { withRateLimit } from './rate-limit.ts';
@@ -49,7 +49,8 @@ function checkJsonParams(ctx: AppContext): void {
 export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: boolean): Router<AppState> {
   const router = new Router<AppState>();
   // A GraphQL request counts as one call, whatever it asks for (depth and cost are limited in yoga).
-  const auth = withRateLimit(requireAuth(bearerAuthenticator(services)), services.rateLimits);
+  const authenticate = bearerAuthenticator(services);
+  const auth = withRateLimit(requireAuth(authenticate), services.rateLimits);
 
   // A browser opening GraphiQL cannot send a key yet; it sets one in GraphiQL's headers tab. Only
   // the page itself goes without a credential: yoga's own test decides, so whatever passes here
@@ -70,6 +71,7 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
       principal,
       services,
       loaders: { analytics: createAnalyticsLoaders(principal, services.analytics) },
+      reauthenticate: () => authenticate(bearerToken(ctx.get('Authorization')) ?? ''),
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));

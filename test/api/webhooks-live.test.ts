@@ -22,6 +22,8 @@ interface Stream {
   events: any[];
   /** Resolves once `n` payloads arrived (or fails after timeoutMs). */
   next(n: number, timeoutMs?: number): Promise<any[]>;
+  /** Resolves when the server ended the stream (or close() aborted it). */
+  ended: Promise<void>;
   close(): void;
 }
 
@@ -35,8 +37,9 @@ async function subscribe(baseUrl: string, key: string | undefined, variables: Re
     signal: controller.signal,
   });
   const events: any[] = [];
+  let ended: Promise<void> = Promise.resolve();
   if (res.body && res.headers.get('content-type')?.includes('text/event-stream')) {
-    void (async () => {
+    ended = (async () => {
       const decoder = new TextDecoder();
       let buffer = '';
       try {
@@ -61,6 +64,7 @@ async function subscribe(baseUrl: string, key: string | undefined, variables: Re
     status: res.status,
     contentType: res.headers.get('content-type'),
     events,
+    ended,
     async next(n, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (events.length < n) {
@@ -206,5 +210,45 @@ describe('scanCreated across instances (REDIS_URL)', () => {
     } finally {
       redis.disconnect();
     }
+  });
+});
+
+describe('scanCreated and its credential', () => {
+  let app: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    // Credentials are re-checked every 200 ms; a stream lives at most 1.5 s.
+    app = await getTestApp({ SCAN_FLUSH_INTERVAL_MS: '20', API_KEY_CACHE_TTL_MS: '200', GRAPHQL_STREAM_MAX_MS: '1500' });
+    admin = await app.newAccountKey('live-revocation');
+  });
+  afterAll(() => app.close());
+
+  it('ends the stream of a key once it is revoked, delivering nothing after', async () => {
+    const created = await app.request('POST', '/v1/api-keys', { key: admin, body: { name: 'watcher', scopes: ['analytics:read'] } });
+    const code = await createCode(app, admin);
+    const stream = await subscribe(app.url, created.body.key);
+    try {
+      await settle();
+      await scan(app.url, code);
+      await stream.next(1);
+      expect((await app.request('DELETE', `/v1/api-keys/${created.body.id}`, { key: admin })).status).toBe(204);
+      await stream.ended;
+      await scan(app.url, code);
+      await settle();
+      // The scan before, then the error that ended the stream; nothing of the scan after.
+      expect(stream.events).toHaveLength(2);
+      expect(stream.events[0].data.scanCreated.codeId).toBe(code.id);
+      expect(stream.events[1].errors[0]).toMatchObject({ message: expect.stringMatching(/revoked/), extensions: { code: 'UNAUTHORIZED' } });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('ends every stream after GRAPHQL_STREAM_MAX_MS', async () => {
+    const stream = await subscribe(app.url, admin);
+    const started = Date.now();
+    await stream.ended;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    stream.close();
   });
 });

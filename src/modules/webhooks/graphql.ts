@@ -2,6 +2,7 @@
 // stream, Subscription.scanCreated, served over graphql-yoga's server-sent events.
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../../graphql/builder.ts';
+import { guardedStream } from '../../graphql/guarded-stream.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { DomainError } from '../../shared/errors.ts';
@@ -248,7 +249,16 @@ builder.subscriptionFields((t) => ({
     type: ScanCreatedRef,
     description: "The caller's scans as they are recorded (within about SCAN_FLUSH_INTERVAL_MS), of every code or of one. Over server-sent events: send Accept: text/event-stream.",
     args: { codeId: t.arg.id({ required: false }) },
-    subscribe: scoped('analytics:read', (_root, { codeId }, ctx) => ctx.services.webhooks.subscribeScans(ctx.principal, codeId == null ? null : String(codeId))),
+    subscribe: scoped('analytics:read', async (_root, { codeId }, ctx) =>
+      guardedStream(await ctx.services.webhooks.subscribeScans(ctx.principal, codeId == null ? null : String(codeId)), {
+        recheckMs: Math.max(100, ctx.services.config.apiKeyCacheTtlMs),
+        maxMs: ctx.services.config.graphqlStreamMaxMs,
+        stillAllowed: async () => {
+          const now = await ctx.reauthenticate();
+          return now !== null && now.accountId === ctx.principal.accountId && now.scopes.has('analytics:read');
+        },
+      }),
+    ),
     resolve: (scan: ScanPayload) => scan,
   }),
 }));
