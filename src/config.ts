@@ -81,6 +81,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(16),
+  BULK_LOGO_FETCHES_PER_CALL: z.coerce.number().int().min(0).max(10_000).default(20),
   RATE_LIMIT_PER_MINUTE: perMinute.default(600),
   BULK_RATE_LIMIT_PER_MINUTE: perMinute.default(30),
   SCAN_RATE_LIMIT_PER_MINUTE: perMinute.default(6000),
@@ -153,6 +155,10 @@ export interface Config {
   readonly webhookDisableAfterMs: number;
   /** Finished webhook events older than this are deleted. */
   readonly webhookRetentionDays: number;
+  /** Webhook endpoints one account may have. */
+  readonly webhookEndpointsPerAccount: number;
+  /** Distinct logo URLs one bulk call may fetch. */
+  readonly bulkLogoFetchesPerCall: number;
   /** API calls a minute per key, REST and GraphQL alike; 0 = no limit. */
   readonly rateLimitPerMinute: number;
   /** Bulk calls a minute per key, on top of the limit above; 0 = no limit. */
@@ -230,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     webhookDisableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
+    webhookEndpointsPerAccount: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT,
+    bulkLogoFetchesPerCall: e.BULK_LOGO_FETCHES_PER_CALL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bulkRateLimitPerMinute: e.BULK_RATE_LIMIT_PER_MINUTE,
     scanRateLimitPerMinute: e.SCAN_RATE_LIMIT_PER_MINUTE,

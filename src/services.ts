@@ -89,7 +89,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
     codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
-    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
+    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, maxLogoFetches: config.bulkLogoFetchesPerCall }),
     idempotency: createIdempotency(db),
     images,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),

@@ -27,8 +27,8 @@ export interface BulkResult {
   codes: Code[];
 }
 
-/** Bulk creation needs exactly what single creation needs. */
-export type BulkServiceDeps = CodesServiceDeps;
+/** Bulk creation needs what single creation needs, and a bound on the logos one call fetches. */
+export type BulkServiceDeps = CodesServiceDeps & { maxLogoFetches: number };
 
 function drawSlugs(count: number): string[] {
   const slugs = new Set<string>();
@@ -39,7 +39,7 @@ function drawSlugs(count: number): string[] {
   return [...slugs];
 }
 
-export function createBulkService({ db, codes, routing, images, logos, onCodeChanged, emit }: BulkServiceDeps) {
+export function createBulkService({ db, codes, routing, images, logos, onCodeChanged, emit, maxLogoFetches }: BulkServiceDeps) {
   /** Parses every item, collecting each one's problems under `codes.<index>`. */
   function parseItems(items: unknown[]): CreateCodeInput[] {
     const errors: FieldError[] = [];
@@ -93,10 +93,15 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
       }
       const bodies = parseItems(items);
 
-      // Each distinct logo is fetched once, before the transaction (it is network I/O).
+      // Each distinct logo is fetched once, before the transaction (it is network I/O), and one
+      // call fetches a bounded number of them, one after another.
+      const logoUrls = new Set(bodies.map((b) => b.design.logo_url).filter((u): u is string => !!u));
+      if (logoUrls.size > maxLogoFetches) {
+        throw new DomainError('validation_failed', `These codes name ${logoUrls.size} different logo URLs; one bulk call may fetch at most ${maxLogoFetches} (BULK_LOGO_FETCHES_PER_CALL). Use fewer logos, or split the call.`);
+      }
       const logoIds = new Map<string, string>();
       const logoData = new Map<string, Awaited<ReturnType<Logos['forRender']>>>();
-      for (const url of new Set(bodies.map((b) => b.design.logo_url).filter((u): u is string => !!u))) {
+      for (const url of logoUrls) {
         const id = await logos.ensureFromUrl(url);
         logoIds.set(url, id);
         logoData.set(id, await logos.forRender(id));

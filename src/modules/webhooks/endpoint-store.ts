@@ -100,6 +100,11 @@ export function createEndpointStore(db: Knex) {
       return row ? webhookOf(row) : null;
     },
 
+    async countEndpoints(accountId: string): Promise<number> {
+      const [row] = await db('webhook_endpoints').where('account_id', accountId).count({ n: '*' });
+      return Number(row?.n ?? 0);
+    },
+
     /** One page of an account's endpoints, newest first. */
     async listEndpoints(accountId: string, after: Position | null, limit: number): Promise<Webhook[]> {
       const builder = afterPosition(db('webhook_endpoints').where('account_id', accountId), after, 'created_at', 'id');

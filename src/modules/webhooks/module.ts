@@ -26,6 +26,7 @@ export type WebhooksConfig = Pick<
   | 'webhookRetryScale'
   | 'webhookDisableAfterMs'
   | 'webhookRetentionDays'
+  | 'webhookEndpointsPerAccount'
 >;
 
 export interface WebhooksDeps {
@@ -64,7 +65,7 @@ export function createWebhooks({ db, config, logger, resolve, onDeliveryOutcome 
     retentionDays: config.webhookRetentionDays,
   });
   const outbox = createOutbox({ store, live, publicBaseUrl: config.publicBaseUrl, afterCommit: () => worker.wake() });
-  const service = createWebhooksService({ db, store, deliverer, live, policy, leaseMs });
+  const service = createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints: config.webhookEndpointsPerAccount });
   return {
     service,
     outbox,

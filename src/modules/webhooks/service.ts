@@ -29,6 +29,8 @@ export interface WebhooksServiceDeps {
   policy: TargetPolicy;
   /** The claim an attempt made by the API call itself holds (like a worker's). */
   leaseMs: number;
+  /** Endpoints one account may have (WEBHOOK_ENDPOINTS_PER_ACCOUNT): every scan fans out to all. */
+  maxEndpoints: number;
 }
 
 export interface Page<T> {
@@ -49,7 +51,7 @@ function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: num
   return { data, nextCursor: rows.length > limit && last ? encodeCursor(last) : null, cursorOf: encodeCursor };
 }
 
-export function createWebhooksService({ db, store, deliverer, live, policy, leaseMs }: WebhooksServiceDeps) {
+export function createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints }: WebhooksServiceDeps) {
   /** The URL's SSRF and scheme problems, as field errors on `url`. */
   async function urlErrors(url: string): Promise<FieldError[]> {
     const problems = urlProblems(url, policy);
@@ -106,6 +108,12 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
     /** Registers an endpoint; the answer carries its signing secret, shown this once. */
     async create(principal: Principal, input: unknown): Promise<WebhookWithSecret> {
       const body = await parseWithChecks(createWebhookSchema, principal, input);
+      // Checked before the insert, not with it: two creates at the same instant may both pass, so
+      // an account can end one or two over the cap, never more than its concurrent requests.
+      const existing = await store.countEndpoints(principal.accountId);
+      if (existing >= maxEndpoints) {
+        throw new DomainError('validation_failed', `An account may have at most ${maxEndpoints} webhook endpoints (WEBHOOK_ENDPOINTS_PER_ACCOUNT); this one has ${existing}. Delete one, or point several event types at one endpoint.`);
+      }
       const now = new Date();
       const webhook: Webhook = {
         id: newId('wh'),
