@@ -51,6 +51,7 @@ const envSchema = z.object({
     .refine((value) => /^[^?#]*\/oauth$/.test(value), 'must end in /oauth (where the OAuth server is mounted), without a trailing slash')
     .optional(),
   OAUTH_ACCESS_TOKEN_TTL_MS: z.coerce.number().int().min(60_000).max(3_600_000).default(600_000),
+  OAUTH_KEYS_FILE: z.string().min(1).default('./data/oauth-keys.json'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SCAN_REDIRECT_STATUS: z.enum(['301', '302', '307']).default('302').transform(Number),
   ANALYTICS_SOURCE: z.enum(['rollups', 'raw']).default('rollups'),
@@ -113,6 +114,8 @@ export interface Config {
   readonly oauthIssuer: string;
   /** Lifetime of OAuth access tokens (they cannot be revoked, only outlived). */
   readonly oauthAccessTokenTtlMs: number;
+  /** The OAuth signing and cookie keys (oauth/keys.ts); made on first start when missing. */
+  readonly oauthKeysFile: string;
   readonly shutdownTimeoutMs: number;
   readonly scanRedirectStatus: 301 | 302 | 307;
   /** 'raw' answers analytics from raw scans only: for benchmarks and cross-checks, not production. */
@@ -210,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     oauthIssuer: e.OAUTH_ISSUER ?? `${publicBaseUrl}/oauth`,
     oauthAccessTokenTtlMs: e.OAUTH_ACCESS_TOKEN_TTL_MS,
+    oauthKeysFile: e.OAUTH_KEYS_FILE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scanRedirectStatus: e.SCAN_REDIRECT_STATUS as 301 | 302 | 307,
     analyticsSource: e.ANALYTICS_SOURCE,

@@ -134,10 +134,10 @@ describe('client credentials', () => {
     expect((await token(client, { grant_type: 'client_credentials', scope: 'codes:read' })).body.error).toBe('invalid_client');
   });
 
-  it('a token issued by one process is accepted by another on the same database', async () => {
+  it('a token issued by one process is accepted by another on the same database with the same OAUTH_KEYS_FILE', async () => {
     const client = await registerClient({ name: 'shared', scopes: ['codes:read'], grant_types: ['client_credentials'] });
     const bearer = (await token(client, { grant_type: 'client_credentials', scope: 'codes:read' })).body.access_token;
-    const config = loadConfig({ DATABASE_URL: app.testDb.url, PUBLIC_BASE_URL: app.url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'false' });
+    const config = loadConfig({ DATABASE_URL: app.testDb.url, PUBLIC_BASE_URL: app.url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'false', OAUTH_KEYS_FILE: app.config.oauthKeysFile });
     const other = await createServices(app.testDb.db, config, createLogger(config));
     try {
       const principal = await other.oauth.authenticate(bearer);

@@ -1,5 +1,9 @@
 // The real app on a real port, over a fresh test database. Requests go through fetch.
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildRequestListener } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -40,6 +44,8 @@ let accountCounter = 0;
 /** The app over a fresh, migrated database, or over `options.testDb` as it is (the upgrade test's). */
 export async function getTestApp(env: Record<string, string> = {}, options: { testDb?: TestDb } = {}): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDb());
+  // Each app its own OAuth keys, as each its own database.
+  const oauthKeysFile = join(tmpdir(), `qr-oauth-keys-${randomBytes(6).toString('hex')}.json`);
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -49,6 +55,7 @@ export async function getTestApp(env: Record<string, string> = {}, options: { te
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: testDb.url,
     PUBLIC_BASE_URL: url,
+    OAUTH_KEYS_FILE: oauthKeysFile,
     ...env,
   });
   const logger = createLogger(config);
@@ -89,6 +96,7 @@ export async function getTestApp(env: Record<string, string> = {}, options: { te
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.close();
       await testDb.destroy();
+      rmSync(oauthKeysFile, { force: true });
     },
   };
 }

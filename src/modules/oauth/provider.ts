@@ -20,8 +20,10 @@ export interface ProviderOptions {
   resource: string;
   accessTokenTtlSeconds: number;
   /** Private JWK (P-256) that signs access tokens. */
-  signingKey: Record<string, unknown>;
-  cookieKey: string;
+  /** Private JWKs; the first signs, all verify (rotation). */
+  signingKeys: Record<string, unknown>[];
+  /** The first signs cookies, all verify. */
+  cookieKeys: string[];
   Adapter: new (model: string) => Adapter;
   trustProxy: boolean;
   logger: Logger;
@@ -53,8 +55,8 @@ export function createProvider(options: ProviderOptions): Provider {
   const cookie = { signed: true, httpOnly: true, sameSite: 'lax' };
   const provider = new Provider(options.issuer, {
     adapter: options.Adapter,
-    jwks: { keys: [options.signingKey] },
-    cookies: { keys: [options.cookieKey], long: cookie, short: cookie },
+    jwks: { keys: options.signingKeys },
+    cookies: { keys: options.cookieKeys, long: cookie, short: cookie },
     // Accounts have no users or passwords; the consent page identifies the account by one of its keys.
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'client_secret_basic' },

@@ -31,15 +31,16 @@ export interface OAuthServiceDeps {
   issuer: string;
   resource: string;
   /** Public half of the signing key. */
-  verificationKey: JWK;
+  /** Public JWKs of every signing key in the key file: a token signed by any of them verifies. */
+  verificationKeys: JWK[];
   /** How long a client lookup is trusted; bounds how long a deleted client's tokens work elsewhere. */
   cacheTtlMs: number;
 }
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export function createOAuthService({ store, issuer, resource, verificationKey, cacheTtlMs }: OAuthServiceDeps) {
-  const jwks = createLocalJWKSet({ keys: [verificationKey] });
+export function createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs }: OAuthServiceDeps) {
+  const jwks = createLocalJWKSet({ keys: verificationKeys });
   // Client id -> client (or null once known to be gone).
   const clients = new LRUCache<string, { client: OAuthClient | null }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
 

@@ -1,6 +1,5 @@
 // OAuth clients and the OAuth server's shared secrets. (The server's own records, codes,
 // refresh tokens, grants and sessions, are in ./adapter.ts.)
-import { isUniqueViolation } from '../../db/dialect.ts';
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { isScope, type Scope } from '../../shared/principal.ts';
@@ -37,6 +36,10 @@ function toClient(row: Row): OAuthClient {
     createdAt: fromMillis(row.created_at),
   };
 }
+
+/** Where the keys were kept before OAUTH_KEYS_FILE (migration 20261122230300). */
+const LEGACY_SIGNING_KEY = 'oauth-signing-key-1';
+const LEGACY_COOKIE_KEY = 'oauth-cookie-key-1';
 
 export function createOAuthStore(db: Queryable) {
   return {
@@ -76,21 +79,18 @@ export function createOAuthStore(db: Queryable) {
       return (await db('oauth_clients').where({ account_id: accountId, id }).delete()) > 0;
     },
 
-    /**
-     * The secret stored under `id`, or `make()`'s value stored now. When two processes start
-     * at once both insert; the loser reads the winner's, so all end up with the same one.
-     */
-    async secret(id: string, make: () => string): Promise<string> {
-      const existing = await db('oauth_secrets').where({ id }).first();
-      if (existing) return existing.value;
-      try {
-        const value = make();
-        await db('oauth_secrets').insert({ id, value, created_at: Date.now() });
-        return value;
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
-        return (await db('oauth_secrets').where({ id }).first()).value;
-      }
+    /** The keys versions before OAUTH_KEYS_FILE kept in the database, if any are left. */
+    async legacyKeys(): Promise<{ signing: Record<string, unknown>; cookie: string } | null> {
+      const rows: { id: string; value: string }[] = await db('oauth_secrets').whereIn('id', [LEGACY_SIGNING_KEY, LEGACY_COOKIE_KEY]);
+      const value = (id: string) => rows.find((row) => row.id === id)?.value;
+      const signing = value(LEGACY_SIGNING_KEY);
+      const cookie = value(LEGACY_COOKIE_KEY);
+      return signing && cookie ? { signing: JSON.parse(signing) as Record<string, unknown>, cookie } : null;
+    },
+
+    /** Deletes the database's copy of the keys once they are in the key file. */
+    async deleteLegacyKeys(): Promise<void> {
+      await db('oauth_secrets').whereIn('id', [LEGACY_SIGNING_KEY, LEGACY_COOKIE_KEY]).delete();
     },
   };
 }
