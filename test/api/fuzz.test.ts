@@ -24,7 +24,10 @@ import { startReceiver } from '../support/webhook-receiver.ts';
 
 /** Cases per route and per GraphQL field; FUZZ_RUNS=500 for a long local run, FUZZ_SEED to replay one. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
-const SEED = process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {};
+// One seed per run, printed, so a failure replays with FUZZ_SEED=<seed> (fast-check reports the
+// path within the run too).
+const SEED = { seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 };
+console.log(`fuzz seed ${SEED.seed} (replay: FUZZ_SEED=${SEED.seed} npm test -- test/api/fuzz.test.ts)`);
 const TIMEOUT_MS = 120_000;
 
 const receiver = await startReceiver(() => 204);
