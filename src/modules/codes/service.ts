@@ -11,7 +11,7 @@ import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
-import { allocateSlug, PREVIEW_SLUG } from './slug.ts';
+import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import type { CodesStore } from './store.ts';
 
 export interface CodePage {
@@ -77,24 +77,27 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       const logoId = await logoIdFor(body.design);
       // Read before the transaction: on SQLite the transaction holds the only connection.
       const logo = await logos.forRender(logoId);
-      // The slug is reserved first, on its own, so the image is checked with the real scan URL
-      // while no transaction waits on the render; a refused design only burns an unused slug.
-      const slug = body.type === 'url' ? await allocateSlug((candidate) => codes.reserveSlug(candidate)) : null;
-      await verifyScans(principal.accountId, { type: body.type, content: body.content, slug }, body.design, logo);
-      const now = new Date();
-      const id = newId('qr');
-      const code = await inTransaction(db, async (trx) => {
-        // Rules given without `enabled` are meant to work, so they switch routing on.
-        const routingEnabled = body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0;
-        await codes.insert(
-          { id, accountId: principal.accountId, type: body.type, content: body.content, design: body.design, logoId, routingEnabled, slug, createdAt: now, updatedAt: now },
-          trx,
-        );
-        await routing.replaceRules(id, body.routing.rules ?? [], trx);
-        const created = (await codes.findById(principal.accountId, id, trx))!;
-        await emit({ type: 'code.created', code: created }, trx);
-        return created;
-      });
+      // The image is checked with the real scan URL before the transaction (no transaction waits
+      // on the render thread); the slug is reserved inside it, so a failed create leaves none.
+      const insert = async (slug: string | null): Promise<Code | null> => {
+        await verifyScans(principal.accountId, { type: body.type, content: body.content, slug }, body.design, logo);
+        const now = new Date();
+        const id = newId('qr');
+        return inTransaction(db, async (trx) => {
+          if (slug !== null && !(await codes.reserveSlug(slug, trx))) return null;
+          // Rules given without `enabled` are meant to work, so they switch routing on.
+          const routingEnabled = body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0;
+          await codes.insert(
+            { id, accountId: principal.accountId, type: body.type, content: body.content, design: body.design, logoId, routingEnabled, slug, createdAt: now, updatedAt: now },
+            trx,
+          );
+          await routing.replaceRules(id, body.routing.rules ?? [], trx);
+          const created = (await codes.findById(principal.accountId, id, trx))!;
+          await emit({ type: 'code.created', code: created }, trx);
+          return created;
+        });
+      };
+      const code = body.type === 'url' ? await withNewSlug(insert) : (await insert(null))!;
       // A scan of a slug before it existed may have cached "missing".
       onCodeChanged(code);
       return code;

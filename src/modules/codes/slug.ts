@@ -20,14 +20,16 @@ export function isReservedPath(segment: string): boolean {
 }
 
 /**
- * Draws slugs until `reserve` accepts one. `reserve` records the slug for good (a tombstone
- * outlives the code), so a slug is never handed out twice.
+ * Draws slugs and calls `attempt` with each until it succeeds. `attempt` reserves the slug (a
+ * tombstone that outlives the code, so a slug is never handed out twice) and answers null when
+ * another code holds it already, for another draw.
  */
-export async function allocateSlug(reserve: (slug: string) => Promise<boolean>): Promise<string> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+export async function withNewSlug<T>(attempt: (slug: string) => Promise<T | null>): Promise<T> {
+  for (let tries = 0; tries < MAX_ATTEMPTS; tries++) {
     const slug = randomBase62(SLUG_LENGTH);
     if (isReservedPath(slug)) continue;
-    if (await reserve(slug)) return slug;
+    const result = await attempt(slug);
+    if (result !== null) return result;
   }
   throw new Error(`No free slug after ${MAX_ATTEMPTS} attempts; the slug space may be nearly full`);
 }
