@@ -27,6 +27,7 @@ import * as widenAccountScanRollupsValue from './20261123000000_widen_account_sc
 import * as backfillAccountScanBreakdowns from './20261123000100_backfill_account_scan_breakdowns.ts';
 import * as createScanBatches from './20261123010000_create_scan_batches.ts';
 import * as binaryCollateSlugsAndCodeIds from './20261124090000_binary_collate_slugs_and_code_ids.ts';
+import * as createAccountLogos from './20261125100000_create_account_logos.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261123000100_backfill_account_scan_breakdowns': backfillAccountScanBreakdowns,
   '20261123010000_create_scan_batches': createScanBatches,
   '20261124090000_binary_collate_slugs_and_code_ids': binaryCollateSlugsAndCodeIds,
+  '20261125100000_create_account_logos': createAccountLogos,
 };

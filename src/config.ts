@@ -71,6 +71,8 @@ const envSchema = z.object({
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
   LOGO_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOGO_MAX_BYTES: byteSize.default(1024 * 1024),
+  LOGO_BYTES_PER_ACCOUNT: byteSize.default(32 * 1024 * 1024),
+  LOGO_UNREFERENCED_GRACE_MS: z.coerce.number().int().min(0).max(30 * 86_400_000).default(3_600_000),
   IMAGE_CACHE_BYTES: byteSize.default(64 * 1024 * 1024),
   RENDER_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   RENDER_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(500),
@@ -137,6 +139,10 @@ export interface Config {
   readonly allowPrivateNetworkTargets: boolean;
   readonly logoFetchTimeoutMs: number;
   readonly logoMaxBytes: number;
+  /** What one account's stored logos may take, in bytes. */
+  readonly logoBytesPerAccount: number;
+  /** How long a logo no code of its account uses is kept before it is collected. */
+  readonly logoUnreferencedGraceMs: number;
   /** Rendered images kept in memory, in bytes. */
   readonly imageCacheBytes: number;
   /** Render worker threads; 0: one per core but one, at least 1. */
@@ -229,6 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS,
     logoFetchTimeoutMs: e.LOGO_FETCH_TIMEOUT_MS,
     logoMaxBytes: e.LOGO_MAX_BYTES,
+    logoBytesPerAccount: e.LOGO_BYTES_PER_ACCOUNT,
+    logoUnreferencedGraceMs: e.LOGO_UNREFERENCED_GRACE_MS,
     imageCacheBytes: e.IMAGE_CACHE_BYTES,
     renderWorkers: e.RENDER_WORKERS,
     renderQueuePerAccount: e.RENDER_QUEUE_PER_ACCOUNT,

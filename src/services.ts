@@ -15,6 +15,7 @@ import type { ChangedCode } from './modules/codes/model.ts';
 import { createIdempotency } from './modules/idempotency/service.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
+import { createLogoStore } from './modules/images/logo-store.ts';
 import { createLogos } from './modules/images/logos.ts';
 import { createRenderPool } from './modules/images/render-pool.ts';
 import { createImagesService } from './modules/images/service.ts';
@@ -57,12 +58,18 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     },
   });
   metrics.watch({ scanBufferDepth: recorder.pending, db });
-  const logos = createLogos(db, {
-    allowPrivateNetwork: config.allowPrivateNetworkTargets,
-    timeoutMs: config.logoFetchTimeoutMs,
-    maxBytes: config.logoMaxBytes,
-    maxRedirects: 3,
+  const logos = createLogos(createLogoStore(db), {
+    fetch: { allowPrivateNetwork: config.allowPrivateNetworkTargets, timeoutMs: config.logoFetchTimeoutMs, maxBytes: config.logoMaxBytes, maxRedirects: 3 },
+    bytesPerAccount: config.logoBytesPerAccount,
+    graceMs: config.logoUnreferencedGraceMs,
+    logosInUse: codesStore.logosInUse,
+    logger,
   });
+  // Logos of accounts that store no new ones are collected here (the others on their next store).
+  const logoCollector = setInterval(() => {
+    logos.collect().catch((err: unknown) => logger.error({ err }, 'Logo collection failed'));
+  }, Math.min(Math.max(config.logoUnreferencedGraceMs, 60_000), 3_600_000));
+  logoCollector.unref();
   const renderPool = createRenderPool({ threads: config.renderWorkers, queuePerAccount: config.renderQueuePerAccount });
   const images = createImagesService({
     codes: codesStore,
@@ -92,6 +99,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, maxLogoFetches: config.bulkLogoFetchesPerCall }),
     idempotency: createIdempotency(db),
     images,
+    /** Stored logos; `collect()` is what the hourly collector runs. */
+    logos,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
     scans: { store: scansStore, recorder, targets, clientInfo },
@@ -115,6 +124,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     },
     /** Writes buffered scans; call after the server stopped accepting requests. */
     async close(): Promise<void> {
+      clearInterval(logoCollector);
       await recorder.stop();
       await writerThread?.close();
       await renderPool.close();

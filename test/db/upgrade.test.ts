@@ -9,6 +9,7 @@ import { migrations } from '../../migrations/index.ts';
 import { migrateUp } from '../../src/db/migrate.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createTestDb } from '../support/db.ts';
+import { logoPng } from '../support/logo-server.ts';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const ACCOUNT = 'acct_upgrade000000000001';
@@ -17,6 +18,9 @@ const SLUG = 'UpGrAd1';
 /** A key as the first versions issued and stored it: qrk_ + 40 base62, kept as its SHA-256 hex. */
 const KEY = `qrk_${'Ab1'.repeat(13)}x`;
 const DAY = Date.parse('2026-03-02T10:00:00Z');
+const LOGO_BYTES = logoPng();
+const LOGO = createHash('sha256').update(LOGO_BYTES).digest('hex');
+const ORPHAN_LOGO = 'f'.repeat(64);
 
 /** Rows written right after the named migration, with the columns its table had then. */
 const FILL: Record<string, (db: import('knex').Knex) => Promise<void>> = {
@@ -33,6 +37,12 @@ const FILL: Record<string, (db: import('knex').Knex) => Promise<void>> = {
       country, device, os: device === 'ios' ? 'iOS' : 'Windows', browser: 'Safari', referrer_host: null, language: 'en', is_bot: isBot, visitor_hash: visitor.padEnd(32, '0'),
     });
     await db('scans').insert([scan(0, 'US', 'ios', 'a'), scan(5, 'US', 'ios', 'a'), scan(9, 'DE', 'desktop', 'b'), scan(20, 'DE', 'desktop', 'c', true)]);
+  },
+  '20261122201000_create_logos': async (db) => {
+    for (const [id, bytes] of [[LOGO, LOGO_BYTES], [ORPHAN_LOGO, Buffer.from('orphan')]] as const) {
+      await db('logos').insert({ id, content_type: 'image/png', width: 64, height: 64, data_base64: bytes.toString('base64'), created_at: DAY });
+    }
+    await db('codes').where({ id: CODE }).update({ logo_id: LOGO });
   },
   '20261122220000_create_webhook_endpoints': async (db) => {
     await db('webhook_endpoints').insert({ id: 'wh_upgrade00000000000001', account_id: ACCOUNT, url: 'https://hooks.example.com/upgrade', description: 'from before', events: JSON.stringify(['code.updated']), code_ids: null, secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`, enabled: true, created_at: DAY, updated_at: DAY });
@@ -83,6 +93,14 @@ describe('upgrade from the oldest schema', () => {
     const overview = await app.request('GET', '/v1/analytics/overview?from=2026-03-01&to=2026-03-03', { key: KEY });
     expect(overview.body).toMatchObject({ total_scans: 3, unique_scans: 2, active_codes: 1 });
     expect(overview.body.breakdowns.device).toEqual([{ value: 'ios', scans: 2 }, { value: 'desktop', scans: 1 }]);
+  });
+
+  it('charges the account for the logo its code uses, and collects the logo nobody used', async () => {
+    expect(await app.testDb.db('account_logos').select('account_id', 'logo_id', 'bytes')).toEqual([{ account_id: ACCOUNT, logo_id: LOGO, bytes: LOGO_BYTES.length }]);
+    await app.services.logos.collect(undefined, Date.now() + app.config.logoUnreferencedGraceMs + 1);
+    expect((await app.testDb.db('logos').select('id')).map((row) => row.id)).toEqual([LOGO]);
+    const png = await app.request('GET', `/v1/codes/${CODE}/image?format=png`, { key: KEY });
+    expect(png.status).toBe(200);
   });
 
   it('lists the webhook endpoint as it was', async () => {

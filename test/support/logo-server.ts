@@ -11,10 +11,13 @@ export interface LogoServer {
 }
 
 /** A 64x64 PNG: a coloured disc, the kind of mark a brand puts in its codes. */
-export function logoPng(): Buffer {
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="30" fill="#e11d48"/><rect x="20" y="20" width="24" height="24" fill="#fde047"/></svg>';
+export function logoPng(disc = 'e11d48'): Buffer {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="30" fill="#${disc}"/><rect x="20" y="20" width="24" height="24" fill="#fde047"/></svg>`;
   return new Resvg(svg).render().asPng();
 }
+
+/** `/logo-<rrggbb>.png`: another logo (other bytes) per colour. */
+const COLOURED_LOGO = /^\/logo-([0-9a-f]{6})\.png$/;
 
 export async function startLogoServer(): Promise<LogoServer> {
   let count = 0;
@@ -24,6 +27,10 @@ export async function startLogoServer(): Promise<LogoServer> {
     if (req.url === '/logo.png') {
       res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length });
       res.end(png);
+    } else if (COLOURED_LOGO.test(req.url ?? '')) {
+      const coloured = logoPng(COLOURED_LOGO.exec(req.url!)![1]);
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': coloured.length });
+      res.end(coloured);
     } else if (req.url === '/page.html') {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<html>not a logo</html>');

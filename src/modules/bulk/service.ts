@@ -102,7 +102,7 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
       const logoIds = new Map<string, string>();
       const logoData = new Map<string, Awaited<ReturnType<Logos['forRender']>>>();
       for (const url of logoUrls) {
-        const id = await logos.ensureFromUrl(url);
+        const id = await logos.ensureFromUrl(principal.accountId, url);
         logoIds.set(url, id);
         logoData.set(id, await logos.forRender(id));
       }

@@ -55,7 +55,7 @@ const urlOnly = (path: string, type: CodeType): FieldError => ({
 
 export function createCodesService({ db, codes, routing, images, logos, onCodeChanged, emit }: CodesServiceDeps) {
   /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
-  const logoIdFor = (design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(design.logo_url) : Promise.resolve(null));
+  const logoIdFor = (accountId: string, design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(accountId, design.logo_url) : Promise.resolve(null));
 
   /** Refuses a design that does not decode back to the code's payload. */
   function verifyScans(accountId: string, code: Pick<Code, 'type' | 'content' | 'slug'>, design: DesignInput, logo: RenderLogo | null): Promise<void> {
@@ -74,7 +74,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
     async create(principal: Principal, input: unknown): Promise<Code> {
       const body = parseCreateCode(input);
       checkDesign(body.design);
-      const logoId = await logoIdFor(body.design);
+      const logoId = await logoIdFor(principal.accountId, body.design);
       // Read before the transaction: on SQLite the transaction holds the only connection.
       const logo = await logos.forRender(logoId);
       // The image is checked with the real scan URL before the transaction (no transaction waits
@@ -131,7 +131,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
       if (design) checkDesign(design);
       const logoChanged = design !== undefined && design.logo_url !== current.design.logo_url;
-      const logoId = logoChanged ? await logoIdFor(design) : current.logoId;
+      const logoId = logoChanged ? await logoIdFor(principal.accountId, design) : current.logoId;
       if (newContent !== undefined || design !== undefined) {
         await verifyScans(principal.accountId, { ...current, content: newContent ?? current.content }, design ?? current.design, await logos.forRender(logoId));
       }
@@ -174,7 +174,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       checkDesign(body.design);
       const saved = options.codeId === undefined ? null : await get(principal, options.codeId);
       const slug = body.type === 'url' ? (saved?.slug ?? PREVIEW_SLUG) : null;
-      const logoId = await logoIdFor(body.design);
+      const logoId = await logoIdFor(principal.accountId, body.design);
       const code = { type: body.type, content: body.content, slug, design: body.design, logoId };
       await verifyScans(principal.accountId, code, body.design, await logos.forRender(logoId));
       return (await images.renderCodeImage(principal.accountId, code, params)).toString('utf8');

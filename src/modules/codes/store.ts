@@ -124,6 +124,13 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       return Number(row?.n ?? 0);
     },
 
+    /** Which of these logos codes use, as (account, logo) pairs: logo collection keeps those. */
+    async logosInUse(logoIds: string[]): Promise<{ accountId: string; logoId: string }[]> {
+      if (logoIds.length === 0) return [];
+      const rows: { account_id: string; logo_id: string }[] = await db('codes').distinct('account_id', 'logo_id').whereIn('logo_id', logoIds);
+      return rows.map((row) => ({ accountId: row.account_id, logoId: row.logo_id }));
+    },
+
     /** The code behind a public slug, whatever its account (the scan route is public). */
     async findBySlug(slug: string): Promise<Code | null> {
       const row: CodeRow | undefined = await db('codes').where({ slug }).first();

@@ -1,33 +1,82 @@
 // Logos: fetched once from a design's logo_url (SSRF-checked), stored by content hash, and
-// read back from the database (through a small cache) whenever a code is rendered.
+// read back from the database (through a small cache) whenever a code is rendered. Each account
+// holds the logos it stored, within a byte budget; holdings no code of the account uses are
+// collected after a grace period, and logos nobody holds with them.
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
 import { DomainError } from '../../shared/errors.ts';
 import type { RenderLogo } from './design.ts';
 import { fetchLogo, LogoFetchError, type LogoFetchOptions } from './logo-fetch.ts';
+import type { Holding, LogoStore } from './logo-store.ts';
 
-export function createLogos(db: Knex, fetchOptions: LogoFetchOptions) {
+/** Rows one collection pass looks at; the next pass takes the rest. */
+const COLLECT_BATCH = 500;
+
+export interface LogosOptions {
+  fetch: LogoFetchOptions;
+  /** LOGO_BYTES_PER_ACCOUNT: what an account's logos may take, shared ones counted in full. */
+  bytesPerAccount: number;
+  /** LOGO_UNREFERENCED_GRACE_MS: how long a logo no code uses is kept (a preview, a create in flight). */
+  graceMs: number;
+  /** Which of these logos codes use (the codes store's answer). */
+  logosInUse: (logoIds: string[]) => Promise<Holding[]>;
+  logger: Logger;
+}
+
+const fieldError = (message: string) => new DomainError('validation_failed', `design.logo_url: ${message}`, [{ path: 'design.logo_url', message }]);
+
+export function createLogos(store: LogoStore, options: LogosOptions) {
   const cache = new LRUCache<string, RenderLogo>({ max: 200 });
+  const { bytesPerAccount: budget } = options;
+
+  /**
+   * Ends holdings no code of their account uses and unrenewed for the grace period (of one
+   * account, or of every account), then deletes the logos nobody holds any more.
+   */
+  async function collect(accountId?: string, now = Date.now()): Promise<void> {
+    const before = now - options.graceMs;
+    const stale = await store.staleHoldings(before, COLLECT_BATCH, accountId);
+    const used = new Set((await options.logosInUse([...new Set(stale.map((h) => h.logoId))])).map((h) => `${h.accountId} ${h.logoId}`));
+    await store.release(stale.filter((h) => !used.has(`${h.accountId} ${h.logoId}`)), before);
+    const unheld = await store.unheldLogos(before, COLLECT_BATCH);
+    const stillUsed = new Set((await options.logosInUse(unheld)).map((h) => h.logoId));
+    const deleted = await store.deleteUnheld(unheld.filter((id) => !stillUsed.has(id)), before);
+    if (deleted > 0) options.logger.info({ deleted }, 'Unused logos deleted');
+  }
+
+  /** Refuses a logo that would take the account past its budget, after collecting what it can. */
+  async function assertRoom(accountId: string, bytes: number): Promise<void> {
+    let held = await store.bytesHeld(accountId);
+    if (held + bytes <= budget) return;
+    await collect(accountId);
+    held = await store.bytesHeld(accountId);
+    if (held + bytes <= budget) return;
+    throw fieldError(
+      `this account's logos take ${held} of the ${budget} bytes it may store (LOGO_BYTES_PER_ACCOUNT); this one needs ${bytes} more. ` +
+        `Logos no code uses any more are freed ${Math.round(options.graceMs / 1000)} s after their last use (LOGO_UNREFERENCED_GRACE_MS).`,
+    );
+  }
 
   return {
-    /** Fetches and stores the logo behind a URL; a failed fetch is a 422 that says why. */
-    async ensureFromUrl(url: string): Promise<string> {
+    /**
+     * Fetches the logo behind a URL and stores it for the account, within its budget; a failed
+     * fetch or a full budget is a 422 that says why. (A full budget cannot refuse before the
+     * fetch: the logo may be one the account holds already, which costs nothing more.)
+     */
+    async ensureFromUrl(accountId: string, url: string): Promise<string> {
       let logo;
       try {
-        logo = await fetchLogo(url, fetchOptions);
+        logo = await fetchLogo(url, options.fetch);
       } catch (err) {
         if (!(err instanceof LogoFetchError)) throw err;
-        throw new DomainError('validation_failed', `design.logo_url: ${err.reason}`, [{ path: 'design.logo_url', message: err.reason }]);
+        throw fieldError(err.reason);
       }
       const id = createHash('sha256').update(logo.bytes).digest('hex');
-      const existing = await db('logos').where({ id }).first();
-      if (!existing) {
-        await db('logos')
-          .insert({ id, content_type: logo.contentType, width: logo.width, height: logo.height, data_base64: logo.bytes.toString('base64'), created_at: Date.now() })
-          .onConflict('id')
-          .ignore();
-      }
+      const now = Date.now();
+      if (!(await store.holds(accountId, id))) await assertRoom(accountId, logo.bytes.length);
+      await store.save({ id, contentType: logo.contentType, width: logo.width, height: logo.height, bytes: logo.bytes }, now);
+      await store.hold(accountId, id, logo.bytes.length, now);
       return id;
     },
 
@@ -36,12 +85,14 @@ export function createLogos(db: Knex, fetchOptions: LogoFetchOptions) {
       if (!id) return null;
       const cached = cache.get(id);
       if (cached) return cached;
-      const row = await db('logos').where({ id }).first();
+      const row = await store.find(id);
       if (!row) return null;
-      const logo = { dataUri: `data:${row.content_type};base64,${row.data_base64}`, width: row.width, height: row.height };
+      const logo = { dataUri: `data:${row.contentType};base64,${row.dataBase64}`, width: row.width, height: row.height };
       cache.set(id, logo);
       return logo;
     },
+
+    collect,
   };
 }
 
