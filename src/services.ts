@@ -90,9 +90,15 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
 
   return {
     config,
-    accounts: createAccountsService(db, createAccountsStore(db), { cacheTtlMs: config.apiKeyCacheTtlMs }),
+    accounts: createAccountsService(db, createAccountsStore(db), {
+      cacheTtlMs: config.apiKeyCacheTtlMs,
+      onKeyRevoked: oauth.grants.keyRevoked,
+      onKeyReplaced: oauth.grants.keyReplaced,
+    }),
     /** OAuth clients of an account, and access-token verification. */
     oauth: oauth.service,
+    /** The consent the account gave OAuth clients: listed, withdrawn. */
+    oauthGrants: oauth.grants,
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
     codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { basic, consent as postConsent, cookieJar, pkce, postForm, type CookieJar } from '../support/oauth.ts';
+import { authorize as authorizeAt, basic, consent as postConsent, pkce, postForm, type CookieJar } from '../support/oauth.ts';
 
 let app: TestApp;
 /** The developer's account, which registers the clients. */
@@ -150,14 +150,7 @@ describe('client credentials', () => {
 });
 
 /** Starts an authorization request as a browser would; answers the consent page's URL and the jar. */
-async function authorize(clientId: string, scope: string, challenge: string, state = 'st-123') {
-  const jar = cookieJar();
-  const query = new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: REDIRECT_URI, scope, state, code_challenge: challenge, code_challenge_method: 'S256' });
-  const start = await fetch(`${app.url}/oauth/auth?${query}`, { redirect: 'manual' });
-  expect(start.status).toBe(303);
-  jar.take(start.headers);
-  return { jar, consentUrl: new URL(start.headers.get('location')!, app.url).href };
-}
+const authorize = (clientId: string, scope: string, challenge: string, state?: string) => authorizeAt(app.url, { clientId, scope, challenge, redirectUri: REDIRECT_URI, state });
 
 const consent = (jar: CookieJar, consentUrl: string, fields: [string, string][]) => postConsent(app.url, jar, consentUrl, fields);
 

@@ -46,6 +46,9 @@ const REST: Record<string, Scope> = {
   'GET /v1/oauth-clients': 'keys:manage',
   'GET /v1/oauth-clients/:id': 'keys:manage',
   'DELETE /v1/oauth-clients/:id': 'keys:manage',
+  'GET /v1/oauth-grants': 'keys:manage',
+  'GET /v1/oauth-grants/:id': 'keys:manage',
+  'DELETE /v1/oauth-grants/:id': 'keys:manage',
 };
 
 /** Each root field with an operation that reaches its resolver (arguments may be nonsense). */

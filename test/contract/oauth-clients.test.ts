@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { contractClient, startContractApp, type Contract } from '../support/contract.ts';
+import { authorize, consent, pkce } from '../support/oauth.ts';
 
 let app: TestApp;
 let contract: Contract;
@@ -94,6 +95,26 @@ describe('oauth clients', () => {
     expect((await call('DELETE', `/v1/oauth-clients/${client.id}`, { key: developer })).status).toBe(204);
     expect((await call('GET', '/v1/oauth-clients', { key: token })).status).toBe(401);
     expect((await call('DELETE', `/v1/oauth-clients/${client.id}`, { key: developer })).status).toBe(404);
+  });
+
+  it('grants: list, get and withdraw 200/204, 404 for another account’s and an unknown id, 403, 401', async () => {
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    const web = await register({ name: 'consented app', scopes: ['codes:read'], grant_types: ['authorization_code'], redirect_uris: [redirectUri] });
+    const { challenge } = pkce();
+    const { jar, consentUrl } = await authorize(app.url, { clientId: web.client_id, scope: 'codes:read', challenge, redirectUri });
+    await consent(app.url, jar, consentUrl, [['api_key', stranger], ['scope', 'codes:read'], ['decision', 'approve']]);
+    const list = await call('GET', '/v1/oauth-grants', { key: stranger });
+    expect(list.status).toBe(200);
+    const grant = list.body.data[0];
+    expect(grant.client).toEqual({ id: web.client_id, name: 'consented app' });
+    expect((await call('GET', `/v1/oauth-grants/${grant.id}`, { key: stranger })).status).toBe(200);
+    expect((await call('GET', `/v1/oauth-grants/${grant.id}`, { key: developer })).status).toBe(404);
+    expect((await call('GET', '/v1/oauth-grants/missing', { key: stranger })).status).toBe(404);
+    expect((await call('GET', '/v1/oauth-grants', { key: codesOnly })).status).toBe(403);
+    expect((await call('GET', '/v1/oauth-grants')).status).toBe(401);
+    expect((await call('DELETE', `/v1/oauth-grants/${grant.id}`, { key: developer })).status).toBe(404);
+    expect((await call('DELETE', `/v1/oauth-grants/${grant.id}`, { key: stranger })).status).toBe(204);
+    expect((await call('DELETE', `/v1/oauth-grants/${grant.id}`, { key: stranger })).status).toBe(404);
   });
 
   it('walked every OAuth clients operation', () => contract.expectTagCovered('OAuth clients'));

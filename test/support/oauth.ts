@@ -53,3 +53,14 @@ export async function consent(origin: string, jar: CookieJar, consentUrl: string
   expect(resumed.status).toBe(303);
   return { posted, final: new URL(resumed.headers.get('location')!) };
 }
+
+/** Starts an authorization request in a new browser (cookie jar): where its consent page is. */
+export async function authorize(origin: string, params: { clientId: string; scope: string; challenge: string; redirectUri: string; state?: string }) {
+  const jar = cookieJar();
+  const query = new URLSearchParams({ client_id: params.clientId, response_type: 'code', redirect_uri: params.redirectUri, scope: params.scope, state: params.state ?? 'st-123', code_challenge: params.challenge, code_challenge_method: 'S256' });
+  const start = await fetch(`${origin}/oauth/auth?${query}`, { redirect: 'manual' });
+  expect(start.status).toBe(303);
+  jar.take(start.headers);
+  return { jar, consentUrl: new URL(start.headers.get('location')!, origin).href };
+}
+

@@ -523,6 +523,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the grants the account gave
+         * @description Every live consent the account gave an OAuth client on the consent page (the authorization code flow), newest first, with the client, the scopes and the API key that approved it. Client-credentials clients act for their own account and have no grant. Not paginated.
+         */
+        get: operations["listOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a grant */
+        get: operations["getOAuthGrant"];
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a grant
+         * @description The client loses the account at once: the grant’s refresh tokens and unused codes are deleted, and its access tokens are refused at once in this process and in others once their cache entry ages out (API_KEY_CACHE_TTL_MS). The client may ask for consent again. Revoking the API key that approved a grant withdraws it the same way.
+         */
+        delete: operations["revokeOAuthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{slug}": {
         parameters: {
             query?: never;
@@ -2257,6 +2298,47 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description Every live grant of the account, newest first. Not paginated. */
+        OAuthGrantList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["OAuthGrant"][];
+        };
+        /** @description The consent the account gave an OAuth client (authorization code flow): the client acts for the account with these scopes until the grant expires or is withdrawn. */
+        OAuthGrant: {
+            /** @example G7p2cVwq1yXr0mN4sLk8dT6fHbJz3aQe */
+            id: string;
+            /** @constant */
+            object: "oauth_grant";
+            /**
+             * @description The client the account consented to.
+             * @example {
+             *       "id": "client_9fK3mQ7xP2wL5vB8nT4r",
+             *       "name": "reporting app"
+             *     }
+             */
+            client: {
+                id: string;
+                /** @description Null once the client is deleted. */
+                name: string | null;
+            };
+            /**
+             * @description What the account granted; tokens carry at most these (and the client’s own scopes).
+             * @example [
+             *       "codes:read"
+             *     ]
+             */
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            /**
+             * @description The API key that approved the grant on the consent page. Revoking that key ends the grant; rotating it passes the grant to the replacement. Null for grants given before this was recorded.
+             * @example key_3Jq8Wn5Zr1Vt7Lp2Xc9M
+             */
+            approved_by_key_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description When the grant, and every refresh token under it, ends (14 days after consent). */
+            expires_at: string | null;
+        };
     };
     responses: {
         /** @description The body is not valid JSON, or the request is malformed. */
@@ -2405,6 +2487,8 @@ export type RotatedApiKey = components['schemas']['RotatedApiKey'];
 export type RegisteredOAuthClient = components['schemas']['RegisteredOAuthClient'];
 export type OAuthClientList = components['schemas']['OAuthClientList'];
 export type OAuthClient = components['schemas']['OAuthClient'];
+export type OAuthGrantList = components['schemas']['OAuthGrantList'];
+export type OAuthGrant = components['schemas']['OAuthGrant'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -3522,6 +3606,81 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The client’s id (its `client_id`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listOAuthGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every live grant of the account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthGrantList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthGrant"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant’s id. */
                 id: string;
             };
             cookie?: never;

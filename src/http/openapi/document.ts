@@ -36,7 +36,7 @@ const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'analytics:read': 'Scan analytics, raw scan records and the live scan stream.',
   'webhooks:read': 'Read webhook endpoints and their deliveries.',
   'webhooks:write': 'Create, change, test and delete webhook endpoints; retry deliveries.',
-  'keys:manage': 'Manage API keys and OAuth clients.',
+  'keys:manage': 'Manage API keys, OAuth clients and the grants the account gave clients.',
 };
 
 const DESCRIPTION = `A self-hostable dynamic QR code service: codes with brand designs, routing of each scan by

@@ -45,7 +45,15 @@ export function assertCanGrant(principal: Principal, scopes: readonly Scope[]): 
   }
 }
 
-export function createAccountsService(db: Knex, store: AccountsStore, options: { cacheTtlMs: number }) {
+export interface AccountsServiceOptions {
+  cacheTtlMs: number;
+  /** What a key approved ends with it (OAuth grants); called after the revocation is stored. */
+  onKeyRevoked?: (accountId: string, keyId: string) => Promise<void>;
+  /** A rotated key's approvals pass to its replacement; called after the rotation is stored. */
+  onKeyReplaced?: (accountId: string, fromKeyId: string, toKeyId: string) => Promise<void>;
+}
+
+export function createAccountsService(db: Knex, store: AccountsStore, options: AccountsServiceOptions) {
   // Hash -> principal. Bounds how long a key revoked by another process keeps working here.
   const cache = new LRUCache<string, Principal>({ max: 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
   const touched = new LRUCache<string, true>({ max: 10_000, ttl: TOUCH_INTERVAL_MS });
@@ -137,17 +145,21 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: {
       });
       // The cached entry carries the old expiry as its TTL; drop it so the grace end applies.
       forget(id);
+      await options.onKeyReplaced?.(principal.accountId, id, result.apiKey.id);
       return result;
     },
 
     /**
      * Revokes a key at once: this process refuses it from the next request, other processes
-     * once their cache entry ages out (API_KEY_CACHE_TTL_MS). Revoking twice is harmless.
+     * once their cache entry ages out (API_KEY_CACHE_TTL_MS). The OAuth grants it approved end
+     * with it. Revoking twice is harmless.
      */
     async revoke(principal: Principal, id: string): Promise<void> {
       const key = await find(principal, id);
       if (!key.revokedAt) await store.updateApiKey(principal.accountId, id, { revokedAt: new Date() });
       forget(id);
+      // Also when revoked before: a grant given in the meantime (a race) ends too.
+      await options.onKeyRevoked?.(principal.accountId, id);
     },
 
     /** The principal for a presented key, or null when the key is unknown, revoked or expired. */

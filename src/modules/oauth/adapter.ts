@@ -9,7 +9,12 @@ import { fromJson, toJson } from '../../db/rows.ts';
 /** Expired rows are deleted at most this often per process, on a write. */
 const SWEEP_INTERVAL_MS = 60_000;
 
-export function createAdapterClass(db: Knex, findClient: (id: string) => Promise<AdapterPayload | undefined>): new (model: string) => Adapter {
+export function createAdapterClass(
+  db: Knex,
+  findClient: (id: string) => Promise<AdapterPayload | undefined>,
+  /** Told when the library ends a grant (a refresh token revoked, a code replayed): its access tokens end too. */
+  grantEnded: (grantId: string) => void,
+): new (model: string) => Adapter {
   let lastSweep = 0;
 
   async function sweep(now: number): Promise<void> {
@@ -38,6 +43,8 @@ export function createAdapterClass(db: Knex, findClient: (id: string) => Promise
         id,
         payload: toJson(payload),
         grant_id: payload.grantId ?? null,
+        // Grants, refresh tokens and codes name their account: grants are listed by it.
+        account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
         uid: payload.uid ?? null,
         user_code: payload.userCode ?? null,
         expires_at: expiresIn ? now + expiresIn * 1000 : null,
@@ -65,6 +72,7 @@ export function createAdapterClass(db: Knex, findClient: (id: string) => Promise
 
     async destroy(id: string): Promise<void> {
       await db('oauth_payloads').where({ model: this.model, id }).delete();
+      if (this.model === 'Grant') grantEnded(id);
     }
 
     /** Everything issued under a grant goes with it (codes, refresh tokens, the grant itself). */

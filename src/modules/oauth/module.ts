@@ -1,10 +1,13 @@
 // Wires the OAuth server together: the signing and cookie keys (keys.ts), the storage adapter,
-// oidc-provider, and the service that registers clients and verifies access tokens.
+// oidc-provider, the service that registers clients and verifies access tokens, and the
+// account's grants.
 import type { JWK } from 'jose';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { createAdapterClass } from './adapter.ts';
+import { createGrantStore } from './grant-store.ts';
+import { createGrantsService } from './grants.ts';
 import { loadOAuthKeys } from './keys.ts';
 import { createProvider } from './provider.ts';
 import { createOAuthService } from './service.ts';
@@ -29,16 +32,17 @@ export async function createOAuth({ db, config, logger }: { db: Knex; config: OA
   // The API is the one resource server: its origin identifies it, and is the tokens' audience.
   const resource = new URL(issuer).origin;
   const verificationKeys = keys.signing.map(({ d: _private, ...publicKey }) => publicKey as JWK);
-  const service = createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs: config.apiKeyCacheTtlMs });
+  const grants = createGrantsService({ store: createGrantStore(db, resource), cacheTtlMs: config.apiKeyCacheTtlMs });
+  const service = createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs: config.apiKeyCacheTtlMs, grantIsLive: grants.isLive });
   const provider = createProvider({
     issuer,
     resource,
     accessTokenTtlSeconds: Math.round(config.oauthAccessTokenTtlMs / 1000),
     signingKeys: keys.signing,
     cookieKeys: keys.cookies,
-    Adapter: createAdapterClass(db, (id) => service.clientMetadata(id)),
+    Adapter: createAdapterClass(db, (id) => service.clientMetadata(id), grants.ended),
     trustProxy: config.trustProxy,
     logger,
   });
-  return { service, server: { provider, issuer, resource } };
+  return { service, grants, server: { provider, issuer, resource } };
 }

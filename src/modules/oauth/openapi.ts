@@ -1,13 +1,15 @@
-// The OAuth client operations in the OpenAPI document: the same schemas that validate the
+// The OAuth client and grant operations in the OpenAPI document: the same schemas that validate the
 // requests (schemas.ts) and shape the answers (presenter.ts). The authorization server itself
 // (/oauth/*) is oidc-provider's and answers in OAuth's own formats: it is described by the
 // OAuth2 security scheme and by {issuer}/.well-known/openid-configuration, not as operations.
 import { z } from 'zod';
 import { jsonResponse, noContent, operation, pathParams, type OpenApiModule } from '../../http/openapi/common.ts';
-import { oauthClientListSchema, oauthClientResourceSchema, registeredOAuthClientSchema } from './presenter.ts';
+import { oauthClientListSchema, oauthClientResourceSchema, oauthGrantListSchema, oauthGrantResourceSchema, registeredOAuthClientSchema } from './presenter.ts';
 import { createClientSchema } from './schemas.ts';
 
 const TAG = 'OAuth clients';
+
+const grantIdParams = pathParams({ id: { description: 'The grant’s id.', example: 'G7p2cVwq1yXr0mN4sLk8dT6fHbJz3aQe' } });
 
 const clientIdParams = pathParams({ id: { description: 'The client’s id (its `client_id`).', example: 'client_9fK3mQ7xP2wL5vB8nT4r' } });
 
@@ -20,7 +22,7 @@ export const oauthOpenApi: OpenApiModule = {
   tag: {
     name: TAG,
     description:
-      'Clients of this service’s OAuth 2.0 server (client credentials, or authorization code with consent), whose access tokens work like API keys limited to the client’s scopes.',
+      'Clients of this service’s OAuth 2.0 server (client credentials, or authorization code with consent), whose access tokens work like API keys limited to the client’s scopes; and the grants (consents) the account gave clients, which it can list and withdraw.',
   },
   paths: {
     '/oauth-clients': {
@@ -68,6 +70,39 @@ export const oauthOpenApi: OpenApiModule = {
         tag: TAG,
         scope: 'keys:manage',
         requestParams: { path: clientIdParams },
+        responses: { '204': noContent },
+        problems: [404],
+      }),
+    },
+    '/oauth-grants': {
+      get: operation({
+        operationId: 'listOAuthGrants',
+        summary: 'List the grants the account gave',
+        description:
+          'Every live consent the account gave an OAuth client on the consent page (the authorization code flow), newest first, with the client, the scopes and the API key that approved it. Client-credentials clients act for their own account and have no grant. Not paginated.',
+        tag: TAG,
+        scope: 'keys:manage',
+        responses: { '200': jsonResponse(oauthGrantListSchema, 'Every live grant of the account.') },
+      }),
+    },
+    '/oauth-grants/{id}': {
+      get: operation({
+        operationId: 'getOAuthGrant',
+        summary: 'Get a grant',
+        tag: TAG,
+        scope: 'keys:manage',
+        requestParams: { path: grantIdParams },
+        responses: { '200': jsonResponse(oauthGrantResourceSchema, 'The grant.') },
+        problems: [404],
+      }),
+      delete: operation({
+        operationId: 'revokeOAuthGrant',
+        summary: 'Withdraw a grant',
+        description:
+          'The client loses the account at once: the grant’s refresh tokens and unused codes are deleted, and its access tokens are refused at once in this process and in others once their cache entry ages out (API_KEY_CACHE_TTL_MS). The client may ask for consent again. Revoking the API key that approved a grant withdraws it the same way.',
+        tag: TAG,
+        scope: 'keys:manage',
+        requestParams: { path: grantIdParams },
         responses: { '204': noContent },
         problems: [404],
       }),

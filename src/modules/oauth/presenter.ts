@@ -1,8 +1,10 @@
-// The public JSON of an OAuth client. Its secret is shown only once, when registered. The zod
+// The public JSON of an OAuth client (its secret is shown only once, when registered) and of a
+// grant. The zod
 // schemas are the contract (they feed the OpenAPI document); the presenter's return type is
 // inferred from them, so the two cannot drift apart.
 import { z } from 'zod';
-import { SCOPES } from '../../shared/principal.ts';
+import { isScope, SCOPES } from '../../shared/principal.ts';
+import type { OAuthGrant } from './grant-store.ts';
 import { AUTH_METHODS, GRANT_TYPES } from './schemas.ts';
 import type { OAuthClient } from './store.ts';
 
@@ -65,4 +67,38 @@ export function presentClient(client: OAuthClient): OAuthClientJson {
 /** The answer to a registration: the client, its secret this once (none for a public client), the issuer. */
 export function presentRegisteredClient(client: OAuthClient, secret: string | null, issuer: string): RegisteredOAuthClientJson {
   return { ...presentClient(client), ...(secret === null ? {} : { client_secret: secret }), issuer };
+}
+
+export const oauthGrantResourceSchema = z
+  .object({
+    id: z.string().meta({ example: 'G7p2cVwq1yXr0mN4sLk8dT6fHbJz3aQe' }),
+    object: z.literal('oauth_grant'),
+    client: z
+      .object({ id: z.string(), name: z.string().nullable().meta({ description: 'Null once the client is deleted.' }) })
+      .meta({ description: 'The client the account consented to.', example: { id: 'client_9fK3mQ7xP2wL5vB8nT4r', name: 'reporting app' } }),
+    scopes: z.array(z.enum(SCOPES)).meta({ description: 'What the account granted; tokens carry at most these (and the client’s own scopes).', example: ['codes:read'] }),
+    approved_by_key_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The API key that approved the grant on the consent page. Revoking that key ends the grant; rotating it passes the grant to the replacement. Null for grants given before this was recorded.', example: 'key_3Jq8Wn5Zr1Vt7Lp2Xc9M' }),
+    created_at: z.iso.datetime(),
+    expires_at: z.iso.datetime().nullable().meta({ description: 'When the grant, and every refresh token under it, ends (14 days after consent).' }),
+  })
+  .meta({ id: 'OAuthGrant', description: 'The consent the account gave an OAuth client (authorization code flow): the client acts for the account with these scopes until the grant expires or is withdrawn.' });
+export type OAuthGrantJson = z.output<typeof oauthGrantResourceSchema>;
+
+export const oauthGrantListSchema = z
+  .object({ object: z.literal('list'), data: z.array(oauthGrantResourceSchema) })
+  .meta({ id: 'OAuthGrantList', description: 'Every live grant of the account, newest first. Not paginated.' });
+
+export function presentGrant(grant: OAuthGrant, clientName: string | null): OAuthGrantJson {
+  return {
+    id: grant.id,
+    object: 'oauth_grant',
+    client: { id: grant.clientId, name: clientName },
+    scopes: grant.scopes.filter(isScope),
+    approved_by_key_id: grant.approvedByKeyId,
+    created_at: grant.createdAt.toISOString(),
+    expires_at: grant.expiresAt?.toISOString() ?? null,
+  };
 }

@@ -11,6 +11,8 @@ import { SCOPES } from '../../shared/principal.ts';
 
 export const SIGNING_ALG = 'ES256';
 export const INTERACTION_PATH = '/interaction';
+/** The access-token claim naming the grant a token was issued under, so withdrawing it ends the token. */
+export const GRANT_ID_CLAIM = 'grant_id';
 /** Refresh tokens (and the grants behind them) last this long, in seconds. */
 const REFRESH_TOKEN_TTL_S = 14 * 86_400;
 
@@ -74,6 +76,7 @@ export function createProvider(options: ProviderOptions): Provider {
     // consent page's short session (there is no login to log out of).
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
+    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => (token.grantId ? { [GRANT_ID_CLAIM]: token.grantId } : undefined),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${new URL(options.issuer).pathname.replace(/\/$/, '')}${INTERACTION_PATH}/${interaction.uid}` },
     ttl: {
       AccessToken: ttl,

@@ -1,10 +1,12 @@
-// REST routes for the account's OAuth clients. Every one needs keys:manage: a client can
-// obtain tokens, so registering one is like creating a key.
+// REST routes for the account's OAuth clients and the grants it gave. Every one needs
+// keys:manage: a client can obtain tokens, so registering one is like creating a key, and a
+// grant is access the account handed out.
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteDeps } from '../codes/rest.ts';
-import { presentClient, presentRegisteredClient } from './presenter.ts';
+import { presentClient, presentGrant, presentRegisteredClient } from './presenter.ts';
+import type { OAuthGrant } from './grant-store.ts';
 
 export function registerOAuthClientRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
   const oauth = services.oauth;
@@ -31,6 +33,25 @@ export function registerOAuthClientRoutes(router: Router<AppState>, { services, 
   // DELETE /v1/oauth-clients/:id: delete; its tokens stop working (other processes within API_KEY_CACHE_TTL_MS)
   router.delete('/oauth-clients/:id', auth, manage, async (ctx) => {
     await oauth.remove(principalOf(ctx), ctx.params.id!);
+    ctx.status = 204;
+  });
+
+  const grants = services.oauthGrants;
+  const present = async (grant: OAuthGrant) => presentGrant(grant, await oauth.clientName(grant.clientId));
+
+  // GET /v1/oauth-grants: the consent the account gave clients (authorization code flow), newest first
+  router.get('/oauth-grants', auth, manage, async (ctx) => {
+    ctx.body = { object: 'list', data: await Promise.all((await grants.list(principalOf(ctx))).map(present)) };
+  });
+
+  // GET /v1/oauth-grants/:id: one grant
+  router.get('/oauth-grants/:id', auth, manage, async (ctx) => {
+    ctx.body = await present(await grants.get(principalOf(ctx), ctx.params.id!));
+  });
+
+  // DELETE /v1/oauth-grants/:id: withdraw a grant; its refresh tokens end at once, its access tokens too (other processes within API_KEY_CACHE_TTL_MS)
+  router.delete('/oauth-grants/:id', auth, manage, async (ctx) => {
+    await grants.revoke(principalOf(ctx), ctx.params.id!);
     ctx.status = 204;
   });
 }

@@ -107,6 +107,8 @@ export function createConsentRouter(services: Services): Router<AppState> {
     if (declined.length > 0) grant.rejectResourceScope(resource, declined.join(' '));
     for (const scope of oidcScopes) grant.addOIDCScope(scope);
     const grantId = await grant.save();
+    // Revoking this key ends the grant (grants.ts).
+    await services.oauthGrants.approved(grantId, principal.keyId);
     ctx.state.log.info({ account_id: principal.accountId, client_id: details.params.client_id, scopes: approved }, 'OAuth consent given');
     return finish(ctx, { login: { accountId: principal.accountId }, consent: { grantId } });
   });

@@ -9,7 +9,7 @@ import { randomBase62 } from '../../shared/ids.ts';
 import { isScope, type Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { assertCanGrant } from '../accounts/service.ts';
-import { SIGNING_ALG } from './provider.ts';
+import { GRANT_ID_CLAIM, SIGNING_ALG } from './provider.ts';
 import { createClientSchema, PUBLIC_AUTH_METHOD } from './schemas.ts';
 import type { OAuthClient, OAuthStore } from './store.ts';
 
@@ -30,16 +30,17 @@ export interface OAuthServiceDeps {
   store: OAuthStore;
   issuer: string;
   resource: string;
-  /** Public half of the signing key. */
   /** Public JWKs of every signing key in the key file: a token signed by any of them verifies. */
   verificationKeys: JWK[];
   /** How long a client lookup is trusted; bounds how long a deleted client's tokens work elsewhere. */
   cacheTtlMs: number;
+  /** Whether the grant an access token was issued under still stands (grants.ts). */
+  grantIsLive: (grantId: string) => Promise<boolean>;
 }
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export function createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs }: OAuthServiceDeps) {
+export function createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs, grantIsLive }: OAuthServiceDeps) {
   const jwks = createLocalJWKSet({ keys: verificationKeys });
   // Client id -> client (or null once known to be gone).
   const clients = new LRUCache<string, { client: OAuthClient | null }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
@@ -92,6 +93,11 @@ export function createOAuthService({ store, issuer, resource, verificationKeys, 
 
     get: find,
 
+    /** A client's name whatever its account (a grant's client is usually another account's), or null once deleted. */
+    async clientName(id: string): Promise<string | null> {
+      return (await cachedClient(id))?.name ?? null;
+    },
+
     /**
      * Deletes a client: the token endpoint refuses it at once, and its access tokens stop working
      * in this process at once and in others within API_KEY_CACHE_TTL_MS.
@@ -125,7 +131,8 @@ export function createOAuthService({ store, issuer, resource, verificationKeys, 
      * The principal of an access token, or null. The JWT is verified in the process (signature,
      * issuer, audience, expiry); its client must still exist. A token from client credentials
      * (its `sub` is the client, RFC 9068) acts for the client's account; one from the
-     * authorization code flow for the account that consented, its `sub`.
+     * authorization code flow for the account that consented, its `sub`, while the grant it
+     * names stands (tokens issued before grants were named in them expire on their own).
      */
     async authenticate(token: string): Promise<Principal | null> {
       if (token.length > 4096 || !JWT_SHAPE.test(token)) return null;
@@ -138,6 +145,8 @@ export function createOAuthService({ store, issuer, resource, verificationKeys, 
       const clientId = typeof claims.client_id === 'string' ? claims.client_id : null;
       const client = clientId ? await cachedClient(clientId) : null;
       if (!client || typeof claims.sub !== 'string') return null;
+      // A token from a grant (the authorization code flow) ends with its grant.
+      if (claims[GRANT_ID_CLAIM] !== undefined && !(typeof claims[GRANT_ID_CLAIM] === 'string' && (await grantIsLive(claims[GRANT_ID_CLAIM])))) return null;
       const allowed = new Set(client.scopes);
       const scopes = String(claims.scope ?? '').split(' ').filter(isScope).filter((scope) => allowed.has(scope));
       const accountId = claims.sub === client.id ? client.accountId : claims.sub;

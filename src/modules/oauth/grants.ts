@@ -1,0 +1,68 @@
+// The consent an account gave OAuth clients, as the account manages it: listed, withdrawn, and
+// ended when the API key that approved it is revoked. Withdrawing a grant deletes its refresh
+// tokens and codes at once; its access tokens (JWTs, never stored) carry the grant's id and are
+// refused once the grant is gone: at once in this process, in others within API_KEY_CACHE_TTL_MS.
+import { LRUCache } from 'lru-cache';
+import { notFound } from '../../shared/errors.ts';
+import type { Principal } from '../../shared/principal.ts';
+import type { GrantStore, OAuthGrant } from './grant-store.ts';
+
+export function createGrantsService({ store, cacheTtlMs }: { store: GrantStore; cacheTtlMs: number }) {
+  // Grant id -> alive; bounds how long a grant withdrawn by another process keeps working here.
+  const alive = new LRUCache<string, { live: boolean }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
+
+  async function end(accountId: string, id: string): Promise<boolean> {
+    const deleted = await store.delete(accountId, id);
+    alive.set(id, { live: false });
+    return deleted;
+  }
+
+  return {
+    /** The caller's grants, newest first. */
+    async list(principal: Principal): Promise<OAuthGrant[]> {
+      return store.list(principal.accountId);
+    },
+
+    async get(principal: Principal, id: string): Promise<OAuthGrant> {
+      const grant = await store.find(principal.accountId, id);
+      if (!grant) throw notFound('OAuth grant', id);
+      return grant;
+    },
+
+    /** Withdraws a grant: its refresh tokens and codes are deleted, its access tokens refused. */
+    async revoke(principal: Principal, id: string): Promise<void> {
+      if (!(await end(principal.accountId, id))) throw notFound('OAuth grant', id);
+    },
+
+    /** Called when an API key is revoked: what it approved ends with it. */
+    async keyRevoked(accountId: string, keyId: string): Promise<void> {
+      for (const id of await store.approvedBy(accountId, keyId)) await end(accountId, id);
+    },
+
+    /** Called when an API key is rotated: its replacement now answers for what it approved. */
+    async keyReplaced(accountId: string, fromKeyId: string, toKeyId: string): Promise<void> {
+      await store.moveApprover(accountId, fromKeyId, toKeyId);
+    },
+
+    /** Records which key approved a grant on the consent page. */
+    async approved(grantId: string, keyId: string): Promise<void> {
+      await store.recordApprover(grantId, keyId);
+    },
+
+    /** The OAuth server ended a grant itself: its tokens are refused from now on here. */
+    ended(grantId: string): void {
+      alive.set(grantId, { live: false });
+    },
+
+    /** Whether an access token's grant still stands (cached). */
+    async isLive(grantId: string): Promise<boolean> {
+      const hit = alive.get(grantId);
+      if (hit) return hit.live;
+      const live = await store.exists(grantId);
+      alive.set(grantId, { live });
+      return live;
+    },
+  };
+}
+
+export type GrantsService = ReturnType<typeof createGrantsService>;
