@@ -8,5 +8,6 @@ import '../modules/codes/graphql.ts';
 import '../modules/bulk/graphql.ts';
 import '../modules/analytics/graphql.ts';
 import '../modules/webhooks/graphql.ts';
+import '../modules/oauth/graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

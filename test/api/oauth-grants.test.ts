@@ -81,6 +81,24 @@ describe('DELETE /v1/oauth-grants/:id', () => {
   });
 });
 
+describe('GraphQL oauthGrants and revokeOAuthGrant', () => {
+  it('lists and withdraws like REST; another account gets NOT_FOUND and changes nothing', async () => {
+    const owner = await app.services.accounts.issueKey('grants-graphql');
+    const tokens = await consentWith(owner.key);
+    const listed = await app.graphql(owner.key, '{ oauthGrants { id clientId clientName scopes approvedByKeyId createdAt expiresAt } }');
+    const [grant] = listed.body.data.oauthGrants;
+    expect(grant).toMatchObject({ clientId: client.client_id, clientName: 'Acme Reports', scopes: ['codes:read'], approvedByKeyId: owner.keyId });
+    const stranger = await app.newAccountKey('grants-graphql-stranger');
+    expect((await app.graphql(stranger, '{ oauthGrants { id } }')).body.data.oauthGrants).toEqual([]);
+    const foreign = await app.graphql(stranger, 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { revokedId } }', { id: grant.id });
+    expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(await canRead(tokens.access)).toBe(200);
+    const revoked = await app.graphql(owner.key, 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { revokedId } }', { id: grant.id });
+    expect(revoked.body.data.revokeOAuthGrant).toEqual({ revokedId: grant.id });
+    expect(await canRead(tokens.access)).toBe(401);
+  });
+});
+
 describe('POST /oauth/token/revocation of a refresh token', () => {
   it('revokes its grant (RFC 7009 §2.1), so the access tokens issued under it are refused too', async () => {
     const owner = await app.services.accounts.issueKey('grants-rfc7009');

@@ -60,6 +60,8 @@ const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
   'Query.analyticsOverview': { scope: 'analytics:read', query: '{ analyticsOverview { totalScans } }' },
   'Query.webhooks': { scope: 'webhooks:read', query: '{ webhooks(first: 1) { edges { cursor } } }' },
   'Query.webhook': { scope: 'webhooks:read', query: '{ webhook(id: "wh_nope") { id } }' },
+  'Query.oauthGrants': { scope: 'keys:manage', query: '{ oauthGrants { id } }' },
+  'Mutation.revokeOAuthGrant': { scope: 'keys:manage', query: 'mutation { revokeOAuthGrant(id: "nope") { revokedId } }' },
   'Query.webhookDelivery': { scope: 'webhooks:read', query: '{ webhookDelivery(webhookId: "wh_nope", deliveryId: "dlv_nope") { id } }' },
   'Mutation.createCode': { scope: 'codes:write', query: 'mutation { createCode(input: { content: "not a url" }) { id } }' },
   'Mutation.updateCode': { scope: 'codes:write', query: 'mutation { updateCode(id: "qr_nope", input: {}) { id } }' },

@@ -13,7 +13,8 @@ export function createGrantsService({ store, cacheTtlMs }: { store: GrantStore; 
 
   async function end(accountId: string, id: string): Promise<boolean> {
     const deleted = await store.delete(accountId, id);
-    alive.set(id, { live: false });
+    // Only a grant of this account: another account's id must change nothing, not even a cache.
+    if (deleted) alive.set(id, { live: false });
     return deleted;
   }
 
