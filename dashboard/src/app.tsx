@@ -6,6 +6,7 @@ import { AnalyticsPage } from './pages/analytics.tsx';
 import { BulkPage } from './pages/bulk.tsx';
 import { EditCodePage, NewCodePage } from './pages/code-editor.tsx';
 import { CodesPage } from './pages/codes.tsx';
+import { ConnectedAppsPage } from './pages/connected-apps.tsx';
 import { OAuthCallbackPage } from './pages/oauth-callback.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { useRoute, type Route } from './router.ts';
@@ -32,6 +33,8 @@ function Page({ route }: { route: Route }) {
       return <AnalyticsPage />;
     case 'bulk':
       return <BulkPage />;
+    case 'connected-apps':
+      return <ConnectedAppsPage />;
     case 'oauth-callback':
       return <OAuthCallbackPage />;
     case 'not-found':
@@ -51,7 +54,7 @@ export function App() {
   const route = useRoute();
   if (route.page === 'oauth-callback') return <OAuthCallbackPage />;
   if (!session.credential) return <SignInPage notice={session.notice} />;
-  const section = route.page === 'analytics' || route.page === 'code-analytics' ? 'analytics' : route.page === 'bulk' ? 'bulk' : 'codes';
+  const section = route.page === 'analytics' || route.page === 'code-analytics' ? 'analytics' : route.page === 'bulk' || route.page === 'connected-apps' ? route.page : 'codes';
   return (
     <>
       <header class="top-bar">
@@ -62,6 +65,7 @@ export function App() {
               ['codes', '/codes', 'Codes'],
               ['analytics', '/analytics', 'Analytics'],
               ['bulk', '/bulk', 'Bulk upload'],
+              ['connected-apps', '/apps', 'Connected apps'],
             ] as const
           ).map(([name, to, label]) => (
             <Link key={name} to={to} class={section === name ? 'active' : undefined}>
