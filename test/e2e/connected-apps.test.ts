@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { collectPageErrors, launchChromium, requireBuiltDashboard } from '../support/browser.ts';
+import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.ts';
 import { authorize, basic, consent, pkce, postForm } from '../support/oauth.ts';
 
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -37,11 +37,7 @@ beforeAll(async () => {
   accessToken = tokens.body.access_token;
 
   mkdirSync('test-results', { recursive: true });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ browser, page } = await openDashboardBrowser(pageErrors));
 }, 60_000);
 
 afterAll(async () => {

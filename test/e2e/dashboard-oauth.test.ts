@@ -8,7 +8,7 @@ import { decodeJwt } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { collectPageErrors, launchChromium, requireBuiltDashboard } from '../support/browser.ts';
+import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.ts';
 
 const RESULTS = 'test-results';
 const CREDENTIAL = 'qr-dashboard.credential';
@@ -50,11 +50,7 @@ beforeAll(async () => {
   clientId = client.body.client_id;
 
   mkdirSync(RESULTS, { recursive: true });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ browser, page } = await openDashboardBrowser(pageErrors));
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/graphql') graphqlBearers.push(request.headers().authorization ?? '');
   });

@@ -12,7 +12,7 @@ import { createDashboardRouter } from '../../src/http/dashboard.ts';
 import { DASHBOARD_CSP } from '../../src/http/security-headers.ts';
 import { errorHandler } from '../../src/http/error-handler.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { collectPageErrors, launchChromium, requireBuiltDashboard } from '../support/browser.ts';
+import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.ts';
 import { countCodes } from '../support/factories.ts';
 
 const RESULTS = 'test-results';
@@ -32,11 +32,7 @@ beforeAll(async () => {
   app = await getTestApp({ GEO_COUNTRY_HEADER: 'X-Test-Country' });
   key = await app.newAccountKey();
   mkdirSync(RESULTS, { recursive: true });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  ({ browser, page } = await openDashboardBrowser(pageErrors));
 }, 60_000);
 
 afterAll(async () => {

@@ -30,3 +30,17 @@ export function collectPageErrors(page: Page, errors: string[]): void {
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(error.message));
 }
+
+/**
+ * Chromium with one page (1280x900, 10 s default timeout) whose console errors and uncaught
+ * exceptions go to `errors`: what every dashboard suite starts with.
+ */
+export async function openDashboardBrowser(errors: string[]): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  collectPageErrors(page, errors);
+  return { browser, page };
+}
+
