@@ -4,13 +4,13 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Router } from '@koa/router';
+import { fromProjectRoot } from '../shared/build-layout.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { AppContext, AppState } from './context.ts';
 import { DASHBOARD_CSP, HTML_SECURITY_HEADERS } from './security-headers.ts';
 
-export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url));
+export const DASHBOARD_DIR = fromProjectRoot('dist/dashboard/');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

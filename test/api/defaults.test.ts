@@ -1,6 +1,7 @@
 // The service started the documented way (`npm start`, NODE_ENV unset) is production-safe:
 // no GraphiQL, no introspection, https-only webhooks; the README's first steps still work.
-// `npm run dev` (NODE_ENV=development) keeps GraphiQL.
+// `npm run dev` (NODE_ENV=development) keeps GraphiQL. `npm start` runs the compiled service
+// (dist/server) with plain node, its worker threads too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { runCli, startServer, type ServerProcess } from '../support/process.ts';
@@ -50,5 +51,16 @@ describe('npm start with NODE_ENV unset', () => {
     const scan = await fetch(`${server.url}${new URL(code.scan_url).pathname}`, { redirect: 'manual' });
     expect(scan.status).toBe(302);
     expect(scan.headers.get('location')).toBe('https://example.com/hello');
+  });
+
+  it('runs the compiled threads: an image drawn on a render thread, the scan written (on MySQL by the writer thread)', async () => {
+    expect(server.commandLine()).toContain('dist/server/src/main.js');
+    const code = await (await api('POST', '/v1/codes', { content: 'https://example.com/threads' })).json();
+    const png = await api('GET', `/v1/codes/${code.id}/image?format=png&size=256`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' };
+    expect((await fetch(`${server.url}${new URL(code.scan_url).pathname}`, { redirect: 'manual', headers: browser })).status).toBe(302);
+    await expect.poll(async () => (await (await api('GET', `/v1/codes/${code.id}/scans`)).json()).total_scans, { timeout: 10_000 }).toBe(1);
   });
 });

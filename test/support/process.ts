@@ -1,7 +1,10 @@
 // Runs the real entry points (src/main.ts, src/cli.ts) as child processes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processTree } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -14,11 +17,34 @@ function nodeWithTsx(script: string, args: string[], env: Record<string, string>
   });
 }
 
+/** The newest modification time of the files under `folder`, recursively. */
+function newestChange(folder: string): number {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .reduce((newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
+}
+
+/**
+ * `npm start` runs the compiled service (dist/server): compiles it first when a source file
+ * changed since the last build, so a test of `npm start` never runs stale code.
+ */
+function ensureServerBuilt(): void {
+  let built = 0;
+  try {
+    built = statSync(join(ROOT, 'dist/server/src/main.js')).mtimeMs;
+  } catch {
+    // Not built yet.
+  }
+  if (built > Math.max(newestChange(join(ROOT, 'src')), newestChange(join(ROOT, 'migrations')))) return;
+  execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' });
+}
+
 /**
  * `npm start` as a user runs it: the environment without what the test runner adds (vitest sets
  * NODE_ENV=test), plus `env`.
  */
 function npmStart(env: Record<string, string>): ChildProcess {
+  ensureServerBuilt();
   const { NODE_ENV: _runner, ...inherited } = process.env;
   return spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -38,6 +64,15 @@ export interface ServerProcess {
   url: string;
   logs: () => string;
   exited: Promise<number | null>;
+  /** The command lines of the child and its own children (npm start runs node under a shell). */
+  commandLine: () => string;
+}
+
+/** The command lines of a process and its descendants, from /proc. */
+function commandLines(root: number): string {
+  return processTree(root)
+    .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))
+    .join('\n');
 }
 
 /**
@@ -62,5 +97,5 @@ export async function startServer(env: Record<string, string>, tree?: string, vi
     });
     void exited.then(() => reject(new Error(`server exited:\n${output}`)));
   });
-  return { child, url, logs: () => output, exited };
+  return { child, url, logs: () => output, exited, commandLine: () => commandLines(child.pid!) };
 }

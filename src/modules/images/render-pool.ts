@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
+import { threadEntry } from '../../shared/build-layout.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { CheckResult, CheckTask, ImageTask, RenderTask, VersionsTask } from './render-work.ts';
 
@@ -43,7 +44,7 @@ export function createRenderPool(options: RenderPoolOptions) {
   // Started on the first image: a process that draws none (the CLI, most tests) starts no thread.
   const pool = () =>
     (piscina ??= new Piscina({
-      filename: new URL('./render-worker-entry.mjs', import.meta.url).href,
+      filename: threadEntry(import.meta.url, './render-worker.js', './render-worker-entry.mjs').href,
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: IDLE_TIMEOUT_MS,

@@ -4,6 +4,7 @@
 // that answers scans (bench/RESULTS.md). The recorder keeps every batch until commit() resolves,
 // so a thread that fails or dies loses nothing: the batch is retried, on a new thread if needed.
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../../shared/build-layout.ts';
 import type { CommitBatch, CommittedBatch } from './commit-batch.ts';
 import type { ScanEvent } from './recorder.ts';
 
@@ -31,7 +32,7 @@ export function createWriterThread(data: WriterThreadData) {
   // Started on the first batch: a process that records no scan (the CLI, most tests) starts none.
   function started(): Worker {
     if (worker) return worker;
-    const thread = new Worker(new URL('./writer-thread-entry.mjs', import.meta.url), { workerData: data });
+    const thread = new Worker(threadEntry(import.meta.url, './writer-thread-worker.js', './writer-thread-entry.mjs'), { workerData: data });
     thread.on('message', (reply: WriterReply) => {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
