@@ -1,11 +1,34 @@
 // `npm run build`: the dashboard (Preact + Chart.js, see src/) into dist/dashboard, which the API
 // server answers at /dashboard (src/http/dashboard.ts). Everything is bundled: no CDN, no fonts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/**
+ * Writes a .br and a .gz beside every script, style sheet and SVG of 1 KiB or more, compressed
+ * once at build time at the highest levels; the server sends the one the browser accepts.
+ */
+const precompress = (): Plugin => ({
+  name: 'qr-precompress',
+  apply: 'build',
+  writeBundle(options, bundle) {
+    for (const file of Object.values(bundle)) {
+      if (!/\.(js|css|svg)$/.test(file.fileName)) continue;
+      const bytes = Buffer.from(file.type === 'chunk' ? file.code : file.source);
+      if (bytes.length < 1024) continue;
+      const path = join(options.dir!, file.fileName);
+      writeFileSync(`${path}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+      writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
+    }
+  },
+});
+
 export default defineConfig({
+  plugins: [precompress()],
   root: here('.'),
   base: '/dashboard/',
   // No public/ folder: every file the page loads is bundled and content-hashed.

@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { GraphQLLimits } from './graphql/limits.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppState } from './http/context.ts';
+import { compression } from './http/compression.ts';
 import { corsFor } from './http/cors.ts';
 import { createDashboardRouter } from './http/dashboard.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -51,6 +52,8 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   const cors = corsFor(services.config.corsOrigins);
   if (cors) app.use(cors);
   app.use(apiVersioning());
+  // Outside the error handler, so that large problems are compressed too.
+  app.use(compression());
   // A client may send the rest of a refused body before it reads the answer: twice the largest
   // body limit, or 5 s, is read and dropped so that the problem reaches it.
   app.use(errorHandler({ maxBytes: 2 * Math.max(services.config.jsonBodyLimit, services.config.bulkBodyLimit), maxMs: 5_000 }));

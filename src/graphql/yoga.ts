@@ -1,5 +1,5 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
+import { renderGraphiQL } from '../http/graphiql.ts';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from './context.ts';
 import { createMaskError } from './errors.ts';
@@ -12,7 +12,8 @@ export function createGraphQLServer(options: { graphiql: boolean; logger: Logger
   return createYoga<GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    // GraphiQL's assets come from the installed package, not a CDN, so it works offline.
+    // GraphiQL's assets come from the installed package, not a CDN, so it works offline; served
+    // as cached files under /graphql/assets (http/graphiql.ts).
     graphiql: options.graphiql ? { title: 'QR service GraphQL' } : false,
     renderGraphiQL,
     landingPage: false,

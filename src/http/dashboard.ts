@@ -1,6 +1,7 @@
 // The web dashboard at /dashboard: the files `npm run build` writes to dist/dashboard (Vite,
 // base /dashboard/). Hashed assets are cached for good; index.html answers /dashboard and every
 // client-side route under it, revalidated on each load so that a new build shows at once.
+// Scripts and style sheets go out as the build precompressed them (brotli or gzip).
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -8,6 +9,7 @@ import { Router } from '@koa/router';
 import { fromProjectRoot } from '../shared/build-layout.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { AppContext, AppState } from './context.ts';
+import { chooseEncoding, type Precompressed } from './precompressed.ts';
 import { DASHBOARD_CSP, HTML_SECURITY_HEADERS } from './security-headers.ts';
 
 export const DASHBOARD_DIR = fromProjectRoot('dist/dashboard/');
@@ -22,6 +24,9 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** Vite's hashed file names; anything else (a path separator, a leading dot) is not ours. */
 const ASSET_NAME = /^[\w-][\w.-]*$/;
+
+const PRECOMPRESSED = ['br', 'gzip'] as const;
+const SUFFIX: Record<Precompressed, string> = { br: '.br', gzip: '.gz' };
 
 /** Vite names assets by content hash, so a name never changes meaning. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -59,8 +64,13 @@ export function createDashboardRouter(dir: string = DASHBOARD_DIR): Router<AppSt
     }
     ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': IMMUTABLE });
     ctx.type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
-    ctx.length = size;
-    ctx.body = createReadStream(path);
+    // The build wrote .br and .gz beside each script and style sheet of 1 KiB or more.
+    const variants = await Promise.all(PRECOMPRESSED.map(async (encoding) => ({ encoding, size: await fileSize(`${path}${SUFFIX[encoding]}`) })));
+    const encoding = chooseEncoding(ctx, variants.filter((v) => v.size !== null).map((v) => v.encoding));
+    // A Content-Encoding of our own also tells the compression middleware to keep off.
+    if (encoding) ctx.set('Content-Encoding', encoding);
+    ctx.length = encoding ? variants.find((v) => v.encoding === encoding)!.size! : size;
+    ctx.body = createReadStream(encoding ? `${path}${SUFFIX[encoding]}` : path);
   });
 
   // GET /dashboard and /dashboard/<client-side route>: the page

@@ -13,7 +13,9 @@ import { bearerAuthenticator, bearerToken, requireAuth } from './auth.ts';
 import { hasBody, jsonDepthExceeds, tooDeep } from './body.ts';
 import { principalOf, type AppContext, type AppState } from './context.ts';
 import { withRateLimit } from './rate-limit.ts';
-import { graphiqlCsp, HTML_SECURITY_HEADERS } from './security-headers.ts';
+import { encodedAsset, GRAPHIQL_ASSETS_PATH, graphiqlAsset } from './graphiql.ts';
+import { chooseEncoding } from './precompressed.ts';
+import { GRAPHIQL_CSP, HTML_SECURITY_HEADERS } from './security-headers.ts';
 
 /**
  * yoga would read a body of any size. It is read here first, within `limitBytes` and
@@ -61,6 +63,19 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
       ? next()
       : auth(ctx, next);
 
+  // GET /graphql/assets/:file: GraphiQL's script, styles and icon (development), named by content
+  if (graphiql) {
+    router.get(`${GRAPHIQL_ASSETS_PATH}/:file`, async (ctx) => {
+      const asset = await graphiqlAsset(ctx.params.file!);
+      if (!asset) throw new DomainError('not_found', `GraphiQL has no file '${ctx.params.file}'; reload the page.`);
+      ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable' });
+      ctx.type = asset.type;
+      const encoding = chooseEncoding(ctx, asset.type.startsWith('image/') ? [] : ['br', 'gzip']);
+      if (encoding) ctx.set('Content-Encoding', encoding);
+      ctx.body = encoding ? encodedAsset(asset, encoding) : asset.bytes;
+    });
+  }
+
   // GET|POST /graphql: GraphQL over HTTP (and GraphiQL in development)
   router.all('/graphql', authUnlessGraphiQL, async (ctx) => {
     // bulkCreateCodes carries up to 10,000 codes: the bulk body limit applies.
@@ -76,10 +91,9 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     if (response.headers.get('content-type')?.startsWith('text/html')) {
-      // GraphiQL: one page, read whole so that its policy can allow its inline script by hash.
-      const html = await response.text();
-      ctx.set({ ...HTML_SECURITY_HEADERS, 'Content-Security-Policy': graphiqlCsp(html) });
-      ctx.body = html;
+      // GraphiQL's page: a few hundred bytes, its script and styles under /graphql/assets.
+      ctx.set({ ...HTML_SECURITY_HEADERS, 'Content-Security-Policy': GRAPHIQL_CSP, 'Cache-Control': 'no-cache' });
+      ctx.body = await response.text();
       return;
     }
     // Yoga's body is a web stream (its own ponyfill); a Node stream lets Koa pipe it, SSE included.
