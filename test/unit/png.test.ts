@@ -95,25 +95,21 @@ const LOGO: RenderLogo = {
 
 const gradient = { type: 'linear', from: '#1d4ed8', to: '#9333ea', angle: 45 } as const;
 const square = design({ style: 'square', eyeStyle: 'square' });
-/**
- * smallerBy: how many times smaller than resvg's own (anti-aliased, RGBA) PNG ours must be, with
- * some room. Measured at 512 px: 2.5-2.8x for round shapes, 1.6x with a gradient, and 24x for a
- * square code (3.8x with a gradient), whose edges are snapped to whole pixels.
- */
-const CASES: { name: string; design: RenderDesign; logo?: RenderLogo; colorType: number; smallerBy: number }[] = [
-  { name: 'square', design: square, colorType: INDEXED, smallerBy: 15 },
-  { name: 'square with a gradient', design: { ...square, gradient, eyeColor: gradient.from }, colorType: INDEXED, smallerBy: 3 },
-  { name: 'dots', design: design({ style: 'dots' }), colorType: INDEXED, smallerBy: 2.2 },
-  { name: 'rounded', design: design({ style: 'rounded' }), colorType: INDEXED, smallerBy: 2.2 },
-  { name: 'branded', design: design(), colorType: INDEXED, smallerBy: 2.2 },
-  { name: 'branded with a logo', design: design({ errorCorrection: 'H' }), logo: LOGO, colorType: INDEXED, smallerBy: 2.2 },
-  { name: 'branded with a banner', design: design({ frame: 'banner', frameText: 'Scan me' }), colorType: INDEXED, smallerBy: 2.2 },
-  { name: 'dots with a gradient', design: design({ style: 'dots', gradient, eyeColor: gradient.from }), colorType: TRUECOLOR, smallerBy: 1.4 },
+/** How much smaller than resvg's own PNG ours comes out is measured by bench:render (PNG bytes columns); here it must only be smaller. */
+const CASES: { name: string; design: RenderDesign; logo?: RenderLogo; colorType: number }[] = [
+  { name: 'square', design: square, colorType: INDEXED },
+  { name: 'square with a gradient', design: { ...square, gradient, eyeColor: gradient.from }, colorType: INDEXED },
+  { name: 'dots', design: design({ style: 'dots' }), colorType: INDEXED },
+  { name: 'rounded', design: design({ style: 'rounded' }), colorType: INDEXED },
+  { name: 'branded', design: design(), colorType: INDEXED },
+  { name: 'branded with a logo', design: design({ errorCorrection: 'H' }), logo: LOGO, colorType: INDEXED },
+  { name: 'branded with a banner', design: design({ frame: 'banner', frameText: 'Scan me' }), colorType: INDEXED },
+  { name: 'dots with a gradient', design: design({ style: 'dots', gradient, eyeColor: gradient.from }), colorType: TRUECOLOR },
 ];
 
 describe('svgToPng of a rendered code', () => {
   for (const c of CASES) {
-    it(`${c.name}: resvg's pixels, ${c.smallerBy}x smaller than resvg's PNG, and it reads back`, () => {
+    it(`${c.name}: resvg's pixels in a smaller PNG than resvg's, and it reads back`, () => {
       const svg = renderSvg(TEXT, c.design, c.logo ?? null, SIZE);
       // As the images service rasterises.
       const crispEdges = hasOnlyStraightEdges(c.design);
@@ -126,7 +122,7 @@ describe('svgToPng of a rendered code', () => {
       expect(decoded.width).toBe(rendered.width);
       expect(decoded.height).toBe(rendered.height);
       expect(differing(decoded.data, rendered.data)).toBe(0);
-      expect(ours.length * c.smallerBy).toBeLessThan(resvgPng.length);
+      expect(ours.length).toBeLessThan(resvgPng.length);
       expect(decodeQr(decoded)).toBe(TEXT);
     });
   }
