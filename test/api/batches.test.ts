@@ -10,6 +10,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yauzl from 'yauzl';
 import { BATCH_PAGE_SIZE } from '../../src/modules/batches/service.ts';
@@ -134,6 +136,33 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
     const payloadOf = new Map(rows.map((row) => [row.id, row.payload]));
     for (const code of codes) expect(payloadOf.get(code.id)).toBe(`'${code.payload}`);
     expect(codes.map((code) => code.payload).sort()).toEqual([...formulas].sort());
+  });
+
+  it('writes a manifest whose type and content columns the CSV import reads back unchanged (property)', async () => {
+    const importer = await app.newAccountKey('manifest-round-trip');
+    // Text a CSV writer and reader must agree on: separators, quotes, line ends, formula
+    // starters, spaces, and any other character.
+    const unit = fc.oneof(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', ',', ';', '"', "'", ' ', '{', '}', '\\'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }));
+    const text = fc.string({ unit, minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== '');
+    const item = fc.oneof(
+      text.map((value) => ({ type: 'text', content: { text: value } })),
+      fc.webPath().map((path) => ({ type: 'url', content: `https://example.com${path.startsWith('/') ? '' : '/'}${path}` })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 6 }), async (items) => {
+        const { batchId, codes } = await bulk(key, items);
+        const { files } = await readZip((await download(batchId, '?format=svg&size=128')).path, (name) => name === 'manifest.csv');
+        const rows: Record<string, string>[] = parse(files.get('manifest.csv')!, { columns: true });
+        const csv = stringify(rows.map((row) => ({ type: row.type, content: row.content })), { header: true, columns: ['type', 'content'] });
+        const imported = await app.request('POST', '/v1/codes/bulk', { key: importer, rawBody: csv, headers: { 'content-type': 'text/csv; charset=utf-8' } });
+        expect(imported.status, imported.text).toBe(201);
+        const original = new Map(codes.map((code) => [code.id, code]));
+        expect(imported.body.data.map((code: any) => ({ type: code.type, content: code.content }))).toEqual(
+          rows.map((row) => ({ type: original.get(row.id)!.type, content: original.get(row.id)!.content })),
+        );
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it('serves SVG (the default) and PDF entries, honouring size and margin', async () => {
