@@ -29,6 +29,7 @@ import * as createScanBatches from './20261123010000_create_scan_batches.ts';
 import * as binaryCollateSlugsAndCodeIds from './20261124090000_binary_collate_slugs_and_code_ids.ts';
 import * as createAccountLogos from './20261125100000_create_account_logos.ts';
 import * as addOauthPayloadsAccount from './20261125110000_add_oauth_payloads_account.ts';
+import * as addCodesNameNotes from './20261125120000_add_codes_name_notes.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261124090000_binary_collate_slugs_and_code_ids': binaryCollateSlugsAndCodeIds,
   '20261125100000_create_account_logos': createAccountLogos,
   '20261125110000_add_oauth_payloads_account': addOauthPayloadsAccount,
+  '20261125120000_add_codes_name_notes': addCodesNameNotes,
 };

@@ -57,9 +57,9 @@ describe('POST /v1/codes/bulk with text/csv', () => {
     expect(wrong.body.errors.map((e: any) => e.path)).toEqual(['header.url', 'header.colour', 'header.content']);
     expect(wrong.body.detail).toMatch(/unknown column 'url'.*unknown column 'colour'.*missing column 'content'/);
 
-    const extra = await postCsv(`${HEADER},notes\n,https://example.com,,,,,,hello\n`);
+    const extra = await postCsv(`${HEADER},comment\n,https://example.com,,,,,,hello\n`);
     expect(extra.status).toBe(422);
-    expect(extra.body.errors).toEqual([{ path: 'header.notes', message: expect.stringMatching(/^unknown column 'notes'; the columns are type, content/) }]);
+    expect(extra.body.errors).toEqual([{ path: 'header.comment', message: expect.stringMatching(/^unknown column 'comment'; the columns are type, content, name, notes/) }]);
 
     const noHeader = await postCsv('https://example.com/a\nhttps://example.com/b\n');
     expect(noHeader.status).toBe(422);

@@ -23,6 +23,8 @@ class Code(TypedDict, total=False):
     id: str
     type: str
     content: Any
+    name: Optional[str]
+    notes: Optional[str]
     scan_url: Optional[str]
     design: dict[str, Any]
     routing: Routing

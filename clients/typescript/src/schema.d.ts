@@ -801,6 +801,16 @@ export interface components {
              */
             type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo";
             content: components["schemas"]["CodeContent"];
+            /**
+             * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
+             * @example Spring poster, Berlin
+             */
+            name?: string | null;
+            /**
+             * @description Free text, up to 10000 characters.
+             * @example Printed 2,000 copies; replace after the campaign.
+             */
+            notes?: string | null;
             design?: {
                 fg_color?: string;
                 bg_color?: string;
@@ -923,6 +933,16 @@ export interface components {
             type?: unknown;
             content?: unknown;
             destination?: string;
+            /**
+             * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
+             * @example Spring poster, Berlin
+             */
+            name?: string | null;
+            /**
+             * @description Free text, up to 10000 characters.
+             * @example Printed 2,000 copies; replace after the campaign.
+             */
+            notes?: string | null;
             design?: {
                 fg_color?: string | null;
                 bg_color?: string | null;
@@ -1458,6 +1478,13 @@ export interface components {
              * @example http://localhost:3000/aB3dE5f
              */
             payload: string;
+            /**
+             * @description A title for people; null when none was given.
+             * @example Spring poster, Berlin
+             */
+            name: string | null;
+            /** @example Printed 2,000 copies; replace after the campaign. */
+            notes: string | null;
             design: components["schemas"]["Design"];
             routing: {
                 enabled: boolean;
@@ -2506,6 +2533,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo";
+                /** @description Codes whose content or name contains this text, in any case (accents count). */
                 q?: string;
                 created_after?: string;
                 created_before?: string;

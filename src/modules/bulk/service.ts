@@ -10,7 +10,7 @@ import { designProblems, resolveDesign, type Code } from '../codes/model.ts';
 import { parseCreateCode, type CreateCodeInput } from '../codes/schemas.ts';
 import { isReservedPath, PREVIEW_SLUG, SLUG_LENGTH } from '../codes/slug.ts';
 import type { CodesServiceDeps } from '../codes/service.ts';
-import type { NewCode } from '../codes/store.ts';
+import { newCodeOf, type NewCode } from '../codes/store.ts';
 import type { Logos } from '../images/logos.ts';
 
 export const MAX_BULK_CODES = 10_000;
@@ -119,17 +119,14 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
           if (await codes.reserveSlugs(slugs, trx)) break;
         }
         const newCodes: (NewCode & { rules: CreateCodeInput['routing']['rules'] })[] = bodies.map((body) => ({
-          id: newId('qr'),
-          accountId: principal.accountId,
-          type: body.type,
-          content: body.content,
-          design: body.design,
-          logoId: body.design.logo_url ? logoIds.get(body.design.logo_url)! : null,
-          routingEnabled: body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0,
-          slug: body.type === 'url' ? slugs.pop()! : null,
-          batchId,
-          createdAt: now,
-          updatedAt: now,
+          ...newCodeOf(body, {
+            id: newId('qr'),
+            accountId: principal.accountId,
+            logoId: body.design.logo_url ? logoIds.get(body.design.logo_url)! : null,
+            slug: body.type === 'url' ? slugs.pop()! : null,
+            now,
+            batchId,
+          }),
           rules: body.routing.rules,
         }));
         await codes.insertMany(newCodes, trx);

@@ -42,7 +42,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const wellFormed = [(v: string) => !LONE_SURROGATE.test(v), 'must be valid Unicode text'] as const;
 
 /** A trimmed, non-empty string of at most `max` characters. */
-function line(max: number) {
+export function line(max: number) {
   return z
     .string({ error: required('a string') })
     .trim()
@@ -61,7 +61,7 @@ function optionalLine(max: number) {
 }
 
 /** A string kept as given (spaces matter), possibly empty, of at most `max` characters. */
-function freeText(max: number) {
+export function freeText(max: number) {
   return z.string({ error: required('a string') }).max(max, `must be at most ${max} characters`).refine(...wellFormed);
 }
 

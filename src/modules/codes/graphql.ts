@@ -44,6 +44,8 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     id: t.exposeID('id'),
     type: t.exposeString('type'),
     content: t.field({ type: 'JSON', description: 'The URL of a url code, or a static code\'s content object.', resolve: (code) => code.content }),
+    name: t.exposeString('name', { nullable: true, description: 'A title for people; null when none was given.' }),
+    notes: t.exposeString('notes', { nullable: true }),
     payload: t.string({ description: 'The exact text the image encodes.', resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl) }),
     design: t.field({ type: DesignRef, resolve: (code) => resolveDesign(code.design) }),
     routing: t.field({ type: RoutingRef, resolve: (code) => code.routing }),
@@ -93,6 +95,8 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
   fields: (t) => ({
     type: t.string({ required: false, description: "Defaults to 'url'." }),
     content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
+    name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
+    notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -101,6 +105,8 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
 const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
   fields: (t) => ({
     content: t.field({ type: 'JSON', required: false, description: 'New URL of a url code, or new content of a static code.' }),
+    name: t.string({ required: false, description: 'A new title; null removes it.' }),
+    notes: t.string({ required: false, description: 'New notes; null removes them.' }),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -109,7 +115,7 @@ const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
 const CodeFilter = builder.inputType('CodeFilter', {
   fields: (t) => ({
     type: t.string({ required: false }),
-    q: t.string({ required: false, description: 'Substring of the content.' }),
+    q: t.string({ required: false, description: 'Substring of the content or the name, in any case.' }),
     createdAfter: t.field({ type: 'DateTime', required: false }),
     createdBefore: t.field({ type: 'DateTime', required: false }),
   }),
@@ -145,7 +151,7 @@ function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
 
 /** A CreateCodeInput as the REST create body, for the same service call. */
 export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
-  return compact({ type: input.type, content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
+  return compact({ type: input.type, content: input.content, name: input.name, notes: input.notes, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
@@ -228,7 +234,12 @@ builder.mutationFields((t) => ({
       ctx.services.codes.update(
         ctx.principal,
         String(id),
-        compact({ content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
+        {
+          ...compact({ content: input.content, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
+          // Unlike the others, an explicit null means something here: remove the name or notes.
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.notes !== undefined ? { notes: input.notes } : {}),
+        },
       )),
   }),
   deleteCode: t.field({

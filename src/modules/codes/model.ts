@@ -10,6 +10,10 @@ export interface Code {
   accountId: string;
   type: CodeType;
   content: CodeContent;
+  /** A title people give the code (not unique), or null. */
+  name: string | null;
+  /** Free text about the code, or null. */
+  notes: string | null;
   /** Only what the client chose; see resolveDesign for what is drawn. */
   design: DesignInput;
   /** The stored logo (fetched from design.logo_url), or null. */

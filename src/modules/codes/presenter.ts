@@ -34,6 +34,8 @@ export const codeResourceSchema = z
       .union([z.string(), z.record(z.string(), z.unknown())])
       .meta({ description: 'A url code’s destination, or a static code’s structured content.', example: 'https://example.com/spring' }),
     payload: z.string().meta({ description: 'The exact text the image encodes.', example: 'http://localhost:3000/aB3dE5f' }),
+    name: z.string().nullable().meta({ description: 'A title for people; null when none was given.', example: 'Spring poster, Berlin' }),
+    notes: z.string().nullable().meta({ example: 'Printed 2,000 copies; replace after the campaign.' }),
     design: resolvedDesignSchema,
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
     scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL.' }),
@@ -50,6 +52,8 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     type: code.type,
     content: code.content,
     payload: payloadOf(code, publicBaseUrl),
+    name: code.name,
+    notes: code.notes,
     design: resolveDesign(code.design),
     routing: {
       enabled: code.routing.enabled,

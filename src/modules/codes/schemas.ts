@@ -5,7 +5,7 @@ import { httpUrlSchema } from '../../shared/url.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
-import { STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
+import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
 export const CODE_TYPES = ['url', ...STATIC_TYPES] as const;
@@ -79,10 +79,26 @@ export function contentFieldSchema(type: CodeType): z.ZodType<{ content: CodeCon
   return schema;
 }
 
+export const MAX_NAME_LENGTH = 200;
+export const MAX_NOTES_LENGTH = 10_000;
+
+/** What people call a code and what they note about it; null clears either on update. */
+const labelFields = {
+  name: line(MAX_NAME_LENGTH)
+    .nullable()
+    .optional()
+    .meta({ description: `A title for people (not unique, trimmed, 1-${MAX_NAME_LENGTH} characters); found by \`q\` like the content.`, example: 'Spring poster, Berlin' }),
+  notes: freeText(MAX_NOTES_LENGTH)
+    .nullable()
+    .optional()
+    .meta({ description: `Free text, up to ${MAX_NOTES_LENGTH} characters.`, example: 'Printed 2,000 copies; replace after the campaign.' }),
+};
+
 /** The create body; `content` is checked against the type by parseCreateCode. */
 export const createCodeSchema = z.strictObject({
   type: z.enum(CODE_TYPES, oneOf(CODE_TYPES)).default('url'),
   content: z.unknown(),
+  ...labelFields,
   design: designInputSchema.default({}),
   routing: routingInputSchema.optional(),
 });
@@ -90,6 +106,8 @@ export const createCodeSchema = z.strictObject({
 export interface CreateCodeInput {
   type: CodeType;
   content: CodeContent;
+  name?: string | null;
+  notes?: string | null;
   design: DesignInput;
   routing: RoutingInput;
 }
@@ -118,6 +136,7 @@ export const updateCodeSchema = z
     content: z.unknown().optional(),
     /** Another name for the content of a `url` code, as the spec calls it. */
     destination: httpUrlSchema.optional(),
+    ...labelFields,
     design: designPatchSchema.optional(),
     routing: routingInputSchema.optional(),
   })
@@ -145,7 +164,7 @@ export const listCodesSchema = z.strictObject({
     .default(DEFAULT_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
   type: z.enum(CODE_TYPES, { error: `must be one of ${CODE_TYPES.join(', ')}` }).optional(),
-  q: z.string().min(1).max(200).optional(),
+  q: z.string().min(1).max(200).optional().meta({ description: 'Codes whose content or name contains this text, in any case (accents count).' }),
   created_after: isoInstant.optional(),
   created_before: isoInstant.optional(),
   sort: z.enum(SORTS, { error: `must be one of ${SORTS.join(', ')}` }).default('-created_at'),

@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
-import type { CodesStore } from './store.ts';
+import { newCodeOf, type CodesStore } from './store.ts';
 
 export interface CodePage {
   data: Code[];
@@ -85,12 +85,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
         const id = newId('qr');
         return inTransaction(db, async (trx) => {
           if (slug !== null && !(await codes.reserveSlug(slug, trx))) return null;
-          // Rules given without `enabled` are meant to work, so they switch routing on.
-          const routingEnabled = body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0;
-          await codes.insert(
-            { id, accountId: principal.accountId, type: body.type, content: body.content, design: body.design, logoId, routingEnabled, slug, createdAt: now, updatedAt: now },
-            trx,
-          );
+          await codes.insert(newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, now }), trx);
           await routing.replaceRules(id, body.routing.rules ?? [], trx);
           const created = (await codes.findById(principal.accountId, id, trx))!;
           await emit({ type: 'code.created', code: created }, trx);
@@ -117,7 +112,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       return { data, nextCursor: rows.length > params.limit && last ? cursorOf(last) : null, cursorOf };
     },
 
-    /** Partial update of content, design and routing; rules given are replaced as a whole. */
+    /** Partial update of content, name, notes, design and routing; rules given are replaced as a whole. */
     async update(principal: Principal, id: string, input: unknown): Promise<Code> {
       const patch = parseInput(updateCodeSchema, input);
       const current = await codes.findById(principal.accountId, id);
@@ -143,6 +138,8 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
           {
             type: current.type,
             content: newContent,
+            name: patch.name,
+            notes: patch.notes,
             design,
             logoId: logoChanged ? logoId : undefined,
             // Only an explicit `enabled` switches routing; new rules alone leave it as it was.

@@ -4,7 +4,7 @@ import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import type { CursorPosition } from './cursor.ts';
 import type { Code } from './model.ts';
-import type { CodeContent, CodeType, DesignInput, ListCodesQuery } from './schemas.ts';
+import type { CodeContent, CodeType, CreateCodeInput, DesignInput, ListCodesQuery } from './schemas.ts';
 
 /** A url code stores its URL as is (so `q` searches it plainly); static content is JSON. */
 const storeContent = (type: CodeType, content: CodeContent) => (type === 'url' ? (content as string) : toJson(content));
@@ -15,6 +15,8 @@ interface CodeRow {
   account_id: string;
   type: string;
   content: string;
+  name: string | null;
+  notes: string | null;
   design: string;
   routing_enabled: number | boolean;
   slug: string | null;
@@ -25,10 +27,33 @@ interface CodeRow {
 
 const sortColumns = { created_at: 'created_at', updated_at: 'updated_at' } as const;
 
-/** Rows per multi-row INSERT: 11 columns x 500 stays well under SQLite's variable limit. */
+/** Rows per multi-row INSERT: 13 columns x 500 stays well under SQLite's variable limit. */
 const CODE_INSERT_CHUNK = 500;
 
 export type NewCode = Omit<Code, 'routing'> & { routingEnabled: boolean; batchId?: string | null };
+
+/** The row a create body makes, alone or in a bulk call. */
+export function newCodeOf(
+  body: CreateCodeInput,
+  where: { id: string; accountId: string; logoId: string | null; slug: string | null; now: Date; batchId?: string },
+): NewCode {
+  return {
+    id: where.id,
+    accountId: where.accountId,
+    type: body.type,
+    content: body.content,
+    name: body.name ?? null,
+    notes: body.notes ?? null,
+    design: body.design,
+    logoId: where.logoId,
+    // Rules given without `enabled` are meant to work, so they switch routing on.
+    routingEnabled: body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0,
+    slug: where.slug,
+    batchId: where.batchId ?? null,
+    createdAt: where.now,
+    updatedAt: where.now,
+  };
+}
 
 function codeRow(code: NewCode) {
   return {
@@ -36,6 +61,8 @@ function codeRow(code: NewCode) {
     account_id: code.accountId,
     type: code.type,
     content: storeContent(code.type, code.content),
+    name: code.name,
+    notes: code.notes,
     design: toJson(code.design),
     logo_id: code.logoId,
     routing_enabled: code.routingEnabled,
@@ -55,6 +82,8 @@ function codeOf(row: CodeRow): CodeWithoutRouting {
     accountId: row.account_id,
     type: row.type as CodeType,
     content: loadContent(row.type as CodeType, row.content),
+    name: row.name ?? null,
+    notes: row.notes ?? null,
     design: fromJson<DesignInput>(row.design) ?? {},
     logoId: row.logo_id,
     slug: row.slug,
@@ -144,7 +173,9 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       const direction = descending ? 'desc' : 'asc';
       const builder = db('codes').where('account_id', accountId);
       if (query.type) builder.andWhere('type', query.type);
-      if (query.q) whereContainsIgnoringCase(db, builder, 'content', query.q);
+      // `q` finds its text in the content or the name.
+      const q = query.q;
+      if (q) builder.andWhere((w) => whereContainsIgnoringCase(db, w, 'content', q).orWhere((n) => whereContainsIgnoringCase(db, n, 'name', q)));
       if (query.created_after) builder.andWhere('created_at', '>', toMillis(query.created_after));
       if (query.created_before) builder.andWhere('created_at', '<', toMillis(query.created_before));
       if (after) {
@@ -176,11 +207,22 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
     async update(
       accountId: string,
       id: string,
-      changes: { type?: CodeType; content?: CodeContent; design?: DesignInput; logoId?: string | null; routingEnabled?: boolean; updatedAt: Date },
+      changes: {
+        type?: CodeType;
+        content?: CodeContent;
+        name?: string | null;
+        notes?: string | null;
+        design?: DesignInput;
+        logoId?: string | null;
+        routingEnabled?: boolean;
+        updatedAt: Date;
+      },
       q: Queryable = db,
     ): Promise<void> {
       const row: Record<string, unknown> = { updated_at: toMillis(changes.updatedAt) };
       if (changes.content !== undefined) row.content = storeContent(changes.type ?? 'url', changes.content);
+      if (changes.name !== undefined) row.name = changes.name;
+      if (changes.notes !== undefined) row.notes = changes.notes;
       if (changes.logoId !== undefined) row.logo_id = changes.logoId;
       if (changes.design !== undefined) row.design = toJson(changes.design);
       if (changes.routingEnabled !== undefined) row.routing_enabled = changes.routingEnabled;
