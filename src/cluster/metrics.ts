@@ -47,6 +47,10 @@ function send(to: { send: Worker['send'] } | NodeJS.Process, message: Message): 
 export function createClusterMetrics(own: Registry) {
   let nextId = 0;
   const pending = new Map<number, { worker: Worker; resolve: (snapshot: Snapshot | null) => void; reject: (err: Error) => void }>();
+  // Asked once listening: a worker shares its metrics before it listens (main.ts), and one still
+  // starting (a replacement) has counted nothing yet but could not answer in time.
+  const answering = new Set<Worker>();
+  cluster.on('listening', (worker) => answering.add(worker));
 
   cluster.on('message', (worker, message: unknown) => {
     if (!isMessage(message)) return;
@@ -64,6 +68,7 @@ export function createClusterMetrics(own: Registry) {
   });
   // A worker that exits before it answers is left out, as it is from every later scrape.
   cluster.on('exit', (worker) => {
+    answering.delete(worker);
     for (const [id, request] of pending) {
       if (request.worker !== worker) continue;
       pending.delete(id);
@@ -88,7 +93,7 @@ export function createClusterMetrics(own: Registry) {
   }
 
   async function render(): Promise<string> {
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker?.isConnected() === true);
+    const workers = [...answering].filter((worker) => worker.isConnected());
     const snapshots = await Promise.all(workers.map(snapshotOf));
     const all = [...snapshots.filter((snapshot) => snapshot !== null), await own.getMetricsAsJSON()];
     return AggregatorRegistry.aggregate(all).metrics();

@@ -119,7 +119,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     if (stopping) return;
     stopping = true;
     restartTimers.forEach(clearTimeout);
-    logger.info({ signal: reason, workers: live.size }, 'shutting down: every worker stops accepting, answers its requests in flight and writes its scans');
+    logger.info({ reason, workers: live.size }, 'shutting down: every worker stops accepting, answers its requests in flight and writes its scans');
     const exited = new Promise<void>((resolve) => {
       allExited = resolve;
       if (live.size === 0) resolve();

@@ -3,9 +3,10 @@
 // worker's request log lines carry its pid, found by the X-Request-Id a probe sent.
 // One cluster, started once on MariaDB, serves the tests in order: the last one stops it.
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,10 +43,11 @@ function get(url: string, headers: Record<string, string> = {}, agent: Agent | f
   });
 }
 
-/** The pids of a process's children, from the process tree. */
+/** The pids of a process's children that run node, from the process tree (tsx may also run an esbuild child). */
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number).sort();
+    const rows = execFileSync('ps', ['--ppid', String(pid), '-o', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    return rows.map((row) => /^\s*(\d+) (.*)$/.exec(row)!).filter((m) => m[2]!.startsWith(`${process.execPath} `)).map((m) => Number(m[1])).sort();
   } catch {
     return []; // ps exits 1 when there are none
   }
@@ -186,6 +188,11 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     await until(() => (replacement = childPids(primary).find((pid) => pid !== survivor) ?? 0) > 0, 'the replacement to be forked');
     process.kill(replacement, 'SIGKILL');
     await server.waitForLog(new RegExp(`"pid":${replacement},"code":null,"signal":"SIGKILL","uptime_ms":\\d+,"restart_in_ms":500,`));
+    // A scrape while the next one boots leaves it out rather than waiting for it and failing.
+    await until(() => childPids(primary).length === 2, 'the next replacement to be forked');
+    const duringBoot = await fetch(metricsUrl);
+    expect(duringBoot.status).toBe(200);
+    expect(sample(await duringBoot.text(), 'cluster_workers')).toBe(2);
     const listening = await server.waitForLog(/"pid":(\d+),"msg":"replacement worker listening"/);
     const third = Number(listening[1]);
     running = false;
@@ -242,5 +249,17 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     expect(redirects).toBeGreaterThanOrEqual(300);
     const stored = await testDb.db('scans').where({ code_id: code.id }).count({ n: '*' }).first();
     expect(Number(stored!.n)).toBe(redirects);
+  }, 30_000);
+
+  it('stops with exit 1 when a worker cannot start, as a single process would', async () => {
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const started = startServer({ DATABASE_URL: testDb.url, WEB_CONCURRENCY: '2', PORT: String(port), OAUTH_KEYS_FILE: keysFile });
+      await expect(started).rejects.toThrow(/EADDRINUSE[\s\S]*a worker exited before every worker was listening: stopping[\s\S]*"exit_code":1,"msg":"stopped"/);
+    } finally {
+      taken.close();
+    }
   }, 30_000);
 });
