@@ -1,4 +1,5 @@
 // npm run bench:redirect [-- --sqlite] [--amount 300000] [--connections 50] [--codes 100] [--busy-us 20]
+//                         [--web-concurrency 1,2]
 //
 // Runs our scan redirect (the real service, routing on, recording on) and a bare node:http
 // server answering the same 302s from a Map, one after the other in the same run, with the
@@ -7,6 +8,10 @@
 // The per-address scan limit stays on but is raised to 10,000,000 a minute: each of the 8
 // addresses sends far more than the default 6,000, so the limiter's cost is measured while it
 // never answers 429.
+// --web-concurrency takes a comma-separated list: the service is measured once per value, one
+// after the other on the same database and codes (each stopped with SIGTERM and its scans
+// checked before the next starts), so WEB_CONCURRENCY=1 and 2 are compared in one run. A
+// cluster's CPU is its primary's and its workers' together.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -26,8 +31,15 @@ const { values } = parseArgs({
     'busy-us': { type: 'string' },
     /** Writes a V8 CPU profile of the service to this folder. */
     profile: { type: 'string' },
+    /** WEB_CONCURRENCY values to measure the service with, one after the other: 1,2. */
+    'web-concurrency': { type: 'string', default: '1' },
   },
 });
+const concurrencies = values['web-concurrency'].split(',').map((value) => Number(value.trim()));
+if (concurrencies.some((n) => !Number.isInteger(n) || n < 1) || (values.sqlite && concurrencies.some((n) => n > 1))) {
+  console.error('--web-concurrency: a comma-separated list of worker counts (1,2); above 1 needs MariaDB (SQLite has one writer)');
+  process.exit(2);
+}
 const amount = Number(values.amount);
 const connections = Number(values.connections);
 const codeCount = Number(values.codes);
@@ -38,13 +50,16 @@ const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KH
 /** Addresses in several countries, so the GeoIP lookup and the geo rule both do real work. */
 const IPS = ['8.8.8.8', '81.2.69.142', '1.1.1.1', '5.9.0.1', '2001:4860:4860::8888', '200.160.2.3', '41.0.0.1', '133.0.0.1'];
 
+/** Per run: another checkout's benchmark may be using the same MariaDB at the same time. */
+const BENCH_DB = `qr_bench_${process.pid}`;
+
 async function databaseUrl(): Promise<string> {
   if (values.sqlite) return `sqlite:/tmp/qr-bench-${process.pid}.sqlite`;
   const admin = createDb('mysql://root@127.0.0.1:3306/');
-  await admin.raw('DROP DATABASE IF EXISTS qr_bench');
-  await admin.raw('CREATE DATABASE qr_bench CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+  await admin.raw('DROP DATABASE IF EXISTS ??', [BENCH_DB]);
+  await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [BENCH_DB]);
   await admin.destroy();
-  return 'mysql://root@127.0.0.1:3306/qr_bench';
+  return `mysql://root@127.0.0.1:3306/${BENCH_DB}`;
 }
 
 async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
@@ -97,6 +112,16 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/** A process and its children (a cluster's workers), for their CPU together. */
+function withChildren(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  try {
+    return [pid, ...execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number)];
+  } catch {
+    return [pid]; // ps exits 1 when there are no children
+  }
+}
+
 /** The local database server's pid, so its CPU can be counted too (MariaDB or MySQL on this machine). */
 function databasePid(): number | undefined {
   for (const name of ['mariadbd', 'mysqld']) {
@@ -109,12 +134,23 @@ function databasePid(): number | undefined {
   return undefined;
 }
 
-/** Runs `measure` and returns what it returns, with the CPU µs per request each process spent meanwhile. */
-async function withCpu<T extends Result>(pids: Record<string, number | undefined>, measure: () => Promise<T>) {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
+/** The CPU seconds of several processes together; null if any cannot be read. */
+function cpuSecondsOf(pids: number | number[] | undefined): number | null {
+  let total = 0;
+  for (const pid of Array.isArray(pids) ? pids : [pids]) {
+    const seconds = cpuSeconds(pid);
+    if (seconds === null) return null;
+    total += seconds;
+  }
+  return total;
+}
+
+/** Runs `measure` and returns what it returns, with the CPU µs per request each process (or group of processes) spent meanwhile. */
+async function withCpu<T extends Result>(pids: Record<string, number | number[] | undefined>, measure: () => Promise<T>) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSecondsOf(pid)]));
   const result = await measure();
   const perRequest = Object.entries(pids).map(([name, pid]) => {
-    const [start, end] = [before[name], cpuSeconds(pid)];
+    const [start, end] = [before[name], cpuSecondsOf(pid)];
     return start == null || end === null ? `${name} n/a` : `${name} ${(((end - start) * 1e6) / result.requests.total).toFixed(0)} µs`;
   });
   return { result, cpu: perRequest.join(', ') };
@@ -127,8 +163,16 @@ async function main() {
   const key = (await runCli(['keys', 'create', '--account', 'bench'], { DATABASE_URL: url })).stdout.trim().split('\n').at(-1)!;
   const env = { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', NODE_ENV: 'production', SCAN_RATE_LIMIT_PER_MINUTE: '10000000' };
   const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
-  const service = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'src/main.ts'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const serviceUrl = (await waitForLine(service, /"url":"(http:\/\/[^"]+)"/))[1]!;
+  const startService = async (workers: number) => {
+    const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'src/main.ts'], {
+      env: { ...env, LOG_LEVEL: 'info', WEB_CONCURRENCY: String(workers) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // A cluster is ready when its primary says every worker listens.
+    const ready = workers > 1 ? /"url":"(http:\/\/[^"]+)","workers"/ : /"url":"(http:\/\/[^"]+)"/;
+    return { child, url: (await waitForLine(child, ready))[1]! };
+  };
+  let { child: service, url: serviceUrl } = await startService(concurrencies[0]!);
 
   const slugs: [string, string][] = [];
   for (let i = 0; i < codeCount; i++) {
@@ -159,10 +203,26 @@ async function main() {
   const { server: bare, port: barePort } = await startBare(0);
 
   // Warm both (JIT, caches), then measure each in turn.
-  const warmup = await load(serviceUrl, paths, 20_000);
   await load(`http://127.0.0.1:${barePort}`, paths, 20_000);
   const { result: bareResult, cpu: bareCpu } = await withCpu({ server: bare.pid, 'load generator': process.pid }, () => load(`http://127.0.0.1:${barePort}`, paths, amount));
-  const { result: ours, cpu: ourCpu } = await withCpu({ service: service.pid, ...(values.sqlite ? {} : { database: databasePid() }), 'load generator': process.pid }, () => load(serviceUrl, paths, amount));
+  const runs: { workers: number; result: Result; cpu: string }[] = [];
+  const stored: { workers: number; stored: number; answered: number }[] = [];
+  let answered = 0;
+  for (const [i, workers] of concurrencies.entries()) {
+    if (i > 0) ({ child: service, url: serviceUrl } = await startService(workers));
+    const warmup = await load(serviceUrl, paths, 20_000);
+    const { result, cpu } = await withCpu(
+      { service: withChildren(service.pid), ...(values.sqlite ? {} : { database: databasePid() }), 'load generator': process.pid },
+      () => load(serviceUrl, paths, amount),
+    );
+    runs.push({ workers, result, cpu });
+    answered += warmup['3xx'] + result['3xx'];
+    service.kill('SIGTERM');
+    await once(service, 'exit');
+    const db = createDb(url);
+    stored.push({ workers, stored: Number((await db('scans').count({ n: '*' }).first())!.n), answered });
+    await db.destroy();
+  }
   bare.kill('SIGTERM');
   const busyUs = values['busy-us'] ? Number(values['busy-us']) : null;
   let busyResult: Result | null = null;
@@ -173,27 +233,26 @@ async function main() {
     busy.server.kill('SIGTERM');
   }
 
-  service.kill('SIGTERM');
-  await once(service, 'exit');
-  const db = createDb(url);
-  const stored = Number((await db('scans').count({ n: '*' }).first())!.n);
-  await db.destroy();
-
-  const ratio = ours.rate / bareResult.rate;
+  const name = (workers: number) => (concurrencies.length > 1 || workers > 1 ? `qr-service scan route, WEB_CONCURRENCY=${workers}` : 'qr-service scan route');
   console.log(`\nredirect benchmark, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${connections} connections, ${amount} requests each, ${codeCount} codes with 3 rules (geo, device, device+geo)`);
   console.log('| server | req/s | p50 ms | p99 ms | 3xx | other non-2xx | errors |');
   console.log('|---|---|---|---|---|---|---|');
   console.log(row('bare node:http, Map lookup', bareResult));
-  console.log(row('qr-service scan route', ours));
+  for (const run of runs) console.log(row(name(run.workers), run.result));
   if (busyResult) console.log(row(`bare node:http + ${busyUs} µs of CPU per request`, busyResult));
-  console.log(`\nthroughput ratio (ours / bare): ${(ratio * 100).toFixed(1)}%`);
+  console.log('');
+  for (const run of runs) console.log(`throughput ratio (${name(run.workers)} / bare): ${((run.result.rate / bareResult.rate) * 100).toFixed(1)}%`);
+  for (const run of runs.slice(1)) console.log(`throughput ratio (WEB_CONCURRENCY=${run.workers} / WEB_CONCURRENCY=${runs[0]!.workers}): ${((run.result.rate / runs[0]!.result.rate) * 100).toFixed(1)}%`);
   if (busyResult) console.log(`throughput ratio (bare + ${busyUs} µs / bare): ${((busyResult.rate / bareResult.rate) * 100).toFixed(1)}%`);
-  console.log(`CPU per request (1 s of CPU = 1,000,000 µs; the machine has 2 cores): bare run: ${bareCpu}; our run: ${ourCpu}`);
-  const answered = ours['3xx'] + warmup['3xx'];
-  console.log(`scans stored: ${stored}; 3xx answers counted (warm-up + measured): ${answered}; ${stored === answered ? 'equal' : `DIFFERENT by ${stored - answered}`}`);
+  console.log(`CPU per request (1 s of CPU = 1,000,000 µs; the machine has 2 cores): bare run: ${bareCpu}`);
+  for (const run of runs) console.log(`  ${name(run.workers)}: ${run.cpu}`);
+  for (const s of stored) {
+    const verdict = s.stored === s.answered ? 'equal' : `DIFFERENT by ${s.stored - s.answered}`;
+    console.log(`after WEB_CONCURRENCY=${s.workers} stopped (SIGTERM): scans stored ${s.stored}; 3xx answers counted so far (warm-ups + measured): ${s.answered}; ${verdict}`);
+  }
   if (!values.sqlite) {
     const admin = createDb('mysql://root@127.0.0.1:3306/');
-    await admin.raw('DROP DATABASE IF EXISTS qr_bench');
+    await admin.raw('DROP DATABASE IF EXISTS ??', [BENCH_DB]);
     await admin.destroy();
   }
 }

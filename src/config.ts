@@ -1,4 +1,5 @@
 // The one module that reads process.env. Everything else receives a frozen, typed Config.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseCidr } from './shared/cidr.ts';
 
@@ -34,6 +35,12 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  // The usual name (Heroku sets it from the dyno's size), so a host that sets it gets a cluster.
+  WEB_CONCURRENCY: z
+    .string()
+    .regex(/^(auto|[1-9]\d{0,2})$/, 'a number of worker processes from 1 to 999 (1: one process, no cluster), or auto (one per core)')
+    .default('1')
+    .transform((value) => (value === 'auto' ? availableParallelism() : Number(value))),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:|mysql:\/\/)/, 'must start with sqlite: or mysql://')
@@ -103,6 +110,8 @@ export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
   readonly host: string;
+  /** Worker processes on the one port (cluster.ts); 1: this process serves, with no cluster primary. */
+  readonly webConcurrency: number;
   readonly databaseUrl: string;
   readonly migrateOnStart: boolean;
   /** Origin that scan URLs start with, without a trailing slash. */
@@ -145,7 +154,10 @@ export interface Config {
   readonly logoUnreferencedGraceMs: number;
   /** Rendered images kept in memory, in bytes. */
   readonly imageCacheBytes: number;
-  /** Render worker threads; 0: one per core but one, at least 1. */
+  /**
+   * Render worker threads per process; 0: one per core but one, at least 1. With several web
+   * workers, 0 becomes each one's share of those cores: N workers must not start N times as many.
+   */
   readonly renderWorkers: number;
   /** Images one account may have waiting or being drawn at once; past it, 429. */
   readonly renderQueuePerAccount: number;
@@ -196,20 +208,35 @@ export class ConfigError extends Error {
   }
 }
 
+/** Settings each valid alone that do not go together; checked even when other variables are wrong, so every problem is listed. */
+function conflicts(env: Record<string, string | undefined>): string[] {
+  const workers = envSchema.shape.WEB_CONCURRENCY.safeParse(env.WEB_CONCURRENCY);
+  const database = envSchema.shape.DATABASE_URL.safeParse(env.DATABASE_URL);
+  if (workers.success && database.success && workers.data > 1 && database.data.startsWith('sqlite:')) {
+    const asked = env.WEB_CONCURRENCY === 'auto' ? `auto (${workers.data} cores here)` : workers.data;
+    return [
+      `WEB_CONCURRENCY: ${asked} worker processes need MySQL or MariaDB (DATABASE_URL=mysql://...). SQLite lets one ` +
+        "process write at a time, and every worker writes its own scan batches: they would queue for the file's lock " +
+        '(and fail past its 5 s busy timeout) instead of adding throughput. Use WEB_CONCURRENCY=1 with SQLite.',
+    ];
+  }
+  return [];
+}
+
 /** Parses the environment once; lists every problem instead of stopping at the first. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "not set", as they do in most .env files.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)), ...conflicts(present)];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    webConcurrency: e.WEB_CONCURRENCY,
     databaseUrl: e.DATABASE_URL,
     migrateOnStart: e.MIGRATE_ON_START,
     publicBaseUrl,
@@ -238,7 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoBytesPerAccount: e.LOGO_BYTES_PER_ACCOUNT,
     logoUnreferencedGraceMs: e.LOGO_UNREFERENCED_GRACE_MS,
     imageCacheBytes: e.IMAGE_CACHE_BYTES,
-    renderWorkers: e.RENDER_WORKERS,
+    renderWorkers: e.RENDER_WORKERS === 0 && e.WEB_CONCURRENCY > 1 ? Math.max(1, Math.floor((availableParallelism() - 1) / e.WEB_CONCURRENCY)) : e.RENDER_WORKERS,
     renderQueuePerAccount: e.RENDER_QUEUE_PER_ACCOUNT,
     redisUrl: e.REDIS_URL ?? null,
     webhookWorker: e.WEBHOOK_WORKER,

@@ -1,6 +1,11 @@
 // config -> db -> services -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
+// With WEB_CONCURRENCY > 1 the first process becomes the cluster primary (cluster/primary.ts),
+// and each worker it forks runs the rest of this file.
+import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import { buildRequestListener } from './app.ts';
+import { shareMetricsWithPrimary } from './cluster/metrics.ts';
+import { runPrimary } from './cluster/primary.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
@@ -20,16 +25,22 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config);
+  // Ours only: under another cluster primary (pm2's cluster mode) with WEB_CONCURRENCY=1 this is a plain process.
+  const clusterWorker = config.webConcurrency > 1 && cluster.isWorker;
+  if (config.webConcurrency > 1 && !clusterWorker) return runPrimary(config, logger);
   const db = createDb(config.databaseUrl);
-  if (config.migrateOnStart) {
+  // In a cluster the primary migrated before forking: N workers must not race to.
+  if (config.migrateOnStart && !clusterWorker) {
     const applied = await migrateLatest(db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   }
   const services = await createServices(db, config, logger);
   // Several processes may run workers on one database: claims keep them from sending a delivery twice at once.
   if (config.webhookWorker) services.webhookWorker.start();
+  // In a cluster METRICS_PORT is the primary's, and every /metrics shows all workers, summed there.
+  if (clusterWorker) shareMetricsWithPrimary(services.metrics);
   const metricsServer =
-    config.metricsPort === null ? null : await startMetricsServer({ metrics: services.metrics, logger, port: config.metricsPort, host: config.metricsHost });
+    config.metricsPort === null || clusterWorker ? null : await startMetricsServer({ metrics: services.metrics, logger, port: config.metricsPort, host: config.metricsHost });
   if (metricsServer) logger.info({ metrics_url: `http://${config.metricsHost}:${listeningPort(metricsServer)}/metrics` }, 'metrics listening');
   const server = createServer(buildRequestListener({ services, logger }));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));

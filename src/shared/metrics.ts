@@ -4,7 +4,7 @@
 // process metrics belong to the process: collected once, into a registry every instance's
 // exposition merges in (their collectors hold timers and a GC observer that never stop).
 import type { Knex } from 'knex';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { DeliveryOutcome } from '../modules/webhooks/deliverer.ts';
 
 /**
@@ -62,6 +62,9 @@ export function createMetrics() {
   // Every outcome from the start, at 0: a ratio or an alert on `failed` has a series before the first failure.
   for (const outcome of DELIVERY_OUTCOMES) webhookDeliveries.inc({ outcome }, 0);
 
+  const local = () => Registry.merge([processMetrics(), registry]);
+  let exposition = () => local().metrics();
+
   function observe(labels: RequestLabels, startedAt: number): void {
     requests.inc(labels);
     durations.observe(labels, (performance.now() - startedAt) / 1000);
@@ -72,7 +75,18 @@ export function createMetrics() {
     contentType: registry.contentType,
 
     /** The exposition: every metric, gauges read now. */
-    render: (): Promise<string> => Registry.merge([processMetrics(), registry]).metrics(),
+    render: (): Promise<string> => exposition(),
+
+    /** This process's metrics as data, gauges read now: what a cluster primary sums over its workers. */
+    snapshot: (): Promise<MetricObjectWithValues<MetricValue<string>>[]> => local().getMetricsAsJSON(),
+
+    /**
+     * Has `render` answer with `source` instead: in a cluster worker, every worker's metrics summed
+     * by the primary, so that a scrape of the shared port does not see whichever worker it reached.
+     */
+    renderThrough(source: () => Promise<string>): void {
+      exposition = source;
+    },
 
     /** Counts one answered request; `route` is a template such as /v1/codes/:id, never a raw path. */
     request(method: string, route: string, status: number, startedAt: number): void {

@@ -66,6 +66,8 @@ export interface ServerProcess {
   exited: Promise<number | null>;
   /** The command lines of the child and its own children (npm start runs node under a shell). */
   commandLine: () => string;
+  /** Resolves with the first match of `pattern` in the output so far or to come; rejects after `timeoutMs` or when the process exits first. */
+  waitForLog: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
 }
 
 /** The command lines of a process and its descendants, from /proc. */
@@ -84,11 +86,35 @@ export async function startServer(env: Record<string, string>, tree?: string, vi
   const child = via === 'npm start' ? npmStart(serverEnv) : nodeWithTsx('src/main.ts', [], serverEnv, tree);
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const waiters = new Set<() => void>();
+  const append = (d: Buffer) => {
+    output += d;
+    waiters.forEach((check) => check());
+  };
+  const waitForLog = (pattern: RegExp, timeoutMs = 20_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const stop = (settle: () => void) => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        settle();
+      };
+      const check = () => {
+        const match = pattern.exec(output);
+        if (match) stop(() => resolve(match));
+      };
+      const timer = setTimeout(() => stop(() => reject(new Error(`no ${pattern} in the output within ${timeoutMs} ms:\n${output}`))), timeoutMs);
+      void exited.then(() => {
+        check();
+        if (waiters.has(check)) stop(() => reject(new Error(`exited without ${pattern} in the output:\n${output}`)));
+      });
+      waiters.add(check);
+      check();
+    });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
-    child.stderr!.on('data', (d) => (output += d));
+    child.stderr!.on('data', append);
     child.stdout!.on('data', (d) => {
-      output += d;
+      append(d);
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
       if (match) {
         clearTimeout(timer);
@@ -97,5 +123,5 @@ export async function startServer(env: Record<string, string>, tree?: string, vi
     });
     void exited.then(() => reject(new Error(`server exited:\n${output}`)));
   });
-  return { child, url, logs: () => output, exited, commandLine: () => commandLines(child.pid!) };
+  return { child, url, logs: () => output, exited, commandLine: () => commandLines(child.pid!), waitForLog };
 }

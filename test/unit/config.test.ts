@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
@@ -161,5 +162,33 @@ describe('loadConfig', () => {
       error = err;
     }
     expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['METRICS_PORT', 'METRICS_TOKEN']);
+  });
+
+  it('runs one process unless WEB_CONCURRENCY asks for more; auto is one per core', () => {
+    expect(loadConfig({}).webConcurrency).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: '4', DATABASE_URL: 'mysql://u@db/qr' }).webConcurrency).toBe(4);
+    expect(loadConfig({ WEB_CONCURRENCY: 'auto', DATABASE_URL: 'mysql://u@db/qr' }).webConcurrency).toBe(availableParallelism());
+    for (const bad of ['0', '-1', '2.5', 'all', '1000']) expect(() => loadConfig({ WEB_CONCURRENCY: bad, DATABASE_URL: 'mysql://u@db/qr' })).toThrow(/WEB_CONCURRENCY/);
+  });
+
+  it('refuses several workers on SQLite, saying why, alongside every other problem', () => {
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
+    let error: unknown;
+    try {
+      loadConfig({ WEB_CONCURRENCY: '2', PORT: 'eighty' });
+    } catch (err) {
+      error = err;
+    }
+    const problems = (error as ConfigError).problems;
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['PORT', 'WEB_CONCURRENCY']);
+    expect(problems.find((p) => p.startsWith('WEB_CONCURRENCY'))).toMatch(/need MySQL or MariaDB.*SQLite lets one process write at a time.*Use WEB_CONCURRENCY=1 with SQLite/);
+    expect(() => loadConfig({ WEB_CONCURRENCY: '2', DATABASE_URL: 'sqlite:/tmp/x.sqlite' })).toThrow(/WEB_CONCURRENCY/);
+  });
+
+  it('shares the cores among the workers when RENDER_WORKERS is 0; a set number is per worker', () => {
+    const mysql = { DATABASE_URL: 'mysql://u@db/qr' };
+    expect(loadConfig(mysql).renderWorkers).toBe(0);
+    expect(loadConfig({ ...mysql, WEB_CONCURRENCY: '2' }).renderWorkers).toBe(Math.max(1, Math.floor((availableParallelism() - 1) / 2)));
+    expect(loadConfig({ ...mysql, WEB_CONCURRENCY: '2', RENDER_WORKERS: '3' }).renderWorkers).toBe(3);
   });
 });
