@@ -67,6 +67,8 @@ describe('the dashboard in Chromium', () => {
 
     // Create: content, a branded design (refused first for its contrast), a country rule.
     await page.getByRole('link', { name: 'New code' }).click();
+    await page.fill('#code-name', 'Spring poster');
+    await page.fill('#code-notes', 'Window of the Berlin shop');
     await page.fill('#code-content', 'https://example.com/spring');
     await page.selectOption('#design-style', 'branded');
     await page.fill('#design-fgColor', '#f2f2f2');
@@ -83,11 +85,12 @@ describe('the dashboard in Chromium', () => {
     await page.waitForURL(/\/dashboard\/codes\/qr_\w+$/);
     const id = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByText(`Created ${id}.`).waitFor();
+    expect(await text('h1')).toBe('Spring poster');
     await page.locator('.preview figcaption', { hasText: 'Live preview' }).waitFor();
     await shot('code-editor');
 
     const saved = (await app.request('GET', `/v1/codes/${id}`, { key })).body;
-    expect(saved).toMatchObject({ content: 'https://example.com/spring', design: { style: 'branded', fg_color: '#1d4ed8' } });
+    expect(saved).toMatchObject({ name: 'Spring poster', notes: 'Window of the Berlin shop', content: 'https://example.com/spring', design: { style: 'branded', fg_color: '#1d4ed8' } });
     expect(saved.routing.rules).toMatchObject([{ condition: 'country:DE', destination: 'https://example.de/spring' }]);
     expect(await text('.scan-url code')).toBe(saved.scan_url);
 
@@ -114,6 +117,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Analytics', exact: true }).last().click();
     await page.waitForURL(`**/dashboard/codes/${id}/analytics`);
     await page.locator('[data-stat="total-scans"]', { hasText: '5' }).waitFor();
+    expect(await text('h2.code-name')).toBe('Spring poster');
     const range = { from: await page.inputValue('#range-from'), to: await page.inputValue('#range-to') };
     const rest = (await app.request('GET', `/v1/codes/${id}/scans?from=${range.from}&to=${range.to}&granularity=day&timezone=UTC`, { key })).body;
     expect(rest.total_scans).toBe(5);
@@ -159,13 +163,17 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
     const row = page.locator(`tr[data-code-id="${id}"]`);
     await row.waitFor();
-    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual([id, 'https://example.com/spring', 'branded', '5', expect.any(String)]);
+    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual(['Spring poster', id, 'https://example.com/spring', 'branded', '5', expect.any(String)]);
     expect(await row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
     await shot('codes');
     await page.fill('input[type=search]', 'autumn');
-    await page.getByText('No code\'s content contains “autumn”.').waitFor();
+    await page.getByText('No code\'s name or content contains “autumn”.').waitFor();
     await page.fill('input[type=search]', 'spring');
     await row.waitFor();
+    // By its name too, in any case.
+    await page.fill('input[type=search]', 'POSTER');
+    await row.waitFor();
+    expect(await page.locator('tr[data-code-id]').count()).toBe(1);
 
     // Delete, after confirming.
     await row.getByRole('link', { name: id }).click();

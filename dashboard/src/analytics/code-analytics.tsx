@@ -8,7 +8,7 @@ import { ScansChart, type PeriodCount } from './scans-chart.tsx';
 
 const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
   code(id: $id) {
-    id type content scanUrl routing { rules { ruleId condition } }
+    id type content name scanUrl routing { rules { ruleId condition } }
     scans(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 10) {
       totalScans uniqueScans
       timeseries { period scans uniqueScans }
@@ -24,6 +24,7 @@ interface CodeScans {
   id: string;
   type: string;
   content: unknown;
+  name: string | null;
   scanUrl: string | null;
   routing: { rules: { ruleId: string; condition: string }[] };
   scans: { totalScans: number; uniqueScans: number; timeseries: PeriodCount[]; breakdowns: Record<string, ValueCount[]> };
@@ -37,6 +38,7 @@ export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
   if (!code) return <ErrorBox error={`This account has no code ${id}.`} />;
   return (
     <div aria-busy={loading}>
+      {code.name && <h2 class="code-name">{code.name}</h2>}
       <p class="content-cell">
         {describeContent(code.type, code.content)}
         {code.scanUrl ? <> · scanned at <code>{code.scanUrl}</code></> : ' · a static code: it has no scan URL, so no scans are counted.'}

@@ -1,5 +1,6 @@
-// What the code encodes: a URL (dynamic: its scans are counted and routed), or the content of
-// a static type. The type is chosen when the code is created and cannot change afterwards.
+// What the code is called and encodes: its name, a URL (dynamic: its scans are counted and
+// routed) or the content of a static type, and notes. The type is chosen when the code is
+// created and cannot change afterwards.
 import { Field, Select } from '../components/field.tsx';
 import type { FieldProblem } from '../graphql.ts';
 import { CODE_TYPES, contentTemplate, type CodeForm } from './model.ts';
@@ -28,6 +29,9 @@ export function ContentFields({ form, typeEditable, problems, onChange }: Conten
   return (
     <fieldset>
       <legend>Content</legend>
+      <Field label="Name" id="code-name" path="name" problems={problems} hint="For you: it tells this code apart in the list and is found by the search. Optional.">
+        <input id="code-name" maxLength={200} placeholder="Spring poster, Berlin" value={form.name} onInput={(e) => onChange({ name: e.currentTarget.value })} />
+      </Field>
       <Field label="Type" id="code-type" path="type" problems={problems}>
         {typeEditable ? (
           <Select id="code-type" value={form.type} options={CODE_TYPES} labels={TYPE_LABELS} onChange={(type) => onChange({ type, content: contentTemplate(type) })} />
@@ -50,6 +54,9 @@ export function ContentFields({ form, typeEditable, problems, onChange }: Conten
           <textarea id="code-content" rows={form.type === 'text' ? 3 : 7} spellcheck={false} value={form.content} onInput={(e) => input(e.currentTarget.value)} />
         </Field>
       )}
+      <Field label="Notes" id="code-notes" path="notes" problems={problems} hint="Anything worth remembering: where it is printed, until when. Optional.">
+        <textarea id="code-notes" rows={2} maxLength={10_000} value={form.notes} onInput={(e) => onChange({ notes: e.currentTarget.value })} />
+      </Field>
     </fieldset>
   );
 }

@@ -53,6 +53,9 @@ export interface RuleForm {
 
 export interface CodeForm {
   type: string;
+  /** '' = no name (the list shows the content). */
+  name: string;
+  notes: string;
   /** The URL, the text of a text code, or the JSON of another static code's content. */
   content: string;
   design: DesignForm;
@@ -74,7 +77,14 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
+export const emptyForm = (): CodeForm => ({ type: 'url', name: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
+
+/** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
+function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
+  const name = form.name.trim() === '' ? unset : form.name.trim();
+  const notes = form.notes.trim() === '' ? unset : form.notes;
+  return Object.fromEntries(Object.entries({ name, notes }).filter(([, value]) => value !== undefined));
+}
 
 /** The content field's text when the type changes: a template for structured types. */
 export function contentTemplate(type: string): string {
@@ -130,15 +140,16 @@ export function previewInput(form: CodeForm): Built {
 
 export function createInput(form: CodeForm): Built {
   const built = previewInput(form);
-  if ('problems' in built || form.type !== 'url') return built;
-  return { input: { ...built.input, routing: routingInput(form) } };
+  if ('problems' in built) return built;
+  const input = { ...built.input, ...labels(form, undefined) };
+  return { input: form.type === 'url' ? { ...input, routing: routingInput(form) } : input };
 }
 
-/** UpdateCodeInput: content, every design field (defaults reset), and the rules in order. */
+/** UpdateCodeInput: content, name and notes, every design field (defaults reset), and the rules in order. */
 export function updateInput(form: CodeForm): Built {
   const content = parseContent(form);
   if ('problem' in content) return { problems: [content.problem] };
-  const input: Record<string, unknown> = { content: content.value, design: designInput(form.design, null) };
+  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), design: designInput(form.design, null) };
   if (form.type === 'url') input.routing = routingInput(form);
   return { input };
 }

@@ -4,7 +4,7 @@ import { defaultDesign, type CodeForm, type DesignForm, type RuleForm } from './
 const DESIGN_FIELDS = 'fgColor bgColor style logoUrl errorCorrection eyeStyle eyeColor gradient { type from to angle } frame frameText margin';
 
 /** The fields the editor needs; every query and mutation of the editor answers them. */
-export const CODE_FIELDS = `id type content scanUrl createdAt updatedAt design { ${DESIGN_FIELDS} }
+export const CODE_FIELDS = `id type content name notes scanUrl createdAt updatedAt design { ${DESIGN_FIELDS} }
   routing { enabled rules { ruleId condition destination conditions { weights { destination weight } } } }
   svg(size: 320)`;
 
@@ -12,6 +12,8 @@ export interface SavedCode {
   id: string;
   type: string;
   content: unknown;
+  name: string | null;
+  notes: string | null;
   scanUrl: string | null;
   createdAt: string;
   updatedAt: string;
@@ -61,6 +63,8 @@ function contentText(code: SavedCode): string {
 export function formOf(code: SavedCode): CodeForm {
   return {
     type: code.type,
+    name: code.name ?? '',
+    notes: code.notes ?? '',
     content: contentText(code),
     design: designForm(code.design),
     routingEnabled: code.routing.enabled,

@@ -10,10 +10,10 @@ import { describeContent } from '../format.ts';
 const IMPORT = 'mutation Import($csv: String!) { bulkCreateCodesFromCsv(csv: $csv) { batchId created codes { id type content scanUrl } } }';
 const LISTED = 10;
 
-const SAMPLE = `type,content,fg_color,bg_color,style,error_correction,logo_url
-,https://example.com/a,,,,,
-url,"https://example.com/search?q=a,b",#1d4ed8,#ffffff,dots,H,
-text,"{""text"": ""Hello, world""}",,,rounded,,`;
+const SAMPLE = `type,content,name,fg_color,bg_color,style,error_correction,logo_url
+,https://example.com/a,Poster A,,,,,
+url,"https://example.com/search?q=a,b","Flyer, blue",#1d4ed8,#ffffff,dots,H,
+text,"{""text"": ""Hello, world""}",,,,rounded,,`;
 
 interface Created {
   batchId: string;

@@ -60,7 +60,7 @@ function CodeEditor({ initial }: { initial: SavedCode | null }) {
   return (
     <section>
       <div class="page-head">
-        <h1>{saved ? `Code ${saved.id}` : 'New code'}</h1>
+        <h1>{saved ? (saved.name ?? `Code ${saved.id}`) : 'New code'}</h1>
         {saved && form.type === 'url' && <Link to={`/codes/${saved.id}/analytics`}>Analytics</Link>}
       </div>
       {notice && <Notice>{notice}</Notice>}

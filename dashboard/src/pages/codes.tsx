@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 
 const CODES = `query Codes($first: Int!, $after: String, $filter: CodeFilter, $since: DateTime!) {
   codes(first: $first, after: $after, filter: $filter) {
-    edges { node { id type content createdAt design { style } scanCount(from: $since) svg(size: 64) } }
+    edges { node { id type content name createdAt design { style } scanCount(from: $since) svg(size: 64) } }
     pageInfo { hasNextPage endCursor }
   }
 }`;
@@ -23,6 +23,7 @@ interface CodeRow {
   id: string;
   type: string;
   content: unknown;
+  name: string | null;
   createdAt: string;
   design: { style: string };
   scanCount: number;
@@ -71,16 +72,17 @@ export function CodesPage() {
       </div>
       {flash && <Notice>{flash}</Notice>}
       <label class="search">
-        Search content <input type="search" value={search} placeholder="e.g. example.com/spring" onInput={(e) => setSearch(e.currentTarget.value)} />
+        Search names and content <input type="search" value={search} placeholder="e.g. example.com/spring" onInput={(e) => setSearch(e.currentTarget.value)} />
       </label>
       <ErrorBox error={error} />
       {loading && !data && <Loading what="codes" />}
-      {data && rows.length === 0 && <p class="empty">{q ? `No code's content contains “${q}”.` : 'No codes yet: create one, or upload a CSV.'}</p>}
+      {data && rows.length === 0 && <p class="empty">{q ? `No code's name or content contains “${q}”.` : 'No codes yet: create one, or upload a CSV.'}</p>}
       {rows.length > 0 && (
         <table class="codes" aria-busy={loading}>
           <thead>
             <tr>
               <th>Preview</th>
+              <th>Name</th>
               <th>ID</th>
               <th>Content</th>
               <th>Style</th>
@@ -94,6 +96,7 @@ export function CodesPage() {
                 <td>
                   <QrImage svg={code.svg} alt={`QR code ${code.id}`} class="thumb" />
                 </td>
+                <td class="name-cell">{code.name ? <Link to={`/codes/${code.id}`}>{code.name}</Link> : <span class="hint">—</span>}</td>
                 <td>
                   <Link to={`/codes/${code.id}`}>{code.id}</Link>
                 </td>
