@@ -88,6 +88,41 @@ describe('rules endpoints', () => {
     expect(inline.find((r: any) => r.ruleId === res.body.rules[2].ruleId).weights).toHaveLength(2);
   });
 
+  it('keeps the ruleId of a rule sent back with it (REST PUT and PATCH, GraphQL), and only for a rule of the same code', async () => {
+    const code = await createCode(app, key, { routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }, { condition: 'country:DE', destination: 'https://example.com/de' }] } });
+    const other = await createCode(app, key, { routing: { rules: [{ condition: 'country:FR', destination: 'https://example.com/fr' }] } });
+    const read = (await app.request('GET', `/v1/codes/${code.id}/routing`, { key })).body.rules;
+    const [us, de] = read;
+    const foreignId = (await app.request('GET', `/v1/codes/${other.id}/routing`, { key })).body.rules[0].ruleId;
+    // Reordered, one changed, one new, one carrying another code's id, one repeating an id.
+    const put = await app.request('PUT', `/v1/codes/${code.id}/routing`, {
+      key,
+      body: {
+        rules: [
+          { ...de, condition: 'country:DE,AT' },
+          { ruleId: us.ruleId, condition: 'country:US', destination: 'https://example.com/us-new' },
+          { ruleId: foreignId, condition: 'country:FR', destination: 'https://example.com/fr-here' },
+          { ruleId: us.ruleId, condition: 'country:CA', destination: 'https://example.com/ca' },
+          { condition: 'country:GB', destination: 'https://example.com/gb' },
+        ],
+      },
+    });
+    expect(put.status, put.text).toBe(200);
+    const ids = put.body.rules.map((r: any) => r.ruleId);
+    expect(ids.slice(0, 2)).toEqual([de.ruleId, us.ruleId]);
+    expect(new Set(ids).size).toBe(5);
+    expect(ids).not.toContain(foreignId);
+    const ruleOf = async (codeId: string, ruleId: string) => (await app.request('GET', `/v1/codes/${codeId}/routing`, { key })).body.rules.find((r: any) => r.ruleId === ruleId);
+    expect(await ruleOf(code.id, us.ruleId)).toMatchObject({ destination: 'https://example.com/us-new' });
+    // The other code's rule is as it was.
+    expect(await ruleOf(other.id, foreignId)).toMatchObject({ destination: 'https://example.com/fr' });
+    // PATCH with routing, and GraphQL, keep ids the same way.
+    const patched = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { routing: { rules: [{ ruleId: de.ruleId, condition: 'country:DE', destination: 'https://example.com/de' }] } } });
+    expect(patched.body.routing.rules.map((r: any) => r.ruleId)).toEqual([de.ruleId]);
+    const graphql = await app.graphql(key, `mutation { replaceRouting(codeId: "${code.id}", rules: [{ ruleId: "${de.ruleId}", type: "geo", conditions: { countries: ["CH"] }, destination: "https://example.com/ch" }]) { rules { ruleId } } }`);
+    expect(graphql.body.data?.replaceRouting.rules.map((r: any) => r.ruleId), JSON.stringify(graphql.body.errors)).toEqual([de.ruleId]);
+  });
+
   it('round-trips: what GET returns can be PUT back unchanged, in either shape, split rules too', async () => {
     const code = await createCode(app, key, {
       routing: {

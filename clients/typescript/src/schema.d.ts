@@ -882,7 +882,7 @@ export interface components {
         RoutingInput: {
             /** @description Routing on or off; rules are kept either way. Left out: on when rules are given (creating a code, PUT routing), unchanged when updating a code. */
             enabled?: boolean;
-            /** @description At most 50 rules, each in the inline or the full shape (they may be mixed). Rules without a priority take their position in the list (1, 2, ...). Rules as the API answers them can be sent back unchanged: `ruleId` and a full rule's `condition` are ignored, and a split rule's `destination: null` is accepted. */
+            /** @description At most 50 rules, each in the inline or the full shape (they may be mixed). Rules without a priority take their position in the list (1, 2, ...). Rules as the API answers them can be sent back unchanged: a rule keeps its `ruleId` when it names a rule of this code, a full rule's `condition` is ignored, and a split rule's `destination: null` is accepted. */
             rules?: (components["schemas"]["InlineRuleInput"] | components["schemas"]["RuleInput"])[];
         };
         /**
@@ -893,7 +893,7 @@ export interface components {
          *     }
          */
         InlineRuleInput: {
-            /** @description Ignored: rules read from the API carry it, so they can be sent back as read. */
+            /** @description The rule’s id as read back: replacing a code’s rules keeps it when it names a rule of that code (another id is ignored, and the rule gets a new one). */
             ruleId?: string;
             /**
              * @description `<dimension>:<value>` parts joined by ` & ` (all must match). Dimensions: `country:US,CA`, `device:ios,android`, `time:mon-fri 09:00-17:30 Europe/Berlin`, `language:de,fr`, `ip:203.0.113.0/24`, `query:src=flyer`, `after:<ISO date-time>`, `before:<ISO date-time>`, and `split` (with `weights`).
@@ -1004,7 +1004,7 @@ export interface components {
         ReplaceRouting: {
             /** @description Routing on or off; rules are kept either way. Left out: on when rules are given (creating a code, PUT routing), unchanged when updating a code. */
             enabled?: boolean;
-            /** @description At most 50 rules, each in the inline or the full shape (they may be mixed). Rules without a priority take their position in the list (1, 2, ...). Rules as the API answers them can be sent back unchanged: `ruleId` and a full rule's `condition` are ignored, and a split rule's `destination: null` is accepted. */
+            /** @description At most 50 rules, each in the inline or the full shape (they may be mixed). Rules without a priority take their position in the list (1, 2, ...). Rules as the API answers them can be sent back unchanged: a rule keeps its `ruleId` when it names a rule of this code, a full rule's `condition` is ignored, and a split rule's `destination: null` is accepted. */
             rules: (components["schemas"]["InlineRuleInput"] | components["schemas"]["RuleInput"])[];
         };
         /**

@@ -84,6 +84,7 @@ const ConditionsInput = builder.inputType('RuleConditionsInput', {
 
 const RuleInput = builder.inputType('RoutingRuleInput', {
   fields: (t) => ({
+    ruleId: t.string({ required: false, description: 'The id as read back: kept when it names a rule of this code.' }),
     type: t.string({ required: true, description: 'geo, device, time, language, ip, query, schedule or split' }),
     priority: t.int({ required: false }),
     conditions: t.field({ type: ConditionsInput, required: true }),
@@ -93,6 +94,7 @@ const RuleInput = builder.inputType('RoutingRuleInput', {
 
 export const InlineRuleInput = builder.inputType('InlineRoutingRuleInput', {
   fields: (t) => ({
+    ruleId: t.string({ required: false, description: 'The id as read back: kept when it names a rule of this code.' }),
     condition: t.string({ required: true, description: "e.g. 'country:US' or 'country:US & device:ios'" }),
     destination: t.string({ required: false }),
     weights: t.field({ type: [SplitWeightInput], required: false, description: "Only with 'split'." }),

@@ -11,8 +11,11 @@ export interface Rule {
   destination: string | null;
 }
 
-/** A rule as the client writes it, before it has an id. */
-export type RuleInput = Omit<Rule, 'id'>;
+/**
+ * A rule as the client writes it. `ruleId` is the id it had when read back: replacing a code's
+ * rules keeps it for a rule of that code, so ids stored by clients stay valid.
+ */
+export type RuleInput = Omit<Rule, 'id'> & { ruleId?: string };
 
 export interface Routing {
   enabled: boolean;

@@ -49,7 +49,11 @@ export type RuleBody = z.output<typeof ruleSchema>;
 
 /** What a rule read back carries beyond its input: ignored, so a client can send it back as read. */
 const READ_ONLY_RULE_FIELDS = ['ruleId', 'condition'] as const;
-const ruleIdReadBack = z.string().optional().meta({ description: 'Ignored: rules read from the API carry it, so they can be sent back as read.' });
+const ruleIdReadBack = z
+  .string()
+  .max(64)
+  .optional()
+  .meta({ description: 'The rule’s id as read back: replacing a code’s rules keeps it when it names a rule of that code (another id is ignored, and the rule gets a new one).' });
 
 const inlineRuleSchema = z
   .strictObject({
@@ -104,7 +108,7 @@ function inlineToRule(inline: z.output<typeof inlineRuleSchema>, priority: numbe
     return null;
   }
   checkRuleShape(parsed.type, conditions.data, inline.destination ?? undefined, ctx, at);
-  return { type: parsed.type, priority, conditions: conditions.data, destination: inline.destination ?? null };
+  return { type: parsed.type, priority, conditions: conditions.data, destination: inline.destination ?? null, ...(inline.ruleId ? { ruleId: inline.ruleId } : {}) };
 }
 
 /**
@@ -128,7 +132,7 @@ export const rulesListSchema = z
   .array(anyRuleSchema)
   .max(MAX_RULES_PER_CODE, `at most ${MAX_RULES_PER_CODE} rules per code`)
   .meta({
-    description: `At most ${MAX_RULES_PER_CODE} rules, each in the inline or the full shape (they may be mixed). Rules without a priority take their position in the list (1, 2, ...). Rules as the API answers them can be sent back unchanged: \`ruleId\` and a full rule's \`condition\` are ignored, and a split rule's \`destination: null\` is accepted.`,
+    description: `At most ${MAX_RULES_PER_CODE} rules, each in the inline or the full shape (they may be mixed). Rules without a priority take their position in the list (1, 2, ...). Rules as the API answers them can be sent back unchanged: a rule keeps its \`ruleId\` when it names a rule of this code, a full rule's \`condition\` is ignored, and a split rule's \`destination: null\` is accepted.`,
   })
   .transform((list, ctx) => {
     const rules = list.map((item, index): RuleInput | null => {
@@ -141,7 +145,8 @@ export const rulesListSchema = z
         for (const issue of full.error.issues) ctx.addIssue({ ...issue, path: [index, ...issue.path] } as z.core.$ZodRawIssue);
         return null;
       }
-      return { ...full.data, priority: full.data.priority ?? index + 1, destination: full.data.destination ?? null };
+      const ruleId = typeof item.ruleId === 'string' && item.ruleId.length <= 64 ? { ruleId: item.ruleId } : {};
+      return { ...full.data, priority: full.data.priority ?? index + 1, destination: full.data.destination ?? null, ...ruleId };
     });
     return rules.every((rule) => rule !== null) ? (rules as RuleInput[]) : z.NEVER;
   });

@@ -25,10 +25,10 @@ function toRule(row: RuleRow): Rule {
   };
 }
 
-/** Rows for a code's rules, positions in list order, ids made here. */
-function ruleRows(codeId: string, rules: RuleInput[], now: number): RuleRow[] {
+/** Rows for a code's rules, positions in list order; an id is kept when `keep` allows it, else made here. */
+function ruleRows(codeId: string, rules: RuleInput[], now: number, keep: (ruleId: string) => boolean = () => false): RuleRow[] {
   return rules.map((rule, position) => ({
-    id: newId('rule'),
+    id: rule.ruleId !== undefined && keep(rule.ruleId) ? rule.ruleId : newId('rule'),
     code_id: codeId,
     priority: rule.priority,
     position,
@@ -46,9 +46,12 @@ export function createRoutingStore(db: Queryable) {
   return {
     /** Replaces every rule of a code; call inside the transaction that changes the code. */
     async replaceRules(codeId: string, rules: RuleInput[], q: Queryable = db): Promise<Rule[]> {
+      // A rule sent back with the id of one of this code's rules keeps it (once: a repeated id
+      // gets a new one); any other id is not this code's to take.
+      const current = new Set((await q('routing_rules').where({ code_id: codeId }).select('id')).map((row: { id: string }) => row.id));
       await q('routing_rules').where({ code_id: codeId }).delete();
       if (rules.length === 0) return [];
-      const rows = ruleRows(codeId, rules, Date.now());
+      const rows = ruleRows(codeId, rules, Date.now(), (ruleId) => current.delete(ruleId));
       await q('routing_rules').insert(rows);
       return rows.map(toRule).sort(byPriority);
     },
