@@ -29,10 +29,17 @@ import { createTargetCache } from './modules/scans/target-cache.ts';
 import { createWriterThread } from './modules/scans/writer-thread.ts';
 import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
+import { createInvalidationBus } from './shared/invalidation.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
 
+/** What the invalidation bus carries: the key of the cache entry other processes drop. */
+const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant' } as const;
+
 export async function createServices(db: Knex, config: Config, logger: Logger) {
+  // Changes made here reach the other processes' caches through Redis (REDIS_URL); without it
+  // their TTLs alone bound how stale they are.
+  const bus = createInvalidationBus({ redisUrl: config.redisUrl, logger });
   const routingStore = createRoutingStore(db);
   const codesStore = createCodesStore(db, routingStore);
   const scansStore = createScansStore(db);
@@ -80,21 +87,38 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     inputsTtlMs: config.codeCacheTtlMs,
   });
   const rawSource = createRawSource(db);
-  const oauth = await createOAuth({ db, config, logger });
+  const oauth = await createOAuth({
+    db,
+    config,
+    logger,
+    hooks: { onClientDeleted: (id) => bus.publish(TOPIC.oauthClient, id), onGrantEnded: (id) => bus.publish(TOPIC.oauthGrant, id) },
+  });
+  // Called after the change committed: dropped here before the answer, elsewhere once told.
   const onCodeChanged = (code: ChangedCode) => {
-    if (code.slug) targets.invalidate(code.slug);
+    if (code.slug) {
+      targets.invalidate(code.slug);
+      bus.publish(TOPIC.slug, code.slug);
+    }
     images.forget(code.id);
+    bus.publish(TOPIC.code, code.id);
   };
+  const accounts = createAccountsService(db, createAccountsStore(db), {
+    cacheTtlMs: config.apiKeyCacheTtlMs,
+    onKeyRevoked: oauth.grants.keyRevoked,
+    onKeyReplaced: oauth.grants.keyReplaced,
+    onKeyChanged: (keyId) => bus.publish(TOPIC.apiKey, keyId),
+  });
+  bus.on(TOPIC.slug, { drop: targets.invalidate, dropAll: targets.clear });
+  bus.on(TOPIC.code, { drop: images.forget, dropAll: images.forgetAll });
+  bus.on(TOPIC.apiKey, { drop: accounts.forgetKey, dropAll: accounts.forgetAllKeys });
+  bus.on(TOPIC.oauthClient, { drop: oauth.service.forgetClient, dropAll: oauth.service.forgetAllClients });
+  bus.on(TOPIC.oauthGrant, { drop: oauth.grants.forget, dropAll: oauth.grants.forgetAll });
 
   const rateLimits = createRateLimits({ config, logger });
 
   return {
     config,
-    accounts: createAccountsService(db, createAccountsStore(db), {
-      cacheTtlMs: config.apiKeyCacheTtlMs,
-      onKeyRevoked: oauth.grants.keyRevoked,
-      onKeyReplaced: oauth.grants.keyReplaced,
-    }),
+    accounts,
     /** OAuth clients of an account, and access-token verification. */
     oauth: oauth.service,
     /** The consent the account gave OAuth clients: listed, withdrawn. */
@@ -137,6 +161,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
       // After the scans: their outbox rows are written; attempts in flight finish.
       await webhooks.close();
       rateLimits.close();
+      // Last: the changes made while draining are told to the other processes too.
+      await bus.close();
     },
   };
 }

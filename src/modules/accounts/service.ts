@@ -51,16 +51,28 @@ export interface AccountsServiceOptions {
   onKeyRevoked?: (accountId: string, keyId: string) => Promise<void>;
   /** A rotated key's approvals pass to its replacement; called after the rotation is stored. */
   onKeyReplaced?: (accountId: string, fromKeyId: string, toKeyId: string) => Promise<void>;
+  /** Told after a key was revoked or rotated (stored), so other processes drop it too. */
+  onKeyChanged?: (keyId: string) => void;
 }
 
 export function createAccountsService(db: Knex, store: AccountsStore, options: AccountsServiceOptions) {
-  // Hash -> principal. Bounds how long a key revoked by another process keeps working here.
+  // Hash -> principal. Its TTL bounds how long a key changed by another process keeps working
+  // here when that process's invalidation does not arrive (no REDIS_URL, Redis away).
   const cache = new LRUCache<string, Principal>({ max: 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
   const touched = new LRUCache<string, true>({ max: 10_000, ttl: TOUCH_INTERVAL_MS });
+  // Bumped by every drop: a lookup that read the database before a drop must not cache what it read.
+  let generation = 0;
 
-  /** This process forgets the key at once; other processes within API_KEY_CACHE_TTL_MS. */
+  /** Drops the key from this process's cache. */
   function forget(keyId: string): void {
+    generation++;
     for (const [hash, principal] of cache.entries()) if (principal.keyId === keyId) cache.delete(hash);
+  }
+
+  /** Drops the key here at once, then tells the other processes. */
+  function changed(keyId: string): void {
+    forget(keyId);
+    options.onKeyChanged?.(keyId);
   }
 
   async function find(principal: Principal, id: string): Promise<ApiKeyRecord> {
@@ -144,20 +156,20 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
         return { ...created, previous: { ...old, expiresAt: oldExpiry, replacedBy: created.apiKey.id } };
       });
       // The cached entry carries the old expiry as its TTL; drop it so the grace end applies.
-      forget(id);
+      changed(id);
       await options.onKeyReplaced?.(principal.accountId, id, result.apiKey.id);
       return result;
     },
 
     /**
      * Revokes a key at once: this process refuses it from the next request, other processes
-     * once their cache entry ages out (API_KEY_CACHE_TTL_MS). The OAuth grants it approved end
-     * with it. Revoking twice is harmless.
+     * once told (onKeyChanged) or at the latest once their cache entry ages out
+     * (API_KEY_CACHE_TTL_MS). The OAuth grants it approved end with it. Revoking twice is harmless.
      */
     async revoke(principal: Principal, id: string): Promise<void> {
       const key = await find(principal, id);
       if (!key.revokedAt) await store.updateApiKey(principal.accountId, id, { revokedAt: new Date() });
-      forget(id);
+      changed(id);
       // Also when revoked before: a grant given in the meantime (a race) ends too.
       await options.onKeyRevoked?.(principal.accountId, id);
     },
@@ -168,19 +180,29 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
       const hash = hashApiKey(presented);
       const cached = cache.get(hash);
       if (cached) return cached;
+      const readAt = generation;
       const record = await store.findApiKeyByHash(hash);
       const now = new Date();
       if (!record || keyStatus(record, now) !== 'active') return null;
       const principal: Principal = Object.freeze({ accountId: record.accountId, keyId: record.id, scopes: new Set(record.scopes) });
       // A key that expires soon must not outlive its expiry in the cache.
       const ttl = record.expiresAt ? Math.min(cache.ttl, record.expiresAt.getTime() - now.getTime()) : cache.ttl;
-      cache.set(hash, principal, { ttl });
+      if (readAt === generation) cache.set(hash, principal, { ttl });
       // At most once a minute per key and process, so "last used" costs no write per request.
       if (!touched.has(record.id)) {
         touched.set(record.id, true);
         await store.touchApiKey(record.id, now);
       }
       return principal;
+    },
+
+    /** Another process revoked or rotated this key: drop it here. */
+    forgetKey: forget,
+
+    /** Invalidations may have been missed (Redis was away): drop every cached key. */
+    forgetAllKeys(): void {
+      generation++;
+      cache.clear();
     },
   };
 }

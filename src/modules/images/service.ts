@@ -65,21 +65,28 @@ export interface ImagesServiceDeps {
   pool: RenderPool;
   publicBaseUrl: string;
   cacheBytes: number;
-  /** How long another process's change may take to show (this process's show at once). */
+  /**
+   * How long another process's change may take to show when its invalidation does not arrive
+   * (this process's show at once; with REDIS_URL, others' within milliseconds).
+   */
   inputsTtlMs: number;
 }
 
 export function createImagesService(deps: ImagesServiceDeps) {
   const rendered = new LRUCache<string, RenderedImage>({ maxSize: deps.cacheBytes, sizeCalculation: (image) => image.body.length || 1 });
+  // Rendered images need no invalidation: they are keyed by their ETag, a hash of their inputs.
   const inputsByCode = new LRUCache<string, RenderInputs>({ max: 10_000, ttl: deps.inputsTtlMs });
+  // Bumped by every drop: a lookup that read the database before a drop must not cache what it read.
+  let generation = 0;
 
   async function inputsOf(principal: Principal, codeId: string): Promise<RenderInputs> {
     const cached = inputsByCode.get(codeId);
     if (cached && cached.accountId === principal.accountId) return cached;
+    const readAt = generation;
     const code = await deps.codes.findById(principal.accountId, codeId);
     if (!code) throw notFound('code', codeId);
     const inputs = { accountId: code.accountId, payload: payloadOf(code), design: resolveDesign(code.design), logoId: code.logoId };
-    inputsByCode.set(codeId, inputs);
+    if (readAt === generation) inputsByCode.set(codeId, inputs);
     return inputs;
   }
 
@@ -110,7 +117,14 @@ export function createImagesService(deps: ImagesServiceDeps) {
 
     /** Drops what is cached about a code that changed or was deleted. */
     forget(codeId: string): void {
+      generation++;
       inputsByCode.delete(codeId);
+    },
+
+    /** Invalidations may have been missed (Redis was away): drop every code's inputs. */
+    forgetAll(): void {
+      generation++;
+      inputsByCode.clear();
     },
 
     /** Renders the design and decodes it (for `accountId`, on the render pool); refuses (422) a design that does not read back. */

@@ -1,20 +1,38 @@
 // The consent an account gave OAuth clients, as the account manages it: listed, withdrawn, and
 // ended when the API key that approved it is revoked. Withdrawing a grant deletes its refresh
 // tokens and codes at once; its access tokens (JWTs, never stored) carry the grant's id and are
-// refused once the grant is gone: at once in this process, in others within API_KEY_CACHE_TTL_MS.
+// refused once the grant is gone: at once in this process, in others once told (onGrantEnded, over
+// REDIS_URL) or at the latest within API_KEY_CACHE_TTL_MS.
 import { LRUCache } from 'lru-cache';
 import { notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { GrantStore, OAuthGrant } from './grant-store.ts';
 
-export function createGrantsService({ store, cacheTtlMs }: { store: GrantStore; cacheTtlMs: number }) {
-  // Grant id -> alive; bounds how long a grant withdrawn by another process keeps working here.
+export interface GrantsServiceDeps {
+  store: GrantStore;
+  cacheTtlMs: number;
+  /** Told after a grant ended (deleted), so other processes refuse its tokens too. */
+  onGrantEnded?: (grantId: string) => void;
+}
+
+export function createGrantsService({ store, cacheTtlMs, onGrantEnded }: GrantsServiceDeps) {
+  // Grant id -> alive. Its TTL bounds how long a grant withdrawn by another process keeps working
+  // here when that process's invalidation does not arrive.
   const alive = new LRUCache<string, { live: boolean }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
+  // Bumped by every drop: a lookup that read the database before a drop must not cache what it read.
+  let generation = 0;
+
+  /** The grant is gone (already deleted): refused here from now on, and the others are told. */
+  function ended(grantId: string): void {
+    generation++;
+    alive.set(grantId, { live: false });
+    onGrantEnded?.(grantId);
+  }
 
   async function end(accountId: string, id: string): Promise<boolean> {
     const deleted = await store.delete(accountId, id);
     // Only a grant of this account: another account's id must change nothing, not even a cache.
-    if (deleted) alive.set(id, { live: false });
+    if (deleted) ended(id);
     return deleted;
   }
 
@@ -50,17 +68,28 @@ export function createGrantsService({ store, cacheTtlMs }: { store: GrantStore; 
       await store.recordApprover(grantId, keyId);
     },
 
-    /** The OAuth server ended a grant itself: its tokens are refused from now on here. */
-    ended(grantId: string): void {
-      alive.set(grantId, { live: false });
+    /** The OAuth server ended a grant itself: its tokens are refused from now on (here, and elsewhere once told). */
+    ended,
+
+    /** Another process ended this grant: read it again (it is gone) on its next token. */
+    forget(grantId: string): void {
+      generation++;
+      alive.delete(grantId);
+    },
+
+    /** Invalidations may have been missed (Redis was away): drop every cached grant. */
+    forgetAll(): void {
+      generation++;
+      alive.clear();
     },
 
     /** Whether an access token's grant still stands (cached). */
     async isLive(grantId: string): Promise<boolean> {
       const hit = alive.get(grantId);
       if (hit) return hit.live;
+      const readAt = generation;
       const live = await store.exists(grantId);
-      alive.set(grantId, { live });
+      if (readAt === generation) alive.set(grantId, { live });
       return live;
     },
   };

@@ -15,7 +15,13 @@ import { createOAuthStore } from './store.ts';
 
 export type OAuthConfig = Pick<Config, 'oauthIssuer' | 'oauthAccessTokenTtlMs' | 'oauthKeysFile' | 'apiKeyCacheTtlMs' | 'trustProxy'>;
 
-export async function createOAuth({ db, config, logger }: { db: Knex; config: OAuthConfig; logger: Logger }) {
+/** Told after a change other processes must see at once (the invalidation bus, in services.ts). */
+export interface OAuthChangeHooks {
+  onClientDeleted?: (clientId: string) => void;
+  onGrantEnded?: (grantId: string) => void;
+}
+
+export async function createOAuth({ db, config, logger, hooks = {} }: { db: Knex; config: OAuthConfig; logger: Logger; hooks?: OAuthChangeHooks }) {
   const store = createOAuthStore(db);
   const keys = await loadOAuthKeys(
     config.oauthKeysFile,
@@ -32,8 +38,16 @@ export async function createOAuth({ db, config, logger }: { db: Knex; config: OA
   // The API is the one resource server: its origin identifies it, and is the tokens' audience.
   const resource = new URL(issuer).origin;
   const verificationKeys = keys.signing.map(({ d: _private, ...publicKey }) => publicKey as JWK);
-  const grants = createGrantsService({ store: createGrantStore(db, resource), cacheTtlMs: config.apiKeyCacheTtlMs });
-  const service = createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs: config.apiKeyCacheTtlMs, grantIsLive: grants.isLive });
+  const grants = createGrantsService({ store: createGrantStore(db, resource), cacheTtlMs: config.apiKeyCacheTtlMs, onGrantEnded: hooks.onGrantEnded });
+  const service = createOAuthService({
+    store,
+    issuer,
+    resource,
+    verificationKeys,
+    cacheTtlMs: config.apiKeyCacheTtlMs,
+    grantIsLive: grants.isLive,
+    onClientDeleted: hooks.onClientDeleted,
+  });
   const provider = createProvider({
     issuer,
     resource,

@@ -32,25 +32,35 @@ export interface OAuthServiceDeps {
   resource: string;
   /** Public JWKs of every signing key in the key file: a token signed by any of them verifies. */
   verificationKeys: JWK[];
-  /** How long a client lookup is trusted; bounds how long a deleted client's tokens work elsewhere. */
+  /** How long a client lookup is trusted; bounds how long a deleted client's tokens work elsewhere when no invalidation arrives. */
   cacheTtlMs: number;
+  /** Told after a client was deleted, so other processes drop it too. */
+  onClientDeleted?: (clientId: string) => void;
   /** Whether the grant an access token was issued under still stands (grants.ts). */
   grantIsLive: (grantId: string) => Promise<boolean>;
 }
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export function createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs, grantIsLive }: OAuthServiceDeps) {
+export function createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs, grantIsLive, onClientDeleted }: OAuthServiceDeps) {
   const jwks = createLocalJWKSet({ keys: verificationKeys });
   // Client id -> client (or null once known to be gone).
   const clients = new LRUCache<string, { client: OAuthClient | null }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
+  // Bumped by every drop: a lookup that read the database before a drop must not cache what it read.
+  let generation = 0;
 
   async function cachedClient(id: string): Promise<OAuthClient | null> {
     const hit = clients.get(id);
     if (hit) return hit.client;
+    const readAt = generation;
     const client = await store.findClient(id);
-    clients.set(id, { client });
+    if (readAt === generation) clients.set(id, { client });
     return client;
+  }
+
+  function forgetClient(id: string): void {
+    generation++;
+    clients.delete(id);
   }
 
   async function find(principal: Principal, id: string): Promise<OAuthClient> {
@@ -100,11 +110,22 @@ export function createOAuthService({ store, issuer, resource, verificationKeys, 
 
     /**
      * Deletes a client: the token endpoint refuses it at once, and its access tokens stop working
-     * in this process at once and in others within API_KEY_CACHE_TTL_MS.
+     * in this process at once, in others once told (onClientDeleted) or at the latest within
+     * API_KEY_CACHE_TTL_MS.
      */
     async remove(principal: Principal, id: string): Promise<void> {
       if (!(await store.deleteClient(principal.accountId, id))) throw notFound('OAuth client', id);
-      clients.delete(id);
+      forgetClient(id);
+      onClientDeleted?.(id);
+    },
+
+    /** Another process deleted this client: drop it here. */
+    forgetClient,
+
+    /** Invalidations may have been missed (Redis was away): drop every cached client. */
+    forgetAllClients(): void {
+      generation++;
+      clients.clear();
     },
 
     /**

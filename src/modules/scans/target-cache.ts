@@ -1,6 +1,7 @@
 // slug -> what a scan needs (code, account, fallback, compiled rules), in process memory so
 // the redirect does not wait on the database. Changes made through this process invalidate
-// an entry at once; other processes see them when the entry's TTL runs out (CODE_CACHE_TTL_MS).
+// an entry at once; other processes' changes arrive through the invalidation bus (REDIS_URL),
+// and the entry's TTL (CODE_CACHE_TTL_MS) bounds what a lost message or no Redis leaves stale.
 import { LRUCache } from 'lru-cache';
 import type { Code } from '../codes/model.ts';
 import { compileRouting, type CompiledRouting } from '../routing/resolver.ts';
@@ -38,20 +39,22 @@ const MISSING = Symbol('missing');
 type Entry = ScanTarget | typeof MISSING;
 
 export function createTargetCache(options: { load: (slug: string) => Promise<Code | null>; max: number; ttlMs: number }) {
+  async function read(slug: string): Promise<Entry> {
+    const code = await options.load(slug);
+    if (!code || code.type !== 'url') return MISSING;
+    return {
+      codeId: code.id,
+      accountId: code.accountId,
+      fallback: asLocation(code.content as string),
+      routing: compileRouting(withLocations(code.routing)),
+    };
+  }
+
   const cache = new LRUCache<string, Entry>({
     max: options.max,
     ttl: options.ttlMs,
     // Concurrent misses for one slug share a single database read.
-    fetchMethod: async (slug) => {
-      const code = await options.load(slug);
-      if (!code || code.type !== 'url') return MISSING;
-      return {
-        codeId: code.id,
-        accountId: code.accountId,
-        fallback: asLocation(code.content as string),
-        routing: compileRouting(withLocations(code.routing)),
-      };
-    },
+    fetchMethod: (slug) => read(slug),
   });
 
   return {
@@ -62,13 +65,28 @@ export function createTargetCache(options: { load: (slug: string) => Promise<Cod
     },
 
     async load(slug: string): Promise<ScanTarget | null> {
-      const entry = await cache.fetch(slug);
-      return entry === MISSING || entry === undefined ? null : entry;
+      const status: LRUCache.Status<string, Entry> = {};
+      let entry: Entry | undefined;
+      try {
+        entry = await cache.fetch(slug, { status });
+      } catch (err) {
+        if (!status.fetchAborted) throw err;
+      }
+      // Aborted: an invalidation discarded the shared read while it ran, so what it read may be
+      // old. A read of our own, begun after the invalidation, answers this scan (uncached: the
+      // next miss caches again), rather than a 503.
+      entry ??= await read(slug);
+      return entry === MISSING ? null : entry;
     },
 
     /** Drops a slug at once (a fetch in flight for it is discarded too). */
     invalidate(slug: string): void {
       cache.delete(slug);
+    },
+
+    /** Drops every slug (the invalidation bus lost messages; fetches in flight are discarded too). */
+    clear(): void {
+      cache.clear();
     },
   };
 }
