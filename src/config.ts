@@ -60,6 +60,7 @@ const envSchema = z.object({
   OAUTH_ACCESS_TOKEN_TTL_MS: z.coerce.number().int().min(60_000).max(3_600_000).default(600_000),
   OAUTH_KEYS_FILE: z.string().min(1).default('./data/oauth-keys.json'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   SCAN_REDIRECT_STATUS: z.enum(['301', '302', '307']).default('302').transform(Number),
   ANALYTICS_SOURCE: z.enum(['rollups', 'raw']).default('rollups'),
   TRUST_PROXY: booleanString.default(false),
@@ -128,6 +129,8 @@ export interface Config {
   /** The OAuth signing and cookie keys (oauth/keys.ts); made on first start when missing. */
   readonly oauthKeysFile: string;
   readonly shutdownTimeoutMs: number;
+  /** On SIGTERM, how long /readyz answers 503 (and answers say Connection: close) before the listener closes. */
+  readonly shutdownDrainMs: number;
   readonly scanRedirectStatus: 301 | 302 | 307;
   /** 'raw' answers analytics from raw scans only: for benchmarks and cross-checks, not production. */
   readonly analyticsSource: 'rollups' | 'raw';
@@ -248,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthAccessTokenTtlMs: e.OAUTH_ACCESS_TOKEN_TTL_MS,
     oauthKeysFile: e.OAUTH_KEYS_FILE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     scanRedirectStatus: e.SCAN_REDIRECT_STATUS as 301 | 302 | 307,
     analyticsSource: e.ANALYTICS_SOURCE,
     trustProxy: e.TRUST_PROXY,

@@ -43,6 +43,11 @@ async function main(): Promise<void> {
     config.metricsPort === null || clusterWorker ? null : await startMetricsServer({ metrics: services.metrics, logger, port: config.metricsPort, host: config.metricsHost });
   if (metricsServer) logger.info({ metrics_url: `http://${config.metricsHost}:${listeningPort(metricsServer)}/metrics` }, 'metrics listening');
   const server = createServer(buildRequestListener({ services, logger }));
+  // While draining, every answer asks its client to reconnect, so keep-alive clients (a load
+  // balancer's pool too) move to another instance before the listener closes.
+  server.prependListener('request', (_req, res) => {
+    if (services.draining) res.setHeader('Connection', 'close');
+  });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] }, 'listening');
 
@@ -50,6 +55,11 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    services.draining = true;
+    if (config.shutdownDrainMs > 0) {
+      logger.info({ signal, drain_ms: config.shutdownDrainMs }, 'draining: /readyz answers 503 while load balancers take this instance out');
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    }
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     // Past the timeout, open connections are cut so the process does exit.
     const servers = metricsServer ? [server, metricsServer] : [server];

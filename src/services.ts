@@ -149,6 +149,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     /** Prometheus metrics of this instance, served at GET /metrics (METRICS_TOKEN) or on METRICS_PORT. */
     metrics,
     /** For readiness: one trivial round trip. */
+    /** Set on SIGTERM: /readyz answers 503 so that load balancers stop sending work here. */
+    draining: false,
     async pingDatabase(): Promise<void> {
       await db.raw('select 1');
     },

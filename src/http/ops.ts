@@ -12,8 +12,9 @@ export function createOpsRouter(services: Services): Router<AppState> {
     ctx.body = { status: 'ok' };
   });
 
-  // GET /readyz: the database answers
+  // GET /readyz: the database answers, and the process is not shutting down
   router.get('/readyz', async (ctx) => {
+    if (services.draining) throw new DomainError('unavailable', 'This instance is shutting down.');
     try {
       await services.pingDatabase();
     } catch (err) {

@@ -1,5 +1,5 @@
 // The real entry points: the key CLI, `npm start`'s main.ts, and graceful shutdown.
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { runCli, startServer } from '../support/process.ts';
@@ -66,6 +66,41 @@ describe('main.ts', () => {
       expect(logs.indexOf('"path":"/v1/codes"')).toBeGreaterThan(logs.indexOf('shutting down'));
       const stored = await testDb.db('codes').where({ content: 'https://example.com/in-flight' });
       expect(stored).toHaveLength(1);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('draining for a rolling restart (SHUTDOWN_DRAIN_MS)', () => {
+  /** One request on a fresh keep-alive connection: status and the Connection header. */
+  const probe = (url: string) =>
+    new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const agent = new Agent({ keepAlive: true });
+      request(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          agent.destroy();
+          resolve({ status: res.statusCode!, connection: res.headers.connection });
+        });
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it('answers /readyz 503 and asks clients to reconnect while still serving, then closes and exits 0', async () => {
+    const server = await startServer({ DATABASE_URL: testDb.url, SHUTDOWN_DRAIN_MS: '1500' });
+    try {
+      expect((await probe(`${server.url}/readyz`)).status).toBe(200);
+      expect((await probe(`${server.url}/healthz`)).connection).toBe('keep-alive');
+      server.child.kill('SIGTERM');
+      await server.waitForLog(/"msg":"draining/);
+      expect(await probe(`${server.url}/readyz`)).toEqual({ status: 503, connection: 'close' });
+      // Still answering meanwhile: a load balancer may send one more request before it notices.
+      expect(await probe(`${server.url}/healthz`)).toEqual({ status: 200, connection: 'close' });
+      expect(await server.exited).toBe(0);
+      // The listener closed only after the drain.
+      expect(server.logs().indexOf('shutting down')).toBeGreaterThan(server.logs().indexOf('draining'));
     } finally {
       server.child.kill('SIGKILL');
     }
