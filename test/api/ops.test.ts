@@ -26,7 +26,7 @@ describe('operations', () => {
     expect(own.headers.get('x-request-id')).toBe('trace-123');
     const generated = await app.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const problem = await app.request('GET', '/nope');
+    const problem = await app.request('GET', '/no/such/route');
     expect(problem.body.request_id).toBe(problem.headers.get('x-request-id'));
   });
 });

@@ -802,6 +802,11 @@ export interface components {
             type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo";
             content: components["schemas"]["CodeContent"];
             /**
+             * @description The scan URL’s path, 3-64 characters of `A-Z a-z 0-9 _ -`, case-sensitive like random slugs (`Spring` and `spring` are two slugs). Url codes only; without it a random 7-character slug is drawn. A slug is never used twice: one that was ever taken, even by a deleted code, is a 409.
+             * @example spring-sale
+             */
+            slug?: string;
+            /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin
              */
@@ -933,6 +938,11 @@ export interface components {
             type?: unknown;
             content?: unknown;
             destination?: string;
+            /**
+             * @description A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.
+             * @example spring-sale
+             */
+            slug?: string;
             /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { DomainError, type FieldError } from '../../shared/errors.ts';
 
-export const CSV_COLUMNS = ['type', 'content', 'name', 'notes', 'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url'] as const;
+export const CSV_COLUMNS = ['type', 'content', 'slug', 'name', 'notes', 'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const DESIGN_COLUMNS = new Set<Column>(['fg_color', 'bg_color', 'style', 'error_correction', 'logo_url']);
 
@@ -144,10 +144,11 @@ function rowPath(path: string): string {
 /** The service's validation error with paths (in `errors` and the detail) naming CSV rows and columns. */
 export function withCsvRows(err: unknown): unknown {
   if (!(err instanceof DomainError) || !err.fieldErrors?.some((e) => e.path.startsWith('codes.'))) return err;
-  const detail = err.message.replace(/\bcodes\.\d+(?:\.[\w.]+)?/g, rowPath).replace(/ codes are invalid/, ' rows are invalid');
+  const rows = (text: string) => text.replace(/\bcodes\.\d+(?:\.[\w.]+)?/g, rowPath);
+  const detail = rows(err.message).replace(/ codes are invalid/, ' rows are invalid');
   return new DomainError(
     err.kind,
     `${detail} Paths name CSV rows as 'row <n>.<column>', counting the header as row 1.`,
-    err.fieldErrors.map((e) => ({ ...e, path: rowPath(e.path) })),
+    err.fieldErrors.map((e) => ({ path: rowPath(e.path), message: rows(e.message) })),
   );
 }

@@ -39,6 +39,13 @@ function drawSlugs(count: number): string[] {
   return [...slugs];
 }
 
+/** A 409 naming every item whose slug is taken. */
+function slugsTaken(bodies: CreateCodeInput[], taken: string[]): DomainError {
+  const set = new Set(taken);
+  const errors = bodies.flatMap((body, index) => (body.slug !== undefined && set.has(body.slug) ? [{ path: `codes.${index}.slug`, message: 'is taken' }] : []));
+  return new DomainError('conflict', `${errors.length === 1 ? 'A slug is' : `${errors.length} slugs are`} taken (a slug is never used twice): ${errors.map((e) => e.path).join(', ')}.`, errors);
+}
+
 export function createBulkService({ db, codes, routing, images, logos, onCodeChanged, emit, maxLogoFetches }: BulkServiceDeps) {
   /** Parses every item, collecting each one's problems under `codes.<index>`. */
   function parseItems(items: unknown[]): CreateCodeInput[] {
@@ -69,7 +76,9 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
    */
   async function verifyAll(accountId: string, bodies: CreateCodeInput[], logoIds: Map<string, string>, logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>): Promise<void> {
     const items = bodies.map((body) => ({
-      payload: images.payloadOf({ type: body.type, content: body.content, slug: PREVIEW_SLUG }),
+      // A custom slug is checked as it is (its length may change the QR version); random ones
+      // all have the stand-in's length and alphabet.
+      payload: images.payloadOf({ type: body.type, content: body.content, slug: body.slug ?? PREVIEW_SLUG }),
       designKey: JSON.stringify(body.design),
       design: resolveDesign(body.design),
       logo: body.design.logo_url ? (logoData.get(logoIds.get(body.design.logo_url)!) ?? null) : null,
@@ -84,6 +93,21 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
     }
   }
 
+  /** Custom slugs: none twice in one call (422), none taken before (409), each named by its item. */
+  async function checkCustomSlugs(bodies: CreateCodeInput[]): Promise<void> {
+    const firstAt = new Map<string, number>();
+    const repeated: FieldError[] = [];
+    bodies.forEach((body, index) => {
+      if (body.slug === undefined) return;
+      const first = firstAt.get(body.slug);
+      if (first === undefined) firstAt.set(body.slug, index);
+      else repeated.push({ path: `codes.${index}.slug`, message: `repeats the slug of codes.${first}` });
+    });
+    if (repeated.length > 0) throw validationFailed(repeated);
+    const taken = await codes.takenSlugs([...firstAt.keys()]);
+    if (taken.length > 0) throw slugsTaken(bodies, taken);
+  }
+
   return {
     /** Creates every code or none; answers them in request order with one batch id. */
     async create(principal: Principal, input: unknown): Promise<BulkResult> {
@@ -92,6 +116,7 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
         throw new DomainError('payload_too_large', `A bulk call creates at most ${MAX_BULK_CODES} codes; this one has ${items.length}.`);
       }
       const bodies = parseItems(items);
+      await checkCustomSlugs(bodies);
 
       // Each distinct logo is fetched once, before the transaction (it is network I/O), and one
       // call fetches a bounded number of them, one after another.
@@ -111,7 +136,10 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
       const batchId = newId('batch');
       const now = new Date();
       const created = await inTransaction(db, async (trx) => {
-        const urlCount = bodies.filter((b) => b.type === 'url').length;
+        const custom = bodies.flatMap((b) => (b.slug === undefined ? [] : [b.slug]));
+        // Taken since the check above: the whole call is refused, as it would have been then.
+        if (custom.length > 0 && !(await codes.reserveSlugs(custom, trx))) throw slugsTaken(bodies, await codes.takenSlugs(custom));
+        const urlCount = bodies.filter((b) => b.type === 'url' && b.slug === undefined).length;
         let slugs: string[] = [];
         for (let attempt = 0; urlCount > 0; attempt++) {
           if (attempt === SLUG_ATTEMPTS) throw new Error('Could not reserve fresh slugs for a bulk call');
@@ -123,7 +151,7 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
             id: newId('qr'),
             accountId: principal.accountId,
             logoId: body.design.logo_url ? logoIds.get(body.design.logo_url)! : null,
-            slug: body.type === 'url' ? slugs.pop()! : null,
+            slug: body.type === 'url' ? (body.slug ?? slugs.pop()!) : null,
             now,
             batchId,
           }),

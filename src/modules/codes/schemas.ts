@@ -6,6 +6,7 @@ import { validationFailed } from '../../shared/errors.ts';
 import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
+import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
 export const CODE_TYPES = ['url', ...STATIC_TYPES] as const;
@@ -94,10 +95,22 @@ const labelFields = {
     .meta({ description: `Free text, up to ${MAX_NOTES_LENGTH} characters.`, example: 'Printed 2,000 copies; replace after the campaign.' }),
 };
 
+/** A slug chosen by the caller (url codes), instead of a random one. */
+const customSlugSchema = z
+  .string({ error: 'must be a string' })
+  .regex(CUSTOM_SLUG, 'must be 3-64 characters of A-Z, a-z, 0-9, _ and -')
+  .refine((slug) => !isReservedPath(slug), 'is one of the paths the service answers itself; choose another')
+  .meta({
+    description:
+      'The scan URL’s path, 3-64 characters of `A-Z a-z 0-9 _ -`, case-sensitive like random slugs (`Spring` and `spring` are two slugs). Url codes only; without it a random 7-character slug is drawn. A slug is never used twice: one that was ever taken, even by a deleted code, is a 409.',
+    example: 'spring-sale',
+  });
+
 /** The create body; `content` is checked against the type by parseCreateCode. */
 export const createCodeSchema = z.strictObject({
   type: z.enum(CODE_TYPES, oneOf(CODE_TYPES)).default('url'),
   content: z.unknown(),
+  slug: customSlugSchema.optional(),
   ...labelFields,
   design: designInputSchema.default({}),
   routing: routingInputSchema.optional(),
@@ -106,6 +119,7 @@ export const createCodeSchema = z.strictObject({
 export interface CreateCodeInput {
   type: CodeType;
   content: CodeContent;
+  slug?: string;
   name?: string | null;
   notes?: string | null;
   design: DesignInput;
@@ -122,8 +136,8 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   const type: CodeType = body.success ? body.data.type : (CODE_TYPES as readonly unknown[]).includes(raw.type) ? (raw.type as CodeType) : 'url';
   const content = contentFieldSchema(type).safeParse({ content: raw.content });
   const errors = [...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)), ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues))];
-  if (type !== 'url' && raw.routing !== undefined) {
-    errors.push({ path: 'routing', message: `applies to url codes only; a ${type} code encodes its content directly` });
+  for (const field of ['routing', 'slug']) {
+    if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
   if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
   return { ...body.data, content: content.data.content, routing: body.data.routing ?? {} };
@@ -136,6 +150,9 @@ export const updateCodeSchema = z
     content: z.unknown().optional(),
     /** Another name for the content of a `url` code, as the spec calls it. */
     destination: httpUrlSchema.optional(),
+    slug: customSlugSchema
+      .optional()
+      .meta({ description: 'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.' }),
     ...labelFields,
     design: designPatchSchema.optional(),
     routing: routingInputSchema.optional(),

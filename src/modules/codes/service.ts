@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound, validationFailed, type FieldError } from '../../shared/errors.ts';
+import { DomainError, notFound, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
@@ -48,6 +48,10 @@ function positionOf(code: Code, sort: CodeSort): CursorPosition {
   return { sort, key: key.getTime(), id: code.id };
 }
 
+/** A 409: slugs are never handed out twice, whoever held one and whether its code still exists. */
+export const slugTaken = (slug: string) =>
+  new DomainError('conflict', `The slug '${slug}' is taken (a slug is never used twice); choose another.`, [{ path: 'slug', message: 'is taken' }]);
+
 const urlOnly = (path: string, type: CodeType): FieldError => ({
   path,
   message: `applies to url codes only; a ${type} code encodes its content directly`,
@@ -92,7 +96,16 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
           return created;
         });
       };
-      const code = body.type === 'url' ? await withNewSlug(insert) : (await insert(null))!;
+      let code: Code;
+      if (body.type !== 'url') code = (await insert(null))!;
+      else if (body.slug === undefined) code = await withNewSlug(insert);
+      else {
+        // Refused before the image is drawn when it is known taken; the insert decides a race.
+        if ((await codes.takenSlugs([body.slug])).length > 0) throw slugTaken(body.slug);
+        const made = await insert(body.slug);
+        if (!made) throw slugTaken(body.slug);
+        code = made;
+      }
       // A scan of a slug before it existed may have cached "missing".
       onCodeChanged(code);
       return code;
@@ -112,7 +125,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       return { data, nextCursor: rows.length > params.limit && last ? cursorOf(last) : null, cursorOf };
     },
 
-    /** Partial update of content, name, notes, design and routing; rules given are replaced as a whole. */
+    /** Partial update of content, slug, name, notes, design and routing; rules given are replaced as a whole. */
     async update(principal: Principal, id: string, input: unknown): Promise<Code> {
       const patch = parseInput(updateCodeSchema, input);
       const current = await codes.findById(principal.accountId, id);
@@ -120,6 +133,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       const problems: FieldError[] = [];
       if (current.type !== 'url' && patch.destination !== undefined) problems.push(urlOnly('destination', current.type));
       if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
+      if (current.type !== 'url' && patch.slug !== undefined) problems.push(urlOnly('slug', current.type));
       if (problems.length > 0) throw validationFailed(problems);
       const newContent: CodeContent | undefined =
         patch.content !== undefined ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content : patch.destination;
@@ -127,17 +141,23 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       if (design) checkDesign(design);
       const logoChanged = design !== undefined && design.logo_url !== current.design.logo_url;
       const logoId = logoChanged ? await logoIdFor(principal.accountId, design) : current.logoId;
-      if (newContent !== undefined || design !== undefined) {
-        await verifyScans(principal.accountId, { ...current, content: newContent ?? current.content }, design ?? current.design, await logos.forRender(logoId));
+      // A new slug changes the scan URL, so the image the code encodes changes too.
+      const newSlug = patch.slug !== undefined && patch.slug !== current.slug ? patch.slug : undefined;
+      if (newSlug !== undefined && (await codes.takenSlugs([newSlug])).length > 0) throw slugTaken(newSlug);
+      if (newContent !== undefined || design !== undefined || newSlug !== undefined) {
+        const drawn = { ...current, content: newContent ?? current.content, slug: newSlug ?? current.slug };
+        await verifyScans(principal.accountId, drawn, design ?? current.design, await logos.forRender(logoId));
       }
       const rules = patch.routing?.rules;
       const code = await inTransaction(db, async (trx) => {
+        if (newSlug !== undefined && !(await codes.reserveSlug(newSlug, trx))) throw slugTaken(newSlug);
         await codes.update(
           principal.accountId,
           id,
           {
             type: current.type,
             content: newContent,
+            slug: newSlug,
             name: patch.name,
             notes: patch.notes,
             design,
@@ -156,6 +176,8 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
         return updated;
       });
       onCodeChanged(code);
+      // The retired slug's cached target goes too: it answers 404 from now on.
+      if (newSlug !== undefined) onCodeChanged(current);
       return code;
     },
 

@@ -122,6 +122,13 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       for (let i = 0; i < codes.length; i += CODE_INSERT_CHUNK) await q('codes').insert(codes.slice(i, i + CODE_INSERT_CHUNK).map(codeRow));
     },
 
+    /** Which of these slugs were ever taken (by any code of any account, deleted ones too). */
+    async takenSlugs(slugs: string[], q: Queryable = db): Promise<string[]> {
+      if (slugs.length === 0) return [];
+      const rows: { slug: string }[] = await q('slugs').whereIn('slug', slugs).select('slug');
+      return rows.map((row) => row.slug);
+    },
+
     /** Reserves many slugs at once; false when any of them is taken (the caller draws again). */
     async reserveSlugs(slugs: string[], q: Queryable = db): Promise<boolean> {
       const createdAt = Date.now();
@@ -210,6 +217,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       changes: {
         type?: CodeType;
         content?: CodeContent;
+        slug?: string;
         name?: string | null;
         notes?: string | null;
         design?: DesignInput;
@@ -221,6 +229,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
     ): Promise<void> {
       const row: Record<string, unknown> = { updated_at: toMillis(changes.updatedAt) };
       if (changes.content !== undefined) row.content = storeContent(changes.type ?? 'url', changes.content);
+      if (changes.slug !== undefined) row.slug = changes.slug;
       if (changes.name !== undefined) row.name = changes.name;
       if (changes.notes !== undefined) row.notes = changes.notes;
       if (changes.logoId !== undefined) row.logo_id = changes.logoId;

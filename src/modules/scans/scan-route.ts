@@ -17,8 +17,12 @@ import { splitKey } from './visitor.ts';
 /** Shared by scans without a query string; the resolver only reads it. */
 const NO_QUERY = new URLSearchParams();
 
-/** Slugs are 7+ base62 characters; anything else is not ours to answer here. */
-const SLUG_PATH = /^\/([0-9A-Za-z]{7,32})(?:\?(.*))?$/s;
+/**
+ * One path segment of 3-64 of A-Z a-z 0-9 _ - (random slugs are 7 base62 characters, custom
+ * ones codes/slug.ts's CUSTOM_SLUG); anything else is not ours to answer here, and neither are
+ * the server's own paths (isReservedPath).
+ */
+const SLUG_PATH = /^\/([0-9A-Za-z_-]{3,64})(?:\?(.*))?$/s;
 
 /** The route's template, its label in the request metrics. */
 export const SCAN_ROUTE = '/:slug';
