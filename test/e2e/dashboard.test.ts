@@ -70,6 +70,7 @@ describe('the dashboard in Chromium', () => {
     await page.fill('#code-name', 'Spring poster');
     await page.fill('#code-notes', 'Window of the Berlin shop');
     await page.fill('#code-content', 'https://example.com/spring');
+    await page.fill('#code-slug', 'spring-poster');
     await page.selectOption('#design-style', 'branded');
     await page.fill('#design-fgColor', '#f2f2f2');
     await page.locator('.preview-problem', { hasText: 'contrast' }).waitFor();
@@ -90,6 +91,7 @@ describe('the dashboard in Chromium', () => {
     await shot('code-editor');
 
     const saved = (await app.request('GET', `/v1/codes/${id}`, { key })).body;
+    expect(saved.scan_url).toBe(`${app.url}/spring-poster`);
     expect(saved).toMatchObject({ name: 'Spring poster', notes: 'Window of the Berlin shop', content: 'https://example.com/spring', design: { style: 'branded', fg_color: '#1d4ed8' } });
     expect(saved.routing.rules).toMatchObject([{ condition: 'country:DE', destination: 'https://example.de/spring' }]);
     expect(await text('.scan-url code')).toBe(saved.scan_url);

@@ -43,7 +43,13 @@ export function ContentFields({ form, typeEditable, problems, onChange }: Conten
         <Field label="Destination URL" id="code-content" path="content" problems={problems} hint="Where scans go unless a routing rule matches; it can change after printing.">
           <input id="code-content" type="url" required placeholder="https://example.com/landing" value={form.content} onInput={(e) => input(e.currentTarget.value)} />
         </Field>
-      ) : (
+      ) : null}
+      {form.type === 'url' && typeEditable ? (
+        <Field label="Custom slug" id="code-slug" path="slug" problems={problems} hint="The end of the scan URL, e.g. spring-sale; 3-64 letters, digits, _ and -. Left empty: a random one.">
+          <input id="code-slug" maxLength={64} pattern="[A-Za-z0-9_\-]{3,64}" placeholder="random" value={form.slug} onInput={(e) => onChange({ slug: e.currentTarget.value })} />
+        </Field>
+      ) : null}
+      {form.type === 'url' ? null : (
         <Field
           label={form.type === 'text' ? 'Text' : 'Content (JSON)'}
           id="code-content"

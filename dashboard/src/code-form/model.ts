@@ -55,6 +55,8 @@ export interface CodeForm {
   type: string;
   /** '' = no name (the list shows the content). */
   name: string;
+  /** A new url code's custom slug; '' = a random one. */
+  slug: string;
   notes: string;
   /** The URL, the text of a text code, or the JSON of another static code's content. */
   content: string;
@@ -77,7 +79,7 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', name: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
+export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
 function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
@@ -142,7 +144,8 @@ export function createInput(form: CodeForm): Built {
   const built = previewInput(form);
   if ('problems' in built) return built;
   const input = { ...built.input, ...labels(form, undefined) };
-  return { input: form.type === 'url' ? { ...input, routing: routingInput(form) } : input };
+  if (form.type !== 'url') return { input };
+  return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), routing: routingInput(form) } };
 }
 
 /** UpdateCodeInput: content, name and notes, every design field (defaults reset), and the rules in order. */

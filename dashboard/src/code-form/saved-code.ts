@@ -64,6 +64,7 @@ export function formOf(code: SavedCode): CodeForm {
   return {
     type: code.type,
     name: code.name ?? '',
+    slug: '',
     notes: code.notes ?? '',
     content: contentText(code),
     design: designForm(code.design),
