@@ -30,6 +30,7 @@ import * as binaryCollateSlugsAndCodeIds from './20261124090000_binary_collate_s
 import * as createAccountLogos from './20261125100000_create_account_logos.ts';
 import * as addOauthPayloadsAccount from './20261125110000_add_oauth_payloads_account.ts';
 import * as addCodesNameNotes from './20261125120000_add_codes_name_notes.ts';
+import * as addCodesForwardQuery from './20261125140000_add_codes_forward_query.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261125100000_create_account_logos': createAccountLogos,
   '20261125110000_add_oauth_payloads_account': addOauthPayloadsAccount,
   '20261125120000_add_codes_name_notes': addCodesNameNotes,
+  '20261125140000_add_codes_forward_query': addCodesForwardQuery,
 };

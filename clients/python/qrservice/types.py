@@ -25,6 +25,7 @@ class Code(TypedDict, total=False):
     content: Any
     name: Optional[str]
     notes: Optional[str]
+    forward_query: bool
     scan_url: Optional[str]
     design: dict[str, Any]
     routing: Routing

@@ -807,6 +807,11 @@ export interface components {
              */
             slug?: string;
             /**
+             * @description Url codes: a scan’s query string is appended to the destination it goes to (UTM passthrough), after the destination’s own query, which keeps its value for a parameter both set. Default false.
+             * @example true
+             */
+            forward_query?: boolean;
+            /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin
              */
@@ -943,6 +948,11 @@ export interface components {
              * @example spring-sale
              */
             slug?: string;
+            /**
+             * @description Url codes: a scan’s query string is appended to the destination it goes to (UTM passthrough), after the destination’s own query, which keeps its value for a parameter both set. Default false.
+             * @example true
+             */
+            forward_query?: boolean;
             /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin
@@ -1495,6 +1505,8 @@ export interface components {
             name: string | null;
             /** @example Printed 2,000 copies; replace after the campaign. */
             notes: string | null;
+            /** @description Scans carry the scan URL’s query string on to the destination (url codes). */
+            forward_query: boolean;
             design: components["schemas"]["Design"];
             routing: {
                 enabled: boolean;

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { DomainError, type FieldError } from '../../shared/errors.ts';
 
-export const CSV_COLUMNS = ['type', 'content', 'slug', 'name', 'notes', 'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url'] as const;
+export const CSV_COLUMNS = ['type', 'content', 'slug', 'forward_query', 'name', 'notes', 'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const DESIGN_COLUMNS = new Set<Column>(['fg_color', 'bg_color', 'style', 'error_correction', 'logo_url']);
 
@@ -41,7 +41,8 @@ function headerError(problems: FieldError[]): DomainError {
 }
 
 /**
- * One row as a create body. Empty cells are left out; `type` defaults to url in the service.
+ * One row as a create body. Empty cells are left out; `type` defaults to url in the service;
+ * forward_query is `true` or `false`.
  * A static type's content is its JSON object, e.g. {"text":"hello"}.
  */
 function rowToBody(header: string[], record: string[]): Record<string, unknown> {
@@ -51,6 +52,8 @@ function rowToBody(header: string[], record: string[]): Record<string, unknown> 
     const cell = record[i] ?? '';
     if (cell.trim() === '') return;
     if (DESIGN_COLUMNS.has(name as Column)) design[name] = cell;
+    // true/false in any case; anything else stays text, for the service to refuse by name.
+    else if (name === 'forward_query') body[name] = /^(true|false)$/i.test(cell.trim()) ? cell.trim().toLowerCase() === 'true' : cell;
     else body[name] = cell;
   });
   if (typeof body.content === 'string' && body.type !== undefined && body.type !== 'url' && body.content.trimStart().startsWith('{')) {

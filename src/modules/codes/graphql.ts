@@ -45,6 +45,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     type: t.exposeString('type'),
     content: t.field({ type: 'JSON', description: 'The URL of a url code, or a static code\'s content object.', resolve: (code) => code.content }),
     slug: t.exposeString('slug', { nullable: true, description: 'The scan URL’s path; null for static codes.' }),
+    forwardQuery: t.exposeBoolean('forwardQuery', { description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
     name: t.exposeString('name', { nullable: true, description: 'A title for people; null when none was given.' }),
     notes: t.exposeString('notes', { nullable: true }),
     payload: t.string({ description: 'The exact text the image encodes.', resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl) }),
@@ -96,6 +97,7 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
   fields: (t) => ({
     type: t.string({ required: false, description: "Defaults to 'url'." }),
     content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
+    forwardQuery: t.boolean({ required: false, description: 'Url codes: append the scan URL’s query string to the destination (UTM passthrough). Default false.' }),
     slug: t.string({ required: false, description: 'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before is a CONFLICT. Random when left out.' }),
     name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
     notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
@@ -107,6 +109,7 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
 const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
   fields: (t) => ({
     content: t.field({ type: 'JSON', required: false, description: 'New URL of a url code, or new content of a static code.' }),
+    forwardQuery: t.boolean({ required: false }),
     slug: t.string({ required: false, description: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.' }),
     name: t.string({ required: false, description: 'A new title; null removes it.' }),
     notes: t.string({ required: false, description: 'New notes; null removes them.' }),
@@ -154,7 +157,7 @@ function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
 
 /** A CreateCodeInput as the REST create body, for the same service call. */
 export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
-  return compact({ type: input.type, content: input.content, slug: input.slug, name: input.name, notes: input.notes, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
+  return compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
@@ -238,7 +241,7 @@ builder.mutationFields((t) => ({
         ctx.principal,
         String(id),
         {
-          ...compact({ content: input.content, slug: input.slug, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
+          ...compact({ content: input.content, slug: input.slug, forward_query: input.forwardQuery, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
           // Unlike the others, an explicit null means something here: remove the name or notes.
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.notes !== undefined ? { notes: input.notes } : {}),

@@ -14,6 +14,8 @@ export interface Code {
   name: string | null;
   /** Free text about the code, or null. */
   notes: string | null;
+  /** A url code's scans carry the scan URL's query string on to the destination (UTM passthrough). */
+  forwardQuery: boolean;
   /** Only what the client chose; see resolveDesign for what is drawn. */
   design: DesignInput;
   /** The stored logo (fetched from design.logo_url), or null. */

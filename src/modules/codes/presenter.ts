@@ -36,6 +36,7 @@ export const codeResourceSchema = z
     payload: z.string().meta({ description: 'The exact text the image encodes.', example: 'http://localhost:3000/aB3dE5f' }),
     name: z.string().nullable().meta({ description: 'A title for people; null when none was given.', example: 'Spring poster, Berlin' }),
     notes: z.string().nullable().meta({ example: 'Printed 2,000 copies; replace after the campaign.' }),
+    forward_query: z.boolean().meta({ description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
     design: resolvedDesignSchema,
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
     scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL.' }),
@@ -54,6 +55,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     payload: payloadOf(code, publicBaseUrl),
     name: code.name,
     notes: code.notes,
+    forward_query: code.forwardQuery,
     design: resolveDesign(code.design),
     routing: {
       enabled: code.routing.enabled,

@@ -106,11 +106,18 @@ const customSlugSchema = z
     example: 'spring-sale',
   });
 
+const forwardQuerySchema = z.boolean({ error: 'must be true or false' }).meta({
+  description:
+    'Url codes: a scan’s query string is appended to the destination it goes to (UTM passthrough), after the destination’s own query, which keeps its value for a parameter both set. Default false.',
+  example: true,
+});
+
 /** The create body; `content` is checked against the type by parseCreateCode. */
 export const createCodeSchema = z.strictObject({
   type: z.enum(CODE_TYPES, oneOf(CODE_TYPES)).default('url'),
   content: z.unknown(),
   slug: customSlugSchema.optional(),
+  forward_query: forwardQuerySchema.optional(),
   ...labelFields,
   design: designInputSchema.default({}),
   routing: routingInputSchema.optional(),
@@ -120,6 +127,7 @@ export interface CreateCodeInput {
   type: CodeType;
   content: CodeContent;
   slug?: string;
+  forward_query?: boolean;
   name?: string | null;
   notes?: string | null;
   design: DesignInput;
@@ -136,7 +144,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   const type: CodeType = body.success ? body.data.type : (CODE_TYPES as readonly unknown[]).includes(raw.type) ? (raw.type as CodeType) : 'url';
   const content = contentFieldSchema(type).safeParse({ content: raw.content });
   const errors = [...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)), ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues))];
-  for (const field of ['routing', 'slug']) {
+  for (const field of ['routing', 'slug', 'forward_query']) {
     if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
   if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
@@ -153,6 +161,7 @@ export const updateCodeSchema = z
     slug: customSlugSchema
       .optional()
       .meta({ description: 'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.' }),
+    forward_query: forwardQuerySchema.optional(),
     ...labelFields,
     design: designPatchSchema.optional(),
     routing: routingInputSchema.optional(),

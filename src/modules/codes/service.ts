@@ -134,6 +134,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       if (current.type !== 'url' && patch.destination !== undefined) problems.push(urlOnly('destination', current.type));
       if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
       if (current.type !== 'url' && patch.slug !== undefined) problems.push(urlOnly('slug', current.type));
+      if (current.type !== 'url' && patch.forward_query !== undefined) problems.push(urlOnly('forward_query', current.type));
       if (problems.length > 0) throw validationFailed(problems);
       const newContent: CodeContent | undefined =
         patch.content !== undefined ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content : patch.destination;
@@ -158,6 +159,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
             type: current.type,
             content: newContent,
             slug: newSlug,
+            forwardQuery: patch.forward_query,
             name: patch.name,
             notes: patch.notes,
             design,

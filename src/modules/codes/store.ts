@@ -17,6 +17,7 @@ interface CodeRow {
   content: string;
   name: string | null;
   notes: string | null;
+  forward_query: number | boolean;
   design: string;
   routing_enabled: number | boolean;
   slug: string | null;
@@ -44,6 +45,7 @@ export function newCodeOf(
     content: body.content,
     name: body.name ?? null,
     notes: body.notes ?? null,
+    forwardQuery: body.forward_query ?? false,
     design: body.design,
     logoId: where.logoId,
     // Rules given without `enabled` are meant to work, so they switch routing on.
@@ -63,6 +65,7 @@ function codeRow(code: NewCode) {
     content: storeContent(code.type, code.content),
     name: code.name,
     notes: code.notes,
+    forward_query: code.forwardQuery,
     design: toJson(code.design),
     logo_id: code.logoId,
     routing_enabled: code.routingEnabled,
@@ -84,6 +87,7 @@ function codeOf(row: CodeRow): CodeWithoutRouting {
     content: loadContent(row.type as CodeType, row.content),
     name: row.name ?? null,
     notes: row.notes ?? null,
+    forwardQuery: Boolean(row.forward_query),
     design: fromJson<DesignInput>(row.design) ?? {},
     logoId: row.logo_id,
     slug: row.slug,
@@ -218,6 +222,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
         type?: CodeType;
         content?: CodeContent;
         slug?: string;
+        forwardQuery?: boolean;
         name?: string | null;
         notes?: string | null;
         design?: DesignInput;
@@ -230,6 +235,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       const row: Record<string, unknown> = { updated_at: toMillis(changes.updatedAt) };
       if (changes.content !== undefined) row.content = storeContent(changes.type ?? 'url', changes.content);
       if (changes.slug !== undefined) row.slug = changes.slug;
+      if (changes.forwardQuery !== undefined) row.forward_query = changes.forwardQuery;
       if (changes.name !== undefined) row.name = changes.name;
       if (changes.notes !== undefined) row.notes = changes.notes;
       if (changes.logoId !== undefined) row.logo_id = changes.logoId;

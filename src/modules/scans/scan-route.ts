@@ -12,6 +12,7 @@ import type { ClientInfo } from './client-info.ts';
 import { referrerHost } from './client-info.ts';
 import type { ScanRecorder } from './recorder.ts';
 import type { ScanTarget, TargetCache } from './target-cache.ts';
+import { withForwardedQuery } from './forward-query.ts';
 import { splitKey } from './visitor.ts';
 
 /** Shared by scans without a query string; the resolver only reads it. */
@@ -142,7 +143,7 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
       });
     }
     res.writeHead(redirectStatus, {
-      Location: decision.destination,
+      Location: target.forwardQuery && query ? withForwardedQuery(decision.destination, query) : decision.destination,
       // Every scan must reach us: browsers and proxies may not reuse this answer.
       'Cache-Control': 'private, max-age=0',
       'Content-Length': '0',

@@ -12,6 +12,8 @@ export interface ScanTarget {
   accountId: string;
   /** Where a scan goes when no rule matches. */
   fallback: string;
+  /** The scan URL's query string goes on to the destination (forward-query.ts). */
+  forwardQuery: boolean;
   routing: CompiledRouting;
 }
 
@@ -46,6 +48,7 @@ export function createTargetCache(options: { load: (slug: string) => Promise<Cod
       codeId: code.id,
       accountId: code.accountId,
       fallback: asLocation(code.content as string),
+      forwardQuery: code.forwardQuery,
       routing: compileRouting(withLocations(code.routing)),
     };
   }
