@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { isWriteConflict } from './db/dialect.ts';
 import { isSqlite } from './db/knex.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createRawSource } from './modules/analytics/raw-source.ts';
@@ -59,6 +60,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
+    onRetry: (err) => metrics.scanBatchRetried(isWriteConflict(err) ? 'conflict' : 'other'),
     onCommitted: (events, result) => {
       metrics.scansRecorded(events.length);
       webhooks.outbox.scansCommitted(events, result.webhooksQueued);

@@ -16,6 +16,23 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
+ * A transaction that lost to a concurrent one and may simply be retried: InnoDB's deadlock and
+ * lock wait timeout, which is also how Galera reports a certification conflict (a write set
+ * another node committed first), and SQLite's busy database.
+ */
+export function isWriteConflict(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number } | null;
+  if (!e) return false;
+  return (
+    e.code === 'ER_LOCK_DEADLOCK' ||
+    e.errno === 1213 ||
+    e.code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    e.errno === 1205 ||
+    e.code === 'SQLITE_BUSY'
+  );
+}
+
+/**
  * LIKE pattern for "contains", with the wildcard characters of the needle escaped.
  * Use with `whereRaw('col LIKE ? ESCAPE ?', [pattern, LIKE_ESCAPE])`: SQLite has no
  * default escape character, so it is always named.

@@ -53,6 +53,12 @@ export function createMetrics() {
     registers,
   });
   const scansRecorded = new Counter({ name: 'scans_recorded_total', help: 'Scans written to the database, counted when their batch commits.', registers });
+  const scanBatchRetries = new Counter({
+    name: 'scan_batch_retries_total',
+    help: 'Scan batch writes that failed and will be retried (no scan is lost), by cause: conflict (deadlock, lock wait, a Galera certification conflict, SQLite busy) or other.',
+    labelNames: ['cause'] as const,
+    registers,
+  });
   const webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
     help: 'Webhook delivery attempts recorded, by outcome: succeeded, retrying (failed, tried again later) or failed (the last attempt failed).',
@@ -110,6 +116,10 @@ export function createMetrics() {
 
     scansRecorded(count: number): void {
       scansRecorded.inc(count);
+    },
+
+    scanBatchRetried(cause: 'conflict' | 'other'): void {
+      scanBatchRetries.inc({ cause });
     },
 
     webhookDelivery(outcome: DeliveryOutcome): void {

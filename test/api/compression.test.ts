@@ -65,6 +65,19 @@ describe('JSON and documents', () => {
     expect((await graphql.json()).data.codes.edges).toHaveLength(12);
   });
 
+  it('compresses the streamed raw-scan CSV export, the same rows once decoded', async () => {
+    const code = (await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/exported' } })).body;
+    for (let i = 0; i < 40; i++) await fetch(code.scan_url, { redirect: 'manual', headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.${i}` } });
+    await app.services.scans.recorder.flush();
+    const path = `/v1/codes/${code.id}/scans/raw?format=csv`;
+    const identity = await raw(path, { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' });
+    expect(identity.body.toString().trim().split('\n')).toHaveLength(41);
+    const gzip = await raw(path, { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(decode('gzip', gzip.body).toString()).toBe(identity.body.toString());
+  });
+
   it('never compresses the scan redirect', async () => {
     const code = (await app.request('POST', '/v1/codes', { key, body: { content: `https://example.com/${'long/'.repeat(300)}` } })).body;
     const scan = await raw(new URL(code.scan_url).pathname, { 'accept-encoding': 'br, gzip' });

@@ -1,6 +1,7 @@
 // The batched scan writer against a real database: group commit, retry without loss or
 // duplicates, drain, on this thread and on the scan writer thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isWriteConflict } from '../../src/db/dialect.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createCommitBatch, type CommitBatch } from '../../src/modules/scans/commit-batch.ts';
 import { createScanRecorder, type ScanEvent } from '../../src/modules/scans/recorder.ts';
@@ -128,6 +129,23 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
     expect(ids[1]).toBe(ids[0]);
     expect(ids).toHaveLength(3);
     expect(told).toEqual([25, 5]);
+  });
+
+  it('tells onRetry of each failed attempt, as something other than a conflict when a table is missing', async () => {
+    const retries: unknown[] = [];
+    const commit = thread?.commit ?? createCommitBatch(testDb.db, 'https://qr.example');
+    const r = createScanRecorder({ commit, logger, flushIntervalMs: 20, batchSize: 100, onRetry: (err) => retries.push(err) });
+    await testDb.db.schema.renameTable('scans', 'scans_away');
+    try {
+      r.enqueue(event(code('retried')));
+      await r.flush();
+      expect(retries).toHaveLength(1);
+      expect(isWriteConflict(retries[0])).toBe(false);
+    } finally {
+      await testDb.db.schema.renameTable('scans_away', 'scans');
+    }
+    await r.stop();
+    expect(await count(code('retried'))).toBe(1);
   });
 
   it('stop() drains the buffer', async () => {

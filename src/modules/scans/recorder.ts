@@ -34,11 +34,13 @@ export interface RecorderOptions {
   batchSize: number;
   /** Told of every batch once its transaction committed (metrics, live stream, webhooks). */
   onCommitted?: (events: ScanEvent[], result: CommittedBatch) => void;
+  /** Told of every failed attempt, which will be retried (metrics). */
+  onRetry?: (err: unknown) => void;
 }
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
-export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted }: RecorderOptions) {
+export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted, onRetry }: RecorderOptions) {
   let buffer: ScanEvent[] = [];
   /**
    * The batch being written, out of the buffer but kept with its id until a commit of it is
@@ -75,6 +77,7 @@ export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize,
         failures += 1;
         const delay = Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs * 2 ** failures);
         logger.error({ err, pending: pending(), retryInMs: delay }, 'scan batch write failed; keeping the scans and retrying');
+        onRetry?.(err);
         schedule(delay);
         return;
       }
