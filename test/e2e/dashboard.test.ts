@@ -1,6 +1,7 @@
 // The dashboard end to end: the built pages (npm run build) served by the real app, driven in
 // headless Chromium through playwright-core. Screenshots of the main pages go to test-results/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,20 @@ describe('the dashboard in Chromium', () => {
     expect(saved).toMatchObject({ name: 'Spring poster', notes: 'Window of the Berlin shop', content: 'https://example.com/spring', design: { style: 'branded', fg_color: '#1d4ed8' } });
     expect(saved.routing.rules).toMatchObject([{ condition: 'country:DE', destination: 'https://example.de/spring' }]);
     expect(await text('.scan-url code')).toBe(saved.scan_url);
+    // The scan URL to the clipboard, and the image as a file at a chosen size.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(saved.scan_url);
+    await page.fill('#download-size', '512');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download image' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${id}.png`);
+    const png = await readFile((await download.path())!);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBe(512);
+    await page.selectOption('#download-format', 'pdf');
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download image' }).click()]);
+    expect((await readFile((await pdf.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
 
     // Edit the rules: add one, move it first (priority), save; then remove it again and save.
     const rulesOf = async () => (await app.request('GET', `/v1/codes/${id}`, { key })).body.routing.rules.map((r: { condition: string }) => r.condition);

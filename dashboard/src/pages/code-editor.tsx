@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { ContentFields } from '../code-form/content-fields.tsx';
 import { DeleteCode } from '../code-form/delete-code.tsx';
 import { DesignFields } from '../code-form/design-fields.tsx';
+import { ImageDownload } from '../code-form/image-download.tsx';
 import { LivePreview, usePreview } from '../code-form/live-preview.tsx';
 import { createInput, emptyForm, previewInput, updateInput, type CodeForm } from '../code-form/model.ts';
 import { RoutingRules } from '../code-form/routing-rules.tsx';
@@ -76,12 +77,7 @@ function CodeEditor({ initial }: { initial: SavedCode | null }) {
         </div>
         <aside class="editor-side">
           <LivePreview preview={preview} />
-          {saved?.scanUrl && (
-            <p class="scan-url">
-              {/* Not a link: following it would count as a scan. */}
-              Scan URL: <code>{saved.scanUrl}</code>
-            </p>
-          )}
+          {saved && <ImageDownload id={saved.id} scanUrl={saved.scanUrl} />}
           <ErrorBox error={saveError} title="Not saved:" />
           <div class="actions">
             <button type="submit" disabled={saving}>
