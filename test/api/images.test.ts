@@ -1,9 +1,11 @@
-// GET /v1/codes/:id/image over HTTP, decoded by jsQR; logos fetched from a loopback server;
-// static content types encoded directly.
+// GET /v1/codes/:id/image over HTTP, decoded by jsQR, and by zbar where the size is the point
+// (PDFs rasterised by poppler); logos fetched from a loopback server; static content types
+// encoded directly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQr } from '../../src/modules/images/decode.ts';
 import { svgToRgba } from '../../src/modules/images/raster.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { rasterisePdf, requireDecoderTools, scratchDir, zbarRead } from '../support/decoders.ts';
 import { createCode } from '../support/factories.ts';
 import { getTestAppWithLogos, type LogoServer } from '../support/logo-server.ts';
 
@@ -11,11 +13,17 @@ let app: TestApp;
 let key: string;
 let logos: LogoServer;
 let close: () => Promise<void>;
+let files: Awaited<ReturnType<typeof scratchDir>>;
 
 beforeAll(async () => {
+  await requireDecoderTools();
   ({ app, key, logos, close } = await getTestAppWithLogos());
+  files = await scratchDir();
 });
-afterAll(() => close());
+afterAll(async () => {
+  await close();
+  await files.remove();
+});
 
 async function fetchImage(id: string, query = '', headers: Record<string, string> = {}) {
   const response = await fetch(`${app.url}/v1/codes/${id}/image${query}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
@@ -49,12 +57,16 @@ describe('formats', () => {
     expect(decodePng(res.bytes, 300)).toBe(code.scan_url);
   });
 
-  it('serves a vector PDF', async () => {
+  it('serves a vector PDF of the asked size that poppler rasterises and zbar reads', async () => {
     const code = await createCode(app, key);
     const res = await fetchImage(code.id, '?format=pdf&size=256');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(res.bytes.toString('latin1')).toContain('/MediaBox [0 0 256 256]');
+    const pdf = await files.write(`${code.id}.pdf`, res.bytes);
+    // 72 dpi: one pixel per point, the size asked; 300 dpi: as printed.
+    for (const dpi of [72, 300]) expect((await zbarRead([await rasterisePdf(pdf, dpi)], code.scan_url))[0], `${dpi} dpi`).toBe(code.scan_url);
   });
 
   it('honours margin and validates the query', async () => {
