@@ -3,7 +3,8 @@
 // encoded directly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQr } from '../../src/modules/images/decode.ts';
-import { svgToRgba } from '../../src/modules/images/raster.ts';
+import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
+import { MIN_PIXELS_PER_MODULE } from '../../src/modules/images/scannable-size.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { rasterisePdf, requireDecoderTools, scratchDir, zbarRead } from '../support/decoders.ts';
 import { createCode } from '../support/factories.ts';
@@ -24,6 +25,11 @@ afterAll(async () => {
   await close();
   await files.remove();
 });
+
+/** What zbar reads in one image file's bytes. */
+async function zbar(name: string, bytes: Uint8Array, expected: string): Promise<string | null> {
+  return (await zbarRead([await files.write(name, bytes)], expected))[0]!;
+}
 
 async function fetchImage(id: string, query = '', headers: Record<string, string> = {}) {
   const response = await fetch(`${app.url}/v1/codes/${id}/image${query}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
@@ -89,6 +95,49 @@ describe('formats', () => {
     expect((await app.request('GET', `/v1/codes/${code.id}/image`, { key: other })).status).toBe(404);
     await app.request('DELETE', `/v1/codes/${code.id}`, { key });
     expect((await app.request('GET', `/v1/codes/${code.id}/image`, { key })).status).toBe(404);
+  });
+});
+
+describe('sizes too small to scan', () => {
+  // The issue's example: 290 characters of text in dots, 77 modules across with the quiet zone.
+  const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 290);
+  const smallest = MIN_PIXELS_PER_MODULE * 77;
+
+  it('are rounded up to the smallest size that scans, said in Image-Width, in every format', async () => {
+    const code = await createCode(app, key, { type: 'text', content: { text }, design: { style: 'dots' } });
+    for (const size of [64, 128, 200]) {
+      const png = await fetchImage(code.id, `?format=png&size=${size}`);
+      expect(png.status).toBe(200);
+      expect(png.headers.get('image-width'), `size=${size}`).toBe(String(smallest));
+      expect(png.bytes.readUInt32BE(16)).toBe(smallest); // IHDR width
+      expect(await zbar(`small-${size}.png`, png.bytes, text), `size=${size}`).toBe(text);
+    }
+    const svg = await fetchImage(code.id, '?format=svg&size=64');
+    expect(svg.headers.get('image-width')).toBe(String(smallest));
+    expect(svg.bytes.toString()).toMatch(new RegExp(`^<svg[^>]+width="${smallest}"`));
+    const pdf = await fetchImage(code.id, '?format=pdf&size=64');
+    expect(pdf.headers.get('image-width')).toBe(String(smallest));
+    expect(pdf.bytes.toString('latin1')).toContain(`/MediaBox [0 0 ${smallest} ${smallest}]`);
+    expect((await zbarRead([await rasterisePdf(await files.write('small.pdf', pdf.bytes))], text))[0]).toBe(text);
+    // A 304 says it too, and a size that scans is served as asked.
+    const again = await fetchImage(code.id, '?format=png&size=64', { 'if-none-match': (await fetchImage(code.id, '?format=png&size=64')).headers.get('etag')! });
+    expect([again.status, again.headers.get('image-width')]).toEqual([304, String(smallest)]);
+    expect((await fetchImage(code.id, `?format=png&size=${smallest + 1}`)).headers.get('image-width')).toBe(String(smallest + 1));
+  });
+
+  it('follow the quiet zone the query asks for', async () => {
+    const code = await createCode(app, key, { type: 'text', content: { text }, design: { style: 'dots' } });
+    const res = await fetchImage(code.id, '?format=png&size=64&margin=16');
+    expect(res.headers.get('image-width')).toBe(String(MIN_PIXELS_PER_MODULE * (69 + 32)));
+  });
+
+  it('are rounded up the same way by GraphQL Code.svg', async () => {
+    const code = await createCode(app, key, { type: 'text', content: { text }, design: { style: 'dots' } });
+    const res = await app.graphql(key, 'query($id: ID!) { code(id: $id) { svg(size: 64) } }', { id: code.id });
+    expect(res.body.errors).toBeUndefined();
+    const svg: string = res.body.data.code.svg;
+    expect(svg).toMatch(new RegExp(`^<svg[^>]+width="${smallest}"`));
+    expect(await zbar('graphql.png', svgToPng(svg, smallest), text)).toBe(text);
   });
 });
 

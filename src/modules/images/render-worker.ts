@@ -1,6 +1,6 @@
 // A render worker thread's task handler (piscina calls the default export). Image bytes are
 // moved back to the main thread, not copied again.
-import { Piscina } from 'piscina';
+import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { checkScannable, renderImage, versionsOf, type RenderTask } from './render-work.ts';
 
 /**
@@ -12,5 +12,11 @@ const owned = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength
 export default async function run(task: RenderTask) {
   if (task.kind === 'versions') return versionsOf(task);
   if (task.kind === 'check') return checkScannable(task);
-  return Piscina.move(owned(await renderImage(task)));
+  const image = await renderImage(task);
+  const bytes = owned(image.bytes);
+  // Piscina's Transferable: the pool gets { bytes, width }, the bytes' buffer moved, not copied.
+  return Piscina.move({
+    [transferableSymbol]: [bytes.buffer],
+    [valueSymbol]: { bytes, width: image.width },
+  });
 }
