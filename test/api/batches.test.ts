@@ -1,7 +1,7 @@
 // GET /v1/batches/:batch_id/images.zip: a bulk call's images and manifest as one streamed ZIP,
 // downloaded over HTTP to a temporary file (never buffered whole) and read back with yauzl.
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,12 +12,15 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
+import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yauzl from 'yauzl';
 import { BATCH_PAGE_SIZE } from '../../src/modules/batches/service.ts';
 import { decodeQr } from '../../src/modules/images/decode.ts';
 import { svgToRgba } from '../../src/modules/images/raster.ts';
+import { MIN_PIXELS_PER_MODULE } from '../../src/modules/images/scannable-size.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { rasterisePdf, requireDecoderTools, zbarRead } from '../support/decoders.ts';
 
 let app: TestApp;
 let key: string;
@@ -181,7 +184,33 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
 
     const pdf = await readZip((await download(batchId, '?format=pdf&size=256')).path);
     expect(pdf.names.sort()).toEqual([...codes.map((c) => `${c.id}.pdf`), 'manifest.csv'].sort());
-    for (const code of codes) expect(pdf.files.get(`${code.id}.pdf`)!.subarray(0, 5).toString()).toBe('%PDF-');
+    // Rasterised by poppler at one pixel a point, and read by zbar: nothing of ours in the way.
+    await requireDecoderTools();
+    for (const code of codes) {
+      const bytes = pdf.files.get(`${code.id}.pdf`)!;
+      expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      const path = join(dir, `${code.id}.pdf`);
+      await writeFile(path, bytes);
+      expect((await zbarRead([await rasterisePdf(path)], code.payload))[0]).toBe(code.payload);
+    }
+  });
+
+  it('draws each image at least at the smallest size its code scans at, as the image endpoint does', async () => {
+    await requireDecoderTools();
+    const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 290);
+    const { batchId, codes } = await bulk(key, [{ type: 'text', content: { text }, design: { style: 'dots' } }, ...urlItems(2, 'small')]);
+    const { files } = await readZip((await download(batchId, '?format=png&size=64')).path);
+    for (const code of codes) {
+      const png = files.get(`${code.id}.png`)!;
+      const width = png.readUInt32BE(16); // IHDR width
+      const across = QRCode.create(code.payload, { errorCorrectionLevel: code.design.error_correction }).modules.size + 2 * code.design.margin;
+      expect(width).toBe(MIN_PIXELS_PER_MODULE * across);
+      const single = await fetch(`${app.url}/v1/codes/${code.id}/image?format=png&size=64`, { headers: { authorization: `Bearer ${key}` } });
+      expect(single.headers.get('image-width')).toBe(String(width));
+      const path = join(dir, `small-${code.id}.png`);
+      await writeFile(path, png);
+      expect((await zbarRead([path], code.payload))[0]).toBe(code.payload);
+    }
   });
 
   it("answers 404 alike for an unknown batch and another account's batch", async () => {

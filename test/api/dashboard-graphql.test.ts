@@ -36,11 +36,11 @@ const PREVIEW = 'query($input: CreateCodeInput!, $codeId: ID, $size: Int) { prev
 describe('Code.svg', () => {
   it('is the SVG of GET /v1/codes/:id/image at the same size', async () => {
     const code = await createCode(app, key, { design: { style: 'branded', fg_color: '#1d4ed8' } });
-    const res = await app.graphql(key, 'query($id: ID!) { code(id: $id) { svg(size: 128) } }', { id: code.id });
+    const res = await app.graphql(key, 'query($id: ID!) { code(id: $id) { svg(size: 160) } }', { id: code.id });
     expect(res.body.errors).toBeUndefined();
-    const rest = await app.request('GET', `/v1/codes/${code.id}/image?format=svg&size=128`, { key });
+    const rest = await app.request('GET', `/v1/codes/${code.id}/image?format=svg&size=160`, { key });
     expect(res.body.data.code.svg).toBe(rest.text);
-    expect(res.body.data.code.svg).toMatch(/^<svg[^>]* width="128"/);
+    expect(res.body.data.code.svg).toMatch(/^<svg[^>]* width="160"/);
   });
 
   it('adds no query per code to a page of codes', async () => {

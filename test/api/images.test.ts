@@ -1,9 +1,12 @@
-// GET /v1/codes/:id/image over HTTP, decoded by jsQR; logos fetched from a loopback server;
-// static content types encoded directly.
+// GET /v1/codes/:id/image over HTTP, decoded by jsQR, and by zbar where the size is the point
+// (PDFs rasterised by poppler); logos fetched from a loopback server; static content types
+// encoded directly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQr } from '../../src/modules/images/decode.ts';
-import { svgToRgba } from '../../src/modules/images/raster.ts';
+import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
+import { MIN_PIXELS_PER_MODULE } from '../../src/modules/images/scannable-size.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { rasterisePdf, requireDecoderTools, scratchDir, zbarRead } from '../support/decoders.ts';
 import { createCode } from '../support/factories.ts';
 import { getTestAppWithLogos, type LogoServer } from '../support/logo-server.ts';
 
@@ -11,11 +14,22 @@ let app: TestApp;
 let key: string;
 let logos: LogoServer;
 let close: () => Promise<void>;
+let files: Awaited<ReturnType<typeof scratchDir>>;
 
 beforeAll(async () => {
+  await requireDecoderTools();
   ({ app, key, logos, close } = await getTestAppWithLogos());
+  files = await scratchDir();
 });
-afterAll(() => close());
+afterAll(async () => {
+  await close();
+  await files.remove();
+});
+
+/** What zbar reads in one image file's bytes. */
+async function zbar(name: string, bytes: Uint8Array, expected: string): Promise<string | null> {
+  return (await zbarRead([await files.write(name, bytes)], expected))[0]!;
+}
 
 async function fetchImage(id: string, query = '', headers: Record<string, string> = {}) {
   const response = await fetch(`${app.url}/v1/codes/${id}/image${query}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
@@ -49,12 +63,16 @@ describe('formats', () => {
     expect(decodePng(res.bytes, 300)).toBe(code.scan_url);
   });
 
-  it('serves a vector PDF', async () => {
+  it('serves a vector PDF of the asked size that poppler rasterises and zbar reads', async () => {
     const code = await createCode(app, key);
     const res = await fetchImage(code.id, '?format=pdf&size=256');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(res.bytes.toString('latin1')).toContain('/MediaBox [0 0 256 256]');
+    const pdf = await files.write(`${code.id}.pdf`, res.bytes);
+    // 72 dpi: one pixel per point, the size asked; 300 dpi: as printed.
+    for (const dpi of [72, 300]) expect((await zbarRead([await rasterisePdf(pdf, dpi)], code.scan_url))[0], `${dpi} dpi`).toBe(code.scan_url);
   });
 
   it('honours margin and validates the query', async () => {
@@ -77,6 +95,49 @@ describe('formats', () => {
     expect((await app.request('GET', `/v1/codes/${code.id}/image`, { key: other })).status).toBe(404);
     await app.request('DELETE', `/v1/codes/${code.id}`, { key });
     expect((await app.request('GET', `/v1/codes/${code.id}/image`, { key })).status).toBe(404);
+  });
+});
+
+describe('sizes too small to scan', () => {
+  // The issue's example: 290 characters of text in dots, 77 modules across with the quiet zone.
+  const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 290);
+  const smallest = MIN_PIXELS_PER_MODULE * 77;
+
+  it('are rounded up to the smallest size that scans, said in Image-Width, in every format', async () => {
+    const code = await createCode(app, key, { type: 'text', content: { text }, design: { style: 'dots' } });
+    for (const size of [64, 128, 200]) {
+      const png = await fetchImage(code.id, `?format=png&size=${size}`);
+      expect(png.status).toBe(200);
+      expect(png.headers.get('image-width'), `size=${size}`).toBe(String(smallest));
+      expect(png.bytes.readUInt32BE(16)).toBe(smallest); // IHDR width
+      expect(await zbar(`small-${size}.png`, png.bytes, text), `size=${size}`).toBe(text);
+    }
+    const svg = await fetchImage(code.id, '?format=svg&size=64');
+    expect(svg.headers.get('image-width')).toBe(String(smallest));
+    expect(svg.bytes.toString()).toMatch(new RegExp(`^<svg[^>]+width="${smallest}"`));
+    const pdf = await fetchImage(code.id, '?format=pdf&size=64');
+    expect(pdf.headers.get('image-width')).toBe(String(smallest));
+    expect(pdf.bytes.toString('latin1')).toContain(`/MediaBox [0 0 ${smallest} ${smallest}]`);
+    expect((await zbarRead([await rasterisePdf(await files.write('small.pdf', pdf.bytes))], text))[0]).toBe(text);
+    // A 304 says it too, and a size that scans is served as asked.
+    const again = await fetchImage(code.id, '?format=png&size=64', { 'if-none-match': (await fetchImage(code.id, '?format=png&size=64')).headers.get('etag')! });
+    expect([again.status, again.headers.get('image-width')]).toEqual([304, String(smallest)]);
+    expect((await fetchImage(code.id, `?format=png&size=${smallest + 1}`)).headers.get('image-width')).toBe(String(smallest + 1));
+  });
+
+  it('follow the quiet zone the query asks for', async () => {
+    const code = await createCode(app, key, { type: 'text', content: { text }, design: { style: 'dots' } });
+    const res = await fetchImage(code.id, '?format=png&size=64&margin=16');
+    expect(res.headers.get('image-width')).toBe(String(MIN_PIXELS_PER_MODULE * (69 + 32)));
+  });
+
+  it('are rounded up the same way by GraphQL Code.svg', async () => {
+    const code = await createCode(app, key, { type: 'text', content: { text }, design: { style: 'dots' } });
+    const res = await app.graphql(key, 'query($id: ID!) { code(id: $id) { svg(size: 64) } }', { id: code.id });
+    expect(res.body.errors).toBeUndefined();
+    const svg: string = res.body.data.code.svg;
+    expect(svg).toMatch(new RegExp(`^<svg[^>]+width="${smallest}"`));
+    expect(await zbar('graphql.png', svgToPng(svg, smallest), text)).toBe(text);
   });
 });
 

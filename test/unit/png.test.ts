@@ -144,17 +144,19 @@ describe('crisp edges for designs of straight edges only', () => {
     expect(hasOnlyStraightEdges(design({ style: 'dots', eyeStyle: 'square' }))).toBe(false);
   });
 
-  // 512 px over 33 modules is 15.5 px a module, so half the edges fall mid-pixel.
+  // At its own width an SVG's module edges all fall on pixel edges (render.ts), so this draws a
+  // 512 px SVG 500 px wide: 15.15 px a module, most edges mid-pixel.
+  const WIDTH = 500;
   for (const palette of [{ fgColor: '#000000', bgColor: '#ffffff' }, { fgColor: '#ffffff', bgColor: '#1a1a2e' }]) {
     it(`changes only the anti-aliased edge pixels, each to one of the two colors (${palette.fgColor} on ${palette.bgColor})`, () => {
       const svg = renderSvg(TEXT, { ...square, ...palette, eyeColor: palette.fgColor }, null, SIZE);
-      const smooth = svgToRgba(svg, SIZE);
-      const crisp = svgToRgba(svg, SIZE, { crispEdges: true });
+      const smooth = svgToRgba(svg, WIDTH);
+      const crisp = svgToRgba(svg, WIDTH, { crispEdges: true });
       const colorAt = (data: Uint8ClampedArray, p: number) => `#${Buffer.from(data.subarray(p * 4, p * 4 + 3)).toString('hex')}`;
       const twoColors = new Set([palette.fgColor, palette.bgColor]);
       let changed = 0;
       let wrong = 0;
-      for (let p = 0; p < SIZE * SIZE; p++) {
+      for (let p = 0; p < WIDTH * WIDTH; p++) {
         const before = colorAt(smooth.data, p);
         const after = colorAt(crisp.data, p);
         if (!twoColors.has(after)) wrong++;
@@ -165,7 +167,7 @@ describe('crisp edges for designs of straight edges only', () => {
       }
       expect(wrong).toBe(0);
       expect(changed).toBeGreaterThan(0);
-      expect(pixelsOf(svgToPng(svg, SIZE, { crispEdges: true })).depth).toBe(1);
+      expect(pixelsOf(svgToPng(svg, WIDTH, { crispEdges: true })).depth).toBe(1);
       expect(decodeQr(crisp)).toBe(TEXT);
     });
   }

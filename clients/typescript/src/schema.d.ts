@@ -2872,7 +2872,7 @@ export interface operations {
             query?: {
                 /** @description svg (image/svg+xml), png (image/png) or pdf (application/pdf, vector). */
                 format?: "svg" | "png" | "pdf";
-                /** @description Width in pixels (PNG), or in CSS pixels or points (SVG, PDF). The image is square, or taller when the design has a banner frame. */
+                /** @description Width in pixels (PNG), or in CSS pixels or points (SVG, PDF); the image is square, or taller when the design has a banner frame. A code needs 4 pixels per module to scan, counted across the code and its quiet zone (modules + 2 × margin): a smaller size is rounded up to that, and the width drawn is reported (the Image-Width header of GET /codes/{id}/image, the image's own width in a batch's ZIP). Each module is drawn a whole number of pixels wide; pixels left over widen the quiet zone. */
                 size?: number;
                 /** @description Quiet zone in modules, instead of the design’s margin. */
                 margin?: number;
@@ -2892,6 +2892,8 @@ export interface operations {
             /** @description The image, in the media type of `format`. */
             200: {
                 headers: {
+                    /** @description The width the image is drawn at: `size`, or more when `size` is below the smallest that scans (4 pixels per module across the code and its quiet zone). */
+                    "Image-Width": number;
                     /** @description Changes whenever anything that shapes the image changes (content, design, logo, format, size, margin). */
                     ETag: string;
                     /** @description `private, no-cache`: the image belongs to an account, and a cache must revalidate so a design change shows at once. */
@@ -2907,6 +2909,8 @@ export interface operations {
             /** @description Not modified: If-None-Match matched the current ETag. No body. */
             304: {
                 headers: {
+                    /** @description The width the image is drawn at: `size`, or more when `size` is below the smallest that scans (4 pixels per module across the code and its quiet zone). */
+                    "Image-Width": number;
                     /** @description Changes whenever anything that shapes the image changes (content, design, logo, format, size, margin). */
                     ETag: string;
                     /** @description `private, no-cache`: the image belongs to an account, and a cache must revalidate so a design change shows at once. */
@@ -2972,6 +2976,7 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "svg" | "png" | "pdf";
+                /** @description Width in pixels (PNG), or in CSS pixels or points (SVG, PDF); the image is square, or taller when the design has a banner frame. A code needs 4 pixels per module to scan, counted across the code and its quiet zone (modules + 2 × margin): a smaller size is rounded up to that, and the width drawn is reported (the Image-Width header of GET /codes/{id}/image, the image's own width in a batch's ZIP). Each module is drawn a whole number of pixels wide; pixels left over widen the quiet zone. */
                 size?: number;
                 margin?: number;
             };

@@ -5,7 +5,7 @@ import { DomainError } from '../../shared/errors.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { imageQuerySchema } from '../images/service.ts';
+import { imageQuerySchema, MIN_PIXELS_PER_MODULE } from '../images/service.ts';
 import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
@@ -56,7 +56,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
     svg: t.string({
       description: 'The image as SVG markup (GET /v1/codes/:id/image?format=svg). Drawn from the code already loaded, so a list costs no query per code.',
-      args: { size: t.arg.int({ description: 'Width in pixels, 64 to 4096; default 512.' }) },
+      args: { size: t.arg.int({ description: `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included): the SVG's width attribute is the width drawn.` }) },
       resolve: scoped('codes:read', async (code, { size }, ctx) =>
         (await ctx.services.images.renderCodeImage(code.accountId, code, parseInput(imageQuerySchema, compact({ format: 'svg', size })))).toString('utf8')),
     }),
@@ -184,7 +184,7 @@ builder.queryFields((t) => ({
     args: {
       input: t.arg({ type: CreateCodeInput, required: true }),
       codeId: t.arg.id({ required: false }),
-      size: t.arg.int({ required: false, description: 'Width in pixels, 64 to 4096; default 512.' }),
+      size: t.arg.int({ required: false, description: `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included), as Code.svg.` }),
     },
     resolve: scoped('codes:write', (_root, { input, codeId, size }, ctx) =>
       ctx.services.codes.preview(ctx.principal, toCreateBody(input), { codeId: codeId == null ? undefined : String(codeId), size: size ?? undefined })),

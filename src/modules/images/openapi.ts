@@ -3,13 +3,14 @@
 import { z } from 'zod';
 import { operation, type OpenApiModule } from '../../http/openapi/common.ts';
 import { codeIdParams } from '../codes/openapi.ts';
+import { MIN_PIXELS_PER_MODULE } from './scannable-size.ts';
 import { imageQuerySchema } from './service.ts';
 
 const TAG = 'Images';
 
+// `size` describes itself in imageQuerySchema: the batch ZIP takes the same query.
 const query = imageQuerySchema.extend({
   format: imageQuerySchema.shape.format.meta({ description: 'svg (image/svg+xml), png (image/png) or pdf (application/pdf, vector).' }),
-  size: imageQuerySchema.shape.size.meta({ description: 'Width in pixels (PNG), or in CSS pixels or points (SVG, PDF). The image is square, or taller when the design has a banner frame.' }),
   margin: imageQuerySchema.shape.margin.meta({ description: 'Quiet zone in modules, instead of the design’s margin.' }),
 });
 
@@ -21,6 +22,10 @@ const conditionalHeaders = z.object({
 });
 
 const cacheHeaders = z.object({
+  'Image-Width': z.int().meta({
+    description: `The width the image is drawn at: \`size\`, or more when \`size\` is below the smallest that scans (${MIN_PIXELS_PER_MODULE} pixels per module across the code and its quiet zone).`,
+    example: 512,
+  }),
   ETag: z.string().meta({ description: 'Changes whenever anything that shapes the image changes (content, design, logo, format, size, margin).' }),
   'Cache-Control': z.string().meta({ description: '`private, no-cache`: the image belongs to an account, and a cache must revalidate so a design change shows at once.', example: 'private, no-cache' }),
 });

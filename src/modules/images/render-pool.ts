@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { threadEntry } from '../../shared/build-layout.ts';
 import { DomainError } from '../../shared/errors.ts';
-import type { CheckResult, CheckTask, ImageTask, RenderTask, VersionsTask } from './render-work.ts';
+import type { CheckResult, CheckTask, ImageBytes, ImageTask, RenderTask, VersionsTask } from './render-work.ts';
 
 export interface RenderPoolOptions {
   /** Worker threads; 0 means one per core but one, at least 1 (RENDER_WORKERS). */
@@ -112,10 +112,10 @@ export function createRenderPool(options: RenderPoolOptions) {
   return {
     threads,
 
-    /** One image's bytes, drawn on a worker thread for `accountId`. */
-    async image(accountId: string, task: Omit<ImageTask, 'kind'>): Promise<Buffer> {
-      const bytes = (await submit(accountId, { kind: 'image', ...task })) as Uint8Array;
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    /** One image's bytes and the width it was drawn at, drawn on a worker thread for `accountId`. */
+    async image(accountId: string, task: Omit<ImageTask, 'kind'>): Promise<{ body: Buffer; width: number }> {
+      const { bytes, width } = (await submit(accountId, { kind: 'image', ...task })) as ImageBytes;
+      return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), width };
     },
 
     /** Whether a design decodes back to its payload, checked on a worker thread for `accountId`. */

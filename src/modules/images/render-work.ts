@@ -7,7 +7,8 @@ import type { RenderDesign, RenderLogo } from './design.ts';
 import { svgToPdf } from './pdf.ts';
 import type { PngEffort } from './png.ts';
 import { svgToPng, svgToRgba } from './raster.ts';
-import { hasOnlyStraightEdges, renderSvg } from './render.ts';
+import { drawSvg, encodeSymbol, hasOnlyStraightEdges, renderSvg, sideInModules } from './render.ts';
+import { scannableWidth } from './scannable-size.ts';
 
 export type ImageFormat = 'svg' | 'png' | 'pdf';
 
@@ -49,13 +50,21 @@ function svgSize(svg: string): { width: number; height: number } {
   return { width: attr('width'), height: attr('height') };
 }
 
+/** One image's bytes and the width it was drawn at: the asked size, or more when that would not scan. */
+export interface ImageBytes {
+  bytes: Uint8Array;
+  width: number;
+}
+
 /** The bytes of one image: SVG first, PNG and PDF are made from it. */
-export async function renderImage(task: ImageTask): Promise<Uint8Array> {
-  const svg = renderSvg(task.payload, task.design, task.logo, task.size);
-  if (task.format === 'svg') return Buffer.from(svg);
-  if (task.format === 'png') return svgToPng(svg, task.size, { effort: task.effort, crispEdges: hasOnlyStraightEdges(task.design) });
-  const { width, height } = svgSize(svg);
-  return svgToPdf(svg, width, height);
+export async function renderImage(task: ImageTask): Promise<ImageBytes> {
+  const qr = encodeSymbol(task.payload, task.design);
+  const width = scannableWidth(task.size, sideInModules(qr, task.design));
+  const svg = drawSvg(qr, task.design, task.logo, width);
+  if (task.format === 'svg') return { bytes: Buffer.from(svg), width };
+  if (task.format === 'png') return { bytes: svgToPng(svg, width, { effort: task.effort, crispEdges: hasOnlyStraightEdges(task.design) }), width };
+  const page = svgSize(svg);
+  return { bytes: await svgToPdf(svg, page.width, page.height), width };
 }
 
 /** qrcode's error when the payload does not fit in a version-40 code at the chosen level. */

@@ -1,7 +1,7 @@
 // A render worker thread's task handler (piscina calls the default export). Image bytes are
 // moved back to the main thread, not copied again.
 import { isMarkedAsUntransferable } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { checkScannable, renderImage, versionsOf, type RenderTask } from './render-work.ts';
 
 /**
@@ -16,5 +16,11 @@ export const movable = (bytes: Uint8Array) =>
 export default async function run(task: RenderTask) {
   if (task.kind === 'versions') return versionsOf(task);
   if (task.kind === 'check') return checkScannable(task);
-  return Piscina.move(movable(await renderImage(task)));
+  const image = await renderImage(task);
+  const bytes = movable(image.bytes);
+  // Piscina's Transferable: the pool gets { bytes, width }, the bytes' buffer moved, not copied.
+  return Piscina.move({
+    [transferableSymbol]: [bytes.buffer],
+    [valueSymbol]: { bytes, width: image.width },
+  });
 }

@@ -4,7 +4,7 @@
 //
 // Everything is laid out in module units (the viewBox), the quiet zone included, so shapes land
 // on whole numbers and the pixel size only ever appears in the width and height attributes.
-import QRCode, { type QRCodeMaskPattern } from 'qrcode';
+import QRCode, { type QRCode as QRCodeSymbol, type QRCodeMaskPattern } from 'qrcode';
 import type { Gradient, ModuleStyle, RenderDesign, RenderLogo } from './design.ts';
 import { alignmentPath, alignmentPatterns, finderPath, finderPatterns } from './eyes.ts';
 import { logoImageBox, logoPlate } from './logo-plate.ts';
@@ -31,7 +31,29 @@ const TEXT_REFERENCE_SIZE = 100;
  * forces one: bulk checks a design with every mask a code of its version can get.
  */
 export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo | null, sizePx: number, maskPattern?: QRCodeMaskPattern): string {
-  const qr = QRCode.create(text, { errorCorrectionLevel: design.errorCorrection, maskPattern });
+  return drawSvg(encodeSymbol(text, design, maskPattern), design, logo, sizePx);
+}
+
+/** The QR symbol of `text` at the design's error-correction level (qrcode's error when it does not fit). */
+export function encodeSymbol(text: string, design: Pick<RenderDesign, 'errorCorrection'>, maskPattern?: QRCodeMaskPattern): QRCodeSymbol {
+  return QRCode.create(text, { errorCorrectionLevel: design.errorCorrection, maskPattern });
+}
+
+/**
+ * Modules across the image at its nominal width: the symbol and its quiet zone on both sides.
+ * Image sizes are measured in pixels per one of these.
+ */
+export const sideInModules = (qr: QRCodeSymbol, design: Pick<RenderDesign, 'margin'>): number => qr.modules.size + 2 * design.margin;
+
+/**
+ * renderSvg for a symbol already encoded, for callers that need its size first. At its nominal
+ * size each module is a whole number of pixels (when there is room for one per module): a module
+ * that straddles pixels comes out as an uneven run with gray edges, and decoders miss codes at
+ * such fractional scales that they read at the whole scale just below (measured with jsQR and
+ * zbar, a 97-module code between 3 and 6 px per module: jsQR missed 14 of 73 sizes, zbar with
+ * circle eyes 4, none at whole scales). The pixels left over widen the quiet zone, evenly.
+ */
+export function drawSvg(qr: QRCodeSymbol, design: RenderDesign, logo: RenderLogo | null, sizePx: number): string {
   const size = qr.modules.size;
   const margin = design.margin;
   const side = size + 2 * margin;
@@ -57,11 +79,19 @@ export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo |
   const bannerHeight = banner ? Math.max(3, Math.round(side * 0.18)) : 0;
   // The band keeps a full quiet zone above it and as much again below.
   const height = banner ? side + bannerHeight + margin : side;
-  const heightPx = Math.round((sizePx * height) / side);
+  // Pixels per module, and the pixels left over (none below one pixel per module).
+  const unit = sizePx >= side ? Math.floor(sizePx / side) : sizePx / side;
+  const spare = sizePx - side * unit;
+  const heightPx = Math.round(height * unit + spare);
+  // The view, in modules: the spare pixels go half before the quiet zone (whole pixels) and the
+  // rest after it, so module edges stay on pixel edges.
+  const lead = Math.floor(spare / 2) / unit;
+  const view = { x: -lead, y: -lead, w: sizePx / unit, h: heightPx / unit };
+  const viewBox = [view.x, view.y, view.w, view.h].map((n) => num(n, 6)).join(' ');
 
   const moduleFill = design.gradient ? `url(#${GRADIENT_ID})` : design.fgColor;
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${sizePx}" height="${heightPx}" viewBox="0 0 ${side} ${height}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${sizePx}" height="${heightPx}" viewBox="${viewBox}">`,
   ];
   const defs: string[] = [];
   if (design.gradient) defs.push(gradientDef(design.gradient, margin, size));
@@ -73,7 +103,8 @@ export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo |
   }
   if (defs.length > 0) out.push(`<defs>${defs.join('')}</defs>`);
 
-  out.push(`<rect width="${side}" height="${height}" fill="${attr(design.bgColor)}"/>`);
+  const origin = lead ? ` x="${num(view.x, 6)}" y="${num(view.y, 6)}"` : '';
+  out.push(`<rect${origin} width="${num(view.w, 6)}" height="${num(view.h, 6)}" fill="${attr(design.bgColor)}"/>`);
   out.push(path(modulesPath(design.style, size, margin, isDark, isFree), moduleFill));
   out.push(path(alignments.map((box) => alignmentPath(design.style, box.x + margin, box.y + margin)).join(''), moduleFill));
   out.push(path(finders.map((box) => finderPath(design.eyeStyle, box.x + margin, box.y + margin)).join(''), design.eyeColor));

@@ -20,6 +20,8 @@ export function registerImageRoutes(router: Router<AppState>, { services, auth }
   router.get('/codes/:id/image', auth, scope('codes:read'), async (ctx) => {
     const image = await services.images.image(principalOf(ctx), ctx.params.id!, ctx.query);
     ctx.set('ETag', image.etag);
+    // Larger than `size` when that would not scan: the image is drawn at the smallest size that does.
+    ctx.set('Image-Width', String(image.width));
     // Private: the image belongs to an account; revalidate so a design change shows at once.
     ctx.set('Cache-Control', 'private, no-cache');
     if (matchesEtag(ctx.get('If-None-Match'), image.etag)) {

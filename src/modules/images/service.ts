@@ -14,13 +14,29 @@ import type { RenderLogo } from './design.ts';
 import type { Logos } from './logos.ts';
 import type { PngEffort } from './png.ts';
 import type { RenderPool } from './render-pool.ts';
+import { MIN_PIXELS_PER_MODULE } from './scannable-size.ts';
+
+export { MIN_PIXELS_PER_MODULE };
 
 export const IMAGE_FORMATS = ['svg', 'png', 'pdf'] as const;
 const CONTENT_TYPES = { svg: 'image/svg+xml', png: 'image/png', pdf: 'application/pdf' } as const;
 
+/** What `size` means, for the OpenAPI document of every endpoint that takes the image query. */
+const SIZE_DESCRIPTION =
+  `Width in pixels (PNG), or in CSS pixels or points (SVG, PDF); the image is square, or taller when the design has a banner frame. ` +
+  `A code needs ${MIN_PIXELS_PER_MODULE} pixels per module to scan, counted across the code and its quiet zone (modules + 2 × margin): a smaller size is rounded up to that, ` +
+  `and the width drawn is reported (the Image-Width header of GET /codes/{id}/image, the image's own width in a batch's ZIP). ` +
+  `Each module is drawn a whole number of pixels wide; pixels left over widen the quiet zone.`;
+
 export const imageQuerySchema = z.strictObject({
   format: z.enum(IMAGE_FORMATS, { error: `must be one of ${IMAGE_FORMATS.join(', ')}` }).default('svg'),
-  size: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(64, 'must be at least 64').max(4096, 'must be at most 4096').default(512),
+  size: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(64, 'must be at least 64')
+    .max(4096, 'must be at most 4096')
+    .default(512)
+    .meta({ description: SIZE_DESCRIPTION }),
   margin: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(2, 'must be at least 2 modules').max(16, 'must be at most 16 modules').optional(),
 });
 
@@ -48,6 +64,8 @@ export interface RenderedImage {
   etag: string;
   contentType: string;
   body: Buffer;
+  /** The width drawn: the asked size, or the smallest that scans when that was less (scannable-size.ts). */
+  width: number;
 }
 
 /** Everything an image depends on, so a cached image is answered without the database. */
@@ -97,7 +115,7 @@ export function createImagesService(deps: ImagesServiceDeps) {
     params.margin === undefined ? design : { ...design, margin: params.margin };
 
   /** Renders the bytes of one image, uncached, on the render pool under the account's queue. */
-  async function renderBytes(accountId: string, payload: string, design: ResolvedDesign, logoId: string | null, params: ImageParams, effort: PngEffort): Promise<Buffer> {
+  async function renderBytes(accountId: string, payload: string, design: ResolvedDesign, logoId: string | null, params: ImageParams, effort: PngEffort): Promise<{ body: Buffer; width: number }> {
     const logo = await deps.logos.forRender(logoId);
     return deps.pool.image(accountId, { payload, design: renderDesignOf(design), logo, format: params.format, size: params.size, effort });
   }
@@ -205,8 +223,8 @@ export function createImagesService(deps: ImagesServiceDeps) {
       const cached = rendered.get(etag);
       if (cached) return cached;
       // Cached, then sent many times: worth a more compact PNG.
-      const body = await renderBytes(principal.accountId, payload, design, logoId, params, 'compact');
-      const image = { etag, contentType: CONTENT_TYPES[params.format], body };
+      const { body, width } = await renderBytes(principal.accountId, payload, design, logoId, params, 'compact');
+      const image = { etag, contentType: CONTENT_TYPES[params.format], body, width };
       rendered.set(etag, image);
       return image;
     },
@@ -215,9 +233,9 @@ export function createImagesService(deps: ImagesServiceDeps) {
      * One code's image rendered now, bypassing both caches: for callers that render many codes
      * once each (a batch's ZIP), which would only evict the images worth keeping.
      */
-    renderCodeImage(accountId: string, code: Pick<Code, 'type' | 'content' | 'slug' | 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
+    async renderCodeImage(accountId: string, code: Pick<Code, 'type' | 'content' | 'slug' | 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
       // Sent once, right after it is made: a quicker PNG beats a few percent fewer bytes.
-      return renderBytes(accountId, payloadOf(code), designFor(resolveDesign(code.design), params), code.logoId, params, 'fast');
+      return (await renderBytes(accountId, payloadOf(code), designFor(resolveDesign(code.design), params), code.logoId, params, 'fast')).body;
     },
   };
 }
