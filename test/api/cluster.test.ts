@@ -195,12 +195,14 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     expect(sample(await duringBoot.text(), 'cluster_workers')).toBe(2);
     const listening = await server.waitForLog(/"pid":(\d+),"msg":"replacement worker listening"/);
     const third = Number(listening[1]);
+    // The traffic goes on: counted, not timed (a busy machine answers slowly). A request handed
+    // to the worker as it died may hang until it gives up; everything else is answered.
+    await until(() => answered > 10, 'more than ten answers');
     running = false;
     await traffic;
 
     // The survivor answered throughout: at most the one request in flight on the killed worker failed.
     expect(failed).toBeLessThanOrEqual(1);
-    expect(answered).toBeGreaterThan(10);
     expect(childPids(primary)).toEqual([survivor, third].sort());
     expect(await probe(server, 'after-restart')).toEqual([survivor, third].sort());
     workers = [survivor, third].sort();
