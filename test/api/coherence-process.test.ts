@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIBER_NAME } from '../../src/shared/invalidation.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { authorize, basic, consent, pkce, postForm } from '../support/oauth.ts';
-import { runCli, startServer, type ServerProcess } from '../support/process.ts';
+import { cliKey, startServer, type ServerProcess } from '../support/process.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LONG_TTL = '60000';
@@ -70,11 +70,7 @@ async function stop(...servers: ServerProcess[]): Promise<void> {
   await Promise.all(servers.map((server) => server.exited));
 }
 
-async function newKey(account: string): Promise<string> {
-  const res = await runCli(['keys', 'create', '--account', account], { DATABASE_URL: testDb.url });
-  expect(res.code, res.stderr).toBe(0);
-  return res.stdout.trim().split('\n').at(-1)!;
-}
+const newKey = (account: string) => cliKey(testDb.url, account);
 
 async function call(server: ServerProcess, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(server.url + path, {

@@ -2,7 +2,7 @@
 // none of them, and two server processes running workers on one database send each event once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
-import { runCli, startServer, type ServerProcess } from '../support/process.ts';
+import { cliKey, startServer, type ServerProcess } from '../support/process.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 let testDb: TestDb;
@@ -24,11 +24,7 @@ const baseEnv = () => ({
   SCAN_FLUSH_INTERVAL_MS: '50',
 });
 
-async function newKey(account: string): Promise<string> {
-  const res = await runCli(['keys', 'create', '--account', account], { DATABASE_URL: testDb.url });
-  expect(res.code, res.stderr).toBe(0);
-  return res.stdout.trim().split('\n').at(-1)!;
-}
+const newKey = (account: string) => cliKey(testDb.url, account);
 
 async function call(server: ServerProcess, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(server.url + path, {

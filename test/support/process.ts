@@ -59,6 +59,13 @@ export async function runCli(args: string[], env: Record<string, string>, tree?:
   return { code: code as number, stdout, stderr };
 }
 
+/** A new key of `account` (created when new) made by the CLI on `databaseUrl`, as an operator would. */
+export async function cliKey(databaseUrl: string, account: string): Promise<string> {
+  const res = await runCli(['keys', 'create', '--account', account], { DATABASE_URL: databaseUrl });
+  if (res.code !== 0) throw new Error(`keys create exited ${res.code}: ${res.stderr}`);
+  return res.stdout.trim().split('\n').at(-1)!;
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;

@@ -9,6 +9,7 @@ import type { RenderDesign, RenderLogo } from '../../src/modules/images/design.t
 import { encodeOpaquePng, type RgbaImage } from '../../src/modules/images/png.ts';
 import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
 import { hasOnlyStraightEdges, renderSvg } from '../../src/modules/images/render.ts';
+import { renderDesign } from '../support/designs.ts';
 
 const SIZE = 512;
 const TEXT = 'http://localhost:3000/AbC1234';
@@ -65,21 +66,8 @@ describe('encodeOpaquePng', () => {
   });
 });
 
-function design(overrides: Partial<RenderDesign> = {}): RenderDesign {
-  return {
-    fgColor: '#000000',
-    bgColor: '#ffffff',
-    style: 'branded',
-    eyeStyle: 'rounded',
-    eyeColor: '#000000',
-    gradient: null,
-    frame: 'none',
-    frameText: null,
-    margin: 4,
-    errorCorrection: 'M',
-    ...overrides,
-  };
-}
+/** Branded, with rounded eyes in black, unless told otherwise. */
+const design = (overrides: Partial<RenderDesign> = {}) => renderDesign({ style: 'branded', eyeStyle: 'rounded', eyeColor: '#000000', ...overrides });
 
 // Drawn with shapes only, like the bench's: three colors and their anti-aliased edges.
 const LOGO: RenderLogo = {

@@ -7,6 +7,7 @@ import type { ErrorCorrectionLevel, EyeStyle, ModuleStyle, RenderDesign, RenderL
 import { svgToPdf } from '../../src/modules/images/pdf.ts';
 import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
 import { hasOnlyStraightEdges, logoAreaFraction, renderSvg } from '../../src/modules/images/render.ts';
+import { renderDesign } from '../support/designs.ts';
 
 const SIZE = 600;
 const TEXT = 'https://qr.example/AbC1234';
@@ -18,21 +19,7 @@ const PALETTES = [
   { name: 'light on dark', fg: '#ffffff', bg: '#1a1a2e' },
 ];
 
-function design(overrides: Partial<RenderDesign> = {}): RenderDesign {
-  return {
-    fgColor: '#000000',
-    bgColor: '#ffffff',
-    style: 'square',
-    eyeStyle: 'square',
-    eyeColor: overrides.fgColor ?? '#000000',
-    gradient: null,
-    frame: 'none',
-    frameText: null,
-    margin: 4,
-    errorCorrection: 'M',
-    ...overrides,
-  };
-}
+const design = renderDesign;
 
 function pngLogo(svg: string): RenderLogo {
   return { dataUri: `data:image/png;base64,${svgToPng(svg, 96).toString('base64')}`, width: 96, height: 96 };

@@ -12,6 +12,7 @@ import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
 import { renderImage, type ImageFormat } from '../../src/modules/images/render-work.ts';
 import { MIN_PIXELS_PER_MODULE } from '../../src/modules/images/scannable-size.ts';
 import { degrade, rasterisePdf, requireDecoderTools, scratchDir, zbarRead } from '../support/decoders.ts';
+import { renderDesign } from '../support/designs.ts';
 
 /** The example: 290 characters of text, 69 to 97 modules across from level L to H. */
 const TEXT = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 290);
@@ -27,22 +28,7 @@ const LOGO: RenderLogo = {
   height: 96,
 };
 
-function design(overrides: Partial<RenderDesign> = {}): RenderDesign {
-  return {
-    fgColor: '#000000',
-    bgColor: '#ffffff',
-    style: 'square',
-    // Branded codes get rounded eyes unless they ask otherwise (codes/model.ts).
-    eyeStyle: overrides.style === 'branded' ? 'rounded' : 'square',
-    eyeColor: overrides.fgColor ?? '#000000',
-    gradient: null,
-    frame: 'none',
-    frameText: null,
-    margin: 4,
-    errorCorrection: 'M',
-    ...overrides,
-  };
-}
+const design = renderDesign;
 
 const STYLES: ModuleStyle[] = ['square', 'dots', 'rounded', 'branded'];
 const LEVELS: ErrorCorrectionLevel[] = ['L', 'M', 'Q', 'H'];
