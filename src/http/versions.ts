@@ -19,7 +19,7 @@ export interface VersionLifecycle {
   successor?: ApiVersion;
 }
 
-/** Today no version is deprecated; retiring one is a line here (policy in the README). */
+/** Today no version is deprecated; retiring one is a line here (policy in docs/api.md). */
 export const VERSION_LIFECYCLES: Readonly<Record<ApiVersion, VersionLifecycle>> = Object.freeze({ v1: {}, v2: {} });
 
 const isApiVersion = (value: string): value is ApiVersion => (API_VERSIONS as readonly string[]).includes(value);

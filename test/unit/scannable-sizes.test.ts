@@ -67,7 +67,7 @@ const GRID: { name: string; text: string; design: RenderDesign; logo: RenderLogo
  * characters, the 4 degradations of test/support/decoders.ts): 1 of 144 failed at 4 px a
  * module and 3 of 144 at 5, none sharp; with the covered alignment patterns drawn over the
  * logo, none of 480 (3 to 5 px a module, payloads up to 420 characters). Drawing them would
- * put a target on every logo, so this stays a documented limit (README, Image sizes).
+ * put a target on every logo, so this stays a documented limit (docs/images.md, image sizes).
  */
 const KNOWN_LIMITS: Record<string, string[]> = {
   'branded, H, logo (text)': ['the smallest PNG blurred (Gaussian, sigma 1 px): zbar'],

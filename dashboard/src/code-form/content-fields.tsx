@@ -55,7 +55,7 @@ export function ContentFields({ form, typeEditable, problems, onChange }: Conten
           id="code-content"
           path="content"
           problems={problems}
-          hint={form.type === 'text' ? 'Encoded as it is; static codes have no scan URL.' : 'The fields of this type, as in the API (see the README, Static codes).'}
+          hint={form.type === 'text' ? 'Encoded as it is; static codes have no scan URL.' : 'The fields of this type, as in the API (see docs/codes.md, Static codes).'}
         >
           <textarea id="code-content" rows={form.type === 'text' ? 3 : 7} spellcheck={false} value={form.content} onInput={(e) => input(e.currentTarget.value)} />
         </Field>

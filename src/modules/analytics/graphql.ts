@@ -134,7 +134,7 @@ builder.objectFields(CodeRef, (t) => ({
     resolve: scoped('analytics:read', async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).scans),
   }),
   uniqueScanCount: t.int({
-    description: "Scans that were a visitor's first of the UTC day for this code (see the README on unique counts).",
+    description: "Scans that were a visitor's first of the UTC day for this code (see docs/scans-and-analytics.md on unique counts).",
     args: countArgs(t),
     resolve: scoped('analytics:read', async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).unique),
   }),

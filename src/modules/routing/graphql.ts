@@ -18,7 +18,7 @@ const SplitWeightRef = builder.objectRef<{ destination: string; weight: number }
 });
 
 const ConditionsRef = builder.objectRef<Conditions>('RuleConditions').implement({
-  description: 'Every field present must match (AND). See the README for each dimension.',
+  description: 'Every field present must match (AND). See docs/routing.md for each dimension.',
   fields: (t) => ({
     countries: t.exposeStringList('countries', { nullable: true }),
     devices: t.exposeStringList('devices', { nullable: true }),
