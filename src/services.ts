@@ -150,9 +150,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     rateLimits,
     /** Prometheus metrics of this instance, served at GET /metrics (METRICS_TOKEN) or on METRICS_PORT. */
     metrics,
-    /** For readiness: one trivial round trip. */
     /** Set on SIGTERM: /readyz answers 503 so that load balancers stop sending work here. */
     draining: false,
+    /** For readiness: one trivial round trip. */
     async pingDatabase(): Promise<void> {
       await db.raw('select 1');
     },

@@ -6,6 +6,6 @@
 // live events never wait in a compressor's buffer.
 import compress from 'koa-compress';
 
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export const compression = () => compress({ threshold: COMPRESSION_THRESHOLD_BYTES });

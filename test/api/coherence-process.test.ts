@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIBER_NAME } from '../../src/shared/invalidation.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { authorize, basic, consent, pkce, postForm } from '../support/oauth.ts';
-import { cliKey, startServer, type ServerProcess } from '../support/process.ts';
+import { callServer as call, cliKey, startServer, type ServerProcess } from '../support/process.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LONG_TTL = '60000';
@@ -72,18 +72,6 @@ async function stop(...servers: ServerProcess[]): Promise<void> {
 
 const newKey = (account: string) => cliKey(testDb.url, account);
 
-async function call(server: ServerProcess, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const parsed = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
-  // A 500 says why in the server's log, not in the answer.
-  const logged = res.status >= 500 ? server.logs().split('\n').filter((line) => line.includes('"level":50')) : [];
-  return { status: res.status, headers: res.headers, body: parsed, text: [text, ...logged].join('\n') };
-}
 
 /** Where B sends a scan of `slug` right now: the Location, or the status when it is no redirect. */
 async function scan(server: ServerProcess, slug: string, headers: Record<string, string> = {}): Promise<string> {

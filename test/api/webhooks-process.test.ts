@@ -2,7 +2,7 @@
 // none of them, and two server processes running workers on one database send each event once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
-import { cliKey, startServer, type ServerProcess } from '../support/process.ts';
+import { callServer as call, cliKey, startServer } from '../support/process.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 let testDb: TestDb;
@@ -26,14 +26,6 @@ const baseEnv = () => ({
 
 const newKey = (account: string) => cliKey(testDb.url, account);
 
-async function call(server: ServerProcess, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

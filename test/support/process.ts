@@ -132,3 +132,20 @@ export async function startServer(env: Record<string, string>, tree?: string, vi
   });
   return { child, url, logs: () => output, exited, commandLine: () => commandLines(child.pid!), waitForLog };
 }
+
+/**
+ * An API call to a server process with `key`: status, headers, the parsed JSON body, and as text
+ * the body with the server's error log lines after it (a 500 says why in the log, not the answer).
+ */
+export async function callServer(server: ServerProcess, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const parsed = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
+  // A 500 says why in the server's log, not in the answer.
+  const logged = res.status >= 500 ? server.logs().split('\n').filter((line) => line.includes('"level":50')) : [];
+  return { status: res.status, headers: res.headers, body: parsed, text: [text, ...logged].join('\n') };
+}

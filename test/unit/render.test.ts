@@ -19,7 +19,6 @@ const PALETTES = [
   { name: 'light on dark', fg: '#ffffff', bg: '#1a1a2e' },
 ];
 
-const design = renderDesign;
 
 function pngLogo(svg: string): RenderLogo {
   return { dataUri: `data:image/png;base64,${svgToPng(svg, 96).toString('base64')}`, width: 96, height: 96 };
@@ -46,7 +45,7 @@ describe('renderSvg decodes', () => {
         const withLogo = level === 'Q' || level === 'H' ? [false, true] : [false];
         for (const logo of withLogo) {
           it(`${style}, level ${level}, ${palette.name}${logo ? ', with logo' : ''}`, () => {
-            const d = design({ style, errorCorrection: level, fgColor: palette.fg, bgColor: palette.bg });
+            const d = renderDesign({ style, errorCorrection: level, fgColor: palette.fg, bgColor: palette.bg });
             expect(decodes(TEXT, d, logo ? LOGO : null)).toBe(TEXT);
           });
         }
@@ -56,7 +55,7 @@ describe('renderSvg decodes', () => {
 
   for (const eyeStyle of EYES) {
     it(`eye style ${eyeStyle} (branded, H, logo)`, () => {
-      expect(decodes(TEXT, design({ style: 'branded', eyeStyle, errorCorrection: 'H' }), LOGO)).toBe(TEXT);
+      expect(decodes(TEXT, renderDesign({ style: 'branded', eyeStyle, errorCorrection: 'H' }), LOGO)).toBe(TEXT);
     });
   }
 
@@ -64,33 +63,33 @@ describe('renderSvg decodes', () => {
     for (const style of ['square', 'branded'] as const) {
       it(`${type} gradient, ${style}`, () => {
         const gradient = { type, from: '#1d4ed8', to: '#7c3aed', angle: 45 };
-        const d = design({ style, gradient, eyeColor: '#1d4ed8', errorCorrection: 'Q' });
+        const d = renderDesign({ style, gradient, eyeColor: '#1d4ed8', errorCorrection: 'Q' });
         expect(decodes(TEXT, d, LOGO)).toBe(TEXT);
       });
     }
   }
 
   it('with a banner frame', () => {
-    const d = design({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me', errorCorrection: 'H' });
+    const d = renderDesign({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me', errorCorrection: 'H' });
     expect(decodes(TEXT, d, LOGO)).toBe(TEXT);
   });
 
   for (const margin of [2, 8]) {
     it(`with a margin of ${margin}`, () => {
-      expect(decodes(TEXT, design({ style: 'rounded', margin }))).toBe(TEXT);
+      expect(decodes(TEXT, renderDesign({ style: 'rounded', margin }))).toBe(TEXT);
     });
   }
 
   it('a ~300 character URL at H with a logo', () => {
     const text = `https://qr.example/landing?campaign=spring-sale&${'x'.repeat(240)}&end=1`;
     expect(text.length).toBeGreaterThan(290);
-    expect(decodes(text, design({ style: 'branded', eyeStyle: 'rounded', errorCorrection: 'H' }), LOGO)).toBe(text);
+    expect(decodes(text, renderDesign({ style: 'branded', eyeStyle: 'rounded', errorCorrection: 'H' }), LOGO)).toBe(text);
   });
 });
 
 describe('renderSvg output', () => {
   it('is deterministic', () => {
-    const d = design({
+    const d = renderDesign({
       style: 'branded',
       eyeStyle: 'circle',
       gradient: { type: 'linear', from: '#1d4ed8', to: '#7c3aed', angle: 30 },
@@ -102,9 +101,9 @@ describe('renderSvg output', () => {
   });
 
   it('is square without a frame and taller with a banner, at the requested width', () => {
-    const plain = svgToRgba(renderSvg(TEXT, design(), null, SIZE), SIZE);
+    const plain = svgToRgba(renderSvg(TEXT, renderDesign(), null, SIZE), SIZE);
     expect([plain.width, plain.height]).toEqual([SIZE, SIZE]);
-    const svg = renderSvg(TEXT, design({ frame: 'banner', frameText: 'Scan me' }), null, SIZE);
+    const svg = renderSvg(TEXT, renderDesign({ frame: 'banner', frameText: 'Scan me' }), null, SIZE);
     expect(svg).toMatch(new RegExp(`^<svg [^>]*width="${SIZE}"`));
     const framed = svgToRgba(svg, SIZE);
     expect(framed.width).toBe(SIZE);
@@ -113,7 +112,7 @@ describe('renderSvg output', () => {
 
   it('draws each module a whole number of pixels wide, the pixels left over widening the quiet zone', () => {
     // 33 modules across (25 and a quiet zone of 4): 200 px is 6 px a module and 2 spare pixels.
-    const d = design();
+    const d = renderDesign();
     const svg = renderSvg(TEXT, d, null, 200);
     expect(svg).toMatch(/^<svg [^>]*width="200" height="200"/);
     // Anti-aliased, not snapped by crispEdges: only a module edge off the pixel grid makes gray.
@@ -132,7 +131,7 @@ describe('renderSvg output', () => {
     // Every 5th width: before widths were snapped to whole pixels per module, jsQR missed this
     // code at 9 of these 62 widths (159, 164, 179, 199, 204, 214, 234, 269 and 279 px).
     const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 290);
-    const d = design({ style: 'dots' });
+    const d = renderDesign({ style: 'dots' });
     const side = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules.size + 2 * d.margin;
     expect(side).toBe(77);
     const missed = [];
@@ -143,14 +142,14 @@ describe('renderSvg output', () => {
   });
 
   it('draws the banner caption as paths, not text', () => {
-    const svg = renderSvg(TEXT, design({ frame: 'banner', frameText: 'Scan me' }), null, SIZE);
+    const svg = renderSvg(TEXT, renderDesign({ frame: 'banner', frameText: 'Scan me' }), null, SIZE);
     expect(svg).not.toContain('<text');
     expect(svg).not.toContain('Scan me');
   });
 
   it('leaves the modules under the logo undrawn, within the level allowance', () => {
     for (const style of STYLES) {
-      const d = design({ style, errorCorrection: 'H' });
+      const d = renderDesign({ style, errorCorrection: 'H' });
       const svg = renderSvg(TEXT, d, CLEAR_LOGO, SIZE);
       const box = imageBox(svg);
       const size = QRCode.create(TEXT, { errorCorrectionLevel: 'H' }).modules.size;
@@ -163,7 +162,7 @@ describe('renderSvg output', () => {
   });
 
   it('escapes the logo URI in its attribute', () => {
-    const svg = renderSvg(TEXT, design({ errorCorrection: 'H' }), { dataUri: 'data:x"/><script>&', width: 1, height: 1 }, SIZE);
+    const svg = renderSvg(TEXT, renderDesign({ errorCorrection: 'H' }), { dataUri: 'data:x"/><script>&', width: 1, height: 1 }, SIZE);
     expect(svg).toContain('href="data:x&quot;/&gt;&lt;script&gt;&amp;"');
     expect(svg).not.toContain('<script');
   });
@@ -177,7 +176,7 @@ describe('renderSvg output', () => {
 
 describe('svgToPdf', () => {
   it('writes one vector page, the same bytes every time', async () => {
-    const svg = renderSvg(TEXT, design({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me' }), null, SIZE);
+    const svg = renderSvg(TEXT, renderDesign({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me' }), null, SIZE);
     const pdf = await svgToPdf(svg, 200, 250);
     expect(Buffer.isBuffer(pdf)).toBe(true);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -187,7 +186,7 @@ describe('svgToPdf', () => {
   });
 
   it('embeds the logo as an image', async () => {
-    const pdf = await svgToPdf(renderSvg(TEXT, design({ errorCorrection: 'H' }), LOGO, SIZE), 200, 200);
+    const pdf = await svgToPdf(renderSvg(TEXT, renderDesign({ errorCorrection: 'H' }), LOGO, SIZE), 200, 200);
     expect(pdf.toString('latin1')).toContain('/Subtype /Image');
   });
 });

@@ -28,7 +28,6 @@ const LOGO: RenderLogo = {
   height: 96,
 };
 
-const design = renderDesign;
 
 const STYLES: ModuleStyle[] = ['square', 'dots', 'rounded', 'branded'];
 const LEVELS: ErrorCorrectionLevel[] = ['L', 'M', 'Q', 'H'];
@@ -41,19 +40,19 @@ const radial = { type: 'radial', from: '#1d4ed8', to: '#7c3aed', angle: 0 } as c
  * both payloads, in the combinations a customer would pick.
  */
 const GRID: { name: string; text: string; design: RenderDesign; logo: RenderLogo | null }[] = [
-  ...STYLES.flatMap((style) => LEVELS.map((level) => ({ name: `${style}, level ${level}`, text: TEXT, design: design({ style, errorCorrection: level }), logo: null }))),
+  ...STYLES.flatMap((style) => LEVELS.map((level) => ({ name: `${style}, level ${level}`, text: TEXT, design: renderDesign({ style, errorCorrection: level }), logo: null }))),
   ...[TEXT, URL].flatMap((text) => {
     const payload = text === TEXT ? 'text' : 'URL';
     return [
-      { name: `dots, Q, logo (${payload})`, design: design({ style: 'dots', errorCorrection: 'Q' }), logo: LOGO },
-      { name: `branded, H, logo (${payload})`, design: design({ style: 'branded', errorCorrection: 'H' }), logo: LOGO },
-      { name: `square, Q, linear gradient, logo (${payload})`, design: design({ gradient: linear, eyeColor: linear.from, errorCorrection: 'Q' }), logo: LOGO },
-      { name: `branded, Q, radial gradient (${payload})`, design: design({ style: 'branded', gradient: radial, eyeColor: radial.from, errorCorrection: 'Q' }), logo: null },
-      { name: `square, M, rounded eyes (${payload})`, design: design({ eyeStyle: 'rounded' }), logo: null },
-      { name: `branded, H, circle eyes (${payload})`, design: design({ style: 'branded', eyeStyle: 'circle', errorCorrection: 'H' }), logo: null },
-      { name: `rounded, H, banner, logo (${payload})`, design: design({ style: 'rounded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me', errorCorrection: 'H' }), logo: LOGO },
-      { name: `dots, M, light on dark (${payload})`, design: design({ style: 'dots', fgColor: '#ffffff', bgColor: '#1a1a2e' }), logo: null },
-      { name: `square, M, margin 2 (${payload})`, design: design({ margin: 2 }), logo: null },
+      { name: `dots, Q, logo (${payload})`, design: renderDesign({ style: 'dots', errorCorrection: 'Q' }), logo: LOGO },
+      { name: `branded, H, logo (${payload})`, design: renderDesign({ style: 'branded', errorCorrection: 'H' }), logo: LOGO },
+      { name: `square, Q, linear gradient, logo (${payload})`, design: renderDesign({ gradient: linear, eyeColor: linear.from, errorCorrection: 'Q' }), logo: LOGO },
+      { name: `branded, Q, radial gradient (${payload})`, design: renderDesign({ style: 'branded', gradient: radial, eyeColor: radial.from, errorCorrection: 'Q' }), logo: null },
+      { name: `square, M, rounded eyes (${payload})`, design: renderDesign({ eyeStyle: 'rounded' }), logo: null },
+      { name: `branded, H, circle eyes (${payload})`, design: renderDesign({ style: 'branded', eyeStyle: 'circle', errorCorrection: 'H' }), logo: null },
+      { name: `rounded, H, banner, logo (${payload})`, design: renderDesign({ style: 'rounded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me', errorCorrection: 'H' }), logo: LOGO },
+      { name: `dots, M, light on dark (${payload})`, design: renderDesign({ style: 'dots', fgColor: '#ffffff', bgColor: '#1a1a2e' }), logo: null },
+      { name: `square, M, margin 2 (${payload})`, design: renderDesign({ margin: 2 }), logo: null },
     ].map((item) => ({ ...item, text }));
   }),
 ];

@@ -80,8 +80,8 @@ export function contentFieldSchema(type: CodeType): z.ZodType<{ content: CodeCon
   return schema;
 }
 
-export const MAX_NAME_LENGTH = 200;
-export const MAX_NOTES_LENGTH = 10_000;
+const MAX_NAME_LENGTH = 200;
+const MAX_NOTES_LENGTH = 10_000;
 
 /** What people call a code and what they note about it; null clears either on update. */
 const labelFields = {
