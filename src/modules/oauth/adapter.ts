@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { fromJson, toJson } from '../../db/rows.ts';
+import { retryOnWriteConflict } from '../../db/transaction.ts';
 
 /** Expired rows are deleted at most this often per process, on a write. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -70,14 +71,18 @@ export function createAdapterClass(
       await db('oauth_payloads').where({ model: this.model, id }).update({ consumed_at: Date.now() });
     }
 
+    // The library ends a grant with several of these at once (a replayed refresh token: the
+    // token, then each model's rows of its grant and the grant itself, all in parallel). On
+    // MariaDB, deletes by primary key and by grant_id racing over the same rows can deadlock;
+    // a delete is safe to run again, so a lost one is retried rather than answered 500.
     async destroy(id: string): Promise<void> {
-      await db('oauth_payloads').where({ model: this.model, id }).delete();
+      await retryOnWriteConflict(() => db('oauth_payloads').where({ model: this.model, id }).delete());
       if (this.model === 'Grant') grantEnded(id);
     }
 
-    /** Everything issued under a grant goes with it (codes, refresh tokens, the grant itself). */
+    /** This model's records issued under the grant (the library calls it once per model). */
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db('oauth_payloads').where({ grant_id: grantId }).delete();
+      await retryOnWriteConflict(() => db('oauth_payloads').where({ model: this.model, grant_id: grantId }).delete());
     }
   };
 }
