@@ -145,7 +145,7 @@ async function rankCodes(codeIds: string[]): Promise<string[]> {
   const db = createDb(URL_);
   const rows = await db('scans').select('code_id').count({ n: '*' }).groupBy('code_id').orderBy('n', 'desc');
   await db.destroy();
-  const ranked = rows.map((r: any) => r.code_id as string);
+  const ranked = (rows as unknown as { code_id: string }[]).map((r) => r.code_id);
   return ranked.length > 0 ? ranked : codeIds;
 }
 
@@ -208,7 +208,7 @@ async function explain(server: Awaited<ReturnType<typeof startServer>>, key: str
     if (!/^select/i.test(s.sql) || /api_keys/.test(s.sql)) continue;
     const [plan] = await server.db.raw(`EXPLAIN ${s.sql}`, s.bindings as never);
     console.log(`  ${s.sql.slice(0, 150)}${s.sql.length > 150 ? '…' : ''}`);
-    for (const p of plan as any[]) console.log(`    table=${p.table} type=${p.type} key=${p.key} rows=${p.rows} extra=${p.Extra ?? ''}`);
+    for (const p of plan as Record<string, unknown>[]) console.log(`    table=${p.table} type=${p.type} key=${p.key} rows=${p.rows} extra=${p.Extra ?? ''}`);
   }
 }
 

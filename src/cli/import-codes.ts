@@ -114,13 +114,13 @@ async function sendBatch(options: Options, body: string, key: string): Promise<{
     return { failure: `request failed: ${(err as Error).message}${cause ? ` (${cause})` : ''}` };
   }
   const text = await response.text();
-  let json: any = null;
+  let json: ProblemOrBatch | null = null;
   try {
     json = JSON.parse(text);
   } catch {
     // Not JSON (a proxy's error page, say): shown as text below.
   }
-  if (response.status === 201 && json) {
+  if (response.status === 201 && json?.batch_id !== undefined && json.created !== undefined) {
     return { batchId: json.batch_id, created: json.created, replayed: response.headers.get('idempotent-replayed') === 'true' };
   }
   if (!json?.detail) return { failure: `HTTP ${response.status}: ${text.slice(0, 500)}` };
@@ -130,6 +130,15 @@ async function sendBatch(options: Options, body: string, key: string): Promise<{
   if (errors.length > LISTED_ERRORS) lines.push(`  … and ${errors.length - LISTED_ERRORS} more`);
   if (response.status === 413) lines.push(`  (each batch is sent as one request: try a smaller --batch)`);
   return { failure: lines.join('\n') };
+}
+
+/** What the bulk endpoint answers: the batch made, or a problem (RFC 9457) with the rows at fault. */
+interface ProblemOrBatch {
+  batch_id?: string;
+  created?: number;
+  title?: string;
+  detail?: string;
+  errors?: unknown;
 }
 
 async function runImport(options: Options, out: Output, err: Writable): Promise<BatchResult[]> {

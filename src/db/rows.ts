@@ -23,3 +23,10 @@ export function toJson(value: unknown): string {
 export function fromJson<T>(value: string | null): T | null {
   return value === null ? null : (JSON.parse(value) as T);
 }
+
+/**
+ * A row as the driver hands it back: the store that selected it knows its columns and converts
+ * them with the helpers above, so this is the one place a row is left untyped.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type DbRow = Record<string, any>;

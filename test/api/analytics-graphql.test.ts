@@ -2,7 +2,6 @@
 // (a constant number of SQL queries however many codes), and account isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { createCode } from '../support/factories.ts';
 import { recordScans } from '../support/scans.ts';
 
 let app: TestApp;

@@ -49,6 +49,7 @@ describe('cli codes import', () => {
     expect(res.code, res.stderr).toBe(0);
     const lines = res.stdout.trim().split('\n');
     // Not a TTY: one plain line per batch, no carriage returns or escape codes.
+    // eslint-disable-next-line no-control-regex -- looking for terminal escape codes is the point
     expect(res.stdout).not.toMatch(/[\r\x1b]/);
     expect(lines.filter((l) => l.startsWith('batch '))).toEqual([
       expect.stringMatching(/^batch 1\/3 \(rows 2-1001\) created: \[#+-+\] 1,000\/2,500 rows {2}40% {2}[\d,]+ rows\/s$/),

@@ -418,7 +418,7 @@ describe('fuzzing GraphQL', () => {
     const params = fc.record({ query: fc.oneof(junkDocument, text, fc.constant('mutation { deleteCode(id: "x") { deletedId } }')), variables: fc.oneof(text, anyJson.map((v) => JSON.stringify(v))) }, { requiredKeys: [] });
     await fc.assert(
       fc.asyncProperty(params, async (p) => {
-        let search = '';
+        let search: string;
         try {
           search = `?${new URLSearchParams(p as Record<string, string>)}`;
         } catch {

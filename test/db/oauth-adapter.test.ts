@@ -17,7 +17,10 @@ describe('the OAuth adapter ending a grant', () => {
   it('deletes every record of the grant when the library revokes it in parallel, round after round', async () => {
     const ended: string[] = [];
     const Adapter = createAdapterClass(testDb.db, async () => undefined, (id) => ended.push(id));
-    const [grants, tokens, codes, access] = ['Grant', 'RefreshToken', 'AuthorizationCode', 'AccessToken'].map((m) => new Adapter(m));
+    const grants = new Adapter('Grant');
+    const tokens = new Adapter('RefreshToken');
+    const codes = new Adapter('AuthorizationCode');
+    const access = new Adapter('AccessToken');
     for (let round = 0; round < 60; round++) {
       const grantId = `grant-${round}`;
       await grants.upsert(grantId, { accountId: 'acc', clientId: 'c' }, 600);

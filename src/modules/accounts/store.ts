@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/transaction.ts';
-import { fromJson, fromMillis, fromMillisOrNull, toJson, toMillis } from '../../db/rows.ts';
+import { type DbRow, fromJson, fromMillis, fromMillisOrNull, toJson, toMillis } from '../../db/rows.ts';
 import { isScope, type Scope } from '../../shared/principal.ts';
 
 export interface AccountRow {
@@ -24,7 +24,7 @@ export interface ApiKeyRecord {
 
 export type ApiKeyChanges = Partial<Pick<ApiKeyRecord, 'expiresAt' | 'revokedAt' | 'replacedBy'>>;
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 function toRecord(row: Row): ApiKeyRecord {
   return {

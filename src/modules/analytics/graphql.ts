@@ -1,6 +1,7 @@
 // GraphQL for dashboards: per-code counts (batched through DataLoader), a code's series and
 // breakdowns, and the account overview; the same analytics service as REST.
-import { builder } from '../../graphql/builder.ts';
+import type { ArgBuilder } from '@pothos/core';
+import { builder, type BuilderTypes } from '../../graphql/builder.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
@@ -27,8 +28,8 @@ const ValueCountRef = builder.objectRef<ValueCount>('ValueCount').implement({
 });
 
 /** One [ValueCount] field per dimension, named as the REST answer names it. */
-const breakdownFields = (t: any, dimensions: readonly string[]) =>
-  Object.fromEntries(dimensions.map((dimension) => [dimension, t.field({ type: [ValueCountRef], resolve: (b: Record<string, ValueCount[]>) => b[dimension] })]));
+const breakdownFields = (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Record<string, ValueCount[]>>, dimensions: readonly string[]) =>
+  Object.fromEntries(dimensions.map((dimension) => [dimension, t.field({ type: [ValueCountRef], resolve: (b) => b[dimension] ?? [] })]));
 
 const CodeBreakdownsRef = builder.objectRef<CodeAnalytics['breakdowns']>('CodeScanBreakdowns').implement({
   fields: (t) => ({
@@ -93,7 +94,7 @@ const OverviewRef = builder.objectRef<Overview>('AnalyticsOverview').implement({
 });
 
 /** Arguments of a series, as REST takes them (dates or date-times as strings). */
-const seriesArgs = (t: any) => ({
+const seriesArgs = (t: { arg: ArgBuilder<BuilderTypes> }) => ({
   from: t.arg.string({ description: 'ISO 8601 date or date-time with offset; default 30 days ago.' }),
   to: t.arg.string({ description: 'Exclusive date-time, or a date that is included whole; default now.' }),
   granularity: t.arg({ type: Granularity }),
@@ -112,7 +113,7 @@ const asQuery = (args: Record<string, unknown>) =>
     top: args.top,
   });
 
-const countArgs = (t: any) => ({
+const countArgs = (t: { arg: ArgBuilder<BuilderTypes> }) => ({
   from: t.arg({ type: 'DateTime', description: 'Inclusive; default: all time.' }),
   to: t.arg({ type: 'DateTime', description: 'Exclusive; default: now.' }),
   includeBots: t.arg.boolean(),

@@ -3,7 +3,7 @@
 // rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
 import type { Knex } from 'knex';
 import { HOUR_MS } from './periods.ts';
-import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
+import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type ValueCount, type Window } from './source.ts';
 
 const DAY_MS = 86_400_000;
 /** Code ids per existence query: well inside every engine's limit on bound parameters. */

@@ -2,6 +2,7 @@
 // service picks the rollups whenever they can answer exactly; raw scans answer the rest (time
 // zones with half-hour offsets, ranges that do not start on the hour) and serve as the
 // reference the rollups are tested and benchmarked against.
+import type { DbRow } from '../../db/rows.ts';
 import type { ValueCount } from './presenter.ts';
 
 /** Per-code breakdowns, as the API names them. */
@@ -88,4 +89,4 @@ export interface AnalyticsSource {
 }
 
 /** A row of a GROUP BY as the drivers return it (sums may come back as strings). */
-export type AggregateRow = Record<string, any>;
+export type AggregateRow = DbRow;

@@ -4,7 +4,7 @@
 // here: they are read from oauth_clients (./store.ts), registered through our API only.
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { fromJson, toJson } from '../../db/rows.ts';
+import { fromJson, toJson, type DbRow } from '../../db/rows.ts';
 import { retryOnWriteConflict } from '../../db/transaction.ts';
 
 /** Expired rows are deleted at most this often per process, on a write. */
@@ -24,7 +24,7 @@ export function createAdapterClass(
     await db('oauth_payloads').where('expires_at', '<=', now).delete();
   }
 
-  function rowToPayload(row: Record<string, any> | undefined): AdapterPayload | undefined {
+  function rowToPayload(row: DbRow | undefined): AdapterPayload | undefined {
     if (!row) return undefined;
     if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) return undefined;
     const payload = fromJson<AdapterPayload>(row.payload)!;

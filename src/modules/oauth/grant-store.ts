@@ -1,6 +1,6 @@
 // Grants as the account sees them: the consent it gave a client, read from the OAuth server's
 // own Grant rows (./adapter.ts writes them; this file only reads, labels and deletes them).
-import { fromJson } from '../../db/rows.ts';
+import { type DbRow, fromJson } from '../../db/rows.ts';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
 
 export interface OAuthGrant {
@@ -15,7 +15,7 @@ export interface OAuthGrant {
   expiresAt: Date | null;
 }
 
-type Row = Record<string, any>;
+type Row = DbRow;
 const GRANT = 'Grant';
 
 function toGrant(row: Row, resource: string): OAuthGrant {

@@ -1,6 +1,6 @@
 // OAuth clients and the OAuth server's shared secrets. (The server's own records, codes,
 // refresh tokens, grants and sessions, are in ./adapter.ts.)
-import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
+import { type DbRow, fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { isScope, type Scope } from '../../shared/principal.ts';
 import type { AuthMethod, GrantType } from './schemas.ts';
@@ -20,7 +20,7 @@ export interface OAuthClient {
   createdAt: Date;
 }
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 function toClient(row: Row): OAuthClient {
   return {

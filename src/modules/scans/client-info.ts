@@ -76,7 +76,7 @@ export async function createClientInfo(options: ClientInfoOptions) {
         const record = reader.get(ip.startsWith('::ffff:') ? ip.slice(7) : ip);
         code = record?.country_code ?? record?.country?.iso_code ?? null;
       } catch {
-        code = null; // not an IP address
+        // not an IP address: no country
       }
       countries.set(ip, code ?? 'none');
       return code;

@@ -1,0 +1,27 @@
+// ESLint: typescript-eslint's recommended rules over the server, tests, benchmarks, scripts and
+// the dashboard. Formatting is Prettier's (eslint-config-prettier turns off the rules it owns);
+// the direction of imports between modules is dependency-cruiser's (.dependency-cruiser.cjs).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dashboard/dist/**', 'clients/**', 'coverage/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // A leading underscore names what is left out on purpose (a rest sibling, an unused argument).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  { files: ['dashboard/**'], languageOptions: { globals: { ...globals.browser } } },
+  // Tests read JSON answers whose shape is what they assert, so `any` stands for "an answer".
+  { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  prettier,
+);
