@@ -2,7 +2,7 @@
 // token. Both become the same Principal (account, key or client, scopes), so one scope check
 // serves both.
 import type { Middleware } from 'koa';
-import { looksLikeApiKey } from '../modules/accounts/api-key.ts';
+import { looksLikeApiKey } from '../shared/api-key.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { Principal } from '../shared/principal.ts';
 import type { AppState } from './context.ts';

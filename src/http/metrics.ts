@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:http';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { OAUTH_PATH } from '../modules/oauth/routes.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { Metrics } from '../shared/metrics.ts';
+import { OAUTH_PATH } from '../shared/paths.ts';
 import type { AppContext, AppState } from './context.ts';
 
 /** What @koa/router leaves on the context: the template that matched, and the layers whose path did. */

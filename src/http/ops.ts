@@ -1,10 +1,16 @@
 // Liveness and readiness for orchestrators; unauthenticated and cheap.
 import { Router } from '@koa/router';
-import type { Services } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { AppState } from './context.ts';
 
-export function createOpsRouter(services: Services): Router<AppState> {
+/** What the readiness check asks of the running service. */
+export interface Readiness {
+  /** True once shutdown has begun: a load balancer should send nothing new. */
+  readonly draining: boolean;
+  pingDatabase(): Promise<void>;
+}
+
+export function createOpsRouter(services: Readiness): Router<AppState> {
   const router = new Router<AppState>();
 
   // GET /healthz: the process is up

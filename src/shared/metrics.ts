@@ -5,7 +5,6 @@
 // exposition merges in (their collectors hold timers and a GC observer that never stop).
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues, type MetricObjectWithValues, type MetricValue } from 'prom-client';
-import type { DeliveryOutcome } from '../modules/webhooks/deliverer.ts';
 
 /**
  * Seconds. Finer than prom-client's default (which starts at 5 ms) at the low end: the scan
@@ -15,7 +14,9 @@ const DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0
 
 type RequestLabels = LabelValues<'method' | 'route' | 'status'>;
 
-const DELIVERY_OUTCOMES: readonly DeliveryOutcome[] = ['succeeded', 'retrying', 'failed'];
+const DELIVERY_OUTCOMES = ['succeeded', 'retrying', 'failed'] as const;
+/** How one webhook delivery attempt ended (the label of webhook_deliveries_total). */
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** Counts one answer of a fixed route: its method, its status, and performance.now() at arrival. */
 export type RouteObserver = (method: string, status: number, startedAt: number) => void;

@@ -237,7 +237,7 @@ describe('keys from before scopes', () => {
     });
     await db.migrate.latest({ migrationSource: upTo('20261122220300_create_webhook_attempts') });
     await db('accounts').insert({ id: 'acct_old', name: 'old', created_at: Date.now() });
-    const { hashApiKey } = await import('../../src/modules/accounts/api-key.ts');
+    const { hashApiKey } = await import('../../src/shared/api-key.ts');
     const key = `qrk_${'a'.repeat(40)}`;
     await db('api_keys').insert({ id: 'key_old', account_id: 'acct_old', name: 'old', prefix: key.slice(0, 10), secret_hash: hashApiKey(key), created_at: Date.now() });
     await db.migrate.latest({ migrationSource: upTo('99999999999999') });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { isUniqueViolation } from '../../src/db/dialect.ts';
-import { hashApiKey } from '../../src/modules/accounts/api-key.ts';
+import { hashApiKey } from '../../src/shared/api-key.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';

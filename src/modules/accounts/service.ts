@@ -8,7 +8,7 @@ import { DomainError, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { SCOPES, type Principal, type Scope } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../shared/api-key.ts';
 import { createKeySchema, rotateKeySchema } from './schemas.ts';
 import type { AccountsStore, ApiKeyRecord } from './store.ts';
 

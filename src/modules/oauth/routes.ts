@@ -8,14 +8,13 @@ import type { InteractionDetails } from 'oidc-provider';
 import type { AppContext, AppState } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 import { DomainError } from '../../shared/errors.ts';
+import { looksLikeApiKey } from '../../shared/api-key.ts';
+import { OAUTH_PATH } from '../../shared/paths.ts';
 import { isScope, type Principal, type Scope } from '../../shared/principal.ts';
-import { looksLikeApiKey } from '../accounts/api-key.ts';
 import { assertCanGrant } from '../accounts/service.ts';
 import { consentPage, type ConsentView } from './consent-page.ts';
 import { INTERACTION_PATH } from './provider.ts';
 
-/** Where the OAuth server is mounted; OAUTH_ISSUER ends with it. */
-export const OAUTH_PATH = '/oauth';
 /** OpenID scopes the library handles itself (refresh tokens come with the client's refresh_token grant). */
 const OIDC_SCOPES = new Set(['openid', 'offline_access']);
 

@@ -1,6 +1,7 @@
 // One attempt of a claimed delivery, whoever claimed it (a worker, or a test or retry call):
 // sign, send, record the outcome, schedule the next try, and watch the endpoint's health.
 import type { Logger } from 'pino';
+import type { DeliveryOutcome } from '../../shared/metrics.ts';
 import { activeSecrets } from './model.ts';
 import { retryDelayMs } from './schedule.ts';
 import type { AttemptResult } from './send.ts';
@@ -10,7 +11,6 @@ import type { ClaimedDelivery, WebhooksStore } from './store.ts';
 export type Send = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
 
 /** What an attempt came to: retrying is a failure with another attempt scheduled. */
-export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed';
 
 export interface DelivererDeps {
   store: WebhooksStore;

@@ -2,7 +2,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { createDeliverer, type DeliveryOutcome } from './deliverer.ts';
+import type { DeliveryOutcome } from '../../shared/metrics.ts';
+import { createDeliverer } from './deliverer.ts';
 import { createLiveScans } from './live.ts';
 import { createOutbox } from './outbox.ts';
 import { sendWebhook } from './send.ts';

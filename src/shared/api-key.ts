@@ -1,7 +1,7 @@
 // API key format and hashing. Keys are 40 base62 characters (about 238 bits) behind a
 // recognisable prefix so secret scanners can spot leaked ones; only a SHA-256 is stored.
 import { createHash } from 'node:crypto';
-import { randomBase62 } from '../../shared/ids.ts';
+import { randomBase62 } from './ids.ts';
 
 export const API_KEY_PREFIX = 'qrk_';
 const SECRET_LENGTH = 40;
