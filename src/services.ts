@@ -14,6 +14,7 @@ import { createBatchesService } from './modules/batches/service.ts';
 import { createBulkService } from './modules/bulk/service.ts';
 import type { ChangedCode } from './modules/codes/model.ts';
 import { createIdempotency } from './modules/idempotency/service.ts';
+import { createIdempotencyStore } from './modules/idempotency/store.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
 import { createLogoStore } from './modules/images/logo-store.ts';
@@ -129,7 +130,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     oauthServer: oauth.server,
     codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
     bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, maxLogoFetches: config.bulkLogoFetchesPerCall }),
-    idempotency: createIdempotency(db),
+    idempotency: createIdempotency(createIdempotencyStore(db)),
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */
     logos,

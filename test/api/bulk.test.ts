@@ -1,6 +1,6 @@
 // POST /v1/codes/bulk and bulkCreateCodes: atomic, every problem named, idempotent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestHash } from '../../src/modules/idempotency/service.ts';
+import { requestHash } from '../../src/http/idempotent.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { countCodes as countCodesOf } from '../support/factories.ts';
 

@@ -1,7 +1,7 @@
 // Contract: every bulk operation (JSON and CSV creation, the batch ZIP), success and error,
 // validated against the served document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestHash } from '../../src/modules/idempotency/service.ts';
+import { requestHash } from '../../src/http/idempotent.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { contractClient, loadContract, type Contract } from '../support/contract.ts';
 import { accountIdOf } from '../support/scans.ts';

@@ -46,7 +46,7 @@ export function registerBulkRoutes(router: Router<AppState>, { services, auth, b
   // With CSV, error paths name rows: `row <n>.<column>`, the header being row 1.
   router.post('/codes/bulk', auth, scope('codes:write'), bulkBody(services.config.bulkBodyLimit, bulkJson), async (ctx) => {
     const csv = isCsv(ctx);
-    await answerIdempotently(ctx, services, async () => {
+    await answerIdempotently(ctx, services.idempotency, async () => {
       const result = await services.bulk.create(principalOf(ctx), ctx.request.body).catch((err: unknown) => {
         throw csv ? withCsvRows(err) : err;
       });

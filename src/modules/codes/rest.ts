@@ -20,7 +20,7 @@ export function registerCodeRoutes(router: Router<AppState>, { services, auth, j
 
   // POST /v1/codes: create a code (Idempotency-Key honoured)
   router.post('/codes', auth, scope('codes:write'), json, async (ctx) => {
-    await answerIdempotently(ctx, services, async () => {
+    await answerIdempotently(ctx, services.idempotency, async () => {
       const code = await services.codes.create(principalOf(ctx), ctx.request.body);
       return { status: 201, body: presentCode(code, base) };
     });
