@@ -7,10 +7,10 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isForbiddenAddress, isForbiddenHostName } from './address-policy.ts';
+import { isForbiddenAddress, isForbiddenHostName } from '../../shared/address-policy.ts';
 import { sniffImage, type ImageContentType } from './image-sniff.ts';
 
-export { isForbiddenAddress } from './address-policy.ts';
+export { isForbiddenAddress } from '../../shared/address-policy.ts';
 export { sniffImage } from './image-sniff.ts';
 
 export interface LogoFetchOptions {

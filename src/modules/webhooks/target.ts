@@ -4,7 +4,7 @@
 // and the connection cannot happen.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isForbiddenAddress, isForbiddenHostName } from '../images/address-policy.ts';
+import { isForbiddenAddress, isForbiddenHostName } from '../../shared/address-policy.ts';
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;

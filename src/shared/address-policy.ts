@@ -1,8 +1,8 @@
 // Which network destinations a server-side request to a user-supplied URL may reach: no
 // loopback, private, link-local (cloud metadata), CGNAT, multicast, reserved or documentation
 // addresses, including IPv6 forms that wrap such an IPv4 address, and no internal host names.
-// It knows nothing of logos on purpose: the logo fetcher uses it today, and webhook URLs are
-// meant to go through the same checks, so SSRF rules live in one place.
+// The logo fetcher (images) and webhook targets (webhooks) both use it, so SSRF rules live in
+// one place, below both.
 import { BlockList, isIP } from 'node:net';
 
 const FORBIDDEN_V4 = new BlockList();
