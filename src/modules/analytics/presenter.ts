@@ -23,7 +23,6 @@ export const valueCountSchema = z
     scans: z.int().meta({ example: 17 }),
   })
   .meta({ id: 'ValueCount', description: 'One value of a breakdown and its scans.' });
-export type ValueCount = z.output<typeof valueCountSchema>;
 
 const breakdowns = <const D extends readonly string[]>(dimensions: D) =>
   z.object(Object.fromEntries(dimensions.map((d) => [d, z.array(valueCountSchema)])) as { [K in D[number]]: z.ZodArray<typeof valueCountSchema> });

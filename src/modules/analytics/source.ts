@@ -3,7 +3,12 @@
 // zones with half-hour offsets, ranges that do not start on the hour) and serve as the
 // reference the rollups are tested and benchmarked against.
 import type { DbRow } from '../../db/rows.ts';
-import type { ValueCount } from './presenter.ts';
+
+/** One value of a breakdown and its scans; null when the scan did not tell (no Referer, unknown country...). */
+export interface ValueCount {
+  value: string | null;
+  scans: number;
+}
 
 /** Per-code breakdowns, as the API names them. */
 export const CODE_DIMENSIONS = ['country', 'device', 'os', 'browser', 'referrer', 'language', 'rule'] as const;
@@ -39,9 +44,6 @@ export interface Bucket {
   scans: number;
   unique: number;
 }
-
-/** One value of a breakdown; null when the scan did not tell (no Referer, unknown country...). */
-export type { ValueCount } from './presenter.ts';
 
 export interface CodeRanking {
   active: number;
