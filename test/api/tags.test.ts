@@ -5,7 +5,10 @@
 // account's tags never seen nor matched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { recordScans } from '../support/scans.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
+import { createTagsStore } from '../../src/modules/tags/store.ts';
+import { createCodeTagging } from '../../src/modules/tags/tagging.ts';
+import { accountIdOf, recordScans } from '../support/scans.ts';
 
 let app: TestApp;
 let key: string;
@@ -150,6 +153,21 @@ describe('tags on codes', () => {
     const rush = (await allTags(own)).filter((t: any) => t.name.toLowerCase() === 'rush');
     expect(rush).toHaveLength(1);
     expect(rush[0].code_count).toBe(6);
+  });
+
+  it('transactions tagging codes at once with the same new tags make each tag once (no deadlock on MariaDB)', async () => {
+    const own = await app.newAccountKey('tags-race-db');
+    const accountId = await accountIdOf(app, own);
+    const codes = await Promise.all(Array.from({ length: 8 }, () => createCode({}, own)));
+    const tagging = createCodeTagging(createTagsStore(app.testDb.db), 1000);
+    await Promise.all(
+      codes.map((code, i) => inTransaction(app.testDb.db, (trx) => tagging.set(accountId, [{ codeId: code.body.id, names: i % 2 ? ['Zulu', 'alpha', `own-${i}`] : ['alpha', 'zulu'] }], trx))),
+    );
+    const tags = await allTags(own);
+    expect(tags.filter((t: any) => !t.name.startsWith('own-')).map((t: any) => [t.name.toLowerCase(), t.code_count])).toEqual([
+      ['alpha', 8],
+      ['zulu', 8],
+    ]);
   });
 
   it('PATCH replaces the set, [] clears it, and leaving tags out keeps them', async () => {

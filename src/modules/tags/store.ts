@@ -79,15 +79,17 @@ export function createTagsStore(db: Knex) {
     },
 
     /**
-     * The account's tags with these keys, as key -> id. A locking read on MariaDB, so that a
-     * tag another transaction committed after this one began is seen (a plain read would use
-     * the transaction's older snapshot).
+     * The account's tags with these keys, as key -> id. With `latest`, a locking read on
+     * MariaDB, so that a tag another transaction committed after this one began is seen (a plain
+     * read would use the transaction's older snapshot). Only for keys known to exist: a locking
+     * read of a missing key takes a gap lock, and two transactions holding one and then
+     * inserting into that gap deadlock.
      */
-    async idsByKeys(accountId: string, keys: readonly string[], q: Queryable = db): Promise<Map<string, string>> {
+    async idsByKeys(accountId: string, keys: readonly string[], q: Queryable = db, latest = false): Promise<Map<string, string>> {
       const ids = new Map<string, string>();
       for (const part of chunks(keys)) {
         const query = q('tags').where('account_id', accountId).whereIn('name_key', part).select('id', 'name_key');
-        const rows: { id: string; name_key: string }[] = await (q.isTransaction && !isSqlite(db) ? query.forShare() : query);
+        const rows: { id: string; name_key: string }[] = await (latest && !isSqlite(db) ? query.forShare() : query);
         for (const row of rows) ids.set(row.name_key, row.id);
       }
       return ids;
@@ -138,10 +140,23 @@ export function createTagsStore(db: Knex) {
       return names;
     },
 
-    /** Replaces the tags of these codes with the given tag ids. */
+    /**
+     * Replaces the tags of these codes with the given tag ids: only the links that go are deleted
+     * (by their keys) and only the new ones inserted. A range delete of links a code does not
+     * have would take gap locks on MariaDB, and transactions tagging other codes at the same
+     * time would deadlock inserting into those gaps.
+     */
     async replaceCodeTags(links: readonly { codeId: string; tagIds: readonly string[] }[], q: Queryable = db): Promise<void> {
-      for (const part of chunks(links.map((l) => l.codeId))) await q('code_tags').whereIn('code_id', part).delete();
-      const rows = links.flatMap((l) => l.tagIds.map((tagId) => ({ code_id: l.codeId, tag_id: tagId })));
+      const had = new Map<string, Set<string>>();
+      for (const part of chunks(links.map((l) => l.codeId))) {
+        const rows: { code_id: string; tag_id: string }[] = await q('code_tags').whereIn('code_id', part).select('code_id', 'tag_id');
+        for (const row of rows) had.set(row.code_id, (had.get(row.code_id) ?? new Set()).add(row.tag_id));
+      }
+      for (const link of links) {
+        const gone = [...(had.get(link.codeId) ?? [])].filter((tagId) => !link.tagIds.includes(tagId));
+        if (gone.length > 0) await q('code_tags').where('code_id', link.codeId).whereIn('tag_id', gone).delete();
+      }
+      const rows = links.flatMap((l) => l.tagIds.filter((tagId) => !had.get(l.codeId)?.has(tagId)).map((tagId) => ({ code_id: l.codeId, tag_id: tagId })));
       for (const part of chunks(rows)) await q('code_tags').insert(part);
     },
 

@@ -25,15 +25,18 @@ export function createCodeTagging(store: TagsStore, maxPerAccount: number) {
       const wanted = new Map<string, string>();
       for (const code of codes) for (const name of code.names) if (!wanted.has(tagKey(name))) wanted.set(tagKey(name), name);
       let ids = await store.idsByKeys(accountId, [...wanted.keys()], trx);
-      const missing = [...wanted].filter(([key]) => !ids.has(key));
+      // In key order, so that two calls making the same new tags take their locks alike.
+      const missing = [...wanted].filter(([key]) => !ids.has(key)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       if (missing.length > 0) {
+        // Checked, not locked: calls racing at the cap may pass it by the tags they make at once.
         if ((await store.countForAccount(accountId, trx)) + missing.length > maxPerAccount) throw tooManyTags(maxPerAccount, path);
         const now = new Date();
         await store.insert(
           missing.map(([key, name]) => ({ id: newId('tag'), accountId, name, key, color: null, createdAt: now })),
           trx,
         );
-        ids = new Map([...ids, ...(await store.idsByKeys(accountId, missing.map(([key]) => key), trx))]);
+        // Ours, or the ones a concurrent call made first (its insert won; ours was skipped).
+        ids = new Map([...ids, ...(await store.idsByKeys(accountId, missing.map(([key]) => key), trx, true))]);
       }
       await store.replaceCodeTags(
         codes.map((code) => ({ codeId: code.codeId, tagIds: code.names.map((name) => ids.get(tagKey(name))!) })),
