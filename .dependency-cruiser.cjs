@@ -7,7 +7,7 @@ const LAYERS = [
   ['shared', 'config', 'logger'],
   ['db'],
   ['http', 'graphql'],
-  ['modules/routing'],
+  ['modules/routing', 'modules/tags'],
   ['modules/codes'],
   ['modules/images'],
   ['modules/scans'],

@@ -23,6 +23,9 @@ import { createRenderPool } from './modules/images/render-pool.ts';
 import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
+import { createTagsService } from './modules/tags/service.ts';
+import { createTagsStore } from './modules/tags/store.ts';
+import { createCodeTagging } from './modules/tags/tagging.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
 import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
@@ -43,7 +46,10 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   // their TTLs alone bound how stale they are.
   const bus = createInvalidationBus({ redisUrl: config.redisUrl, logger });
   const routingStore = createRoutingStore(db);
-  const codesStore = createCodesStore(db, routingStore);
+  const tagsStore = createTagsStore(db);
+  // Codes name their tags; the tags module (which owns their tables) does the SQL for them.
+  const tagging = createCodeTagging(tagsStore, config.tagsPerAccount);
+  const codesStore = createCodesStore(db, routingStore, tagging);
   const scansStore = createScansStore(db);
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
@@ -128,8 +134,10 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     oauthGrants: oauth.grants,
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
-    codes: createCodesService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
-    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, maxLogoFetches: config.bulkLogoFetchesPerCall }),
+    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
+    /** The account's tags; codes carry them by name. */
+    tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),
+    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, maxLogoFetches: config.bulkLogoFetchesPerCall }),
     idempotency: createIdempotency(createIdempotencyStore(db)),
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */
@@ -142,6 +150,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
       rollups: createRollupSource(db, rawSource),
       raw: rawSource,
       rawOnly: config.analyticsSource === 'raw',
+      taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
     }),
     rawScans: createRawScansService({ codes: codesStore, scans: scansStore }),
     webhooks: webhooks.service,

@@ -4,6 +4,7 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './scalars.ts';
 import '../modules/routing/graphql.ts';
+import '../modules/tags/graphql.ts';
 import '../modules/codes/graphql.ts';
 import '../modules/bulk/graphql.ts';
 import '../modules/analytics/graphql.ts';

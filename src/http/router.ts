@@ -9,6 +9,7 @@ import { registerCodeRoutes } from '../modules/codes/rest.ts';
 import { registerImageRoutes } from '../modules/images/rest.ts';
 import { registerOAuthClientRoutes } from '../modules/oauth/rest.ts';
 import { registerRoutingRoutes } from '../modules/routing/rest.ts';
+import { registerTagRoutes } from '../modules/tags/rest.ts';
 import { registerWebhookRoutes } from '../modules/webhooks/rest.ts';
 import type { Services } from '../services.ts';
 import { bearerAuthenticator, requireAuth } from './auth.ts';
@@ -32,6 +33,7 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
   registerBulkRoutes(router, deps);
   registerCodeRoutes(router, deps);
   registerRoutingRoutes(router, deps);
+  registerTagRoutes(router, deps);
   registerImageRoutes(router, deps);
   registerBatchRoutes(router, deps);
   registerAnalyticsRoutes(router, deps);

@@ -9,6 +9,8 @@ import { createRoutingStore } from '../../src/modules/routing/store.ts';
 import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
+import { createTagsStore } from '../../src/modules/tags/store.ts';
+import { createCodeTagging } from '../../src/modules/tags/tagging.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import * as backfill from '../../migrations/20261122210300_backfill_scan_rollups.ts';
 import * as widenAccountValue from '../../migrations/20261123000000_widen_account_scan_rollups_value.ts';
@@ -76,7 +78,7 @@ afterAll(() => testDb.destroy());
 
 function services() {
   const { db } = testDb;
-  const codes = createCodesStore(db, createRoutingStore(db));
+  const codes = createCodesStore(db, createRoutingStore(db), createCodeTagging(createTagsStore(db), 1000));
   const raw = createRawSource(db);
   const sources = { codes, rollups: createRollupSource(db, raw), raw };
   return { rollups: createAnalyticsService({ ...sources, rawOnly: false }), raw: createAnalyticsService({ ...sources, rawOnly: true }) };

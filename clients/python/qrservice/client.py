@@ -9,7 +9,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Iterator, Mapping, Optional, cast
 
-from .types import Code, CodeAnalytics, CodeList, Overview, Routing, Rule
+from .types import Code, CodeAnalytics, CodeList, Overview, Routing, Rule, Tag, TagList
 
 API_VERSION = "v1"
 
@@ -38,9 +38,11 @@ class Client:
                 headers: Optional[Mapping[str, str]] = None) -> Any:
         """Sends one request under /v1 and returns the decoded JSON (None for 204)."""
         url = f"{self.base_url}/{API_VERSION}{path}"
-        params = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        # A list is a repeated parameter (`tag=a&tag=b`).
+        params = {k: [_query_value(x) for x in v] if isinstance(v, (list, tuple)) else _query_value(v)
+                  for k, v in (query or {}).items() if v is not None}
         if params:
-            url += "?" + urllib.parse.urlencode(params)
+            url += "?" + urllib.parse.urlencode(params, doseq=True)
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(url, data=data, method=method)
         request.add_header("Authorization", f"Bearer {self.api_key}")
@@ -77,23 +79,43 @@ class Client:
         self.request("DELETE", f"/codes/{_segment(code_id)}")
 
     def list_codes(self, **query: Any) -> CodeList:
-        """One page: `limit`, `cursor`, `type`, `q`, `created_after`, `created_before`, `sort`."""
+        """One page: `limit`, `cursor`, `type`, `q`, `tag` (a name, or a list: any of them), `created_after`, `created_before`, `sort`."""
         return cast(CodeList, self.request("GET", "/codes", query=query))
 
     def iter_codes(self, **query: Any) -> Iterator[Code]:
         """Every code, following next_cursor page by page."""
-        cursor: Optional[str] = None
-        while True:
-            page = self.list_codes(**query, cursor=cursor)
-            yield from page["data"]
-            cursor = page["next_cursor"]
-            if not cursor:
-                return
+        return _every(self.list_codes, query)
 
     def bulk_create(self, codes: list[Mapping[str, Any]], idempotency_key: Optional[str] = None) -> dict[str, Any]:
         """Up to 10,000 codes in one atomic call."""
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
         return cast(dict, self.request("POST", "/codes/bulk", {"codes": codes}, headers=headers))
+
+    # -- tags --------------------------------------------------------------------------------
+
+    def create_tag(self, name: str, color: Optional[str] = None) -> Tag:
+        body: dict[str, Any] = {"name": name}
+        if color is not None:
+            body["color"] = color
+        return cast(Tag, self.request("POST", "/tags", body))
+
+    def get_tag(self, tag_id: str) -> Tag:
+        return cast(Tag, self.request("GET", f"/tags/{_segment(tag_id)}"))
+
+    def update_tag(self, tag_id: str, changes: Mapping[str, Any]) -> Tag:
+        """`name` renames (its codes follow), `color` recolours (None removes it)."""
+        return cast(Tag, self.request("PATCH", f"/tags/{_segment(tag_id)}", changes))
+
+    def delete_tag(self, tag_id: str) -> None:
+        self.request("DELETE", f"/tags/{_segment(tag_id)}")
+
+    def list_tags(self, **query: Any) -> TagList:
+        """One page in name order, each tag with its `code_count`: `limit`, `cursor`."""
+        return cast(TagList, self.request("GET", "/tags", query=query))
+
+    def iter_tags(self, **query: Any) -> Iterator[Tag]:
+        """Every tag of the account, following next_cursor page by page."""
+        return _every(self.list_tags, query)
 
     # -- routing -----------------------------------------------------------------------------
 
@@ -116,6 +138,7 @@ class Client:
         return cast(CodeAnalytics, self.request("GET", f"/codes/{_segment(code_id)}/scans", query=_renamed(query)))
 
     def overview(self, **query: Any) -> Overview:
+        """The account's totals, trend, top codes and breakdowns; `tag` restricts them to one tag's codes."""
         return cast(Overview, self.request("GET", "/analytics/overview", query=_renamed(query)))
 
     def iter_raw_scans(self, code_id: str, **query: Any) -> Iterator[dict[str, Any]]:
@@ -127,6 +150,17 @@ class Client:
             cursor = page["next_cursor"]
             if not cursor:
                 return
+
+
+def _every(list_page: Any, query: Mapping[str, Any]) -> Iterator[Any]:
+    """Every item of a paginated list, following next_cursor page by page."""
+    cursor: Optional[str] = None
+    while True:
+        page = list_page(**query, cursor=cursor)
+        yield from page["data"]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return
 
 
 def _segment(value: str) -> str:

@@ -26,6 +26,7 @@ class Code(TypedDict, total=False):
     name: Optional[str]
     notes: Optional[str]
     forward_query: bool
+    tags: list[str]
     scan_url: Optional[str]
     design: dict[str, Any]
     routing: Routing
@@ -36,6 +37,21 @@ class Code(TypedDict, total=False):
 class CodeList(TypedDict):
     object: str
     data: list[Code]
+    next_cursor: Optional[str]
+
+
+class Tag(TypedDict):
+    id: str
+    object: str
+    name: str
+    color: Optional[str]
+    code_count: int
+    created_at: str
+
+
+class TagList(TypedDict):
+    object: str
+    data: list[Tag]
     next_cursor: Optional[str]
 
 

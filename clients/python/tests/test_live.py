@@ -62,6 +62,19 @@ class LiveTest(unittest.TestCase):
             self.qr.get_code(created[2]["id"])
         self.assertEqual(gone.exception.status, 404)
 
+    def test_tags(self):
+        suffix = str(time.time_ns())
+        tag = self.qr.create_tag(f"py-{suffix}", color="#E8710A")
+        self.assertEqual((tag["color"], tag["code_count"]), ("#e8710a", 0))
+        code = self.qr.create_code({"content": "https://example.com/py/tagged", "tags": [f"PY-{suffix}", f"other-{suffix}"]})
+        self.assertEqual(code["tags"], [f"other-{suffix}", f"py-{suffix}"])
+        self.assertEqual([c["id"] for c in self.qr.iter_codes(limit=1, tag=[f"py-{suffix}", f"none-{suffix}"])], [code["id"]])
+        self.assertEqual(self.qr.update_tag(tag["id"], {"name": f"Py-{suffix}"})["code_count"], 1)
+        self.assertIn(tag["id"], [t["id"] for t in self.qr.iter_tags(limit=1)])
+        self.assertEqual(self.qr.overview(tag=f"py-{suffix}")["total_codes"], 1)
+        self.qr.delete_tag(tag["id"])
+        self.assertEqual(self.qr.get_code(code["id"])["tags"], [f"other-{suffix}"])
+
     def test_validation_errors_name_every_field(self):
         with self.assertRaises(ApiError) as bad:
             self.qr.create_code({"content": "not a url", "design": {"style": "wavy"}})

@@ -53,6 +53,55 @@ export interface paths {
         patch: operations["updateCode"];
         trace?: never;
     };
+    "/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tags
+         * @description One page of the account’s tags in name order (case ignored), each with the number of codes carrying it.
+         */
+        get: operations["listTags"];
+        put?: never;
+        /**
+         * Create a tag
+         * @description A name the account already has, in any case, is a 409. At most TAGS_PER_ACCOUNT tags (1000 by default) per account.
+         */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tag */
+        get: operations["getTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag
+         * @description The tag is taken off every code carrying it; the codes stay.
+         */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or recolour a tag
+         * @description Codes carrying the tag show its new name. A name another tag of the account has, in any case, is a 409; `color: null` removes the colour.
+         */
+        patch: operations["updateTag"];
+        trace?: never;
+    };
     "/codes/{id}/routing": {
         parameters: {
             query?: never;
@@ -821,6 +870,14 @@ export interface components {
              * @example Printed 2,000 copies; replace after the campaign.
              */
             notes?: string | null;
+            /**
+             * @description Tag names (0-20). A name the account has no tag for creates that tag; an existing tag matches ignoring case. Duplicates collapse. On update the list replaces the code’s tags; `[]` removes them all.
+             * @example [
+             *       "print",
+             *       "spring-2026"
+             *     ]
+             */
+            tags?: string[];
             design?: {
                 fg_color?: string;
                 bg_color?: string;
@@ -963,6 +1020,14 @@ export interface components {
              * @example Printed 2,000 copies; replace after the campaign.
              */
             notes?: string | null;
+            /**
+             * @description Tag names (0-20). A name the account has no tag for creates that tag; an existing tag matches ignoring case. Duplicates collapse. On update the list replaces the code’s tags; `[]` removes them all.
+             * @example [
+             *       "print",
+             *       "spring-2026"
+             *     ]
+             */
+            tags?: string[];
             design?: {
                 fg_color?: string | null;
                 bg_color?: string | null;
@@ -984,6 +1049,41 @@ export interface components {
                 margin?: number | null;
             };
             routing?: components["schemas"]["RoutingInput"];
+        };
+        /**
+         * @example {
+         *       "name": "print",
+         *       "color": "#e8710a"
+         *     }
+         */
+        CreateTag: {
+            /**
+             * @description 1-50 characters after trimming, unique in the account ignoring case; no `|`.
+             * @example print
+             */
+            name: string;
+            /**
+             * @description A colour for the tag’s label, `#rrggbb`, or null.
+             * @example #e8710a
+             */
+            color?: string | null;
+        };
+        /**
+         * @example {
+         *       "name": "Print 2026"
+         *     }
+         */
+        UpdateTag: {
+            /**
+             * @description 1-50 characters after trimming, unique in the account ignoring case; no `|`.
+             * @example print
+             */
+            name?: string;
+            /**
+             * @description A colour for the tag’s label, `#rrggbb`, or null.
+             * @example #e8710a
+             */
+            color?: string | null;
         };
         /**
          * @description The whole rule set: `rules` is required (an empty list removes every rule).
@@ -1507,6 +1607,14 @@ export interface components {
             notes: string | null;
             /** @description Scans carry the scan URL’s query string on to the destination (url codes). */
             forward_query: boolean;
+            /**
+             * @description Names of the account’s tags the code carries, sorted by name (case ignored).
+             * @example [
+             *       "print",
+             *       "spring-2026"
+             *     ]
+             */
+            tags: string[];
             design: components["schemas"]["Design"];
             routing: {
                 enabled: boolean;
@@ -1603,6 +1711,27 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Code"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        Tag: {
+            /** @example tag_8kD2mQ9xT4pL0aZc7VbN */
+            id: string;
+            /** @constant */
+            object: "tag";
+            /** @example print */
+            name: string;
+            /** @example #e8710a */
+            color: string | null;
+            /** @description How many of the account’s codes carry the tag. */
+            code_count: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TagList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Tag"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
@@ -2484,6 +2613,8 @@ export type CodeContent = components['schemas']['CodeContent'];
 export type RoutingInput = components['schemas']['RoutingInput'];
 export type InlineRuleInput = components['schemas']['InlineRuleInput'];
 export type UpdateCode = components['schemas']['UpdateCode'];
+export type CreateTag = components['schemas']['CreateTag'];
+export type UpdateTag = components['schemas']['UpdateTag'];
 export type ReplaceRouting = components['schemas']['ReplaceRouting'];
 export type RuleInput = components['schemas']['RuleInput'];
 export type RuleConditions = components['schemas']['RuleConditions'];
@@ -2509,6 +2640,8 @@ export type InlineRule = components['schemas']['InlineRule'];
 export type Problem = components['schemas']['Problem'];
 export type FieldError = components['schemas']['FieldError'];
 export type CodeList = components['schemas']['CodeList'];
+export type Tag = components['schemas']['Tag'];
+export type TagList = components['schemas']['TagList'];
 export type Routing = components['schemas']['Routing'];
 export type Rule = components['schemas']['Rule'];
 export type RoutingResolution = components['schemas']['RoutingResolution'];
@@ -2557,6 +2690,8 @@ export interface operations {
                 type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo";
                 /** @description Codes whose content or name contains this text, in any case (accents count). */
                 q?: string;
+                /** @description Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name the account has no tag for matches nothing. */
+                tag?: string | string[];
                 created_after?: string;
                 created_before?: string;
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
@@ -2700,6 +2835,156 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tags. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTag"];
+            };
+        };
+        responses: {
+            /** @description The new tag. */
+            201: {
+                headers: {
+                    /** @description The tag’s URL. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTag"];
+            };
+        };
+        responses: {
+            /** @description The changed tag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -3106,6 +3391,8 @@ export interface operations {
                 include_bots?: "true" | "false";
                 /** @description How many values each breakdown (and the overview’s top codes) lists. */
                 top?: number;
+                /** @description Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and `total_codes` count those codes alone. A name the account has no tag for counts nothing. */
+                tag?: string;
             };
             header?: never;
             path?: never;

@@ -2,6 +2,7 @@
 // show (text, colors); '' or null means "the default", sent as absent on create and as null
 // (which resets the field) on update.
 import type { FieldProblem } from '../graphql.ts';
+import { tagNames } from '../tags.ts';
 
 export const CODE_TYPES = ['url', 'text', 'email', 'phone', 'sms', 'wifi', 'vcard', 'geo'] as const;
 export const STYLES = ['square', 'dots', 'rounded', 'branded'] as const;
@@ -58,6 +59,8 @@ export interface CodeForm {
   /** A new url code's custom slug; '' = a random one. */
   slug: string;
   notes: string;
+  /** Tag names, comma-separated as typed. */
+  tags: string;
   /** The URL, the text of a text code, or the JSON of another static code's content. */
   content: string;
   design: DesignForm;
@@ -79,7 +82,7 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
+export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', tags: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
 function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
@@ -143,16 +146,17 @@ export function previewInput(form: CodeForm): Built {
 export function createInput(form: CodeForm): Built {
   const built = previewInput(form);
   if ('problems' in built) return built;
-  const input = { ...built.input, ...labels(form, undefined) };
+  const tags = tagNames(form.tags);
+  const input = { ...built.input, ...labels(form, undefined), ...(tags.length > 0 ? { tags } : {}) };
   if (form.type !== 'url') return { input };
   return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), routing: routingInput(form) } };
 }
 
-/** UpdateCodeInput: content, name and notes, every design field (defaults reset), and the rules in order. */
+/** UpdateCodeInput: content, name, notes and tags, every design field (defaults reset), and the rules in order. */
 export function updateInput(form: CodeForm): Built {
   const content = parseContent(form);
   if ('problem' in content) return { problems: [content.problem] };
-  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), design: designInput(form.design, null) };
+  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), tags: tagNames(form.tags), design: designInput(form.design, null) };
   if (form.type === 'url') input.routing = routingInput(form);
   return { input };
 }

@@ -4,7 +4,7 @@ import { defaultDesign, type CodeForm, type DesignForm, type RuleForm } from './
 const DESIGN_FIELDS = 'fgColor bgColor style logoUrl errorCorrection eyeStyle eyeColor gradient { type from to angle } frame frameText margin';
 
 /** The fields the editor needs; every query and mutation of the editor answers them. */
-export const CODE_FIELDS = `id type content name notes scanUrl createdAt updatedAt design { ${DESIGN_FIELDS} }
+export const CODE_FIELDS = `id type content name notes tags scanUrl createdAt updatedAt design { ${DESIGN_FIELDS} }
   routing { enabled rules { ruleId condition destination conditions { weights { destination weight } } } }
   svg(size: 320)`;
 
@@ -14,6 +14,7 @@ export interface SavedCode {
   content: unknown;
   name: string | null;
   notes: string | null;
+  tags: string[];
   scanUrl: string | null;
   createdAt: string;
   updatedAt: string;
@@ -66,6 +67,7 @@ export function formOf(code: SavedCode): CodeForm {
     name: code.name ?? '',
     slug: '',
     notes: code.notes ?? '',
+    tags: code.tags.join(', '),
     content: contentText(code),
     design: designForm(code.design),
     routingEnabled: code.routing.enabled,

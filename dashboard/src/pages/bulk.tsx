@@ -74,7 +74,7 @@ export function BulkPage() {
       <h1>Bulk upload</h1>
       <p>
         One code per row, under a header naming the columns: <code>content</code> and any of <code>type</code>, <code>fg_color</code>, <code>bg_color</code>,{' '}
-        <code>style</code>, <code>error_correction</code>, <code>logo_url</code>. Up to 10,000 rows; all are created, or none when a row is invalid.
+        <code>style</code>, <code>error_correction</code>, <code>logo_url</code>, <code>tags</code> (names separated by <code>|</code>, e.g. <code>print|spring</code>; new ones are created). Up to 10,000 rows; all are created, or none when a row is invalid.
       </p>
       <details>
         <summary>Example</summary>

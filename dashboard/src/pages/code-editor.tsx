@@ -8,6 +8,7 @@ import { ImageDownload } from '../code-form/image-download.tsx';
 import { LivePreview, usePreview } from '../code-form/live-preview.tsx';
 import { createInput, emptyForm, previewInput, updateInput, type CodeForm } from '../code-form/model.ts';
 import { RoutingRules } from '../code-form/routing-rules.tsx';
+import { TagField } from '../code-form/tag-field.tsx';
 import { CODE_FIELDS, formOf, type SavedCode } from '../code-form/saved-code.ts';
 import { Link } from '../components/link.tsx';
 import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
@@ -68,6 +69,7 @@ function CodeEditor({ initial }: { initial: SavedCode | null }) {
       <form class="editor" onSubmit={save} noValidate>
         <div class="editor-fields">
           <ContentFields form={form} typeEditable={!saved} problems={problems} onChange={change} />
+          <TagField value={form.tags} problems={problems} onChange={(tags) => change({ tags })} />
           <DesignFields design={form.design} problems={problems} onChange={(design) => change({ design })} />
           {form.type === 'url' ? (
             <RoutingRules enabled={form.routingEnabled} rules={form.rules} problems={problems} onChange={change} />

@@ -2,11 +2,13 @@
 // rows, their previews and their scan counts (Code.scanCount is batched by a DataLoader on the
 // server: one grouped count for the whole page).
 import { useEffect, useState } from 'preact/hooks';
+import { TagLabels } from '../code-form/tag-field.tsx';
 import { Link } from '../components/link.tsx';
 import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
 import { QrImage } from '../components/qr-image.tsx';
 import { describeContent, formatCount, formatDateTime } from '../format.ts';
 import { flashMessage } from '../router.ts';
+import { useAccountTags } from '../tags.ts';
 import { useQuery } from '../use-query.ts';
 
 const PAGE_SIZE = 20;
@@ -14,7 +16,7 @@ const DAY_MS = 86_400_000;
 
 const CODES = `query Codes($first: Int!, $after: String, $filter: CodeFilter, $since: DateTime!) {
   codes(first: $first, after: $after, filter: $filter) {
-    edges { node { id type content name createdAt design { style } scanCount(from: $since) svg(size: 64) } }
+    edges { node { id type content name tags createdAt design { style } scanCount(from: $since) svg(size: 64) } }
     pageInfo { hasNextPage endCursor }
   }
 }`;
@@ -24,6 +26,7 @@ interface CodeRow {
   type: string;
   content: unknown;
   name: string | null;
+  tags: string[];
   createdAt: string;
   design: { style: string };
   scanCount: number;
@@ -53,12 +56,16 @@ function useDebounced<T>(value: T, ms: number): T {
 export function CodesPage() {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 300);
+  // '' = every code; otherwise the name of the tag the list is filtered by.
+  const [tag, setTag] = useState('');
+  const accountTags = useAccountTags();
+  const colors = new Map(accountTags.map((t) => [t.name, t.color]));
   // Cursors of the pages visited, so "Previous" can go back on a forward-only connection.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [since] = useState(thirtyDaysAgo);
-  useEffect(() => setCursors([null]), [q]);
+  useEffect(() => setCursors([null]), [q, tag]);
   const after = cursors[cursors.length - 1] ?? null;
-  const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter: q ? { q } : null, since });
+  const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter: q || tag ? { ...(q ? { q } : {}), ...(tag ? { tags: [tag] } : {}) } : null, since });
   const [flash] = useState(flashMessage);
   const rows = data?.codes.edges.map((e) => e.node) ?? [];
 
@@ -71,12 +78,27 @@ export function CodesPage() {
         </Link>
       </div>
       {flash && <Notice>{flash}</Notice>}
-      <label class="search">
-        Search names and content <input type="search" value={search} placeholder="e.g. example.com/spring" onInput={(e) => setSearch(e.currentTarget.value)} />
-      </label>
+      <div class="list-filters">
+        <label class="search">
+          Search names and content <input type="search" value={search} placeholder="e.g. example.com/spring" onInput={(e) => setSearch(e.currentTarget.value)} />
+        </label>
+        {accountTags.length > 0 && (
+          <label class="tag-filter">
+            Tag{' '}
+            <select id="tag-filter" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
+              <option value="">All codes</option>
+              {accountTags.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.name} ({formatCount(t.codeCount)})
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
       <ErrorBox error={error} />
       {loading && !data && <Loading what="codes" />}
-      {data && rows.length === 0 && <p class="empty">{q ? `No code's name or content contains “${q}”.` : 'No codes yet: create one, or upload a CSV.'}</p>}
+      {data && rows.length === 0 && <p class="empty">{q || tag ? `No code${tag ? ` tagged “${tag}”` : ''}${q ? `${tag ? ' whose' : "'s"} name or content contains “${q}”` : ''}.` : 'No codes yet: create one, or upload a CSV.'}</p>}
       {rows.length > 0 && (
         <table class="codes" aria-busy={loading}>
           <thead>
@@ -96,7 +118,10 @@ export function CodesPage() {
                 <td>
                   <QrImage svg={code.svg} alt={`QR code ${code.id}`} class="thumb" />
                 </td>
-                <td class="name-cell">{code.name ? <Link to={`/codes/${code.id}`}>{code.name}</Link> : <span class="hint">—</span>}</td>
+                <td class="name-cell">
+                  {code.name ? <Link to={`/codes/${code.id}`}>{code.name}</Link> : <span class="hint">—</span>}
+                  <TagLabels names={code.tags} colors={colors} />
+                </td>
                 <td>
                   <Link to={`/codes/${code.id}`}>{code.id}</Link>
                 </td>

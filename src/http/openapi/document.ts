@@ -10,6 +10,7 @@ import { imagesOpenApi } from '../../modules/images/openapi.ts';
 import { oauthOpenApi } from '../../modules/oauth/openapi.ts';
 import { routingOpenApi } from '../../modules/routing/openapi.ts';
 import { scansOpenApi } from '../../modules/scans/openapi.ts';
+import { tagsOpenApi } from '../../modules/tags/openapi.ts';
 import { webhooksOpenApi } from '../../modules/webhooks/openapi.ts';
 import { SCOPES, type Scope } from '../../shared/principal.ts';
 import { CURRENT_API_VERSION, type ApiVersion } from '../versions.ts';
@@ -19,6 +20,7 @@ import { opsOpenApi } from './ops.ts';
 /** In the order the reference docs show them. */
 const MODULES: readonly OpenApiModule[] = [
   codesOpenApi,
+  tagsOpenApi,
   routingOpenApi,
   imagesOpenApi,
   bulkOpenApi,

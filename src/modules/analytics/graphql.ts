@@ -150,8 +150,8 @@ builder.objectFields(CodeRef, (t) => ({
 builder.queryField('analyticsOverview', (t) =>
   t.field({
     type: OverviewRef,
-    description: 'The account overview of GET /v1/analytics/overview.',
-    args: seriesArgs(t),
-    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, asQuery(args))),
+    description: 'The account overview of GET /v1/analytics/overview; with tag, of the codes carrying that tag.',
+    args: { ...seriesArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
+    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, { ...asQuery(args), ...compact({ tag: args.tag }) })),
   }),
 );

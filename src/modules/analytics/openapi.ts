@@ -5,7 +5,7 @@ import { jsonResponse, listOf, operation, type OpenApiModule } from '../../http/
 import { codeIdParams } from '../codes/openapi.ts';
 import { MAX_PERIODS } from './periods.ts';
 import { codeAnalyticsSchema, overviewSchema, SCAN_RECORD_COLUMNS, scanRecordSchema } from './presenter.ts';
-import { analyticsQuerySchema, rawScansQuerySchema } from './schemas.ts';
+import { analyticsQuerySchema, overviewQuerySchema, rawScansQuerySchema } from './schemas.ts';
 
 const TAG = 'Analytics';
 
@@ -71,7 +71,7 @@ export const analyticsOpenApi: OpenApiModule = {
         description: `${RANGE} \`previous_period\` covers the same number of periods just before, for comparison; \`top\` says how many top codes and values per breakdown to list.`,
         tag: TAG,
         scope: 'analytics:read',
-        requestParams: { query: analyticsQuerySchema },
+        requestParams: { query: overviewQuerySchema },
         responses: { '200': jsonResponse(overviewSchema, 'The overview.') },
         problems: [422],
       }),

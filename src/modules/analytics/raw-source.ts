@@ -10,14 +10,22 @@ export function createRawSource(db: Knex): AnalyticsSource {
     if (!w.includeBots) b.where('scans.is_bot', 0);
   };
 
-  const scoped = (scope: Scope, w: Window) =>
-    (scope.kind === 'code' ? db('scans').where('scans.code_id', scope.codeId) : db('scans').where('scans.account_id', scope.accountId)).modify(inWindow(w));
+  const scoped = (scope: Scope, w: Window) => {
+    if (scope.kind === 'code') return db('scans').where('scans.code_id', scope.codeId).modify(inWindow(w));
+    const query = db('scans').where('scans.account_id', scope.accountId).modify(inWindow(w));
+    return scope.kind === 'codes' ? query.whereIn('scans.code_id', scope.codeIds()) : query;
+  };
 
-  /** A scan is unique for its code, or for its account, as the writer flagged it. */
-  const uniqueFlag = (scope: Scope) => (scope.kind === 'code' ? 'is_unique' : 'is_account_unique');
+  /**
+   * A scan is unique for its code, or for its account, as the writer flagged it. Some codes of
+   * the account (a tag's) count a visitor once per code, as their rollups can.
+   */
+  const uniqueFlag = (scope: Scope) => (scope.kind === 'account' ? 'is_account_unique' : 'is_unique');
 
-  const existingCodes = (accountId: string, w: Window) =>
-    db('scans').join('codes', 'codes.id', 'scans.code_id').where('scans.account_id', accountId).modify(inWindow(w));
+  const existingCodes = (accountId: string, w: Window, only?: () => Knex.QueryBuilder) => {
+    const query = db('scans').join('codes', 'codes.id', 'scans.code_id').where('scans.account_id', accountId).modify(inWindow(w));
+    return only ? query.whereIn('scans.code_id', only()) : query;
+  };
 
   return {
     async buckets(scope, w, widthMs) {
@@ -39,8 +47,8 @@ export function createRawSource(db: Knex): AnalyticsSource {
       );
     },
 
-    async codeRanking(accountId, w, top) {
-      const rows = await existingCodes(accountId, w).select({ codeId: 'scans.code_id' }).count({ scans: '*' }).groupBy('scans.code_id');
+    async codeRanking(accountId, w, top, only) {
+      const rows = await existingCodes(accountId, w, only).select({ codeId: 'scans.code_id' }).count({ scans: '*' }).groupBy('scans.code_id');
       return rankCodes(rows, top);
     },
 

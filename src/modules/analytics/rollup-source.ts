@@ -3,7 +3,7 @@
 // rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
 import type { Knex } from 'knex';
 import { HOUR_MS } from './periods.ts';
-import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type ValueCount, type Window } from './source.ts';
+import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
 
 const DAY_MS = 86_400_000;
 /** Code ids per existence query: well inside every engine's limit on bound parameters. */
@@ -26,10 +26,11 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
    * materialized" plan on some data (one index range per code of the account): 0.5 s instead
    * of 60 ms on a million scans, depending on statistics.
    */
-  const perExistingCode = async (accountId: string, w: Window): Promise<AggregateRow[]> => {
+  const perExistingCode = async (accountId: string, w: Window, only?: () => Knex.QueryBuilder): Promise<AggregateRow[]> => {
     const perCode: AggregateRow[] = await db('scan_rollups')
       .where('scan_rollups.account_id', accountId)
       .modify(inWindow(w, 'scan_rollups', 'hour'))
+      .modify((b) => (only ? b.whereIn('scan_rollups.code_id', only()) : b))
       .select({ codeId: 'code_id' })
       .sum({ scans: 'scans' })
       .groupBy('code_id');
@@ -41,14 +42,18 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
     return perCode.filter((r) => existing.has(String(r.codeId)));
   };
 
+  /** Rows of one code, or of the codes of a `codes` scope (a subquery of their ids). */
+  const ofCodes = (scope: Exclude<Scope, { kind: 'account' }>, table: string) => (b: Knex.QueryBuilder) =>
+    scope.kind === 'code' ? b.where(`${table}.code_id`, scope.codeId) : b.whereIn(`${table}.code_id`, scope.codeIds());
+
   const counts = (rows: AggregateRow[]): ValueCount[] => rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
   return {
     async buckets(scope, w, widthMs) {
       if (widthMs !== HOUR_MS) throw new Error('rollups hold hourly buckets only');
       const query =
-        scope.kind === 'code'
-          ? db('scan_rollups').where('scan_rollups.code_id', scope.codeId).modify(inWindow(w, 'scan_rollups', 'hour'))
+        scope.kind !== 'account'
+          ? db('scan_rollups').modify(ofCodes(scope, 'scan_rollups')).modify(inWindow(w, 'scan_rollups', 'hour'))
           : db('account_scan_rollups').where({ account_id: scope.accountId, dimension: 'total' }).modify(inWindow(w, 'account_scan_rollups', 'hour'));
       const rows = await query.select({ at: 'hour' }).sum({ scans: 'scans', unique: 'unique_scans' }).groupBy('hour').orderBy('hour');
       return rows.map((r: AggregateRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
@@ -65,12 +70,13 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
         return rankValues(counts(rows), top);
       }
       // Whole UTC days from the daily rollups; the hours before the first and after the last
-      // whole day from raw scans (at most two partial days of one code).
+      // whole day from raw scans (at most two partial days of the code, or of a tag's codes).
       const firstDay = w.from === null ? null : Math.ceil(w.from / DAY_MS) * DAY_MS;
       const endDay = w.to === null ? null : Math.floor(w.to / DAY_MS) * DAY_MS;
       if (firstDay !== null && endDay !== null && firstDay >= endDay) return raw.breakdown(scope, dimension, w, top);
       const days = await db('scan_dimension_rollups')
-        .where({ code_id: scope.codeId, dimension })
+        .modify(ofCodes(scope, 'scan_dimension_rollups'))
+        .where({ dimension })
         .modify(inWindow({ from: firstDay, to: endDay, includeBots: w.includeBots }, 'scan_dimension_rollups', 'day'))
         .select('value')
         .sum({ scans: 'scans' })
@@ -82,8 +88,8 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource): AnalyticsSou
       return rankValues([...counts(days), ...edges.flat()], top);
     },
 
-    async codeRanking(accountId, w, top) {
-      return rankCodes(await perExistingCode(accountId, w), top);
+    async codeRanking(accountId, w, top, only) {
+      return rankCodes(await perExistingCode(accountId, w, only), top);
     },
 
     async totalsByCode(accountId, codeIds, w) {

@@ -1,6 +1,7 @@
 // Query parameters of the analytics endpoints. GraphQL passes its arguments in the same
 // string form, so both transports validate alike.
 import { z } from 'zod';
+import { tagNameSchema } from '../tags/schemas.ts';
 import { GRANULARITIES, isTimeZone } from './periods.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -43,6 +44,15 @@ const rangeFields = {
 
 export const analyticsQuerySchema = z.strictObject(rangeFields);
 export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
+
+/** The overview's query: a range, and optionally one tag whose codes it is restricted to. */
+export const overviewQuerySchema = z.strictObject({
+  ...rangeFields,
+  tag: tagNameSchema.optional().meta({
+    description: 'Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and `total_codes` count those codes alone. A name the account has no tag for counts nothing.',
+    example: 'print',
+  }),
+});
 
 export const RAW_PAGE_MAX = 1000;
 

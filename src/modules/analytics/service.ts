@@ -7,7 +7,8 @@ import type { Code } from '../codes/model.ts';
 import type { CodesStore } from '../codes/store.ts';
 import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Series } from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
-import { analyticsQuerySchema } from './schemas.ts';
+import type { Knex } from 'knex';
+import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
 
@@ -19,13 +20,19 @@ export interface AnalyticsDeps {
   raw: AnalyticsSource;
   /** Answer everything from raw scans (benchmarks and cross-checks compare the two). */
   rawOnly: boolean;
+  /** A subquery of the ids of the account's codes carrying the named tag (the tags module's). */
+  taggedCodes?: (accountId: string, tag: string) => Knex.QueryBuilder;
   now?: () => number;
 }
 
 /** The fallback route of a scan has no rule id; breakdowns call it "default". */
 const DEFAULT_RULE = 'default';
 
-export function createAnalyticsService({ codes, rollups, raw, rawOnly, now = Date.now }: AnalyticsDeps) {
+const noTags = (): Knex.QueryBuilder => {
+  throw new Error('analytics by tag need taggedCodes');
+};
+
+export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCodes = noTags, now = Date.now }: AnalyticsDeps) {
   const sourceFor = (series: Series) => (!rawOnly && alignsWithHours(series) ? rollups : raw);
   const windowOf = (series: Series, includeBots: boolean): Window => ({ from: series.from, to: series.to, includeBots });
 
@@ -76,19 +83,25 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, now = Dat
       };
     },
 
-    /** Account-wide totals, trend, top codes and breakdowns, with the period before for comparison. */
+    /**
+     * Account-wide totals, trend, top codes and breakdowns, with the period before for
+     * comparison; with `tag`, of the codes carrying that tag at the time of the query.
+     */
     async overview(principal: Principal, input: unknown): Promise<Overview> {
-      const q = parseInput(analyticsQuerySchema, input);
+      const q = parseInput(overviewQuerySchema, input);
       const series = resolveSeries(q, now());
       const previous = previousSeries(series);
-      const scope: Scope = { kind: 'account', accountId: principal.accountId };
+      const { accountId } = principal;
+      const tag = q.tag;
+      const only = tag === undefined ? undefined : () => taggedCodes(accountId, tag);
+      const scope: Scope = only ? { kind: 'codes', accountId, codeIds: only } : { kind: 'account', accountId };
       const source = sourceFor(series);
       const window = windowOf(series, q.include_bots);
       const [current, before, totalCodes, ranking, ...breakdowns] = await Promise.all([
         periodCounts(scope, series, q.include_bots),
         periodCounts(scope, previous, q.include_bots),
-        codes.countForAccount(principal.accountId),
-        source.codeRanking(principal.accountId, window, q.top),
+        codes.countForAccount(accountId, only?.()),
+        source.codeRanking(accountId, window, q.top, only),
         ...ACCOUNT_BREAKDOWNS.map((d) => source.breakdown(scope, d, window, q.top)),
       ]);
       const byId = new Map((await codes.findManyByIds(principal.accountId, ranking.top.map((t) => t.codeId))).map((c) => [c.id, c]));

@@ -2,6 +2,7 @@
 // service picks the rollups whenever they can answer exactly; raw scans answer the rest (time
 // zones with half-hour offsets, ranges that do not start on the hour) and serve as the
 // reference the rollups are tested and benchmarked against.
+import type { Knex } from 'knex';
 import type { DbRow } from '../../db/rows.ts';
 
 /** One value of a breakdown and its scans; null when the scan did not tell (no Referer, unknown country...). */
@@ -29,7 +30,11 @@ export const DIMENSION_COLUMNS: Record<CodeDimension, string> = {
 export const ACCOUNT_BREAKDOWNS = ['country', 'device', 'os', 'browser', 'referrer'] as const satisfies readonly CodeDimension[];
 export type AccountDimension = (typeof ACCOUNT_BREAKDOWNS)[number];
 
-export type Scope = { kind: 'code'; codeId: string } | { kind: 'account'; accountId: string };
+/**
+ * One code, the whole account, or some of the account's codes (those carrying a tag): `codeIds`
+ * makes a fresh subquery of their ids each time it is called.
+ */
+export type Scope = { kind: 'code'; codeId: string } | { kind: 'account'; accountId: string } | { kind: 'codes'; accountId: string; codeIds: () => Knex.QueryBuilder };
 
 /** A half-open time range in epoch milliseconds; null ends are unbounded. */
 export interface Window {
@@ -84,8 +89,8 @@ export interface AnalyticsSource {
   buckets(scope: Scope, window: Window, widthMs: number): Promise<Bucket[]>;
   /** The `top` most frequent values of a dimension, most scans first, then by value. */
   breakdown(scope: Scope, dimension: CodeDimension, window: Window, top: number): Promise<ValueCount[]>;
-  /** How many of the account's existing codes were scanned, and the `top` with the most scans. */
-  codeRanking(accountId: string, window: Window, top: number): Promise<CodeRanking>;
+  /** How many of the account's existing codes (of `only`, when given) were scanned, and the `top` with the most scans. */
+  codeRanking(accountId: string, window: Window, top: number, only?: () => Knex.QueryBuilder): Promise<CodeRanking>;
   /** Totals for each of the given codes of the account, in one query (for DataLoader). */
   totalsByCode(accountId: string, codeIds: readonly string[], window: Window): Promise<Map<string, CodeTotals>>;
 }

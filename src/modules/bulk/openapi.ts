@@ -40,7 +40,7 @@ text,"{""text"":""Table 2""}",,
 const bulkCsvBody = z.string().meta({
   description: `UTF-8 CSV. The first row is a header naming the columns (matched case-insensitively, in any order): \`content\`, and any of ${CSV_COLUMNS.filter((c) => c !== 'content')
     .map((c) => `\`${c}\``)
-    .join(', ')}. Each further row is one code: an empty cell is not set (\`type\` defaults to url), and a static type's \`content\` is its JSON object, e.g. \`{"text":"hello"}\`. Quoted fields may hold commas, quotes and line breaks.`,
+    .join(', ')}. Each further row is one code: an empty cell is not set (\`type\` defaults to url), and a static type's \`content\` is its JSON object, e.g. \`{"text":"hello"}\`. \`tags\` holds tag names separated by \`|\` (\`print|spring\`), created on the fly like a code's \`tags\`. Quoted fields may hold commas, quotes and line breaks.`,
   example: CSV_EXAMPLE,
 });
 
@@ -86,6 +86,7 @@ The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UT
                           type: 'url',
                           content: 'https://example.com/menu/table-1',
                           payload: 'https://qr.example.com/aB3dE5f',
+                          tags: ['menu'],
                           design: {
                             fg_color: '#1a73e8',
                             bg_color: '#ffffff',

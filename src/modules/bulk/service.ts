@@ -46,7 +46,7 @@ function slugsTaken(bodies: CreateCodeInput[], taken: string[]): DomainError {
   return new DomainError('conflict', `${errors.length === 1 ? 'A slug is' : `${errors.length} slugs are`} taken (a slug is never used twice): ${errors.map((e) => e.path).join(', ')}.`, errors);
 }
 
-export function createBulkService({ db, codes, routing, images, logos, onCodeChanged, emit, maxLogoFetches }: BulkServiceDeps) {
+export function createBulkService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit, maxLogoFetches }: BulkServiceDeps) {
   /** Parses every item, collecting each one's problems under `codes.<index>`. */
   function parseItems(items: unknown[]): CreateCodeInput[] {
     const errors: FieldError[] = [];
@@ -162,9 +162,14 @@ export function createBulkService({ db, codes, routing, images, logos, onCodeCha
           newCodes.filter((c) => c.rules?.length).map((c) => ({ codeId: c.id, rules: c.rules! })),
           trx,
         );
+        // Tags named by the items, the account's missing ones made once for the whole call.
+        const tagged = newCodes.flatMap((c, i) => (bodies[i]!.tags?.length ? [{ codeId: c.id, names: bodies[i]!.tags! }] : []));
+        if (tagged.length > 0) await tagging.set(principal.accountId, tagged, trx, 'codes');
+        const tags = tagged.length > 0 ? await tagging.namesOf(tagged.map((t) => t.codeId), trx) : new Map<string, string[]>();
         const made = newCodes.map(({ rules: _rules, routingEnabled, batchId: _batch, ...code }): Code => ({
           ...code,
           routing: { enabled: routingEnabled, rules: rules.get(code.id) ?? [] },
+          tags: tags.get(code.id) ?? [],
         }));
         // One event for the whole call, committed with it.
         await emit({ type: 'codes.bulk_created', accountId: principal.accountId, batchId, codes: made }, trx);

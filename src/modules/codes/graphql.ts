@@ -48,6 +48,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     forwardQuery: t.exposeBoolean('forwardQuery', { description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
     name: t.exposeString('name', { nullable: true, description: 'A title for people; null when none was given.' }),
     notes: t.exposeString('notes', { nullable: true }),
+    tags: t.exposeStringList('tags', { description: 'Names of the account’s tags the code carries, sorted by name (case ignored); Query.tags lists the tags themselves.' }),
     payload: t.string({ description: 'The exact text the image encodes.', resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl) }),
     design: t.field({ type: DesignRef, resolve: (code) => resolveDesign(code.design) }),
     routing: t.field({ type: RoutingRef, resolve: (code) => code.routing }),
@@ -101,6 +102,7 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
     slug: t.string({ required: false, description: 'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before is a CONFLICT. Random when left out.' }),
     name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
     notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
+    tags: t.stringList({ required: false, description: 'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.' }),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -113,6 +115,7 @@ const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
     slug: t.string({ required: false, description: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.' }),
     name: t.string({ required: false, description: 'A new title; null removes it.' }),
     notes: t.string({ required: false, description: 'New notes; null removes them.' }),
+    tags: t.stringList({ required: false, description: 'The code’s tags from now on (replacing its old ones); [] removes them all.' }),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -122,6 +125,7 @@ const CodeFilter = builder.inputType('CodeFilter', {
   fields: (t) => ({
     type: t.string({ required: false }),
     q: t.string({ required: false, description: 'Substring of the content or the name, in any case.' }),
+    tags: t.stringList({ required: false, description: 'Codes carrying any of these tags (names, case ignored); an unknown name matches nothing.' }),
     createdAfter: t.field({ type: 'DateTime', required: false }),
     createdBefore: t.field({ type: 'DateTime', required: false }),
   }),
@@ -157,7 +161,7 @@ function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
 
 /** A CreateCodeInput as the REST create body, for the same service call. */
 export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
-  return compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
+  return compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
@@ -209,6 +213,7 @@ builder.queryFields((t) => ({
           sort: args.sort ?? undefined,
           type: filter.type,
           q: filter.q,
+          tag: filter.tags?.length ? filter.tags : undefined,
           created_after: filter.createdAfter?.toISOString(),
           created_before: filter.createdBefore?.toISOString(),
         }),
@@ -241,7 +246,7 @@ builder.mutationFields((t) => ({
         ctx.principal,
         String(id),
         {
-          ...compact({ content: input.content, slug: input.slug, forward_query: input.forwardQuery, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
+          ...compact({ content: input.content, slug: input.slug, forward_query: input.forwardQuery, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
           // Unlike the others, an explicit null means something here: remove the name or notes.
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.notes !== undefined ? { notes: input.notes } : {}),

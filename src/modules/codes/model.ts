@@ -21,6 +21,8 @@ export interface Code {
   /** The stored logo (fetched from design.logo_url), or null. */
   logoId: string | null;
   routing: Routing;
+  /** Names of the account's tags the code carries, sorted by name (case ignored). */
+  tags: string[];
   /** Null for static codes: they have no scan URL. */
   slug: string | null;
   createdAt: Date;

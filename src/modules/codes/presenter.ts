@@ -37,6 +37,7 @@ export const codeResourceSchema = z
     name: z.string().nullable().meta({ description: 'A title for people; null when none was given.', example: 'Spring poster, Berlin' }),
     notes: z.string().nullable().meta({ example: 'Printed 2,000 copies; replace after the campaign.' }),
     forward_query: z.boolean().meta({ description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
+    tags: z.array(z.string()).meta({ description: 'Names of the account’s tags the code carries, sorted by name (case ignored).', example: ['print', 'spring-2026'] }),
     design: resolvedDesignSchema,
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
     scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL.' }),
@@ -56,6 +57,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     name: code.name,
     notes: code.notes,
     forward_query: code.forwardQuery,
+    tags: code.tags,
     design: resolveDesign(code.design),
     routing: {
       enabled: code.routing.enabled,

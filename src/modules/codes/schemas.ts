@@ -5,6 +5,7 @@ import { httpUrlSchema } from '../../shared/url.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
+import { codeTagsSchema, tagFilterSchema } from '../tags/schemas.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
@@ -119,6 +120,7 @@ export const createCodeSchema = z.strictObject({
   slug: customSlugSchema.optional(),
   forward_query: forwardQuerySchema.optional(),
   ...labelFields,
+  tags: codeTagsSchema.optional(),
   design: designInputSchema.default({}),
   routing: routingInputSchema.optional(),
 });
@@ -130,6 +132,8 @@ export interface CreateCodeInput {
   forward_query?: boolean;
   name?: string | null;
   notes?: string | null;
+  /** Tag names, duplicates (ignoring case) collapsed. */
+  tags?: string[];
   design: DesignInput;
   routing: RoutingInput;
 }
@@ -163,6 +167,7 @@ export const updateCodeSchema = z
       .meta({ description: 'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.' }),
     forward_query: forwardQuerySchema.optional(),
     ...labelFields,
+    tags: codeTagsSchema.optional(),
     design: designPatchSchema.optional(),
     routing: routingInputSchema.optional(),
   })
@@ -191,6 +196,7 @@ export const listCodesSchema = z.strictObject({
   cursor: z.string().max(500).optional(),
   type: z.enum(CODE_TYPES, { error: `must be one of ${CODE_TYPES.join(', ')}` }).optional(),
   q: z.string().min(1).max(200).optional().meta({ description: 'Codes whose content or name contains this text, in any case (accents count).' }),
+  tag: tagFilterSchema.optional().meta({ description: 'Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name the account has no tag for matches nothing.' }),
   created_after: isoInstant.optional(),
   created_before: isoInstant.optional(),
   sort: z.enum(SORTS, { error: `must be one of ${SORTS.join(', ')}` }).default('-created_at'),

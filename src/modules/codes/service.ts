@@ -13,6 +13,7 @@ import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import { newCodeOf, type CodesStore } from './store.ts';
+import type { CodeTagging } from './tagging.ts';
 
 export interface CodePage {
   data: Code[];
@@ -30,6 +31,8 @@ export interface CodesServiceDeps {
   db: Knex;
   codes: CodesStore;
   routing: RoutingStore;
+  /** The tags module's part in saving a code's `tags` (services.ts hands it in). */
+  tagging: CodeTagging;
   images: ImagesService;
   logos: Logos;
   /** Runs after a code was created, changed or deleted, so caches (scan route, images) drop it. */
@@ -57,7 +60,7 @@ const urlOnly = (path: string, type: CodeType): FieldError => ({
   message: `applies to url codes only; a ${type} code encodes its content directly`,
 });
 
-export function createCodesService({ db, codes, routing, images, logos, onCodeChanged, emit }: CodesServiceDeps) {
+export function createCodesService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit }: CodesServiceDeps) {
   /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
   const logoIdFor = (accountId: string, design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(accountId, design.logo_url) : Promise.resolve(null));
 
@@ -91,6 +94,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
           if (slug !== null && !(await codes.reserveSlug(slug, trx))) return null;
           await codes.insert(newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, now }), trx);
           await routing.replaceRules(id, body.routing.rules ?? [], trx);
+          if (body.tags?.length) await tagging.set(principal.accountId, [{ codeId: id, names: body.tags }], trx);
           const created = (await codes.findById(principal.accountId, id, trx))!;
           await emit({ type: 'code.created', code: created }, trx);
           return created;
@@ -125,7 +129,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       return { data, nextCursor: rows.length > params.limit && last ? cursorOf(last) : null, cursorOf };
     },
 
-    /** Partial update of content, slug, name, notes, design and routing; rules given are replaced as a whole. */
+    /** Partial update of content, slug, name, notes, tags, design and routing; rules and tags given replace the old ones whole. */
     async update(principal: Principal, id: string, input: unknown): Promise<Code> {
       const patch = parseInput(updateCodeSchema, input);
       const current = await codes.findById(principal.accountId, id);
@@ -171,6 +175,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
           trx,
         );
         if (rules) await routing.replaceRules(id, rules, trx);
+        if (patch.tags !== undefined) await tagging.set(principal.accountId, [{ codeId: id, names: patch.tags }], trx);
         const updated = await codes.findById(principal.accountId, id, trx);
         // Deleted by a concurrent request between the read above and this transaction.
         if (!updated) throw notFound('code', id);

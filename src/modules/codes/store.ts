@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Queryable } from '../../db/transaction.ts';
 import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.ts';
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
@@ -5,6 +6,7 @@ import type { RoutingStore } from '../routing/store.ts';
 import type { CursorPosition } from './cursor.ts';
 import type { Code } from './model.ts';
 import type { CodeContent, CodeType, CreateCodeInput, DesignInput, ListCodesQuery } from './schemas.ts';
+import type { CodeTagging } from './tagging.ts';
 
 /** A url code stores its URL as is (so `q` searches it plainly); static content is JSON. */
 const storeContent = (type: CodeType, content: CodeContent) => (type === 'url' ? (content as string) : toJson(content));
@@ -31,7 +33,7 @@ const sortColumns = { created_at: 'created_at', updated_at: 'updated_at' } as co
 /** Rows per multi-row INSERT: 13 columns x 500 stays well under SQLite's variable limit. */
 const CODE_INSERT_CHUNK = 500;
 
-export type NewCode = Omit<Code, 'routing'> & { routingEnabled: boolean; batchId?: string | null };
+export type NewCode = Omit<Code, 'routing' | 'tags'> & { routingEnabled: boolean; batchId?: string | null };
 
 /** The row a create body makes, alone or in a bulk call. */
 export function newCodeOf(
@@ -76,8 +78,8 @@ function codeRow(code: NewCode) {
   };
 }
 
-/** A code without its routing (what rendering needs; no rules query). */
-export type CodeWithoutRouting = Omit<Code, 'routing'>;
+/** A code without its routing and tags (what rendering needs; no rules or tags query). */
+export type CodeWithoutRouting = Omit<Code, 'routing' | 'tags'>;
 
 function codeOf(row: CodeRow): CodeWithoutRouting {
   return {
@@ -96,13 +98,13 @@ function codeOf(row: CodeRow): CodeWithoutRouting {
   };
 }
 
-export function createCodesStore(db: Queryable, routing: RoutingStore) {
+export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: CodeTagging) {
+  /** The codes of the rows with their routing rules and tag names (one query each). */
   async function withRules(rows: CodeRow[], q: Queryable): Promise<Code[]> {
-    const rules = await routing.rulesForCodes(
-      rows.map((row) => row.id),
-      q,
-    );
-    return rows.map((row) => ({ ...codeOf(row), routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! } }));
+    const ids = rows.map((row) => row.id);
+    const rules = await routing.rulesForCodes(ids, q);
+    const tags = rows.length > 0 ? await tagging.namesOf(ids, q) : new Map<string, string[]>();
+    return rows.map((row) => ({ ...codeOf(row), routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! }, tags: tags.get(row.id) ?? [] }));
   }
 
   return {
@@ -159,8 +161,11 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       return withRules(rows, db);
     },
 
-    async countForAccount(accountId: string): Promise<number> {
-      const row = await db('codes').where({ account_id: accountId }).count({ n: '*' }).first();
+    /** How many codes the account has (among the ids of the subquery `only`, when given). */
+    async countForAccount(accountId: string, only?: Knex.QueryBuilder): Promise<number> {
+      const query = db('codes').where({ account_id: accountId });
+      if (only) query.whereIn('id', only);
+      const row = await query.count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
 
@@ -187,6 +192,8 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       // `q` finds its text in the content or the name.
       const q = query.q;
       if (q) builder.andWhere((w) => whereContainsIgnoringCase(db, w, 'content', q).orWhere((n) => whereContainsIgnoringCase(db, n, 'name', q)));
+      // Any of the named tags; a subquery, not a join, so a code with two of them is listed once.
+      if (query.tag) builder.whereIn('id', tagging.codeIdsWithAny(accountId, query.tag));
       if (query.created_after) builder.andWhere('created_at', '>', toMillis(query.created_after));
       if (query.created_before) builder.andWhere('created_at', '<', toMillis(query.created_before));
       if (after) {

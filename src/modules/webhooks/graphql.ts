@@ -2,6 +2,7 @@
 // stream, Subscription.scanCreated, served over graphql-yoga's server-sent events.
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../../graphql/builder.ts';
+import { connectionOf } from '../../graphql/pages.ts';
 import { guardedStream } from '../../graphql/guarded-stream.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
@@ -139,19 +140,6 @@ const DeleteWebhookPayload = builder.objectRef<{ deletedId: string }>('DeleteWeb
 });
 
 /** A service page as a Relay connection. */
-function connectionOf<T>(page: { data: T[]; nextCursor: string | null; cursorOf(item: T): string }, after: string | null | undefined) {
-  const edges = page.data.map((node) => ({ node, cursor: page.cursorOf(node) }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: page.nextCursor !== null,
-      hasPreviousPage: after != null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-  };
-}
-
 /** null stays null where it means "clear"; elsewhere absent and null both mean "leave as is". */
 function toUpdateBody(input: typeof UpdateWebhookInput.$inferInput) {
   return {
