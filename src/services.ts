@@ -25,6 +25,8 @@ import { createRoutingStore } from './modules/routing/store.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
 import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
+import { createRollupStore } from './modules/scans/rollup-store.ts';
+import { createScanLimits } from './modules/scans/scan-limits.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
 import { createWriterThread } from './modules/scans/writer-thread.ts';
@@ -42,7 +44,18 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   // their TTLs alone bound how stale they are.
   const bus = createInvalidationBus({ redisUrl: config.redisUrl, logger });
   const routingStore = createRoutingStore(db);
-  const codesStore = createCodesStore(db, routingStore);
+  // max_scans: the scan path's counts (scan-limits.ts); a code's JSON adds this instance's uncommitted ones.
+  const rollupStore = createRollupStore(db);
+  const limits = createScanLimits({
+    count: async (codeId) => (await rollupStore.limitedScans([codeId])).get(codeId) ?? 0,
+    refreshMs: config.scanFlushIntervalMs,
+    max: config.codeCacheSize,
+  });
+  const codesStore = createCodesStore(db, routingStore, async (ids, q) => {
+    const counts = await rollupStore.limitedScans(ids, q);
+    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + limits.pendingOf(id));
+    return counts;
+  });
   const scansStore = createScansStore(db);
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
@@ -56,7 +69,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
   const writerThread = config.scanWriterThread && !isSqlite(db) ? createWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
   const recorder = createScanRecorder({
-    commit: writerThread?.commit ?? createCommitBatch(db, config.publicBaseUrl),
+    commit: limits.wrapCommit(writerThread?.commit ?? createCommitBatch(db, config.publicBaseUrl)),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
@@ -135,7 +148,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     logos,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
-    scans: { store: scansStore, recorder, targets, clientInfo },
+    scans: { store: scansStore, recorder, targets, clientInfo, limits },
     analytics: createAnalyticsService({
       codes: codesStore,
       rollups: createRollupSource(db, rawSource),

@@ -7,6 +7,7 @@ import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { imageQuerySchema, MIN_PIXELS_PER_MODULE } from '../images/service.ts';
 import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
+import { addLifecycleFields, CodeStatusEnum, lifecycleBody, lifecycleInputFields } from './lifecycle-graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 
@@ -62,6 +63,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     }),
   }),
 });
+addLifecycleFields(CodeRef);
 
 const GradientInput = builder.inputType('GradientInput', {
   fields: (t) => ({
@@ -101,6 +103,7 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
     slug: t.string({ required: false, description: 'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before is a CONFLICT. Random when left out.' }),
     name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
     notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
+    ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -113,6 +116,7 @@ const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
     slug: t.string({ required: false, description: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.' }),
     name: t.string({ required: false, description: 'A new title; null removes it.' }),
     notes: t.string({ required: false, description: 'New notes; null removes them.' }),
+    ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -122,6 +126,7 @@ const CodeFilter = builder.inputType('CodeFilter', {
   fields: (t) => ({
     type: t.string({ required: false }),
     q: t.string({ required: false, description: 'Substring of the content or the name, in any case.' }),
+    status: t.field({ type: [CodeStatusEnum], required: false, description: 'Only codes with these statuses; default ACTIVE and PAUSED (archived codes are hidden unless asked for).' }),
     createdAfter: t.field({ type: 'DateTime', required: false }),
     createdBefore: t.field({ type: 'DateTime', required: false }),
   }),
@@ -157,7 +162,10 @@ function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
 
 /** A CreateCodeInput as the REST create body, for the same service call. */
 export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
-  return compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
+  return {
+    ...compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
+    ...lifecycleBody(input),
+  };
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
@@ -209,6 +217,7 @@ builder.queryFields((t) => ({
           sort: args.sort ?? undefined,
           type: filter.type,
           q: filter.q,
+          status: filter.status ?? undefined,
           created_after: filter.createdAfter?.toISOString(),
           created_before: filter.createdBefore?.toISOString(),
         }),
@@ -245,6 +254,7 @@ builder.mutationFields((t) => ({
           // Unlike the others, an explicit null means something here: remove the name or notes.
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.notes !== undefined ? { notes: input.notes } : {}),
+          ...lifecycleBody(input),
         },
       )),
   }),

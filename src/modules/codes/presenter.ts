@@ -3,6 +3,7 @@
 // the two cannot drift apart.
 import { z } from 'zod';
 import { inlineRuleResourceSchema, presentInlineRule } from '../routing/presenter.ts';
+import { lifecycleResourceFields, presentLifecycle } from './lifecycle.ts';
 import { resolveDesign, type Code } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 import { CODE_TYPES, ERROR_CORRECTION_LEVELS, EYE_STYLES, FRAMES, STYLES } from './schemas.ts';
@@ -37,6 +38,7 @@ export const codeResourceSchema = z
     name: z.string().nullable().meta({ description: 'A title for people; null when none was given.', example: 'Spring poster, Berlin' }),
     notes: z.string().nullable().meta({ example: 'Printed 2,000 copies; replace after the campaign.' }),
     forward_query: z.boolean().meta({ description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
+    ...lifecycleResourceFields,
     design: resolvedDesignSchema,
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
     scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL.' }),
@@ -56,6 +58,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     name: code.name,
     notes: code.notes,
     forward_query: code.forwardQuery,
+    ...presentLifecycle(code.lifecycle),
     design: resolveDesign(code.design),
     routing: {
       enabled: code.routing.enabled,

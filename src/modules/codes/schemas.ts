@@ -6,6 +6,7 @@ import { validationFailed } from '../../shared/errors.ts';
 import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
+import { lifecycleFields, staticLifecycleProblems, statusFilterSchema, type LifecycleInput } from './lifecycle.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
@@ -119,11 +120,12 @@ export const createCodeSchema = z.strictObject({
   slug: customSlugSchema.optional(),
   forward_query: forwardQuerySchema.optional(),
   ...labelFields,
+  ...lifecycleFields,
   design: designInputSchema.default({}),
   routing: routingInputSchema.optional(),
 });
 
-export interface CreateCodeInput {
+export interface CreateCodeInput extends LifecycleInput {
   type: CodeType;
   content: CodeContent;
   slug?: string;
@@ -147,6 +149,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   for (const field of ['routing', 'slug', 'forward_query']) {
     if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
+  errors.push(...staticLifecycleProblems(type, raw));
   if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
   return { ...body.data, content: content.data.content, routing: body.data.routing ?? {} };
 }
@@ -163,6 +166,7 @@ export const updateCodeSchema = z
       .meta({ description: 'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.' }),
     forward_query: forwardQuerySchema.optional(),
     ...labelFields,
+    ...lifecycleFields,
     design: designPatchSchema.optional(),
     routing: routingInputSchema.optional(),
   })
@@ -191,6 +195,7 @@ export const listCodesSchema = z.strictObject({
   cursor: z.string().max(500).optional(),
   type: z.enum(CODE_TYPES, { error: `must be one of ${CODE_TYPES.join(', ')}` }).optional(),
   q: z.string().min(1).max(200).optional().meta({ description: 'Codes whose content or name contains this text, in any case (accents count).' }),
+  status: statusFilterSchema.optional(),
   created_after: isoInstant.optional(),
   created_before: isoInstant.optional(),
   sort: z.enum(SORTS, { error: `must be one of ${SORTS.join(', ')}` }).default('-created_at'),

@@ -3,6 +3,7 @@ import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.t
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import type { CursorPosition } from './cursor.ts';
+import { lifecycleFromRow, lifecycleOf, lifecyclePatchRow, lifecycleRow, LISTED_BY_DEFAULT, type LifecycleInput, type LifecycleRow } from './lifecycle.ts';
 import type { Code } from './model.ts';
 import type { CodeContent, CodeType, CreateCodeInput, DesignInput, ListCodesQuery } from './schemas.ts';
 
@@ -10,7 +11,7 @@ import type { CodeContent, CodeType, CreateCodeInput, DesignInput, ListCodesQuer
 const storeContent = (type: CodeType, content: CodeContent) => (type === 'url' ? (content as string) : toJson(content));
 const loadContent = (type: CodeType, text: string): CodeContent => (type === 'url' ? text : fromJson<Record<string, unknown>>(text)!);
 
-interface CodeRow {
+interface CodeRow extends LifecycleRow {
   id: string;
   account_id: string;
   type: string;
@@ -28,7 +29,7 @@ interface CodeRow {
 
 const sortColumns = { created_at: 'created_at', updated_at: 'updated_at' } as const;
 
-/** Rows per multi-row INSERT: 13 columns x 500 stays well under SQLite's variable limit. */
+/** Rows per multi-row INSERT: 18 columns x 500 stays well under SQLite's variable limit. */
 const CODE_INSERT_CHUNK = 500;
 
 export type NewCode = Omit<Code, 'routing'> & { routingEnabled: boolean; batchId?: string | null };
@@ -46,6 +47,7 @@ export function newCodeOf(
     name: body.name ?? null,
     notes: body.notes ?? null,
     forwardQuery: body.forward_query ?? false,
+    lifecycle: lifecycleOf(body),
     design: body.design,
     logoId: where.logoId,
     // Rules given without `enabled` are meant to work, so they switch routing on.
@@ -66,6 +68,7 @@ function codeRow(code: NewCode) {
     name: code.name,
     notes: code.notes,
     forward_query: code.forwardQuery,
+    ...lifecycleRow(code.lifecycle),
     design: toJson(code.design),
     logo_id: code.logoId,
     routing_enabled: code.routingEnabled,
@@ -79,7 +82,7 @@ function codeRow(code: NewCode) {
 /** A code without its routing (what rendering needs; no rules query). */
 export type CodeWithoutRouting = Omit<Code, 'routing'>;
 
-function codeOf(row: CodeRow): CodeWithoutRouting {
+function codeOf(row: CodeRow, scansCounted = 0): CodeWithoutRouting {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -88,6 +91,7 @@ function codeOf(row: CodeRow): CodeWithoutRouting {
     name: row.name ?? null,
     notes: row.notes ?? null,
     forwardQuery: Boolean(row.forward_query),
+    lifecycle: lifecycleFromRow(row, scansCounted),
     design: fromJson<DesignInput>(row.design) ?? {},
     logoId: row.logo_id,
     slug: row.slug,
@@ -96,13 +100,22 @@ function codeOf(row: CodeRow): CodeWithoutRouting {
   };
 }
 
-export function createCodesStore(db: Queryable, routing: RoutingStore) {
+/**
+ * The non-bot scans that went to each code's destination (what max_scans counts), for the codes
+ * among `ids`. The scans module owns those counts; services.ts hands its reader in.
+ */
+export type CountLimitedScans = (ids: string[], q: Queryable) => Promise<Map<string, number>>;
+
+export function createCodesStore(db: Queryable, routing: RoutingStore, countLimitedScans: CountLimitedScans = async () => new Map()) {
   async function withRules(rows: CodeRow[], q: Queryable): Promise<Code[]> {
     const rules = await routing.rulesForCodes(
       rows.map((row) => row.id),
       q,
     );
-    return rows.map((row) => ({ ...codeOf(row), routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! } }));
+    // Only codes with a limit need their count (for `state`); the others cost nothing more.
+    const limited = rows.filter((row) => row.max_scans !== null).map((row) => row.id);
+    const counted = limited.length > 0 ? await countLimitedScans(limited, q) : null;
+    return rows.map((row) => ({ ...codeOf(row, counted?.get(row.id) ?? 0), routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! } }));
   }
 
   return {
@@ -159,8 +172,9 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       return withRules(rows, db);
     },
 
+    /** The account's codes, archived ones left out (they count against nothing). */
     async countForAccount(accountId: string): Promise<number> {
-      const row = await db('codes').where({ account_id: accountId }).count({ n: '*' }).first();
+      const row = await db('codes').where({ account_id: accountId }).whereNot('status', 'archived').count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
 
@@ -184,6 +198,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       const direction = descending ? 'desc' : 'asc';
       const builder = db('codes').where('account_id', accountId);
       if (query.type) builder.andWhere('type', query.type);
+      builder.whereIn('status', query.status ?? LISTED_BY_DEFAULT);
       // `q` finds its text in the content or the name.
       const q = query.q;
       if (q) builder.andWhere((w) => whereContainsIgnoringCase(db, w, 'content', q).orWhere((n) => whereContainsIgnoringCase(db, n, 'name', q)));
@@ -223,6 +238,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
         content?: CodeContent;
         slug?: string;
         forwardQuery?: boolean;
+        lifecycle?: LifecycleInput;
         name?: string | null;
         notes?: string | null;
         design?: DesignInput;
@@ -236,6 +252,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore) {
       if (changes.content !== undefined) row.content = storeContent(changes.type ?? 'url', changes.content);
       if (changes.slug !== undefined) row.slug = changes.slug;
       if (changes.forwardQuery !== undefined) row.forward_query = changes.forwardQuery;
+      if (changes.lifecycle !== undefined) Object.assign(row, lifecyclePatchRow(changes.lifecycle));
       if (changes.name !== undefined) row.name = changes.name;
       if (changes.notes !== undefined) row.notes = changes.notes;
       if (changes.logoId !== undefined) row.logo_id = changes.logoId;
