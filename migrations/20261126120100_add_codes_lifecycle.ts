@@ -23,6 +23,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('scan_rollups', (t) => {
     t.integer('redirects').notNullable().defaultTo(0);
   });
+  await backfillRedirects(knex);
+}
+
+/** Every scan recorded before this migration went to its code's destination. */
+export async function backfillRedirects(knex: Knex): Promise<void> {
   await knex('scan_rollups').update({ redirects: knex.ref('scans') });
 }
 

@@ -60,6 +60,7 @@ describe('JSON pages', () => {
       language: 'en',
       is_bot: false,
       is_unique: true,
+      outcome: 'redirect',
     });
     expect(seen.filter((s) => s.is_unique)).toHaveLength(7);
   });
@@ -98,10 +99,10 @@ describe('CSV export', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toContain(`scans-${small.id}.csv`);
     const lines = res.text.trim().split('\n');
-    expect(lines[0]).toBe('id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique');
+    expect(lines[0]).toBe('id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome');
     expect(lines).toHaveLength(251);
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
-    expect(lines[1]).toMatch(/,false,true$/);
+    expect(lines[1]).toMatch(/,false,true,redirect$/);
   });
 
   it('reads back as the JSON records: every field, null as an empty cell, a defused cell less its apostrophe', async () => {

@@ -283,6 +283,54 @@ describe('bad input', () => {
   });
 });
 
+describe('bulk', () => {
+  it('takes the fields in JSON and in CSV columns, and names a bad row’s cell', async () => {
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const json = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: { codes: [{ content: 'https://example.com/j1', status: 'paused', paused_destination: 'https://example.com/jp' }, { content: 'https://example.com/j2', max_scans: 7, expires_at: expires }] },
+    });
+    expect(json.status, json.text).toBe(201);
+    expect(json.body.data.map((c: any) => [c.status, c.paused_destination, c.max_scans, c.expires_at])).toEqual([
+      ['paused', 'https://example.com/jp', null, null],
+      ['active', null, 7, expires],
+    ]);
+    const csv = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      rawBody: `content,status,paused_destination,expires_at,expired_destination,max_scans\nhttps://example.com/c1,archived,,,,\nhttps://example.com/c2,,,${expires},https://example.com/over,100\n`,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(csv.status, csv.text).toBe(201);
+    expect(csv.body.data.map((c: any) => [c.status, c.expires_at, c.expired_destination, c.max_scans])).toEqual([
+      ['archived', null, null, null],
+      ['active', expires, 'https://example.com/over', 100],
+    ]);
+    const bad = await app.request('POST', '/v1/codes/bulk', { key, rawBody: 'content,max_scans,status\nhttps://example.com/c3,0,on\n', headers: { 'content-type': 'text/csv' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([
+      { path: 'row 2.status', message: 'must be one of active, paused, archived' },
+      { path: 'row 2.max_scans', message: 'must be at least 1' },
+    ]);
+  });
+});
+
+describe('webhooks', () => {
+  it('code.updated carries the new status, and scan.created the outcome (null destination for a page)', async () => {
+    const k = await app.newAccountKey('lifecycle-hooks');
+    const endpoint = await app.request('POST', '/v1/webhooks', { key: k, body: { url: 'https://hooks.example.com/lifecycle', events: ['code.updated', 'scan.created'] } });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    const code = await create({ content: 'https://example.com/hooked' }, k);
+    expect((await patch(code.id, { status: 'paused' }, k)).status).toBe(200);
+    expect((await scan(code.scan_url)).status).toBe(404);
+    await app.services.scans.recorder.flush();
+    const deliveries = (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries`, { key: k })).body.data;
+    const events = await Promise.all(deliveries.map(async (d: any) => (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries/${d.id}`, { key: k })).body.event));
+    const byType = Object.fromEntries(events.map((event: any) => [event.type, event.data]));
+    expect(byType['code.updated']).toMatchObject({ id: code.id, status: 'paused', state: 'paused' });
+    expect(byType['scan.created']).toMatchObject({ code_id: code.id, outcome: 'paused', destination: null });
+  });
+});
+
 describe('isolation', () => {
   it('another account can neither see nor change a code’s lifecycle, nor find it by status', async () => {
     const code = await create({ content: 'https://example.com/mine', status: 'archived' });
