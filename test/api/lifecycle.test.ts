@@ -159,6 +159,11 @@ describe('expiry', () => {
     expect(json.status).toBe(410);
     expect(JSON.parse(json.text)).toMatchObject({ type: '/problems/code-expired', status: 410 });
     expect((await app.request('GET', `/v1/codes/${code.id}`, { key })).body.state).toBe('expired');
+    // An editor saving the whole form may send the passed instant back unchanged; another past one is refused.
+    expect((await patch(code.id, { expires_at: code.expires_at, name: 'Ended' })).status).toBe(200);
+    const earlier = await patch(code.id, { expires_at: new Date(expiresAt.getTime() - 1000).toISOString() });
+    expect(earlier.status).toBe(422);
+    expect(earlier.body.errors).toEqual([{ path: 'expires_at', message: 'must be in the future' }]);
 
     expect((await patch(code.id, { expired_destination: 'https://example.com/over' })).status).toBe(200);
     expect((await scan(code.scan_url)).location).toBe('https://example.com/over');

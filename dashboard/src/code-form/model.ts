@@ -2,6 +2,7 @@
 // show (text, colors); '' or null means "the default", sent as absent on create and as null
 // (which resets the field) on update.
 import type { FieldProblem } from '../graphql.ts';
+import { emptyLifecycle, lifecycleInput, type LifecycleForm } from './lifecycle-form.ts';
 
 export const CODE_TYPES = ['url', 'text', 'email', 'phone', 'sms', 'wifi', 'vcard', 'geo'] as const;
 export const STYLES = ['square', 'dots', 'rounded', 'branded'] as const;
@@ -63,6 +64,8 @@ export interface CodeForm {
   design: DesignForm;
   routingEnabled: boolean;
   rules: RuleForm[];
+  /** Status, expiry and scan limit (lifecycle-form.ts). */
+  lifecycle: LifecycleForm;
 }
 
 export const defaultDesign = (): DesignForm => ({
@@ -79,7 +82,7 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
+export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [], lifecycle: emptyLifecycle() });
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
 function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
@@ -143,7 +146,7 @@ export function previewInput(form: CodeForm): Built {
 export function createInput(form: CodeForm): Built {
   const built = previewInput(form);
   if ('problems' in built) return built;
-  const input = { ...built.input, ...labels(form, undefined) };
+  const input = { ...built.input, ...labels(form, undefined), ...lifecycleInput(form.lifecycle, form.type, undefined) };
   if (form.type !== 'url') return { input };
   return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), routing: routingInput(form) } };
 }
@@ -152,7 +155,7 @@ export function createInput(form: CodeForm): Built {
 export function updateInput(form: CodeForm): Built {
   const content = parseContent(form);
   if ('problem' in content) return { problems: [content.problem] };
-  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), design: designInput(form.design, null) };
+  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), ...lifecycleInput(form.lifecycle, form.type, null), design: designInput(form.design, null) };
   if (form.type === 'url') input.routing = routingInput(form);
   return { input };
 }

@@ -8,13 +8,14 @@ import { QrImage } from '../components/qr-image.tsx';
 import { describeContent, formatCount, formatDateTime } from '../format.ts';
 import { flashMessage } from '../router.ts';
 import { useQuery } from '../use-query.ts';
+import { StatusBadge, STATUS_FILTERS } from './status-badge.tsx';
 
 const PAGE_SIZE = 20;
 const DAY_MS = 86_400_000;
 
 const CODES = `query Codes($first: Int!, $after: String, $filter: CodeFilter, $since: DateTime!) {
   codes(first: $first, after: $after, filter: $filter) {
-    edges { node { id type content name createdAt design { style } scanCount(from: $since) svg(size: 64) } }
+    edges { node { id type content name status state createdAt design { style } scanCount(from: $since) svg(size: 64) } }
     pageInfo { hasNextPage endCursor }
   }
 }`;
@@ -24,6 +25,8 @@ interface CodeRow {
   type: string;
   content: unknown;
   name: string | null;
+  status: string;
+  state: string;
   createdAt: string;
   design: { style: string };
   scanCount: number;
@@ -52,13 +55,14 @@ function useDebounced<T>(value: T, ms: number): T {
 
 export function CodesPage() {
   const [search, setSearch] = useState('');
+  const [statusFilter, setStatusFilter] = useState('listed');
   const q = useDebounced(search.trim(), 300);
   // Cursors of the pages visited, so "Previous" can go back on a forward-only connection.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [since] = useState(thirtyDaysAgo);
-  useEffect(() => setCursors([null]), [q]);
+  useEffect(() => setCursors([null]), [q, statusFilter]);
   const after = cursors[cursors.length - 1] ?? null;
-  const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter: q ? { q } : null, since });
+  const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter: { ...(q ? { q } : {}), status: STATUS_FILTERS[statusFilter]!.statuses }, since });
   const [flash] = useState(flashMessage);
   const rows = data?.codes.edges.map((e) => e.node) ?? [];
 
@@ -74,6 +78,16 @@ export function CodesPage() {
       <label class="search">
         Search names and content <input type="search" value={search} placeholder="e.g. example.com/spring" onInput={(e) => setSearch(e.currentTarget.value)} />
       </label>
+      <label class="search">
+        Show{' '}
+        <select id="status-filter" value={statusFilter} onChange={(e) => setStatusFilter(e.currentTarget.value)}>
+          {Object.entries(STATUS_FILTERS).map(([value, { label }]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
       <ErrorBox error={error} />
       {loading && !data && <Loading what="codes" />}
       {data && rows.length === 0 && <p class="empty">{q ? `No code's name or content contains “${q}”.` : 'No codes yet: create one, or upload a CSV.'}</p>}
@@ -83,6 +97,7 @@ export function CodesPage() {
             <tr>
               <th>Preview</th>
               <th>Name</th>
+              <th>Status</th>
               <th>ID</th>
               <th>Content</th>
               <th>Style</th>
@@ -97,6 +112,9 @@ export function CodesPage() {
                   <QrImage svg={code.svg} alt={`QR code ${code.id}`} class="thumb" />
                 </td>
                 <td class="name-cell">{code.name ? <Link to={`/codes/${code.id}`}>{code.name}</Link> : <span class="hint">—</span>}</td>
+                <td>
+                  <StatusBadge status={code.status} state={code.state} />
+                </td>
                 <td>
                   <Link to={`/codes/${code.id}`}>{code.id}</Link>
                 </td>

@@ -41,9 +41,8 @@ const statusSchema = z.enum(CODE_STATUSES, oneOfStatuses).meta({
 const expiresAtSchema = z.iso
   .datetime({ offset: true, error: 'must be an RFC 3339 date-time such as 2026-12-31T23:59:59Z' })
   .transform((value) => new Date(value))
-  .refine((date) => date.getTime() > Date.now(), 'must be in the future')
   .meta({
-    description: 'Url codes: from this instant on, scans go to `expired_destination`, or get a 410 “this code has expired” page. Must be in the future when set; null removes it.',
+    description: 'Url codes: from this instant on, scans go to `expired_destination`, or get a 410 “this code has expired” page. Must be in the future when set (an update may send the code’s current value back unchanged); null removes it.',
     example: '2026-12-31T23:59:59Z',
   });
 
@@ -90,6 +89,15 @@ export function staticLifecycleProblems(type: string, body: Record<string, unkno
     path,
     message: `applies to url codes only; a ${type} code encodes its content directly, so no scan reaches the service`,
   }));
+}
+
+/**
+ * An expires_at must lie in the future when it is set; on update, the code's own current value
+ * may be sent back unchanged (an editor saving the whole form of an expired code).
+ */
+export function expiryProblems(expiresAt: Date | null | undefined, current: Date | null = null): FieldError[] {
+  if (!expiresAt || expiresAt.getTime() > Date.now() || expiresAt.getTime() === current?.getTime()) return [];
+  return [{ path: 'expires_at', message: 'must be in the future' }];
 }
 
 /** A new code's lifecycle from its create body. */

@@ -6,7 +6,7 @@ import { validationFailed } from '../../shared/errors.ts';
 import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
-import { lifecycleFields, staticLifecycleProblems, statusFilterSchema, type LifecycleInput } from './lifecycle.ts';
+import { expiryProblems, lifecycleFields, staticLifecycleProblems, statusFilterSchema, type LifecycleInput } from './lifecycle.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
@@ -149,7 +149,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   for (const field of ['routing', 'slug', 'forward_query']) {
     if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
-  errors.push(...staticLifecycleProblems(type, raw));
+  errors.push(...staticLifecycleProblems(type, raw), ...(body.success ? expiryProblems(body.data.expires_at) : []));
   if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
   return { ...body.data, content: content.data.content, routing: body.data.routing ?? {} };
 }

@@ -11,7 +11,7 @@ import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
-import { staticLifecycleProblems } from './lifecycle.ts';
+import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import { newCodeOf, type CodesStore } from './store.ts';
 
@@ -136,7 +136,7 @@ export function createCodesService({ db, codes, routing, images, logos, onCodeCh
       if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
       if (current.type !== 'url' && patch.slug !== undefined) problems.push(urlOnly('slug', current.type));
       if (current.type !== 'url' && patch.forward_query !== undefined) problems.push(urlOnly('forward_query', current.type));
-      problems.push(...staticLifecycleProblems(current.type, patch));
+      problems.push(...staticLifecycleProblems(current.type, patch), ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt));
       if (problems.length > 0) throw validationFailed(problems);
       const newContent: CodeContent | undefined =
         patch.content !== undefined ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content : patch.destination;
