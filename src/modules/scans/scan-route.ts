@@ -193,10 +193,10 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     // A limited code's count is read once per instance (then kept up to date): only then can it answer.
     const maxScans = target?.lifecycle?.maxScans;
     if (maxScans != null && limits && !limits.known(target!.codeId)) {
-      limits.load(target!.codeId).then(
-        () => redirect(req, res, scan, target!),
-        (err) => fail(req, res, scan, err),
-      );
+      limits
+        .load(target!.codeId)
+        .then(() => redirect(req, res, scan, target!))
+        .catch((err) => fail(req, res, scan, err));
       return;
     }
     if (target) return redirect(req, res, scan, target);
