@@ -29,6 +29,8 @@ import { createCodeTagging } from './modules/tags/tagging.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
 import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
+import { createRollupStore } from './modules/scans/rollup-store.ts';
+import { createScanLimits } from './modules/scans/scan-limits.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache } from './modules/scans/target-cache.ts';
 import { createWriterThread } from './modules/scans/writer-thread.ts';
@@ -49,7 +51,18 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   const tagsStore = createTagsStore(db);
   // Codes name their tags; the tags module (which owns their tables) does the SQL for them.
   const tagging = createCodeTagging(tagsStore, config.tagsPerAccount);
-  const codesStore = createCodesStore(db, routingStore, tagging);
+  // max_scans: the scan path's counts (scan-limits.ts); a code's JSON adds this instance's uncommitted ones.
+  const rollupStore = createRollupStore(db);
+  const limits = createScanLimits({
+    count: async (codeId) => (await rollupStore.limitedScans([codeId])).get(codeId) ?? 0,
+    refreshMs: config.scanFlushIntervalMs,
+    max: config.codeCacheSize,
+  });
+  const codesStore = createCodesStore(db, routingStore, tagging, async (ids, q) => {
+    const counts = await rollupStore.limitedScans(ids, q);
+    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + limits.pendingOf(id));
+    return counts;
+  });
   const scansStore = createScansStore(db);
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
@@ -63,7 +76,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
   const writerThread = config.scanWriterThread && !isSqlite(db) ? createWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
   const recorder = createScanRecorder({
-    commit: writerThread?.commit ?? createCommitBatch(db, config.publicBaseUrl),
+    commit: limits.wrapCommit(writerThread?.commit ?? createCommitBatch(db, config.publicBaseUrl)),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
@@ -144,7 +157,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     logos,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
-    scans: { store: scansStore, recorder, targets, clientInfo },
+    scans: { store: scansStore, recorder, targets, clientInfo, limits },
     analytics: createAnalyticsService({
       codes: codesStore,
       rollups: createRollupSource(db, rawSource),

@@ -214,6 +214,7 @@ describe('delivery', () => {
       code_id: watched.id,
       scan_url: watched.scan_url,
       destination: 'https://apps.apple.com/app',
+      outcome: 'redirect',
       rule_id: watched.routing.rules[0].ruleId,
       country: null,
       device: 'mobile',

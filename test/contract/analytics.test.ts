@@ -79,7 +79,7 @@ describe('analytics', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="scans-${code.id}.csv"`);
     const lines = csv.text.trim().split('\n');
-    expect(lines[0]).toBe('id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique');
+    expect(lines[0]).toBe('id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome');
     expect(lines).toHaveLength(1 + SCANS.length);
     expect(csv.text).toContain(`"'=HYPERLINK(""x"")"`);
 

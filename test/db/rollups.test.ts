@@ -15,6 +15,7 @@ import { inTransaction } from '../../src/db/transaction.ts';
 import * as backfill from '../../migrations/20261122210300_backfill_scan_rollups.ts';
 import * as widenAccountValue from '../../migrations/20261123000000_widen_account_scan_rollups_value.ts';
 import * as backfillAccountBreakdowns from '../../migrations/20261123000100_backfill_account_scan_breakdowns.ts';
+import { backfillRedirects } from '../../migrations/20261126120100_add_codes_lifecycle.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;
@@ -178,6 +179,7 @@ describe('rollups and raw scans agree', () => {
     await db('scan_visitors').delete();
     await backfill.up(db);
     await backfillAccountBreakdowns.up(db);
+    await backfillRedirects(db);
     expect(await snapshot()).toEqual(written);
     // Visitors of the last two days are remembered, so their next scan today is not unique again.
     expect(Number((await db('scan_visitors').count({ n: '*' }).first())!.n)).toBe(0);

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { scanInsertChunk } from '../../src/db/dialect.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Code } from '../../src/modules/codes/model.ts';
+import { ACTIVE_LIFECYCLE } from '../../src/modules/codes/lifecycle.ts';
 import type { ScanEvent } from '../../src/modules/scans/recorder.ts';
 import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module.ts';
 import { createScanOutbox, type WriteScanEvents } from '../../src/modules/webhooks/outbox.ts';
@@ -92,7 +93,7 @@ describe('outbox', () => {
 
   it('leaves nothing behind when the transaction rolls back', async () => {
     const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
-    const code = { id: 'qr_x', accountId: accounts[0]!, type: 'url', content: 'https://example.com/', name: null, notes: null, forwardQuery: false, design: {}, logoId: null, routing: { enabled: false, rules: [] }, tags: [], slug: 'Abc1234', createdAt: new Date(), updatedAt: new Date() } as Code;
+    const code = { id: 'qr_x', accountId: accounts[0]!, type: 'url', content: 'https://example.com/', name: null, notes: null, forwardQuery: false, lifecycle: ACTIVE_LIFECYCLE, design: {}, logoId: null, routing: { enabled: false, rules: [] }, tags: [], slug: 'Abc1234', createdAt: new Date(), updatedAt: new Date() } as Code;
     await expect(
       testDb.db.transaction(async (trx) => {
         await webhooks.outbox.codeEvent({ type: 'code.created', code }, trx);

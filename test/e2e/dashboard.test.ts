@@ -180,7 +180,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
     const row = page.locator(`tr[data-code-id="${id}"]`);
     await row.waitFor();
-    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual(['Spring poster', id, 'https://example.com/spring', 'branded', '5', expect.any(String)]);
+    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual(['Spring poster', 'active', id, 'https://example.com/spring', 'branded', '5', expect.any(String)]);
     // Asked at 64 px; drawn at the smallest size that scans, as the image endpoint says it draws it.
     const drawn = (await app.request('GET', `/v1/codes/${id}/image?format=svg&size=64`, { key })).headers.get('image-width');
     expect(await row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(Number(drawn));

@@ -27,6 +27,12 @@ class Code(TypedDict, total=False):
     notes: Optional[str]
     forward_query: bool
     tags: list[str]
+    status: str  # active, paused or archived
+    state: str  # active, paused, expired or limit_reached (read-only)
+    paused_destination: Optional[str]
+    expires_at: Optional[str]
+    expired_destination: Optional[str]
+    max_scans: Optional[int]
     scan_url: Optional[str]
     design: dict[str, Any]
     routing: Routing

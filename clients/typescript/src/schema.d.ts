@@ -878,6 +878,24 @@ export interface components {
              *     ]
              */
             tags?: string[];
+            /**
+             * @description `active` (default): scans go to the destination. `paused`: scans go to `paused_destination`, or get a 404 “this code is paused” page. `archived`: hidden from lists unless asked for (`status=archived`), and scanned like a paused code.
+             * @example paused
+             * @enum {string}
+             */
+            status?: "active" | "paused" | "archived";
+            /**
+             * @description Url codes: where scans go while the code is paused or archived; without it they get a 404 page.
+             * @example https://example.com/back-soon
+             */
+            paused_destination?: string | null;
+            expires_at?: string | null;
+            /**
+             * @description Url codes: where scans go once the code expired or reached max_scans; without it they get a 410 page.
+             * @example https://example.com/campaign-over
+             */
+            expired_destination?: string | null;
+            max_scans?: number | null;
             design?: {
                 fg_color?: string;
                 bg_color?: string;
@@ -1028,6 +1046,24 @@ export interface components {
              *     ]
              */
             tags?: string[];
+            /**
+             * @description `active` (default): scans go to the destination. `paused`: scans go to `paused_destination`, or get a 404 “this code is paused” page. `archived`: hidden from lists unless asked for (`status=archived`), and scanned like a paused code.
+             * @example paused
+             * @enum {string}
+             */
+            status?: "active" | "paused" | "archived";
+            /**
+             * @description Url codes: where scans go while the code is paused or archived; without it they get a 404 page.
+             * @example https://example.com/back-soon
+             */
+            paused_destination?: string | null;
+            expires_at?: string | null;
+            /**
+             * @description Url codes: where scans go once the code expired or reached max_scans; without it they get a 410 page.
+             * @example https://example.com/campaign-over
+             */
+            expired_destination?: string | null;
+            max_scans?: number | null;
             design?: {
                 fg_color?: string | null;
                 bg_color?: string | null;
@@ -1534,10 +1570,15 @@ export interface components {
             /** @example https://qr.example.com/aB3dE5f */
             scan_url: string;
             /**
-             * @description Where the visitor was sent.
+             * @description Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback destination (the visitor got a page saying so).
              * @example https://example.de/fruehling
              */
-            destination: string;
+            destination: string | null;
+            /**
+             * @description redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the scan went to its fallback destination or got the page.
+             * @enum {string}
+             */
+            outcome: "redirect" | "paused" | "expired" | "limit_reached";
             /** @description The routing rule that chose the destination; null for the default destination. */
             rule_id: string | null;
             /**
@@ -1615,6 +1656,17 @@ export interface components {
              *     ]
              */
             tags: string[];
+            /** @enum {string} */
+            status: "active" | "paused" | "archived";
+            /**
+             * @description What a scan does now (read-only): `active` goes to the destination; `paused` (status paused or archived), `expired` (past expires_at) and `limit_reached` (max_scans non-bot scans went to the destination) go to the fallback destination or get the paused (404) or expired (410) page.
+             * @enum {string}
+             */
+            state: "active" | "paused" | "expired" | "limit_reached";
+            paused_destination: string | null;
+            expires_at: string | null;
+            expired_destination: string | null;
+            max_scans: number | null;
             design: components["schemas"]["Design"];
             routing: {
                 enabled: boolean;
@@ -1979,6 +2031,12 @@ export interface components {
             is_bot: boolean;
             /** @description The visitor’s first scan of this code on this UTC day. */
             is_unique: boolean;
+            /**
+             * @description What the scan was answered: redirect (to the destination or a rule’s), or paused, expired or limit_reached (to the code’s fallback destination, or its page).
+             * @example redirect
+             * @enum {string}
+             */
+            outcome: "redirect" | "paused" | "expired" | "limit_reached";
         };
         /** @description The account’s scans over a range: totals, trend, top codes and breakdowns. */
         AnalyticsOverview: {
@@ -2008,7 +2066,7 @@ export interface components {
              */
             unique_scans: number;
             /**
-             * @description Codes the account has now.
+             * @description Codes the account has now, archived ones left out.
              * @example 57
              */
             total_codes: number;
@@ -2692,6 +2750,7 @@ export interface operations {
                 q?: string;
                 /** @description Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name the account has no tag for matches nothing. */
                 tag?: string | string[];
+                status?: ("active" | "paused" | "archived")[];
                 created_after?: string;
                 created_before?: string;
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
@@ -4065,7 +4124,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description To the chosen destination (the default redirect status). */
+            /** @description To the chosen destination (the default redirect status); for a paused or archived code, to its `paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its `expired_destination`. Routing rules do not apply to those fallbacks; forward_query does. */
             302: {
                 headers: {
                     /** @description The destination the code’s routing chose for this scan. */
@@ -4087,8 +4146,18 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No active code has this slug: it never existed, or the code was deleted. (Static codes have no scan URL.) */
+            /** @description No active code has this slug: it never existed, or the code was deleted (static codes have no scan URL); or the code is paused or archived and has no `paused_destination` (problem type `/problems/code-paused`; a 404, not a 410, because a pause is temporary). The scan of a paused code is recorded, with outcome `paused`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4150,7 +4219,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description To the chosen destination (the default redirect status). */
+            /** @description To the chosen destination (the default redirect status); for a paused or archived code, to its `paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its `expired_destination`. Routing rules do not apply to those fallbacks; forward_query does. */
             302: {
                 headers: {
                     /** @description The destination the code’s routing chose for this scan. */
@@ -4172,8 +4241,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No active code has this slug: it never existed, or the code was deleted. (Static codes have no scan URL.) */
+            /** @description No active code has this slug: it never existed, or the code was deleted (static codes have no scan URL); or the code is paused or archived and has no `paused_destination` (problem type `/problems/code-paused`; a 404, not a 410, because a pause is temporary). The scan of a paused code is recorded, with outcome `paused`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@
 // (which resets the field) on update.
 import type { FieldProblem } from '../graphql.ts';
 import { tagNames } from '../tags.ts';
+import { emptyLifecycle, lifecycleInput, type LifecycleForm } from './lifecycle-form.ts';
 
 export const CODE_TYPES = ['url', 'text', 'email', 'phone', 'sms', 'wifi', 'vcard', 'geo'] as const;
 export const STYLES = ['square', 'dots', 'rounded', 'branded'] as const;
@@ -66,6 +67,8 @@ export interface CodeForm {
   design: DesignForm;
   routingEnabled: boolean;
   rules: RuleForm[];
+  /** Status, expiry and scan limit (lifecycle-form.ts). */
+  lifecycle: LifecycleForm;
 }
 
 export const defaultDesign = (): DesignForm => ({
@@ -82,7 +85,7 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', tags: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
+export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', tags: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [], lifecycle: emptyLifecycle() });
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
 function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
@@ -147,7 +150,7 @@ export function createInput(form: CodeForm): Built {
   const built = previewInput(form);
   if ('problems' in built) return built;
   const tags = tagNames(form.tags);
-  const input = { ...built.input, ...labels(form, undefined), ...(tags.length > 0 ? { tags } : {}) };
+  const input = { ...built.input, ...labels(form, undefined), ...(tags.length > 0 ? { tags } : {}), ...lifecycleInput(form.lifecycle, form.type, undefined) };
   if (form.type !== 'url') return { input };
   return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), routing: routingInput(form) } };
 }
@@ -156,7 +159,7 @@ export function createInput(form: CodeForm): Built {
 export function updateInput(form: CodeForm): Built {
   const content = parseContent(form);
   if ('problem' in content) return { problems: [content.problem] };
-  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), tags: tagNames(form.tags), design: designInput(form.design, null) };
+  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), tags: tagNames(form.tags), ...lifecycleInput(form.lifecycle, form.type, null), design: designInput(form.design, null) };
   if (form.type === 'url') input.routing = routingInput(form);
   return { input };
 }

@@ -1,14 +1,15 @@
 // A saved code as the editor loads it, and the form that edits it.
+import { LIFECYCLE_FIELDS, lifecycleFormOf, type SavedLifecycle } from './lifecycle-form.ts';
 import { defaultDesign, type CodeForm, type DesignForm, type RuleForm } from './model.ts';
 
 const DESIGN_FIELDS = 'fgColor bgColor style logoUrl errorCorrection eyeStyle eyeColor gradient { type from to angle } frame frameText margin';
 
 /** The fields the editor needs; every query and mutation of the editor answers them. */
-export const CODE_FIELDS = `id type content name notes tags scanUrl createdAt updatedAt design { ${DESIGN_FIELDS} }
+export const CODE_FIELDS = `id type content name notes tags scanUrl createdAt updatedAt ${LIFECYCLE_FIELDS} design { ${DESIGN_FIELDS} }
   routing { enabled rules { ruleId condition destination conditions { weights { destination weight } } } }
   svg(size: 320)`;
 
-export interface SavedCode {
+export interface SavedCode extends SavedLifecycle {
   id: string;
   type: string;
   content: unknown;
@@ -72,5 +73,6 @@ export function formOf(code: SavedCode): CodeForm {
     design: designForm(code.design),
     routingEnabled: code.routing.enabled,
     rules: code.routing.rules.map((r) => ({ key: r.ruleId, condition: r.condition, destination: r.destination ?? '', weights: r.conditions.weights })),
+    lifecycle: lifecycleFormOf(code),
   };
 }

@@ -5,6 +5,7 @@ import { ContentFields } from '../code-form/content-fields.tsx';
 import { DeleteCode } from '../code-form/delete-code.tsx';
 import { DesignFields } from '../code-form/design-fields.tsx';
 import { ImageDownload } from '../code-form/image-download.tsx';
+import { LifecycleFields } from '../code-form/lifecycle-fields.tsx';
 import { LivePreview, usePreview } from '../code-form/live-preview.tsx';
 import { createInput, emptyForm, previewInput, updateInput, type CodeForm } from '../code-form/model.ts';
 import { RoutingRules } from '../code-form/routing-rules.tsx';
@@ -70,6 +71,7 @@ function CodeEditor({ initial }: { initial: SavedCode | null }) {
         <div class="editor-fields">
           <ContentFields form={form} typeEditable={!saved} problems={problems} onChange={change} />
           <TagField value={form.tags} problems={problems} onChange={(tags) => change({ tags })} />
+          <LifecycleFields type={form.type} lifecycle={form.lifecycle} problems={problems} onChange={(lifecycle) => change({ lifecycle })} />
           <DesignFields design={form.design} problems={problems} onChange={(design) => change({ design })} />
           {form.type === 'url' ? (
             <RoutingRules enabled={form.routingEnabled} rules={form.rules} problems={problems} onChange={change} />

@@ -10,13 +10,14 @@ import { describeContent, formatCount, formatDateTime } from '../format.ts';
 import { flashMessage } from '../router.ts';
 import { useAccountTags } from '../tags.ts';
 import { useQuery } from '../use-query.ts';
+import { StatusBadge, STATUS_FILTERS } from './status-badge.tsx';
 
 const PAGE_SIZE = 20;
 const DAY_MS = 86_400_000;
 
 const CODES = `query Codes($first: Int!, $after: String, $filter: CodeFilter, $since: DateTime!) {
   codes(first: $first, after: $after, filter: $filter) {
-    edges { node { id type content name tags createdAt design { style } scanCount(from: $since) svg(size: 64) } }
+    edges { node { id type content name tags status state createdAt design { style } scanCount(from: $since) svg(size: 64) } }
     pageInfo { hasNextPage endCursor }
   }
 }`;
@@ -27,6 +28,8 @@ interface CodeRow {
   content: unknown;
   name: string | null;
   tags: string[];
+  status: string;
+  state: string;
   createdAt: string;
   design: { style: string };
   scanCount: number;
@@ -55,6 +58,7 @@ function useDebounced<T>(value: T, ms: number): T {
 
 export function CodesPage() {
   const [search, setSearch] = useState('');
+  const [statusFilter, setStatusFilter] = useState('listed');
   const q = useDebounced(search.trim(), 300);
   // '' = every code; otherwise the name of the tag the list is filtered by.
   const [tag, setTag] = useState('');
@@ -63,9 +67,10 @@ export function CodesPage() {
   // Cursors of the pages visited, so "Previous" can go back on a forward-only connection.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [since] = useState(thirtyDaysAgo);
-  useEffect(() => setCursors([null]), [q, tag]);
+  useEffect(() => setCursors([null]), [q, tag, statusFilter]);
   const after = cursors[cursors.length - 1] ?? null;
-  const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter: q || tag ? { ...(q ? { q } : {}), ...(tag ? { tags: [tag] } : {}) } : null, since });
+  const filter = { ...(q ? { q } : {}), ...(tag ? { tags: [tag] } : {}), status: STATUS_FILTERS[statusFilter]!.statuses };
+  const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter, since });
   const [flash] = useState(flashMessage);
   const rows = data?.codes.edges.map((e) => e.node) ?? [];
 
@@ -95,6 +100,16 @@ export function CodesPage() {
             </select>
           </label>
         )}
+        <label class="tag-filter">
+          Show{' '}
+          <select id="status-filter" value={statusFilter} onChange={(e) => setStatusFilter(e.currentTarget.value)}>
+            {Object.entries(STATUS_FILTERS).map(([value, { label }]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       <ErrorBox error={error} />
       {loading && !data && <Loading what="codes" />}
@@ -105,6 +120,7 @@ export function CodesPage() {
             <tr>
               <th>Preview</th>
               <th>Name</th>
+              <th>Status</th>
               <th>ID</th>
               <th>Content</th>
               <th>Style</th>
@@ -121,6 +137,9 @@ export function CodesPage() {
                 <td class="name-cell">
                   {code.name ? <Link to={`/codes/${code.id}`}>{code.name}</Link> : <span class="hint">—</span>}
                   <TagLabels names={code.tags} colors={colors} />
+                </td>
+                <td>
+                  <StatusBadge status={code.status} state={code.state} />
                 </td>
                 <td>
                   <Link to={`/codes/${code.id}`}>{code.id}</Link>

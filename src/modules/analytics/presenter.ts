@@ -55,7 +55,7 @@ export type CodeAnalytics = z.output<typeof codeAnalyticsSchema>;
 export const overviewSchema = z
   .object({
     ...seriesSummary,
-    total_codes: z.int().meta({ description: 'Codes the account has now.', example: 57 }),
+    total_codes: z.int().meta({ description: 'Codes the account has now, archived ones left out.', example: 57 }),
     active_codes: z.int().meta({ description: 'Codes scanned in the range.', example: 12 }),
     top_codes: z
       .array(
@@ -95,6 +95,7 @@ export const scanRecordSchema = z
     language: z.string().nullable().meta({ description: 'The primary subtag of the visitor’s most preferred Accept-Language.', example: 'de' }),
     is_bot: z.boolean(),
     is_unique: z.boolean().meta({ description: 'The visitor’s first scan of this code on this UTC day.' }),
+    outcome: z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({ description: 'What the scan was answered: redirect (to the destination or a rule’s), or paused, expired or limit_reached (to the code’s fallback destination, or its page).', example: 'redirect' }),
   })
   .meta({ id: 'ScanRecord', description: 'One scan as recorded: no address, no raw User-Agent.' });
 export type ScanRecord = z.output<typeof scanRecordSchema>;

@@ -27,6 +27,7 @@ function present(s: StoredScan): ScanRecord {
     language: s.language,
     is_bot: Boolean(s.is_bot),
     is_unique: Boolean(s.is_unique),
+    outcome: s.outcome,
   };
 }
 

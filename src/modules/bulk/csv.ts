@@ -7,7 +7,11 @@ import { CsvError, parse, type Options } from 'csv-parse';
 import { DomainError, type FieldError } from '../../shared/errors.ts';
 import { CSV_TAG_SEPARATOR } from '../tags/schemas.ts';
 
-export const CSV_COLUMNS = ['type', 'content', 'slug', 'forward_query', 'name', 'notes', 'tags', 'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url'] as const;
+export const CSV_COLUMNS = [
+  'type', 'content', 'slug', 'forward_query', 'name', 'notes', 'tags',
+  'status', 'paused_destination', 'expires_at', 'expired_destination', 'max_scans',
+  'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url',
+] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const DESIGN_COLUMNS = new Set<Column>(['fg_color', 'bg_color', 'style', 'error_correction', 'logo_url']);
 
@@ -43,7 +47,7 @@ function headerError(problems: FieldError[]): DomainError {
 
 /**
  * One row as a create body. Empty cells are left out; `type` defaults to url in the service;
- * forward_query is `true` or `false`; tags are names separated by `|` (commas separate cells).
+ * forward_query is `true` or `false`; tags are names separated by `|` (commas separate cells); max_scans a whole number.
  * A static type's content is its JSON object, e.g. {"text":"hello"}.
  */
 function rowToBody(header: string[], record: string[]): Record<string, unknown> {
@@ -56,6 +60,7 @@ function rowToBody(header: string[], record: string[]): Record<string, unknown> 
     // true/false in any case; anything else stays text, for the service to refuse by name.
     else if (name === 'tags') body.tags = cell.split(CSV_TAG_SEPARATOR).map((tag) => tag.trim()).filter((tag) => tag !== '');
     else if (name === 'forward_query') body[name] = /^(true|false)$/i.test(cell.trim()) ? cell.trim().toLowerCase() === 'true' : cell;
+    else if (name === 'max_scans') body[name] = /^-?\d+$/.test(cell.trim()) ? Number(cell.trim()) : cell;
     else body[name] = cell;
   });
   if (typeof body.content === 'string' && body.type !== undefined && body.type !== 'url' && body.content.trimStart().startsWith('{')) {

@@ -7,6 +7,7 @@ import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { imageQuerySchema, MIN_PIXELS_PER_MODULE } from '../images/service.ts';
 import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
+import { addLifecycleFields, CodeStatusEnum, lifecycleBody, lifecycleInputFields } from './lifecycle-graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 
@@ -63,6 +64,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     }),
   }),
 });
+addLifecycleFields(CodeRef);
 
 const GradientInput = builder.inputType('GradientInput', {
   fields: (t) => ({
@@ -103,6 +105,7 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
     name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
     notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
     tags: t.stringList({ required: false, description: 'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.' }),
+    ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -116,6 +119,7 @@ const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
     name: t.string({ required: false, description: 'A new title; null removes it.' }),
     notes: t.string({ required: false, description: 'New notes; null removes them.' }),
     tags: t.stringList({ required: false, description: 'The code’s tags from now on (replacing its old ones); [] removes them all.' }),
+    ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInput, required: false }),
   }),
@@ -126,6 +130,7 @@ const CodeFilter = builder.inputType('CodeFilter', {
     type: t.string({ required: false }),
     q: t.string({ required: false, description: 'Substring of the content or the name, in any case.' }),
     tags: t.stringList({ required: false, description: 'Codes carrying any of these tags (names, case ignored); an unknown name matches nothing.' }),
+    status: t.field({ type: [CodeStatusEnum], required: false, description: 'Only codes with these statuses; default ACTIVE and PAUSED (archived codes are hidden unless asked for).' }),
     createdAfter: t.field({ type: 'DateTime', required: false }),
     createdBefore: t.field({ type: 'DateTime', required: false }),
   }),
@@ -161,7 +166,10 @@ function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
 
 /** A CreateCodeInput as the REST create body, for the same service call. */
 export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
-  return compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) });
+  return {
+    ...compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
+    ...lifecycleBody(input),
+  };
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
@@ -214,6 +222,7 @@ builder.queryFields((t) => ({
           type: filter.type,
           q: filter.q,
           tag: filter.tags?.length ? filter.tags : undefined,
+          status: filter.status ?? undefined,
           created_after: filter.createdAfter?.toISOString(),
           created_before: filter.createdBefore?.toISOString(),
         }),
@@ -250,6 +259,7 @@ builder.mutationFields((t) => ({
           // Unlike the others, an explicit null means something here: remove the name or notes.
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.notes !== undefined ? { notes: input.notes } : {}),
+          ...lifecycleBody(input),
         },
       )),
   }),

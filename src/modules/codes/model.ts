@@ -3,6 +3,7 @@ import type { FieldError } from '../../shared/errors.ts';
 import { contrastRatio, MIN_CONTRAST } from '../images/contrast.ts';
 import type { RenderDesign } from '../images/design.ts';
 import type { Routing } from '../routing/rule.ts';
+import type { CodeLifecycle } from './lifecycle.ts';
 import type { CodeContent, CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
 
 export interface Code {
@@ -16,6 +17,8 @@ export interface Code {
   notes: string | null;
   /** A url code's scans carry the scan URL's query string on to the destination (UTM passthrough). */
   forwardQuery: boolean;
+  /** Status, expiry and scan limit (lifecycle.ts). */
+  lifecycle: CodeLifecycle;
   /** Only what the client chose; see resolveDesign for what is drawn. */
   design: DesignInput;
   /** The stored logo (fetched from design.logo_url), or null. */

@@ -3,6 +3,7 @@
 // the two cannot drift apart.
 import { z } from 'zod';
 import { inlineRuleResourceSchema, presentInlineRule } from '../routing/presenter.ts';
+import { lifecycleResourceFields, presentLifecycle } from './lifecycle.ts';
 import { resolveDesign, type Code } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 import { CODE_TYPES, ERROR_CORRECTION_LEVELS, EYE_STYLES, FRAMES, STYLES } from './schemas.ts';
@@ -38,6 +39,7 @@ export const codeResourceSchema = z
     notes: z.string().nullable().meta({ example: 'Printed 2,000 copies; replace after the campaign.' }),
     forward_query: z.boolean().meta({ description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
     tags: z.array(z.string()).meta({ description: 'Names of the account’s tags the code carries, sorted by name (case ignored).', example: ['print', 'spring-2026'] }),
+    ...lifecycleResourceFields,
     design: resolvedDesignSchema,
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
     scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL.' }),
@@ -58,6 +60,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     notes: code.notes,
     forward_query: code.forwardQuery,
     tags: code.tags,
+    ...presentLifecycle(code.lifecycle),
     design: resolveDesign(code.design),
     routing: {
       enabled: code.routing.enabled,

@@ -7,6 +7,7 @@ import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
 import { codeTagsSchema, tagFilterSchema } from '../tags/schemas.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
+import { expiryProblems, lifecycleFields, staticLifecycleProblems, statusFilterSchema, type LifecycleInput } from './lifecycle.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
@@ -121,11 +122,12 @@ export const createCodeSchema = z.strictObject({
   forward_query: forwardQuerySchema.optional(),
   ...labelFields,
   tags: codeTagsSchema.optional(),
+  ...lifecycleFields,
   design: designInputSchema.default({}),
   routing: routingInputSchema.optional(),
 });
 
-export interface CreateCodeInput {
+export interface CreateCodeInput extends LifecycleInput {
   type: CodeType;
   content: CodeContent;
   slug?: string;
@@ -151,6 +153,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   for (const field of ['routing', 'slug', 'forward_query']) {
     if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
+  errors.push(...staticLifecycleProblems(type, raw), ...(body.success ? expiryProblems(body.data.expires_at) : []));
   if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
   return { ...body.data, content: content.data.content, routing: body.data.routing ?? {} };
 }
@@ -168,6 +171,7 @@ export const updateCodeSchema = z
     forward_query: forwardQuerySchema.optional(),
     ...labelFields,
     tags: codeTagsSchema.optional(),
+    ...lifecycleFields,
     design: designPatchSchema.optional(),
     routing: routingInputSchema.optional(),
   })
@@ -197,6 +201,7 @@ export const listCodesSchema = z.strictObject({
   type: z.enum(CODE_TYPES, { error: `must be one of ${CODE_TYPES.join(', ')}` }).optional(),
   q: z.string().min(1).max(200).optional().meta({ description: 'Codes whose content or name contains this text, in any case (accents count).' }),
   tag: tagFilterSchema.optional().meta({ description: 'Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name the account has no tag for matches nothing.' }),
+  status: statusFilterSchema.optional(),
   created_after: isoInstant.optional(),
   created_before: isoInstant.optional(),
   sort: z.enum(SORTS, { error: `must be one of ${SORTS.join(', ')}` }).default('-created_at'),

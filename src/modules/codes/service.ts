@@ -11,6 +11,7 @@ import type { RoutingStore } from '../routing/store.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
+import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import { newCodeOf, type CodesStore } from './store.ts';
 import type { CodeTagging } from './tagging.ts';
@@ -129,7 +130,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       return { data, nextCursor: rows.length > params.limit && last ? cursorOf(last) : null, cursorOf };
     },
 
-    /** Partial update of content, slug, name, notes, tags, design and routing; rules and tags given replace the old ones whole. */
+    /** Partial update of content, slug, name, notes, tags, lifecycle, design and routing; rules and tags given replace the old ones whole. */
     async update(principal: Principal, id: string, input: unknown): Promise<Code> {
       const patch = parseInput(updateCodeSchema, input);
       const current = await codes.findById(principal.accountId, id);
@@ -139,6 +140,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
       if (current.type !== 'url' && patch.slug !== undefined) problems.push(urlOnly('slug', current.type));
       if (current.type !== 'url' && patch.forward_query !== undefined) problems.push(urlOnly('forward_query', current.type));
+      problems.push(...staticLifecycleProblems(current.type, patch), ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt));
       if (problems.length > 0) throw validationFailed(problems);
       const newContent: CodeContent | undefined =
         patch.content !== undefined ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content : patch.destination;
@@ -164,6 +166,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
             content: newContent,
             slug: newSlug,
             forwardQuery: patch.forward_query,
+            lifecycle: patch,
             name: patch.name,
             notes: patch.notes,
             design,

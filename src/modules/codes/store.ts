@@ -4,6 +4,7 @@ import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.t
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import type { CursorPosition } from './cursor.ts';
+import { lifecycleFromRow, lifecycleOf, lifecyclePatchRow, lifecycleRow, LISTED_BY_DEFAULT, type LifecycleInput, type LifecycleRow } from './lifecycle.ts';
 import type { Code } from './model.ts';
 import type { CodeContent, CodeType, CreateCodeInput, DesignInput, ListCodesQuery } from './schemas.ts';
 import type { CodeTagging } from './tagging.ts';
@@ -12,7 +13,7 @@ import type { CodeTagging } from './tagging.ts';
 const storeContent = (type: CodeType, content: CodeContent) => (type === 'url' ? (content as string) : toJson(content));
 const loadContent = (type: CodeType, text: string): CodeContent => (type === 'url' ? text : fromJson<Record<string, unknown>>(text)!);
 
-interface CodeRow {
+interface CodeRow extends LifecycleRow {
   id: string;
   account_id: string;
   type: string;
@@ -30,7 +31,7 @@ interface CodeRow {
 
 const sortColumns = { created_at: 'created_at', updated_at: 'updated_at' } as const;
 
-/** Rows per multi-row INSERT: 13 columns x 500 stays well under SQLite's variable limit. */
+/** Rows per multi-row INSERT: 18 columns x 500 stays well under SQLite's variable limit. */
 const CODE_INSERT_CHUNK = 500;
 
 export type NewCode = Omit<Code, 'routing' | 'tags'> & { routingEnabled: boolean; batchId?: string | null };
@@ -48,6 +49,7 @@ export function newCodeOf(
     name: body.name ?? null,
     notes: body.notes ?? null,
     forwardQuery: body.forward_query ?? false,
+    lifecycle: lifecycleOf(body),
     design: body.design,
     logoId: where.logoId,
     // Rules given without `enabled` are meant to work, so they switch routing on.
@@ -68,6 +70,7 @@ function codeRow(code: NewCode) {
     name: code.name,
     notes: code.notes,
     forward_query: code.forwardQuery,
+    ...lifecycleRow(code.lifecycle),
     design: toJson(code.design),
     logo_id: code.logoId,
     routing_enabled: code.routingEnabled,
@@ -81,7 +84,7 @@ function codeRow(code: NewCode) {
 /** A code without its routing and tags (what rendering needs; no rules or tags query). */
 export type CodeWithoutRouting = Omit<Code, 'routing' | 'tags'>;
 
-function codeOf(row: CodeRow): CodeWithoutRouting {
+function codeOf(row: CodeRow, scansCounted = 0): CodeWithoutRouting {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -90,6 +93,7 @@ function codeOf(row: CodeRow): CodeWithoutRouting {
     name: row.name ?? null,
     notes: row.notes ?? null,
     forwardQuery: Boolean(row.forward_query),
+    lifecycle: lifecycleFromRow(row, scansCounted),
     design: fromJson<DesignInput>(row.design) ?? {},
     logoId: row.logo_id,
     slug: row.slug,
@@ -98,13 +102,26 @@ function codeOf(row: CodeRow): CodeWithoutRouting {
   };
 }
 
-export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: CodeTagging) {
+/**
+ * The non-bot scans that went to each code's destination (what max_scans counts), for the codes
+ * among `ids`. The scans module owns those counts; services.ts hands its reader in.
+ */
+export type CountLimitedScans = (ids: string[], q: Queryable) => Promise<Map<string, number>>;
+
+export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: CodeTagging, countLimitedScans: CountLimitedScans = async () => new Map()) {
   /** The codes of the rows with their routing rules and tag names (one query each). */
   async function withRules(rows: CodeRow[], q: Queryable): Promise<Code[]> {
     const ids = rows.map((row) => row.id);
     const rules = await routing.rulesForCodes(ids, q);
     const tags = rows.length > 0 ? await tagging.namesOf(ids, q) : new Map<string, string[]>();
-    return rows.map((row) => ({ ...codeOf(row), routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! }, tags: tags.get(row.id) ?? [] }));
+    // Only codes with a limit need their count (for `state`); the others cost nothing more.
+    const limited = rows.filter((row) => row.max_scans !== null).map((row) => row.id);
+    const counted = limited.length > 0 ? await countLimitedScans(limited, q) : null;
+    return rows.map((row) => ({
+      ...codeOf(row, counted?.get(row.id) ?? 0),
+      routing: { enabled: Boolean(row.routing_enabled), rules: rules.get(row.id)! },
+      tags: tags.get(row.id) ?? [],
+    }));
   }
 
   return {
@@ -161,9 +178,9 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       return withRules(rows, db);
     },
 
-    /** How many codes the account has (among the ids of the subquery `only`, when given). */
+    /** How many codes the account has (among the ids of the subquery `only`, when given), archived ones left out (they count against nothing). */
     async countForAccount(accountId: string, only?: Knex.QueryBuilder): Promise<number> {
-      const query = db('codes').where({ account_id: accountId });
+      const query = db('codes').where({ account_id: accountId }).whereNot('status', 'archived');
       if (only) query.whereIn('id', only);
       const row = await query.count({ n: '*' }).first();
       return Number(row?.n ?? 0);
@@ -189,6 +206,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       const direction = descending ? 'desc' : 'asc';
       const builder = db('codes').where('account_id', accountId);
       if (query.type) builder.andWhere('type', query.type);
+      builder.whereIn('status', query.status ?? LISTED_BY_DEFAULT);
       // `q` finds its text in the content or the name.
       const q = query.q;
       if (q) builder.andWhere((w) => whereContainsIgnoringCase(db, w, 'content', q).orWhere((n) => whereContainsIgnoringCase(db, n, 'name', q)));
@@ -230,6 +248,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
         content?: CodeContent;
         slug?: string;
         forwardQuery?: boolean;
+        lifecycle?: LifecycleInput;
         name?: string | null;
         notes?: string | null;
         design?: DesignInput;
@@ -243,6 +262,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       if (changes.content !== undefined) row.content = storeContent(changes.type ?? 'url', changes.content);
       if (changes.slug !== undefined) row.slug = changes.slug;
       if (changes.forwardQuery !== undefined) row.forward_query = changes.forwardQuery;
+      if (changes.lifecycle !== undefined) Object.assign(row, lifecyclePatchRow(changes.lifecycle));
       if (changes.name !== undefined) row.name = changes.name;
       if (changes.notes !== undefined) row.notes = changes.notes;
       if (changes.logoId !== undefined) row.logo_id = changes.logoId;

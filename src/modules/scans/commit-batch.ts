@@ -57,6 +57,7 @@ export function createCommitBatch(db: Knex, publicBaseUrl: string): CommitBatch 
         referrer_host: e.referrerHost,
         language: e.language,
         is_bot: e.isBot,
+        outcome: e.outcome ?? 'redirect',
         visitor_hash: visitorHash(salt, e.ip, e.userAgent),
         is_unique: false,
         is_account_unique: false,

@@ -34,13 +34,20 @@ const limitHeaders = z.object({
 
 /** GET's answers; HEAD's are the same without bodies. */
 const responses: Record<string, ZodOpenApiResponseObject> = {
-  '302': redirect('To the chosen destination (the default redirect status).'),
+  '302': redirect('To the chosen destination (the default redirect status); for a paused or archived code, to its `paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its `expired_destination`. Routing rules do not apply to those fallbacks; forward_query does.'),
   '301': redirect('To the chosen destination, when SCAN_REDIRECT_STATUS is 301.'),
   '307': redirect('To the chosen destination, when SCAN_REDIRECT_STATUS is 307.'),
   '404': {
-    description: 'No active code has this slug: it never existed, or the code was deleted. (Static codes have no scan URL.)',
+    description: 'No active code has this slug: it never existed, or the code was deleted (static codes have no scan URL); or the code is paused or archived and has no `paused_destination` (problem type `/problems/code-paused`; a 404, not a 410, because a pause is temporary). The scan of a paused code is recorded, with outcome `paused`.',
     content: {
-      'text/html': htmlPage('A short page saying the code is not active.'),
+      'text/html': htmlPage('A short page saying the code is not active, or that it is paused.'),
+      [PROBLEM_CONTENT_TYPE]: { schema: problemSchema },
+    },
+  },
+  '410': {
+    description: 'The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`.',
+    content: {
+      'text/html': htmlPage('A short page saying the code has expired.'),
       [PROBLEM_CONTENT_TYPE]: { schema: problemSchema },
     },
   },

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CommitBatch, CommittedBatch } from './commit-batch.ts';
+import type { ScanOutcome } from './lifecycle-answer.ts';
 
 /** What the scan path hands over. ip and userAgent live only until the flush hashes them. */
 export interface ScanEvent {
@@ -14,7 +15,12 @@ export interface ScanEvent {
   accountId: string;
   at: number;
   ruleId: string | null;
-  destination: string;
+  /** Null when the scan got the paused or expired page. */
+  destination: string | null;
+  /** What the scan was answered; absent means a redirect to the code's destination. */
+  outcome?: ScanOutcome;
+  /** Counted toward the code's max_scans (scan-limits.ts). */
+  countedTowardLimit?: boolean;
   country: string | null;
   device: string | null;
   os: string | null;

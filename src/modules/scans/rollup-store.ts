@@ -12,6 +12,7 @@ export function inKeyOrder<T extends object>(rows: T[], key: string[]): T[] {
 
 export function createRollupStore(db: Knex) {
   const addScansAndUniques = addOnConflict(db, ['scans', 'unique_scans']);
+  const addCodeCounts = addOnConflict(db, ['scans', 'unique_scans', 'redirects']);
   const addScans = addOnConflict(db, ['scans']);
   const chunk = scanInsertChunk(db);
 
@@ -25,7 +26,13 @@ export function createRollupStore(db: Knex) {
 
   return {
     async addCodeRollups(rows: CodeRollupRow[], q: Queryable): Promise<void> {
-      await upsert(q, 'scan_rollups', ['code_id', 'hour', 'is_bot'], rows, addScansAndUniques);
+      await upsert(q, 'scan_rollups', ['code_id', 'hour', 'is_bot'], rows, addCodeCounts);
+    },
+
+    /** Each code's non-bot scans that went to its destination (what max_scans counts), among `ids`. */
+    async limitedScans(ids: string[], q: Queryable = db): Promise<Map<string, number>> {
+      const rows: { code_id: string; n: number | string | null }[] = await q('scan_rollups').select('code_id').sum({ n: 'redirects' }).whereIn('code_id', ids).where('is_bot', false).groupBy('code_id');
+      return new Map(rows.map((row) => [row.code_id, Number(row.n ?? 0)]));
     },
 
     async addDimensionRollups(rows: DimensionRollupRow[], q: Queryable): Promise<void> {

@@ -13,6 +13,8 @@ export interface CodeRollupRow {
   account_id: string;
   scans: number;
   unique_scans: number;
+  /** The scans that went to the code's destination: what max_scans counts (non-bot rows). */
+  redirects: number;
 }
 
 export interface DimensionRollupRow {
@@ -113,8 +115,9 @@ export function codeRollupRows(rows: ScanRow[]): CodeRollupRow[] {
   const groups = new Map<string, CodeRollupRow>();
   for (const r of rows) {
     const hour = startOf(r.scanned_at, HOUR_MS);
-    const group = groupInto(groups, `${r.code_id}|${hour}|${r.is_bot}`, () => ({ code_id: r.code_id, hour, is_bot: r.is_bot, account_id: r.account_id, scans: 0, unique_scans: 0 }));
+    const group = groupInto(groups, `${r.code_id}|${hour}|${r.is_bot}`, () => ({ code_id: r.code_id, hour, is_bot: r.is_bot, account_id: r.account_id, scans: 0, unique_scans: 0, redirects: 0 }));
     if (r.is_unique) group.unique_scans += 1;
+    if ((r.outcome ?? 'redirect') === 'redirect') group.redirects += 1;
   }
   return [...groups.values()];
 }

@@ -13,6 +13,8 @@ import { referrerHost } from './client-info.ts';
 import type { ScanRecorder } from './recorder.ts';
 import type { ScanTarget, TargetCache } from './target-cache.ts';
 import { withForwardedQuery } from './forward-query.ts';
+import { fallbackOf, sendLifecyclePage, statusOutcome, type ScanOutcome } from './lifecycle-answer.ts';
+import type { ScanLimits } from './scan-limits.ts';
 import { splitKey } from './visitor.ts';
 
 /** Shared by scans without a query string; the resolver only reads it. */
@@ -38,6 +40,8 @@ export interface ScanRouteDeps {
   logger: Logger;
   /** Counts and times every answer (metrics.routeObserver(SCAN_ROUTE)). */
   observe: RouteObserver;
+  /** Counts scans toward codes' max_scans; without it limits are not enforced. */
+  limits?: ScanLimits | null;
 }
 
 const NOT_FOUND_HTML =
@@ -98,7 +102,7 @@ interface ScanRequestLine {
   startedAt: number;
 }
 
-export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger, observe }: ScanRouteDeps) {
+export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger, observe, limits = null }: ScanRouteDeps) {
   function redirect(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget): void {
     const { slug, query, ip } = scan;
     const headers = req.headers;
@@ -107,7 +111,24 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     const languages = clientInfo.languages(headers['accept-language']);
     const country = clientInfo.country(ip, headers);
     const now = Date.now();
-    const decision = target.routing.enabled
+    // Paused, archived, expired or out of scans: the fallback destination or a page, no rules.
+    const life = target.lifecycle;
+    let outcome: ScanOutcome = 'redirect';
+    let counted = false;
+    if (life !== null) {
+      outcome = statusOutcome(life, now) ?? 'redirect';
+      if (outcome === 'redirect' && life.maxScans !== null && limits) {
+        if (limits.reached(target.codeId, life.maxScans)) outcome = 'limit_reached';
+        // Bots and HEAD requests do not count toward max_scans.
+        else if (req.method === 'GET' && !ua.isBot) {
+          limits.count(target.codeId);
+          counted = true;
+        }
+      }
+    }
+    const decision = outcome !== 'redirect'
+      ? { destination: fallbackOf(life!, outcome), ruleId: null }
+      : target.routing.enabled
       ? decide(target.routing, target.fallback, {
           now: new Date(now),
           country,
@@ -140,7 +161,13 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
         isBot: ua.isBot,
         ip,
         userAgent,
+        outcome,
+        countedTowardLimit: counted,
       });
+    }
+    if (decision.destination === null) {
+      const status = sendLifecyclePage(req, res, outcome as Exclude<ScanOutcome, 'redirect'>, `/${slug}`, wantsJson(req));
+      return observe(req.method!, status, scan.startedAt);
     }
     res.writeHead(redirectStatus, {
       Location: target.forwardQuery && query ? withForwardedQuery(decision.destination, query) : decision.destination,
@@ -163,6 +190,15 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget | null): void {
+    // A limited code's count is read once per instance (then kept up to date): only then can it answer.
+    const maxScans = target?.lifecycle?.maxScans;
+    if (maxScans != null && limits && !limits.known(target!.codeId)) {
+      limits
+        .load(target!.codeId)
+        .then(() => redirect(req, res, scan, target!))
+        .catch((err) => fail(req, res, scan, err));
+      return;
+    }
     if (target) return redirect(req, res, scan, target);
     sendNotFound(req, res, `/${scan.slug}`);
     observe(req.method!, 404, scan.startedAt);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/transaction.ts';
 import type { Knex } from 'knex';
 import { isUniqueViolation, scanInsertChunk } from '../../db/dialect.ts';
+import type { ScanOutcome } from './lifecycle-answer.ts';
 import { inKeyOrder } from './rollup-store.ts';
 
 /** A scan as stored: no address, no raw User-Agent. */
@@ -17,6 +18,8 @@ export interface ScanRow {
   referrer_host: string | null;
   language: string | null;
   is_bot: boolean;
+  /** What the scan was answered (lifecycle-answer.ts); the column defaults to redirect. */
+  outcome?: ScanOutcome;
   visitor_hash: string;
   /** The visitor's first scan of this code on this UTC day (see first-visits.ts). */
   is_unique: boolean;
@@ -33,9 +36,10 @@ export interface StoredScan extends ScanDimensions {
   scanned_at: number | string;
   is_bot: boolean | number;
   is_unique: boolean | number;
+  outcome: ScanOutcome;
 }
 
-const STORED_SCAN_COLUMNS = ['id', 'scanned_at', 'rule_id', 'country', 'device', 'os', 'browser', 'referrer_host', 'language', 'is_bot', 'is_unique'];
+const STORED_SCAN_COLUMNS = ['id', 'scanned_at', 'rule_id', 'country', 'device', 'os', 'browser', 'referrer_host', 'language', 'is_bot', 'is_unique', 'outcome'];
 
 /** One visitor seen on one UTC day (days since the epoch) by one code or account. */
 export interface VisitorKey {

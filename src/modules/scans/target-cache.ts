@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import type { Code } from '../codes/model.ts';
 import { compileRouting, type CompiledRouting } from '../routing/resolver.ts';
 import type { Routing } from '../routing/rule.ts';
+import { compileLifecycle, type TargetLifecycle } from './lifecycle-answer.ts';
 
 export interface ScanTarget {
   codeId: string;
@@ -15,6 +16,8 @@ export interface ScanTarget {
   /** The scan URL's query string goes on to the destination (forward-query.ts). */
   forwardQuery: boolean;
   routing: CompiledRouting;
+  /** Paused, archived, expiring or limited; null for an active code with neither (lifecycle-answer.ts). */
+  lifecycle: TargetLifecycle | null;
 }
 
 /**
@@ -50,6 +53,7 @@ export function createTargetCache(options: { load: (slug: string) => Promise<Cod
       fallback: asLocation(code.content as string),
       forwardQuery: code.forwardQuery,
       routing: compileRouting(withLocations(code.routing)),
+      lifecycle: compileLifecycle(code.lifecycle, asLocation),
     };
   }
 

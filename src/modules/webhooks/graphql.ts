@@ -102,7 +102,8 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
   fields: (t) => ({
     codeId: t.exposeID('code_id'),
     scanUrl: t.exposeString('scan_url'),
-    destination: t.exposeString('destination'),
+    destination: t.exposeString('destination', { nullable: true, description: 'Null when the scan got the paused or expired page.' }),
+    outcome: t.exposeString('outcome', { description: 'redirect, paused, expired or limit_reached.' }),
     ruleId: t.exposeID('rule_id', { nullable: true }),
     country: t.exposeString('country', { nullable: true }),
     device: t.exposeString('device', { nullable: true }),

@@ -6,13 +6,15 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { ScanOutcome } from '../scans/lifecycle-answer.ts';
 import type { ScanDimensions } from '../scans/store.ts';
 
 /** A scan as webhooks and the subscription present it (the `data` of scan.created). */
 export interface ScanPayload extends ScanDimensions {
   code_id: string;
   scan_url: string;
-  destination: string;
+  destination: string | null;
+  outcome: ScanOutcome;
   is_bot: boolean;
   scanned_at: string;
 }

@@ -41,6 +41,7 @@ export function scanPayload(event: ScanEvent, publicBaseUrl: string): ScanPayloa
     code_id: event.codeId,
     scan_url: scanUrl(publicBaseUrl, event.slug),
     destination: event.destination,
+    outcome: event.outcome ?? 'redirect',
     rule_id: event.ruleId,
     country: event.country,
     device: event.device,

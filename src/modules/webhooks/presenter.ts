@@ -150,7 +150,8 @@ export const scanEventDataSchema = z
   .object({
     code_id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
     scan_url: z.string().meta({ example: 'https://qr.example.com/aB3dE5f' }),
-    destination: z.string().meta({ description: 'Where the visitor was sent.', example: 'https://example.de/fruehling' }),
+    destination: z.string().nullable().meta({ description: 'Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback destination (the visitor got a page saying so).', example: 'https://example.de/fruehling' }),
+    outcome: z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({ description: 'redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the scan went to its fallback destination or got the page.' }),
     rule_id: z.string().nullable().meta({ description: 'The routing rule that chose the destination; null for the default destination.' }),
     country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, when known.', example: 'DE' }),
     device: z.string().nullable().meta({ example: 'mobile' }),
