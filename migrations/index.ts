@@ -31,6 +31,7 @@ import * as createAccountLogos from './20261125100000_create_account_logos.ts';
 import * as addOauthPayloadsAccount from './20261125110000_add_oauth_payloads_account.ts';
 import * as addCodesNameNotes from './20261125120000_add_codes_name_notes.ts';
 import * as addCodesForwardQuery from './20261125140000_add_codes_forward_query.ts';
+import * as addDomains from './20261126120200_add_domains.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -63,4 +64,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261125110000_add_oauth_payloads_account': addOauthPayloadsAccount,
   '20261125120000_add_codes_name_notes': addCodesNameNotes,
   '20261125140000_add_codes_forward_query': addCodesForwardQuery,
+  '20261126120200_add_domains': addDomains,
 };

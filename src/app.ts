@@ -101,6 +101,7 @@ export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res:
     limit: services.rateLimits.scan,
     logger,
     observe: services.metrics.routeObserver(SCAN_ROUTE),
+    hosts: services.verifiedHosts,
   });
   const koa = buildApp(deps).callback();
   return (req, res) => {

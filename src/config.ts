@@ -93,6 +93,7 @@ const envSchema = z.object({
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(16),
+  DOMAINS_PER_ACCOUNT: z.coerce.number().int().min(0).max(1000).default(20),
   BULK_LOGO_FETCHES_PER_CALL: z.coerce.number().int().min(0).max(10_000).default(20),
   RATE_LIMIT_PER_MINUTE: perMinute.default(600),
   BULK_RATE_LIMIT_PER_MINUTE: perMinute.default(30),
@@ -181,6 +182,8 @@ export interface Config {
   readonly webhookRetentionDays: number;
   /** Webhook endpoints one account may have. */
   readonly webhookEndpointsPerAccount: number;
+  /** Own short domains one account may register (0: none). */
+  readonly domainsPerAccount: number;
   /** Distinct logo URLs one bulk call may fetch. */
   readonly bulkLogoFetchesPerCall: number;
   /** API calls a minute per key, REST and GraphQL alike; 0 = no limit. */
@@ -280,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDisableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
     webhookEndpointsPerAccount: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT,
+    domainsPerAccount: e.DOMAINS_PER_ACCOUNT,
     bulkLogoFetchesPerCall: e.BULK_LOGO_FETCHES_PER_CALL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bulkRateLimitPerMinute: e.BULK_RATE_LIMIT_PER_MINUTE,

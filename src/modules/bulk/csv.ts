@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { DomainError, type FieldError } from '../../shared/errors.ts';
 
-export const CSV_COLUMNS = ['type', 'content', 'slug', 'forward_query', 'name', 'notes', 'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url'] as const;
+export const CSV_COLUMNS = ['type', 'content', 'slug', 'domain', 'forward_query', 'name', 'notes', 'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const DESIGN_COLUMNS = new Set<Column>(['fg_color', 'bg_color', 'style', 'error_correction', 'logo_url']);
 

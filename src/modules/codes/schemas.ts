@@ -6,6 +6,7 @@ import { validationFailed } from '../../shared/errors.ts';
 import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
+import { codeDomainSchema } from './domain-field.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
@@ -117,6 +118,7 @@ export const createCodeSchema = z.strictObject({
   type: z.enum(CODE_TYPES, oneOf(CODE_TYPES)).default('url'),
   content: z.unknown(),
   slug: customSlugSchema.optional(),
+  domain: codeDomainSchema.optional(),
   forward_query: forwardQuerySchema.optional(),
   ...labelFields,
   design: designInputSchema.default({}),
@@ -127,6 +129,8 @@ export interface CreateCodeInput {
   type: CodeType;
   content: CodeContent;
   slug?: string;
+  /** A hostname as given (the service checks it); null or absent: the service's own domain. */
+  domain?: string | null;
   forward_query?: boolean;
   name?: string | null;
   notes?: string | null;
@@ -144,7 +148,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   const type: CodeType = body.success ? body.data.type : (CODE_TYPES as readonly unknown[]).includes(raw.type) ? (raw.type as CodeType) : 'url';
   const content = contentFieldSchema(type).safeParse({ content: raw.content });
   const errors = [...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)), ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues))];
-  for (const field of ['routing', 'slug', 'forward_query']) {
+  for (const field of ['routing', 'slug', 'domain', 'forward_query']) {
     if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
   if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
@@ -161,6 +165,7 @@ export const updateCodeSchema = z
     slug: customSlugSchema
       .optional()
       .meta({ description: 'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.' }),
+    domain: codeDomainSchema.optional(),
     forward_query: forwardQuerySchema.optional(),
     ...labelFields,
     design: designPatchSchema.optional(),
