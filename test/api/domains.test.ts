@@ -415,3 +415,41 @@ describe('removing domains, and other accounts', () => {
     expect((await app.request('GET', '/v1/domains')).status).toBe(401);
   });
 });
+
+describe('GraphQL', () => {
+  const FIELDS = 'id hostname status verification { type name value } fallbackUrl verifiedAt createdAt';
+
+  it('adds, verifies, lists, changes and removes domains, and puts codes on them, as REST does', async () => {
+    const added = await app.graphql(key, `mutation($input: AddDomainInput!) { addDomain(input: $input) { ${FIELDS} } }`, { input: { hostname: 'GQL.example', fallbackUrl: 'https://example.com/gql' } });
+    expect(added.body.errors).toBeUndefined();
+    const domain = added.body.data.addDomain;
+    expect(domain).toMatchObject({ hostname: 'gql.example', status: 'pending', fallbackUrl: 'https://example.com/gql', verifiedAt: null, verification: { type: 'dns_txt', name: '_qr-verify.gql.example' } });
+    const rest = (await app.request('GET', `/v1/domains/${domain.id}`, { key })).body;
+    expect([domain.hostname, domain.verification, domain.createdAt]).toEqual([rest.hostname, rest.verification, rest.created_at]);
+
+    const verify = () => app.graphql(key, `mutation($id: ID!) { verifyDomain(id: $id) { status } }`, { id: domain.id });
+    const missing = await verify();
+    expect(missing.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(missing.body.errors[0].message).toContain(domain.verification.value);
+    txt.set(domain.verification.name, [[domain.verification.value]]);
+    expect((await verify()).body.data.verifyDomain.status).toBe('verified');
+
+    const listed = await app.graphql(key, `{ domains { hostname status } domain(id: "${domain.id}") { hostname } }`);
+    expect(listed.body.data.domains).toContainEqual({ hostname: 'gql.example', status: 'verified' });
+    expect(listed.body.data.domain).toEqual({ hostname: 'gql.example' });
+    expect((await app.graphql(otherKey, `{ domains { id } domain(id: "${domain.id}") { id } }`)).body.data).toEqual({ domains: expect.not.arrayContaining([{ id: domain.id }]), domain: null });
+
+    const code = await app.graphql(key, `mutation($input: CreateCodeInput!) { createCode(input: $input) { id domain scanUrl payload } }`, { input: { content: 'https://example.com/g', slug: 'gql-code', domain: 'gql.example' } });
+    expect(code.body.data.createCode).toMatchObject({ domain: 'gql.example', scanUrl: 'https://gql.example/gql-code', payload: 'https://gql.example/gql-code' });
+    const refused = await app.graphql(key, `mutation($input: CreateCodeInput!) { createCode(input: $input) { id } }`, { input: { content: 'https://example.com/g', domain: 'theirs.example' } });
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
+
+    const remove = () => app.graphql(key, `mutation($id: ID!) { removeDomain(id: $id) { deletedId } }`, { id: domain.id });
+    expect((await remove()).body.errors[0].extensions.code).toBe('CONFLICT');
+    const moved = await app.graphql(key, `mutation($id: ID!) { updateCode(id: $id, input: { domain: null, slug: "gql-moved" }) { domain scanUrl } }`, { id: code.body.data.createCode.id });
+    expect(moved.body.data.updateCode).toEqual({ domain: null, scanUrl: `${app.url}/gql-moved` });
+    const cleared = await app.graphql(key, `mutation($id: ID!) { updateDomain(id: $id, input: { fallbackUrl: null }) { fallbackUrl } }`, { id: domain.id });
+    expect(cleared.body.data.updateDomain.fallbackUrl).toBeNull();
+    expect((await remove()).body.data.removeDomain).toEqual({ deletedId: domain.id });
+  });
+});

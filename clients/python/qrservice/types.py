@@ -26,11 +26,29 @@ class Code(TypedDict, total=False):
     name: Optional[str]
     notes: Optional[str]
     forward_query: bool
+    domain: Optional[str]
     scan_url: Optional[str]
     design: dict[str, Any]
     routing: Routing
     created_at: str
     updated_at: str
+
+
+class DomainVerification(TypedDict):
+    type: str
+    name: str
+    value: str
+
+
+class Domain(TypedDict):
+    id: str
+    object: str
+    hostname: str
+    status: str
+    verification: DomainVerification
+    fallback_url: Optional[str]
+    verified_at: Optional[str]
+    created_at: str
 
 
 class CodeList(TypedDict):

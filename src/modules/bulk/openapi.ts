@@ -100,6 +100,7 @@ The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UT
                             margin: 4,
                           },
                           routing: { enabled: false, rules: [] },
+                          domain: null,
                           scan_url: 'https://qr.example.com/aB3dE5f',
                           created_at: '2026-03-02T10:00:00.000Z',
                           updated_at: '2026-03-02T10:00:00.000Z',
