@@ -57,6 +57,8 @@ export interface CodeForm {
   name: string;
   /** A new url code's custom slug; '' = a random one. */
   slug: string;
+  /** A url code's own domain (hostname); '' = the service's. */
+  domain: string;
   notes: string;
   /** The URL, the text of a text code, or the JSON of another static code's content. */
   content: string;
@@ -79,7 +81,7 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
+export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', domain: '', notes: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [] });
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
 function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
@@ -145,7 +147,7 @@ export function createInput(form: CodeForm): Built {
   if ('problems' in built) return built;
   const input = { ...built.input, ...labels(form, undefined) };
   if (form.type !== 'url') return { input };
-  return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), routing: routingInput(form) } };
+  return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), ...(form.domain === '' ? {} : { domain: form.domain }), routing: routingInput(form) } };
 }
 
 /** UpdateCodeInput: content, name and notes, every design field (defaults reset), and the rules in order. */
@@ -153,6 +155,10 @@ export function updateInput(form: CodeForm): Built {
   const content = parseContent(form);
   if ('problem' in content) return { problems: [content.problem] };
   const input: Record<string, unknown> = { content: content.value, ...labels(form, null), design: designInput(form.design, null) };
-  if (form.type === 'url') input.routing = routingInput(form);
+  if (form.type === 'url') {
+    input.routing = routingInput(form);
+    // The same domain again changes nothing; another one moves the code.
+    input.domain = form.domain === '' ? null : form.domain;
+  }
   return { input };
 }

@@ -4,7 +4,7 @@ import { defaultDesign, type CodeForm, type DesignForm, type RuleForm } from './
 const DESIGN_FIELDS = 'fgColor bgColor style logoUrl errorCorrection eyeStyle eyeColor gradient { type from to angle } frame frameText margin';
 
 /** The fields the editor needs; every query and mutation of the editor answers them. */
-export const CODE_FIELDS = `id type content name notes scanUrl createdAt updatedAt design { ${DESIGN_FIELDS} }
+export const CODE_FIELDS = `id type content name notes domain scanUrl createdAt updatedAt design { ${DESIGN_FIELDS} }
   routing { enabled rules { ruleId condition destination conditions { weights { destination weight } } } }
   svg(size: 320)`;
 
@@ -14,6 +14,7 @@ export interface SavedCode {
   content: unknown;
   name: string | null;
   notes: string | null;
+  domain: string | null;
   scanUrl: string | null;
   createdAt: string;
   updatedAt: string;
@@ -65,6 +66,7 @@ export function formOf(code: SavedCode): CodeForm {
     type: code.type,
     name: code.name ?? '',
     slug: '',
+    domain: code.domain ?? '',
     notes: code.notes ?? '',
     content: contentText(code),
     design: designForm(code.design),
