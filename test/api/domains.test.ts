@@ -4,33 +4,24 @@
 // on a verified domain have https://<domain>/<slug> scan URLs and images; slugs are unique per
 // domain; the scan route answers by the Host header (requests go to 127.0.0.1 with that header,
 // never to the names), with the fallback URL for the root and unknown slugs.
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQr } from '../../src/modules/images/decode.ts';
 import { svgToRgba } from '../../src/modules/images/raster.ts';
 import { scanPayload } from '../../src/modules/webhooks/outbox.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { fakeDns, getWithHost } from '../support/dns.ts';
 import { runCli } from '../support/process.ts';
 
 /** The DNS as the tests want it: TXT records by name, and every name asked for. */
-const txt = new Map<string, string[][]>();
-const asked: string[] = [];
-/** Set to make every lookup fail with this error code (a resolver in trouble). */
-let failWith: string | null = null;
-const resolveTxt = async (name: string) => {
-  asked.push(name);
-  if (failWith) throw Object.assign(new Error(`queryTxt ${failWith} ${name}`), { code: failWith });
-  const records = txt.get(name);
-  if (!records) throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-  return records;
-};
+const dns = fakeDns();
+const { txt, asked } = dns;
 
 let app: TestApp;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  app = await getTestApp({ DOMAINS_PER_ACCOUNT: '25' }, { resolveTxt });
+  app = await getTestApp({ DOMAINS_PER_ACCOUNT: '25' }, { resolveTxt: dns.resolveTxt });
   key = await app.newAccountKey('domains');
   otherKey = await app.newAccountKey('domains-other');
 });
@@ -50,19 +41,7 @@ async function verifiedDomain(hostname: string, apiKey = key, extra: Record<stri
 }
 
 /** A GET to the test server with this Host header: the name itself is never resolved or connected to. */
-function scanAt(host: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | null; body: string }> {
-  const { port } = new URL(app.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', headers: { ...headers, host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ?? null, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const scanAt = (host: string, path: string) => getWithHost(app.url, host, path);
 
 const defaultHost = () => new URL(app.url).host;
 
@@ -112,7 +91,7 @@ describe('registering domains', () => {
   });
 
   it('refuses the service’s own host', async () => {
-    const own = await getTestApp({ PUBLIC_BASE_URL: 'https://qr.example.net' }, { resolveTxt });
+    const own = await getTestApp({ PUBLIC_BASE_URL: 'https://qr.example.net' }, { resolveTxt: dns.resolveTxt });
     try {
       const ownKey = await own.newAccountKey('own-host');
       const res = await own.request('POST', '/v1/domains', { key: ownKey, body: { hostname: 'QR.example.net' } });
@@ -185,13 +164,13 @@ describe('verification', () => {
   it('reports a failing lookup as such', async () => {
     const domain = (await addDomain({ hostname: 'servfail.example' })).body;
     txt.set(domain.verification.name, [[domain.verification.value]]);
-    failWith = 'ESERVFAIL';
+    dns.failWith = 'ESERVFAIL';
     try {
       const res = await app.request('POST', `/v1/domains/${domain.id}/verify`, { key });
       expect(res.status).toBe(422);
       expect(res.body.detail).toMatch(/lookup of _qr-verify\.servfail\.example failed \(ESERVFAIL\)/);
     } finally {
-      failWith = null;
+      dns.failWith = null;
     }
     expect((await app.request('POST', `/v1/domains/${domain.id}/verify`, { key })).body.status).toBe('verified');
   });

@@ -3,8 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { contractClient, startContractApp, type Contract } from '../support/contract.ts';
+import { fakeDns } from '../support/dns.ts';
 
-const txt = new Map<string, string[][]>();
+const dns = fakeDns();
+const txt = dns.txt;
 
 let app: TestApp;
 let contract: Contract;
@@ -13,13 +15,7 @@ let key: string;
 let readOnly: string;
 
 beforeAll(async () => {
-  ({ app, contract, call } = await startContractApp({}, {
-    resolveTxt: async (name) => {
-      const records = txt.get(name);
-      if (!records) throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-      return records;
-    },
-  }));
+  ({ app, contract, call } = await startContractApp({}, { resolveTxt: dns.resolveTxt }));
   key = await app.newAccountKey();
   readOnly = await app.newAccountKey(undefined, { scopes: ['codes:read'] });
 });

@@ -2,14 +2,14 @@
 // app: a domain is added, its TXT record shown, verified through the test server's resolver
 // (answers from a map; no DNS lookup is made), picked for a new code (whose scan URL and scans
 // then use it), given a fallback URL, and removed once no code uses it.
-import { request as httpRequest } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.ts';
+import { fakeDns, getWithHost } from '../support/dns.ts';
 
-const txt = new Map<string, string[][]>();
-const asked: string[] = [];
+const dns = fakeDns();
+const { txt, asked } = dns;
 
 let app: TestApp;
 let key: string;
@@ -19,14 +19,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   requireBuiltDashboard();
-  app = await getTestApp({}, {
-    resolveTxt: async (name) => {
-      asked.push(name);
-      const records = txt.get(name);
-      if (!records) throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-      return records;
-    },
-  });
+  app = await getTestApp({}, { resolveTxt: dns.resolveTxt });
   key = await app.newAccountKey();
   ({ browser, page } = await openDashboardBrowser(pageErrors));
 }, 60_000);
@@ -37,16 +30,10 @@ afterAll(async () => {
 });
 
 /** A scan sent to the test server with this Host header (the name is never resolved). */
-function scanAt(host: string, path: string): Promise<{ status: number; location: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: new URL(app.url).port, path, headers: { host } }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode!, location: res.headers.location });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const scanAt = async (host: string, path: string) => {
+  const { status, location } = await getWithHost(app.url, host, path);
+  return { status, location };
+};
 
 const row = (hostname: string) => page.locator(`li.domain[data-hostname="${hostname}"]`);
 
