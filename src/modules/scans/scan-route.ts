@@ -221,20 +221,25 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     return hosts!.get(host) ? host : null;
   }
 
+  /** A verified domain's root goes to its fallback URL; any other root is Koa's, as before. */
+  function answerRoot(req: IncomingMessage, res: ServerResponse): boolean {
+    const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
+    const fallback = domain === null ? null : hosts!.get(domain)!.fallbackUrl;
+    if (!fallback) return false;
+    toFallback(req, res, fallback, performance.now());
+    return true;
+  }
+
   /** Answers the request when it is a scan and returns true; otherwise leaves it to Koa. */
   return function handleScan(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    // Only read when some account has a verified domain: an in-memory lookup of the Host header.
-    const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
-    const match = SLUG_PATH.exec(req.url ?? '');
-    if (!match) {
-      const fallback = domain !== null && ROOT_PATH.test(req.url ?? '') ? hosts!.get(domain)!.fallbackUrl : null;
-      if (!fallback) return false;
-      toFallback(req, res, fallback, performance.now());
-      return true;
-    }
+    const url = req.url ?? '';
+    const match = SLUG_PATH.exec(url);
+    if (!match) return ROOT_PATH.test(url) && answerRoot(req, res);
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
+    // Only read when some account has a verified domain: an in-memory lookup of the Host header.
+    const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
     // The visitor's address, worked out once: the limiter and the recorded scan both use it.
     const scan: ScanRequestLine = { slug, domain, query: match[2], ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress), startedAt: performance.now() };
     if (!limit) {
