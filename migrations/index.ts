@@ -33,6 +33,7 @@ import * as addCodesNameNotes from './20261125120000_add_codes_name_notes.ts';
 import * as addCodesForwardQuery from './20261125140000_add_codes_forward_query.ts';
 import * as createTags from './20261126120000_create_tags.ts';
 import * as addCodesLifecycle from './20261126120100_add_codes_lifecycle.ts';
+import * as addDomains from './20261126120200_add_domains.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261125140000_add_codes_forward_query': addCodesForwardQuery,
   '20261126120000_create_tags': createTags,
   '20261126120100_add_codes_lifecycle': addCodesLifecycle,
+  '20261126120200_add_domains': addDomains,
 };

@@ -102,6 +102,7 @@ export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res:
     logger,
     observe: services.metrics.routeObserver(SCAN_ROUTE),
     limits: services.scans.limits,
+    hosts: services.verifiedHosts,
   });
   const koa = buildApp(deps).callback();
   return (req, res) => {

@@ -1,9 +1,11 @@
 // Command line: `migrate`; `keys create --account <name>` for a fresh install's first key (printed
 // alone on the last line of stdout, so scripts can capture it; every scope unless --scopes
-// names some); and `codes import <file.csv>`, a client of a running server's bulk API
-// (./cli/import-codes.ts).
+// names some); `codes import <file.csv>`, a client of a running server's bulk API
+// (./cli/import-codes.ts); and `domains verify <hostname>`, the operator's verification of an
+// account's domain (./cli/verify-domain.ts).
 import { parseArgs } from 'node:util';
 import { importCodes, IMPORT_USAGE } from './cli/import-codes.ts';
+import { verifyDomain, VERIFY_DOMAIN_USAGE } from './cli/verify-domain.ts';
 import { loadConfig } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
@@ -17,7 +19,8 @@ const USAGE = `Usage:
                                                 create an API key (and the account if new);
                                                 scopes: ${SCOPES.join(', ')} (default: all)
   ${IMPORT_USAGE}
-                                                create codes from a CSV file through the API`;
+                                                create codes from a CSV file through the API
+  ${VERIFY_DOMAIN_USAGE}`;
 
 /** `codes:read,codes:write` -> the scopes, or null when a name is unknown or none is given. */
 function parseScopes(list: string): Scope[] | null {
@@ -37,6 +40,7 @@ async function run(argv: string[]): Promise<number> {
       console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
       return 0;
     }
+    if (group === 'domains' && command === 'verify') return await verifyDomain(argv.slice(2), db, config);
     if (group === 'keys' && command === 'create') {
       const { values } = parseArgs({
         args: argv.slice(2),

@@ -94,6 +94,7 @@ const envSchema = z.object({
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(16),
   TAGS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  DOMAINS_PER_ACCOUNT: z.coerce.number().int().min(0).max(1000).default(20),
   BULK_LOGO_FETCHES_PER_CALL: z.coerce.number().int().min(0).max(10_000).default(20),
   RATE_LIMIT_PER_MINUTE: perMinute.default(600),
   BULK_RATE_LIMIT_PER_MINUTE: perMinute.default(30),
@@ -184,6 +185,8 @@ export interface Config {
   readonly webhookEndpointsPerAccount: number;
   /** Tags one account may have (created explicitly or on the fly from a code's `tags`). */
   readonly tagsPerAccount: number;
+  /** Own short domains one account may register (0: none). */
+  readonly domainsPerAccount: number;
   /** Distinct logo URLs one bulk call may fetch. */
   readonly bulkLogoFetchesPerCall: number;
   /** API calls a minute per key, REST and GraphQL alike; 0 = no limit. */
@@ -284,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
     webhookEndpointsPerAccount: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT,
     tagsPerAccount: e.TAGS_PER_ACCOUNT,
+    domainsPerAccount: e.DOMAINS_PER_ACCOUNT,
     bulkLogoFetchesPerCall: e.BULK_LOGO_FETCHES_PER_CALL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bulkRateLimitPerMinute: e.BULK_RATE_LIMIT_PER_MINUTE,

@@ -17,6 +17,11 @@ import { createIdempotency } from './modules/idempotency/service.ts';
 import { createIdempotencyStore } from './modules/idempotency/store.ts';
 import { createCodesService } from './modules/codes/service.ts';
 import { createCodesStore } from './modules/codes/store.ts';
+import { normalizeHostname } from './modules/domains/hostname.ts';
+import { createDomainsService } from './modules/domains/service.ts';
+import { createDomainsStore } from './modules/domains/store.ts';
+import { systemResolveTxt, type ResolveTxt } from './modules/domains/verification.ts';
+import { createVerifiedHosts } from './modules/domains/verified-hosts.ts';
 import { createLogoStore } from './modules/images/logo-store.ts';
 import { createLogos } from './modules/images/logos.ts';
 import { createRenderPool } from './modules/images/render-pool.ts';
@@ -32,7 +37,7 @@ import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
 import { createScansStore } from './modules/scans/store.ts';
-import { createTargetCache } from './modules/scans/target-cache.ts';
+import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/target-cache.ts';
 import { createWriterThread } from './modules/scans/writer-thread.ts';
 import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
@@ -41,9 +46,15 @@ import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
-const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant' } as const;
+const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant', domains: 'domains' } as const;
 
-export async function createServices(db: Knex, config: Config, logger: Logger) {
+/** What tests (and only they) replace. */
+export interface ServicesOptions {
+  /** DNS TXT lookups for domain verification; the system resolver unless given. */
+  resolveTxt?: ResolveTxt;
+}
+
+export async function createServices(db: Knex, config: Config, logger: Logger, options: ServicesOptions = {}) {
   // Changes made here reach the other processes' caches through Redis (REDIS_URL); without it
   // their TTLs alone bound how stale they are.
   const bus = createInvalidationBus({ redisUrl: config.redisUrl, logger });
@@ -72,7 +83,14 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   const metrics = createMetrics();
   // Before the recorder and the codes services: it writes their outbox rows.
   const webhooks = createWebhooks({ db, config, logger, onDeliveryOutcome: metrics.webhookDelivery });
-  const targets = createTargetCache({ load: (slug) => codesStore.findBySlug(slug), max: config.codeCacheSize, ttlMs: config.codeCacheTtlMs });
+  const targets = createTargetCache({
+    load: (key) => {
+      const { slug, domain } = splitTargetKey(key);
+      return codesStore.findBySlug(slug, domain);
+    },
+    max: config.codeCacheSize,
+    ttlMs: config.codeCacheTtlMs,
+  });
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
   const writerThread = config.scanWriterThread && !isSqlite(db) ? createWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
   const recorder = createScanRecorder({
@@ -118,8 +136,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
   // Called after the change committed: dropped here before the answer, elsewhere once told.
   const onCodeChanged = (code: ChangedCode) => {
     if (code.slug) {
-      targets.invalidate(code.slug);
-      bus.publish(TOPIC.slug, code.slug);
+      const key = targetKey(code.slug, code.domain);
+      targets.invalidate(key);
+      bus.publish(TOPIC.slug, key);
     }
     images.forget(code.id);
     bus.publish(TOPIC.code, code.id);
@@ -130,6 +149,27 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     onKeyReplaced: oauth.grants.keyReplaced,
     onKeyChanged: (keyId) => bus.publish(TOPIC.apiKey, keyId),
   });
+  // Accounts' own domains: the scan route keeps the verified ones in memory.
+  const domainsStore = createDomainsStore(db);
+  const verifiedHosts = await createVerifiedHosts({ load: domainsStore.verifiedHosts, refreshMs: config.codeCacheTtlMs, logger });
+  const domains = createDomainsService({
+    db,
+    store: domainsStore,
+    resolveTxt: options.resolveTxt ?? systemResolveTxt(),
+    ownHostname: new URL(config.publicBaseUrl).hostname,
+    maxPerAccount: config.domainsPerAccount,
+    codesOnDomain: codesStore.countOnDomain,
+    onDomainChanged: async () => {
+      await verifiedHosts.reload();
+      bus.publish(TOPIC.domains, '*');
+    },
+  });
+  const verifiedDomainOf = async (accountId: string, input: string) => {
+    const normal = normalizeHostname(input);
+    return 'hostname' in normal && (await domains.isVerified(accountId, normal.hostname)) ? normal.hostname : null;
+  };
+  const reloadHosts = () => void verifiedHosts.reload().catch((err: unknown) => logger.error({ err }, 'Reading the verified domains failed'));
+  bus.on(TOPIC.domains, { drop: reloadHosts, dropAll: reloadHosts });
   bus.on(TOPIC.slug, { drop: targets.invalidate, dropAll: targets.clear });
   bus.on(TOPIC.code, { drop: images.forget, dropAll: images.forgetAll });
   bus.on(TOPIC.apiKey, { drop: accounts.forgetKey, dropAll: accounts.forgetAllKeys });
@@ -147,10 +187,13 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     oauthGrants: oauth.grants,
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
-    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent }),
+    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf }),
     /** The account's tags; codes carry them by name. */
     tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),
-    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, maxLogoFetches: config.bulkLogoFetchesPerCall }),
+    /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
+    domains,
+    verifiedHosts,
+    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf, maxLogoFetches: config.bulkLogoFetchesPerCall }),
     idempotency: createIdempotency(createIdempotencyStore(db)),
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */
@@ -182,6 +225,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger) {
     /** Writes buffered scans; call after the server stopped accepting requests. */
     async close(): Promise<void> {
       clearInterval(logoCollector);
+      verifiedHosts.close();
       await recorder.stop();
       await writerThread?.close();
       await renderPool.close();

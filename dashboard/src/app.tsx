@@ -7,6 +7,7 @@ import { BulkPage } from './pages/bulk.tsx';
 import { EditCodePage, NewCodePage } from './pages/code-editor.tsx';
 import { CodesPage } from './pages/codes.tsx';
 import { ConnectedAppsPage } from './pages/connected-apps.tsx';
+import { DomainsPage } from './pages/domains.tsx';
 import { OAuthCallbackPage } from './pages/oauth-callback.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { useRoute, type Route } from './router.ts';
@@ -35,6 +36,8 @@ function Page({ route }: { route: Route }) {
       return <BulkPage />;
     case 'connected-apps':
       return <ConnectedAppsPage />;
+    case 'domains':
+      return <DomainsPage />;
     case 'oauth-callback':
       return <OAuthCallbackPage />;
     case 'not-found':
@@ -54,7 +57,7 @@ export function App() {
   const route = useRoute();
   if (route.page === 'oauth-callback') return <OAuthCallbackPage />;
   if (!session.credential) return <SignInPage notice={session.notice} />;
-  const section = route.page === 'analytics' || route.page === 'code-analytics' ? 'analytics' : route.page === 'bulk' || route.page === 'connected-apps' ? route.page : 'codes';
+  const section = route.page === 'analytics' || route.page === 'code-analytics' ? 'analytics' : route.page === 'bulk' || route.page === 'connected-apps' || route.page === 'domains' ? route.page : 'codes';
   return (
     <>
       <header class="top-bar">
@@ -65,6 +68,7 @@ export function App() {
               ['codes', '/codes', 'Codes'],
               ['analytics', '/analytics', 'Analytics'],
               ['bulk', '/bulk', 'Bulk upload'],
+              ['domains', '/domains', 'Domains'],
               ['connected-apps', '/apps', 'Connected apps'],
             ] as const
           ).map(([name, to, label]) => (

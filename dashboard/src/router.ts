@@ -12,6 +12,7 @@ export type Route =
   | { page: 'analytics' }
   | { page: 'bulk' }
   | { page: 'connected-apps' }
+  | { page: 'domains' }
   /** Where the OAuth server sends the browser back after the consent page (oauth/callback.ts). */
   | { page: 'oauth-callback' }
   | { page: 'not-found'; path: string };
@@ -23,6 +24,7 @@ export function parseRoute(pathname: string): Route {
   if (path === '/analytics') return { page: 'analytics' };
   if (path === '/bulk') return { page: 'bulk' };
   if (path === '/apps') return { page: 'connected-apps' };
+  if (path === '/domains') return { page: 'domains' };
   if (path === '/oauth/callback') return { page: 'oauth-callback' };
   const code = /^\/codes\/([\w-]+)(\/analytics)?$/.exec(path);
   if (code) return code[2] ? { page: 'code-analytics', id: code[1]! } : { page: 'code', id: code[1]! };

@@ -6,6 +6,7 @@ import { registerAnalyticsRoutes } from '../modules/analytics/rest.ts';
 import { registerBatchRoutes } from '../modules/batches/rest.ts';
 import { registerBulkRoutes } from '../modules/bulk/rest.ts';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
+import { registerDomainRoutes } from '../modules/domains/rest.ts';
 import { registerImageRoutes } from '../modules/images/rest.ts';
 import { registerOAuthClientRoutes } from '../modules/oauth/rest.ts';
 import { registerRoutingRoutes } from '../modules/routing/rest.ts';
@@ -32,6 +33,7 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
   // Before the codes routes, so /codes/bulk is never read as /codes/:id.
   registerBulkRoutes(router, deps);
   registerCodeRoutes(router, deps);
+  registerDomainRoutes(router, deps);
   registerRoutingRoutes(router, deps);
   registerTagRoutes(router, deps);
   registerImageRoutes(router, deps);

@@ -59,7 +59,7 @@ describe('POST /v1/codes/bulk with text/csv', () => {
 
     const extra = await postCsv(`${HEADER},comment\n,https://example.com,,,,,,hello\n`);
     expect(extra.status).toBe(422);
-    expect(extra.body.errors).toEqual([{ path: 'header.comment', message: expect.stringMatching(/^unknown column 'comment'; the columns are type, content, slug, forward_query, name, notes/) }]);
+    expect(extra.body.errors).toEqual([{ path: 'header.comment', message: expect.stringMatching(/^unknown column 'comment'; the columns are type, content, slug, domain, forward_query, name, notes/) }]);
 
     const noHeader = await postCsv('https://example.com/a\nhttps://example.com/b\n');
     expect(noHeader.status).toBe(422);

@@ -93,7 +93,7 @@ describe('outbox', () => {
 
   it('leaves nothing behind when the transaction rolls back', async () => {
     const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
-    const code = { id: 'qr_x', accountId: accounts[0]!, type: 'url', content: 'https://example.com/', name: null, notes: null, forwardQuery: false, lifecycle: ACTIVE_LIFECYCLE, design: {}, logoId: null, routing: { enabled: false, rules: [] }, tags: [], slug: 'Abc1234', createdAt: new Date(), updatedAt: new Date() } as Code;
+    const code = { id: 'qr_x', accountId: accounts[0]!, type: 'url', content: 'https://example.com/', name: null, notes: null, forwardQuery: false, lifecycle: ACTIVE_LIFECYCLE, design: {}, logoId: null, routing: { enabled: false, rules: [] }, tags: [], slug: 'Abc1234', domain: null, createdAt: new Date(), updatedAt: new Date() } as Code;
     await expect(
       testDb.db.transaction(async (trx) => {
         await webhooks.outbox.codeEvent({ type: 'code.created', code }, trx);

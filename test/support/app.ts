@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { buildRequestListener } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import type { ResolveTxt } from '../../src/modules/domains/verification.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Scope } from '../../src/shared/principal.ts';
 import { createTestDb, type TestDb } from './db.ts';
@@ -41,8 +42,16 @@ export interface TestApp {
 
 let accountCounter = 0;
 
+/**
+ * Domain verification's DNS lookups in tests, unless a test hands in its own: nothing is ever
+ * looked up on the network, every name is missing.
+ */
+export const NO_DNS: ResolveTxt = async (name) => {
+  throw Object.assign(new Error(`queryTxt ENOTFOUND ${name} (tests make no DNS lookups)`), { code: 'ENOTFOUND' });
+};
+
 /** The app over a fresh, migrated database, or over `options.testDb` as it is (the upgrade test's). */
-export async function getTestApp(env: Record<string, string> = {}, options: { testDb?: TestDb } = {}): Promise<TestApp> {
+export async function getTestApp(env: Record<string, string> = {}, options: { testDb?: TestDb; resolveTxt?: ResolveTxt } = {}): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDb());
   // Each app its own OAuth keys, as each its own database.
   const oauthKeysFile = join(tmpdir(), `qr-oauth-keys-${randomBytes(6).toString('hex')}.json`);
@@ -59,7 +68,7 @@ export async function getTestApp(env: Record<string, string> = {}, options: { te
     ...env,
   });
   const logger = createLogger(config);
-  const services = await createServices(testDb.db, config, logger);
+  const services = await createServices(testDb.db, config, logger, { resolveTxt: options.resolveTxt ?? NO_DNS });
   server.on('request', buildRequestListener({ services, logger }));
 
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {

@@ -165,8 +165,8 @@ export function contractClient(app: TestApp, contract: Contract) {
 }
 
 /** A fresh test app with its served contract and a checking client: every contract suite's start. */
-export async function startContractApp(env: Record<string, string> = {}) {
-  const app = await getTestApp(env);
+export async function startContractApp(env: Record<string, string> = {}, options: Parameters<typeof getTestApp>[1] = {}) {
+  const app = await getTestApp(env, options);
   const contract = await loadContract(app);
   return { app, contract, call: contractClient(app, contract) };
 }

@@ -9,7 +9,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Iterator, Mapping, Optional, cast
 
-from .types import Code, CodeAnalytics, CodeList, Overview, Routing, Rule, Tag, TagList
+from .types import Code, CodeAnalytics, CodeList, Domain, Overview, Routing, Rule, Tag, TagList
 
 API_VERSION = "v1"
 
@@ -116,6 +116,32 @@ class Client:
     def iter_tags(self, **query: Any) -> Iterator[Tag]:
         """Every tag of the account, following next_cursor page by page."""
         return _every(self.list_tags, query)
+
+    # -- domains -----------------------------------------------------------------------------
+
+    def add_domain(self, hostname: str, fallback_url: Optional[str] = None) -> Domain:
+        """Registers a hostname, pending until verify_domain finds its TXT record (`verification`)."""
+        body: dict[str, Any] = {"hostname": hostname}
+        if fallback_url is not None:
+            body["fallback_url"] = fallback_url
+        return cast(Domain, self.request("POST", "/domains", body))
+
+    def list_domains(self) -> list[Domain]:
+        return cast(list, self.request("GET", "/domains")["data"])
+
+    def get_domain(self, domain_id: str) -> Domain:
+        return cast(Domain, self.request("GET", f"/domains/{_segment(domain_id)}"))
+
+    def update_domain(self, domain_id: str, fallback_url: Optional[str]) -> Domain:
+        """Sets the fallback URL of the root and unknown slugs; None removes it."""
+        return cast(Domain, self.request("PATCH", f"/domains/{_segment(domain_id)}", {"fallback_url": fallback_url}))
+
+    def verify_domain(self, domain_id: str) -> Domain:
+        """Looks the TXT record up now; an ApiError (422) says what was expected and found."""
+        return cast(Domain, self.request("POST", f"/domains/{_segment(domain_id)}/verify"))
+
+    def remove_domain(self, domain_id: str) -> None:
+        self.request("DELETE", f"/domains/{_segment(domain_id)}")
 
     # -- routing -----------------------------------------------------------------------------
 

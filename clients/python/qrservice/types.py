@@ -33,11 +33,29 @@ class Code(TypedDict, total=False):
     expires_at: Optional[str]
     expired_destination: Optional[str]
     max_scans: Optional[int]
+    domain: Optional[str]
     scan_url: Optional[str]
     design: dict[str, Any]
     routing: Routing
     created_at: str
     updated_at: str
+
+
+class DomainVerification(TypedDict):
+    type: str
+    name: str
+    value: str
+
+
+class Domain(TypedDict):
+    id: str
+    object: str
+    hostname: str
+    status: str
+    verification: DomainVerification
+    fallback_url: Optional[str]
+    verified_at: Optional[str]
+    created_at: str
 
 
 class CodeList(TypedDict):

@@ -90,6 +90,22 @@ class LiveTest(unittest.TestCase):
         self.qr.delete_rule(code["id"], rule["ruleId"])
         self.assertEqual(self.qr.get_routing(code["id"])["rules"], [])
 
+    def test_domains(self):
+        # No verify call here: the service's resolver would look the record up in real DNS.
+        hostname = f"py-{int(time.time() * 1000)}.example"
+        domain = self.qr.add_domain(hostname.upper(), fallback_url="https://example.com/")
+        self.assertEqual((domain["hostname"], domain["status"]), (hostname, "pending"))
+        self.assertEqual(domain["verification"]["name"], f"_qr-verify.{hostname}")
+        self.assertIn(domain["id"], [d["id"] for d in self.qr.list_domains()])
+        self.assertIsNone(self.qr.update_domain(domain["id"], None)["fallback_url"])
+        with self.assertRaises(ApiError) as refused:
+            self.qr.create_code({"content": "https://example.com/py/domain", "domain": hostname})
+        self.assertEqual([e["path"] for e in refused.exception.errors], ["domain"])
+        self.qr.remove_domain(domain["id"])
+        with self.assertRaises(ApiError) as gone:
+            self.qr.get_domain(domain["id"])
+        self.assertEqual(gone.exception.status, 404)
+
     def test_bulk_create(self):
         result = self.qr.bulk_create([{"content": f"https://example.com/py/bulk/{i}"} for i in range(5)])
         self.assertEqual(len(result["data"]), 5)

@@ -102,6 +102,78 @@ export interface paths {
         patch: operations["updateTag"];
         trace?: never;
     };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List domains
+         * @description Every domain of the account, oldest first (there are at most DOMAINS_PER_ACCOUNT: `next_cursor` is always null).
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Register a domain
+         * @description The domain is `pending` until POST /domains/{id}/verify finds its TXT record (`verification`). A hostname is registered once across all accounts (409), except that one left unverified for 7 days may be taken over by another account. Not an IP address, not the service’s own host. At most DOMAINS_PER_ACCOUNT (20 by default) per account.
+         */
+        post: operations["addDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a domain
+         * @description With the TXT record that verifies it.
+         */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a domain
+         * @description Only while no code uses it (409 naming how many do: move them to another domain or delete them first). Slugs once used on the hostname stay retired there, should it be registered again.
+         */
+        delete: operations["removeDomain"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a domain’s fallback URL
+         * @description Where the domain’s root (`/`) and its unknown slugs redirect (302); null to answer them 404, as the service’s own domain does.
+         */
+        patch: operations["updateDomain"];
+        trace?: never;
+    };
+    "/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a domain now
+         * @description Looks up the TXT record `verification.name` through the server’s resolver and verifies the domain when one of its values is `verification.value`. A 422 says what was expected and what was found (DNS changes can take a while to appear). A verified domain answers as it is, without a lookup. No request body.
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes/{id}/routing": {
         parameters: {
             query?: never;
@@ -622,7 +694,7 @@ export interface paths {
         };
         /**
          * Scan a code (the redirect)
-         * @description What a phone opens when it scans a url code: a redirect to the destination that the code’s routing picks for this visitor (by country, device, time, language, address and query string), else to the code’s content. The scan is recorded for analytics. The redirect status is 302 unless the server sets SCAN_REDIRECT_STATUS to 301 or 307. Errors are small HTML pages for browsers, or problems when Accept asks for JSON. Scans per visitor address are rate limited (SCAN_RATE_LIMIT_PER_MINUTE).
+         * @description What a phone opens when it scans a url code: a redirect to the destination that the code’s routing picks for this visitor (by country, device, time, language, address and query string), else to the code’s content. The scan is recorded for analytics. The redirect status is 302 unless the server sets SCAN_REDIRECT_STATUS to 301 or 307. Errors are small HTML pages for browsers, or problems when Accept asks for JSON. Scans per visitor address are rate limited (SCAN_RATE_LIMIT_PER_MINUTE). On an account’s verified domain (the `Host` header), the slug is looked up among that domain’s codes, and an unknown slug redirects (302, no scan recorded) to the domain’s `fallback_url` when it has one; any other Host is the service’s own domain.
          */
         get: operations["scanCode"];
         put?: never;
@@ -856,6 +928,11 @@ export interface components {
              */
             slug?: string;
             /**
+             * @description Url codes: one of the account’s verified domains (GET /domains), so the scan URL is `https://<domain>/<slug>`; null or absent for the service’s own domain. Slugs are unique per domain. Changing it moves the code (new scan URL and image) and retires the slug on the old domain.
+             * @example go.example.com
+             */
+            domain?: string | null;
+            /**
              * @description Url codes: a scan’s query string is appended to the destination it goes to (UTM passthrough), after the destination’s own query, which keeps its value for a parameter both set. Default false.
              * @example true
              */
@@ -1024,6 +1101,11 @@ export interface components {
              */
             slug?: string;
             /**
+             * @description Url codes: one of the account’s verified domains (GET /domains), so the scan URL is `https://<domain>/<slug>`; null or absent for the service’s own domain. Slugs are unique per domain. Changing it moves the code (new scan URL and image) and retires the slug on the old domain.
+             * @example go.example.com
+             */
+            domain?: string | null;
+            /**
              * @description Url codes: a scan’s query string is appended to the destination it goes to (UTM passthrough), after the destination’s own query, which keeps its value for a parameter both set. Default false.
              * @example true
              */
@@ -1120,6 +1202,36 @@ export interface components {
              * @example #e8710a
              */
             color?: string | null;
+        };
+        /**
+         * @example {
+         *       "hostname": "go.example.com",
+         *       "fallback_url": "https://example.com/"
+         *     }
+         */
+        CreateDomain: {
+            /**
+             * @description A domain name you control, without scheme or port. Stored lower-cased, IDNs as punycode (`bücher.example` is `xn--bcher-kva.example`).
+             * @example go.example.com
+             */
+            hostname: string;
+            /**
+             * @description Where the domain’s root (`/`) and its unknown slugs redirect (302); null answers them 404 as the service’s own domain does.
+             * @example https://example.com/
+             */
+            fallback_url?: string | null;
+        };
+        /**
+         * @example {
+         *       "fallback_url": null
+         *     }
+         */
+        UpdateDomain: {
+            /**
+             * @description Where the domain’s root (`/`) and its unknown slugs redirect (302); null answers them 404 as the service’s own domain does.
+             * @example https://example.com/
+             */
+            fallback_url?: string | null;
         };
         /**
          * @description The whole rule set: `rules` is required (an empty list removes every rule).
@@ -1672,7 +1784,12 @@ export interface components {
                 enabled: boolean;
                 rules: components["schemas"]["InlineRule"][];
             };
-            /** @description Null for static codes, which have no scan URL. */
+            /**
+             * @description The account’s own domain the scan URL is on; null for the service’s own.
+             * @example go.example.com
+             */
+            domain: string | null;
+            /** @description Null for static codes, which have no scan URL. `https://<domain>/<slug>` on an own domain. */
             scan_url: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1784,6 +1901,46 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Tag"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        Domain: {
+            /** @example dom_4fT9kQ2mX8pL3aB7dE5g */
+            id: string;
+            /** @constant */
+            object: "domain";
+            /**
+             * @description Lower case; IDNs as punycode.
+             * @example go.example.com
+             */
+            hostname: string;
+            /**
+             * @description Codes may use a domain once it is verified.
+             * @enum {string}
+             */
+            status: "pending" | "verified";
+            /** @description The DNS TXT record that proves control: create it, then POST /domains/{id}/verify. */
+            verification: {
+                /** @constant */
+                type: "dns_txt";
+                /** @example _qr-verify.go.example.com */
+                name: string;
+                /** @example qr-verify=8dK2pQ7wZ1xY4vB6nM0c3fT9kQ2mX8pL */
+                value: string;
+            };
+            /**
+             * @description Where the root and unknown slugs of the domain redirect; null: 404.
+             * @example https://example.com/
+             */
+            fallback_url: string | null;
+            verified_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DomainList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Domain"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
@@ -2673,6 +2830,8 @@ export type InlineRuleInput = components['schemas']['InlineRuleInput'];
 export type UpdateCode = components['schemas']['UpdateCode'];
 export type CreateTag = components['schemas']['CreateTag'];
 export type UpdateTag = components['schemas']['UpdateTag'];
+export type CreateDomain = components['schemas']['CreateDomain'];
+export type UpdateDomain = components['schemas']['UpdateDomain'];
 export type ReplaceRouting = components['schemas']['ReplaceRouting'];
 export type RuleInput = components['schemas']['RuleInput'];
 export type RuleConditions = components['schemas']['RuleConditions'];
@@ -2700,6 +2859,8 @@ export type FieldError = components['schemas']['FieldError'];
 export type CodeList = components['schemas']['CodeList'];
 export type Tag = components['schemas']['Tag'];
 export type TagList = components['schemas']['TagList'];
+export type Domain = components['schemas']['Domain'];
+export type DomainList = components['schemas']['DomainList'];
 export type Routing = components['schemas']['Routing'];
 export type Rule = components['schemas']['Rule'];
 export type RoutingResolution = components['schemas']['RoutingResolution'];
@@ -3046,6 +3207,179 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s domains. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    addDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDomain"];
+            };
+        };
+        responses: {
+            /** @description The new domain, pending. */
+            201: {
+                headers: {
+                    /** @description The domain’s URL. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    removeDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDomain"];
+            };
+        };
+        responses: {
+            /** @description The domain after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain, verified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };

@@ -59,6 +59,8 @@ export interface CodeForm {
   name: string;
   /** A new url code's custom slug; '' = a random one. */
   slug: string;
+  /** A url code's own domain (hostname); '' = the service's. */
+  domain: string;
   notes: string;
   /** Tag names, comma-separated as typed. */
   tags: string;
@@ -85,7 +87,7 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', notes: '', tags: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [], lifecycle: emptyLifecycle() });
+export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', domain: '', notes: '', tags: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [], lifecycle: emptyLifecycle() });
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
 function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
@@ -152,7 +154,7 @@ export function createInput(form: CodeForm): Built {
   const tags = tagNames(form.tags);
   const input = { ...built.input, ...labels(form, undefined), ...(tags.length > 0 ? { tags } : {}), ...lifecycleInput(form.lifecycle, form.type, undefined) };
   if (form.type !== 'url') return { input };
-  return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), routing: routingInput(form) } };
+  return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), ...(form.domain === '' ? {} : { domain: form.domain }), routing: routingInput(form) } };
 }
 
 /** UpdateCodeInput: content, name, notes and tags, every design field (defaults reset), and the rules in order. */
@@ -160,6 +162,10 @@ export function updateInput(form: CodeForm): Built {
   const content = parseContent(form);
   if ('problem' in content) return { problems: [content.problem] };
   const input: Record<string, unknown> = { content: content.value, ...labels(form, null), tags: tagNames(form.tags), ...lifecycleInput(form.lifecycle, form.type, null), design: designInput(form.design, null) };
-  if (form.type === 'url') input.routing = routingInput(form);
+  if (form.type === 'url') {
+    input.routing = routingInput(form);
+    // The same domain again changes nothing; another one moves the code.
+    input.domain = form.domain === '' ? null : form.domain;
+  }
   return { input };
 }

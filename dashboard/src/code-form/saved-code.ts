@@ -5,7 +5,7 @@ import { defaultDesign, type CodeForm, type DesignForm, type RuleForm } from './
 const DESIGN_FIELDS = 'fgColor bgColor style logoUrl errorCorrection eyeStyle eyeColor gradient { type from to angle } frame frameText margin';
 
 /** The fields the editor needs; every query and mutation of the editor answers them. */
-export const CODE_FIELDS = `id type content name notes tags scanUrl createdAt updatedAt ${LIFECYCLE_FIELDS} design { ${DESIGN_FIELDS} }
+export const CODE_FIELDS = `id type content name notes tags domain scanUrl createdAt updatedAt ${LIFECYCLE_FIELDS} design { ${DESIGN_FIELDS} }
   routing { enabled rules { ruleId condition destination conditions { weights { destination weight } } } }
   svg(size: 320)`;
 
@@ -16,6 +16,7 @@ export interface SavedCode extends SavedLifecycle {
   name: string | null;
   notes: string | null;
   tags: string[];
+  domain: string | null;
   scanUrl: string | null;
   createdAt: string;
   updatedAt: string;
@@ -67,6 +68,7 @@ export function formOf(code: SavedCode): CodeForm {
     type: code.type,
     name: code.name ?? '',
     slug: '',
+    domain: code.domain ?? '',
     notes: code.notes ?? '',
     tags: code.tags.join(', '),
     content: contentText(code),

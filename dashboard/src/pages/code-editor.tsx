@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { ContentFields } from '../code-form/content-fields.tsx';
 import { DeleteCode } from '../code-form/delete-code.tsx';
+import { DomainSelect } from '../code-form/domain-select.tsx';
 import { DesignFields } from '../code-form/design-fields.tsx';
 import { ImageDownload } from '../code-form/image-download.tsx';
 import { LifecycleFields } from '../code-form/lifecycle-fields.tsx';
@@ -70,6 +71,7 @@ function CodeEditor({ initial }: { initial: SavedCode | null }) {
       <form class="editor" onSubmit={save} noValidate>
         <div class="editor-fields">
           <ContentFields form={form} typeEditable={!saved} problems={problems} onChange={change} />
+          {form.type === 'url' && <DomainSelect value={form.domain} saved={saved !== null} problems={problems} onChange={(domain) => change({ domain })} />}
           <TagField value={form.tags} problems={problems} onChange={(tags) => change({ tags })} />
           <LifecycleFields type={form.type} lifecycle={form.lifecycle} problems={problems} onChange={(lifecycle) => change({ lifecycle })} />
           <DesignFields design={form.design} problems={problems} onChange={(design) => change({ design })} />

@@ -6,6 +6,7 @@ import { accountsOpenApi } from '../../modules/accounts/openapi.ts';
 import { analyticsOpenApi } from '../../modules/analytics/openapi.ts';
 import { bulkOpenApi } from '../../modules/bulk/openapi.ts';
 import { codesOpenApi } from '../../modules/codes/openapi.ts';
+import { domainsOpenApi } from '../../modules/domains/openapi.ts';
 import { imagesOpenApi } from '../../modules/images/openapi.ts';
 import { oauthOpenApi } from '../../modules/oauth/openapi.ts';
 import { routingOpenApi } from '../../modules/routing/openapi.ts';
@@ -21,6 +22,7 @@ import { opsOpenApi } from './ops.ts';
 const MODULES: readonly OpenApiModule[] = [
   codesOpenApi,
   tagsOpenApi,
+  domainsOpenApi,
   routingOpenApi,
   imagesOpenApi,
   bulkOpenApi,
@@ -33,8 +35,8 @@ const MODULES: readonly OpenApiModule[] = [
 ];
 
 const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
-  'codes:read': 'Read codes, routing rules and images; simulate routing.',
-  'codes:write': 'Create, change and delete codes and routing rules; bulk creation.',
+  'codes:read': 'Read codes, routing rules, images and domains; simulate routing.',
+  'codes:write': 'Create, change and delete codes, routing rules and domains; bulk creation.',
   'analytics:read': 'Scan analytics, raw scan records and the live scan stream.',
   'webhooks:read': 'Read webhook endpoints and their deliveries.',
   'webhooks:write': 'Create, change, test and delete webhook endpoints; retry deliveries.',

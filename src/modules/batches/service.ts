@@ -81,7 +81,7 @@ export function createBatchesService({ codes, images, publicBaseUrl }: BatchesSe
       type: code.type,
       content: code.type === 'url' ? (code.content as string) : JSON.stringify(code.content),
       payload: payloadOf(code, publicBaseUrl),
-      scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug) : '',
+      scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug, code.domain) : '',
     };
   }
 

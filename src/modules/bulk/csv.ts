@@ -8,7 +8,7 @@ import { DomainError, type FieldError } from '../../shared/errors.ts';
 import { CSV_TAG_SEPARATOR } from '../tags/schemas.ts';
 
 export const CSV_COLUMNS = [
-  'type', 'content', 'slug', 'forward_query', 'name', 'notes', 'tags',
+  'type', 'content', 'slug', 'domain', 'forward_query', 'name', 'notes', 'tags',
   'status', 'paused_destination', 'expires_at', 'expired_destination', 'max_scans',
   'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url',
 ] as const;

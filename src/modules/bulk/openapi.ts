@@ -110,6 +110,7 @@ The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UT
                           expires_at: null,
                           expired_destination: null,
                           max_scans: null,
+                          domain: null,
                           scan_url: 'https://qr.example.com/aB3dE5f',
                           created_at: '2026-03-02T10:00:00.000Z',
                           updated_at: '2026-03-02T10:00:00.000Z',

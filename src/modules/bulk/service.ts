@@ -12,6 +12,7 @@ import { isReservedPath, PREVIEW_SLUG, SLUG_LENGTH } from '../codes/slug.ts';
 import type { CodesServiceDeps } from '../codes/service.ts';
 import { newCodeOf, type NewCode } from '../codes/store.ts';
 import type { Logos } from '../images/logos.ts';
+import { groupByDomain, resolveItemDomains, slugKey } from './domains.ts';
 
 export const MAX_BULK_CODES = 10_000;
 /** Problems listed in one 422 at most; the detail says how many there were in all. */
@@ -39,14 +40,24 @@ function drawSlugs(count: number): string[] {
   return [...slugs];
 }
 
-/** A 409 naming every item whose slug is taken. */
-function slugsTaken(bodies: CreateCodeInput[], taken: string[]): DomainError {
-  const set = new Set(taken);
-  const errors = bodies.flatMap((body, index) => (body.slug !== undefined && set.has(body.slug) ? [{ path: `codes.${index}.slug`, message: 'is taken' }] : []));
+/** A 409 naming every item whose slug is taken on its domain (`taken` holds slugKeys). */
+function slugsTaken(bodies: CreateCodeInput[], domains: (string | null)[], taken: Set<string>): DomainError {
+  const errors = bodies.flatMap((body, index) => (body.slug !== undefined && taken.has(slugKey(domains[index]!, body.slug)) ? [{ path: `codes.${index}.slug`, message: 'is taken' }] : []));
   return new DomainError('conflict', `${errors.length === 1 ? 'A slug is' : `${errors.length} slugs are`} taken (a slug is never used twice): ${errors.map((e) => e.path).join(', ')}.`, errors);
 }
 
-export function createBulkService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit, maxLogoFetches }: BulkServiceDeps) {
+export function createBulkService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit, verifiedDomainOf, maxLogoFetches }: BulkServiceDeps) {
+  /** The custom slugs of the items, per domain. */
+  const customSlugs = (bodies: CreateCodeInput[], domains: (string | null)[]) =>
+    [...groupByDomain(bodies, domains, (b) => b.slug !== undefined)].map(([domain, indexes]) => ({ domain, slugs: indexes.map((i) => bodies[i]!.slug!) }));
+
+  /** Which of the items' custom slugs are taken, as slugKeys. */
+  async function takenKeys(bodies: CreateCodeInput[], domains: (string | null)[]): Promise<Set<string>> {
+    const taken = new Set<string>();
+    for (const { domain, slugs } of customSlugs(bodies, domains)) for (const slug of await codes.takenSlugs(slugs, db, domain)) taken.add(slugKey(domain, slug));
+    return taken;
+  }
+
   /** Parses every item, collecting each one's problems under `codes.<index>`. */
   function parseItems(items: unknown[]): CreateCodeInput[] {
     const errors: FieldError[] = [];
@@ -74,11 +85,11 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
    * The scannability check of every item, per distinct design and payload class (images.verifyAll);
    * url codes are checked with a stand-in slug: every scan URL has the same length and alphabet.
    */
-  async function verifyAll(accountId: string, bodies: CreateCodeInput[], logoIds: Map<string, string>, logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>): Promise<void> {
-    const items = bodies.map((body) => ({
+  async function verifyAll(accountId: string, bodies: CreateCodeInput[], domains: (string | null)[], logoIds: Map<string, string>, logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>): Promise<void> {
+    const items = bodies.map((body, index) => ({
       // A custom slug is checked as it is (its length may change the QR version); random ones
       // all have the stand-in's length and alphabet.
-      payload: images.payloadOf({ type: body.type, content: body.content, slug: body.slug ?? PREVIEW_SLUG }),
+      payload: images.payloadOf({ type: body.type, content: body.content, slug: body.slug ?? PREVIEW_SLUG, domain: domains[index] }),
       designKey: JSON.stringify(body.design),
       design: resolveDesign(body.design),
       logo: body.design.logo_url ? (logoData.get(logoIds.get(body.design.logo_url)!) ?? null) : null,
@@ -94,18 +105,19 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
   }
 
   /** Custom slugs: none twice in one call (422), none taken before (409), each named by its item. */
-  async function checkCustomSlugs(bodies: CreateCodeInput[]): Promise<void> {
+  async function checkCustomSlugs(bodies: CreateCodeInput[], domains: (string | null)[]): Promise<void> {
     const firstAt = new Map<string, number>();
     const repeated: FieldError[] = [];
     bodies.forEach((body, index) => {
       if (body.slug === undefined) return;
-      const first = firstAt.get(body.slug);
-      if (first === undefined) firstAt.set(body.slug, index);
+      const key = slugKey(domains[index]!, body.slug);
+      const first = firstAt.get(key);
+      if (first === undefined) firstAt.set(key, index);
       else repeated.push({ path: `codes.${index}.slug`, message: `repeats the slug of codes.${first}` });
     });
     if (repeated.length > 0) throw validationFailed(repeated);
-    const taken = await codes.takenSlugs([...firstAt.keys()]);
-    if (taken.length > 0) throw slugsTaken(bodies, taken);
+    const taken = await takenKeys(bodies, domains);
+    if (taken.size > 0) throw slugsTaken(bodies, domains, taken);
   }
 
   return {
@@ -116,7 +128,8 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
         throw new DomainError('payload_too_large', `A bulk call creates at most ${MAX_BULK_CODES} codes; this one has ${items.length}.`);
       }
       const bodies = parseItems(items);
-      await checkCustomSlugs(bodies);
+      const domains = await resolveItemDomains(principal.accountId, bodies, verifiedDomainOf);
+      await checkCustomSlugs(bodies, domains);
 
       // Each distinct logo is fetched once, before the transaction (it is network I/O), and one
       // call fetches a bounded number of them, one after another.
@@ -131,27 +144,33 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
         logoIds.set(url, id);
         logoData.set(id, await logos.forRender(id));
       }
-      await verifyAll(principal.accountId, bodies, logoIds, logoData);
+      await verifyAll(principal.accountId, bodies, domains, logoIds, logoData);
 
       const batchId = newId('batch');
       const now = new Date();
       const created = await inTransaction(db, async (trx) => {
-        const custom = bodies.flatMap((b) => (b.slug === undefined ? [] : [b.slug]));
-        // Taken since the check above: the whole call is refused, as it would have been then.
-        if (custom.length > 0 && !(await codes.reserveSlugs(custom, trx))) throw slugsTaken(bodies, await codes.takenSlugs(custom));
-        const urlCount = bodies.filter((b) => b.type === 'url' && b.slug === undefined).length;
-        let slugs: string[] = [];
-        for (let attempt = 0; urlCount > 0; attempt++) {
-          if (attempt === SLUG_ATTEMPTS) throw new Error('Could not reserve fresh slugs for a bulk call');
-          slugs = drawSlugs(urlCount);
-          if (await codes.reserveSlugs(slugs, trx)) break;
+        for (const { domain, slugs } of customSlugs(bodies, domains)) {
+          // Taken since the check above: the whole call is refused, as it would have been then.
+          if (!(await codes.reserveSlugs(slugs, trx, domain))) throw slugsTaken(bodies, domains, await takenKeys(bodies, domains));
         }
-        const newCodes: (NewCode & { rules: CreateCodeInput['routing']['rules'] })[] = bodies.map((body) => ({
+        // Random slugs, drawn and reserved per domain.
+        const drawn = new Map<number, string>();
+        for (const [domain, indexes] of groupByDomain(bodies, domains, (b) => b.type === 'url' && b.slug === undefined)) {
+          let slugs: string[] = [];
+          for (let attempt = 0; ; attempt++) {
+            if (attempt === SLUG_ATTEMPTS) throw new Error('Could not reserve fresh slugs for a bulk call');
+            slugs = drawSlugs(indexes.length);
+            if (await codes.reserveSlugs(slugs, trx, domain)) break;
+          }
+          indexes.forEach((index, i) => drawn.set(index, slugs[i]!));
+        }
+        const newCodes: (NewCode & { rules: CreateCodeInput['routing']['rules'] })[] = bodies.map((body, index) => ({
           ...newCodeOf(body, {
             id: newId('qr'),
             accountId: principal.accountId,
             logoId: body.design.logo_url ? logoIds.get(body.design.logo_url)! : null,
-            slug: body.type === 'url' ? (body.slug ?? slugs.pop()!) : null,
+            slug: body.type === 'url' ? (body.slug ?? drawn.get(index)!) : null,
+            domain: domains[index],
             now,
             batchId,
           }),

@@ -53,7 +53,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     payload: t.string({ description: 'The exact text the image encodes.', resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl) }),
     design: t.field({ type: DesignRef, resolve: (code) => resolveDesign(code.design) }),
     routing: t.field({ type: RoutingRef, resolve: (code) => code.routing }),
-    scanUrl: t.string({ nullable: true, description: 'Null for static codes.', resolve: (code, _args, ctx) => (code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug) : null) }),
+    scanUrl: t.string({ nullable: true, description: 'Null for static codes.', resolve: (code, _args, ctx) => (code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug, code.domain) : null) }),
     createdAt: t.field({ type: 'DateTime', resolve: (code) => code.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
     svg: t.string({
@@ -101,7 +101,8 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
     type: t.string({ required: false, description: "Defaults to 'url'." }),
     content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
     forwardQuery: t.boolean({ required: false, description: 'Url codes: append the scan URL’s query string to the destination (UTM passthrough). Default false.' }),
-    slug: t.string({ required: false, description: 'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before is a CONFLICT. Random when left out.' }),
+    slug: t.string({ required: false, description: 'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before (on the same domain) is a CONFLICT. Random when left out.' }),
+    domain: t.string({ required: false, description: 'One of the account’s verified domains (url codes): the scan URL is https://<domain>/<slug>. The service’s own when left out.' }),
     name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
     notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
     tags: t.stringList({ required: false, description: 'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.' }),
@@ -116,6 +117,7 @@ const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
     content: t.field({ type: 'JSON', required: false, description: 'New URL of a url code, or new content of a static code.' }),
     forwardQuery: t.boolean({ required: false }),
     slug: t.string({ required: false, description: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.' }),
+    domain: t.string({ required: false, description: 'Another verified domain of the account (url codes), or null for the service’s own: the scan URL and image change, and the slug is retired on the old domain.' }),
     name: t.string({ required: false, description: 'A new title; null removes it.' }),
     notes: t.string({ required: false, description: 'New notes; null removes them.' }),
     tags: t.stringList({ required: false, description: 'The code’s tags from now on (replacing its old ones); [] removes them all.' }),
@@ -167,7 +169,7 @@ function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
 /** A CreateCodeInput as the REST create body, for the same service call. */
 export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
   return {
-    ...compact({ type: input.type, content: input.content, slug: input.slug, forward_query: input.forwardQuery, name: input.name, notes: input.notes, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
+    ...compact({ type: input.type, content: input.content, slug: input.slug, domain: input.domain, forward_query: input.forwardQuery, name: input.name, notes: input.notes, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
     ...lifecycleBody(input),
   };
 }
@@ -260,6 +262,7 @@ builder.mutationFields((t) => ({
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.notes !== undefined ? { notes: input.notes } : {}),
           ...lifecycleBody(input),
+          ...(input.domain !== undefined ? { domain: input.domain } : {}),
         },
       )),
   }),

@@ -28,12 +28,14 @@ export interface Code {
   tags: string[];
   /** Null for static codes: they have no scan URL. */
   slug: string | null;
+  /** The account's own domain the scan URL is on (a hostname), or null for the service's. */
+  domain: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** What caches need to know to drop a code that changed. */
-export type ChangedCode = Pick<Code, 'id' | 'slug'>;
+export type ChangedCode = Pick<Code, 'id' | 'slug' | 'domain'>;
 
 export interface ResolvedDesign {
   fg_color: string;

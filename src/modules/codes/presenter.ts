@@ -42,7 +42,8 @@ export const codeResourceSchema = z
     ...lifecycleResourceFields,
     design: resolvedDesignSchema,
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
-    scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL.' }),
+    domain: z.string().nullable().meta({ description: 'The account’s own domain the scan URL is on; null for the service’s own.', example: 'go.example.com' }),
+    scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL. `https://<domain>/<slug>` on an own domain.' }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
@@ -66,7 +67,8 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
       enabled: code.routing.enabled,
       rules: code.routing.rules.map(presentInlineRule),
     },
-    scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug) : null,
+    domain: code.domain,
+    scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug, code.domain) : null,
     created_at: code.createdAt.toISOString(),
     updated_at: code.updatedAt.toISOString(),
   };

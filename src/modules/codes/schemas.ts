@@ -8,6 +8,7 @@ import { routingInputSchema, type RoutingInput } from '../routing/schemas.ts';
 import { codeTagsSchema, tagFilterSchema } from '../tags/schemas.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
 import { expiryProblems, lifecycleFields, staticLifecycleProblems, statusFilterSchema, type LifecycleInput } from './lifecycle.ts';
+import { codeDomainSchema } from './domain-field.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
@@ -119,6 +120,7 @@ export const createCodeSchema = z.strictObject({
   type: z.enum(CODE_TYPES, oneOf(CODE_TYPES)).default('url'),
   content: z.unknown(),
   slug: customSlugSchema.optional(),
+  domain: codeDomainSchema.optional(),
   forward_query: forwardQuerySchema.optional(),
   ...labelFields,
   tags: codeTagsSchema.optional(),
@@ -131,6 +133,8 @@ export interface CreateCodeInput extends LifecycleInput {
   type: CodeType;
   content: CodeContent;
   slug?: string;
+  /** A hostname as given (the service checks it); null or absent: the service's own domain. */
+  domain?: string | null;
   forward_query?: boolean;
   name?: string | null;
   notes?: string | null;
@@ -150,7 +154,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
   const type: CodeType = body.success ? body.data.type : (CODE_TYPES as readonly unknown[]).includes(raw.type) ? (raw.type as CodeType) : 'url';
   const content = contentFieldSchema(type).safeParse({ content: raw.content });
   const errors = [...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)), ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues))];
-  for (const field of ['routing', 'slug', 'forward_query']) {
+  for (const field of ['routing', 'slug', 'domain', 'forward_query']) {
     if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
   errors.push(...staticLifecycleProblems(type, raw), ...(body.success ? expiryProblems(body.data.expires_at) : []));
@@ -168,6 +172,7 @@ export const updateCodeSchema = z
     slug: customSlugSchema
       .optional()
       .meta({ description: 'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.' }),
+    domain: codeDomainSchema.optional(),
     forward_query: forwardQuerySchema.optional(),
     ...labelFields,
     tags: codeTagsSchema.optional(),

@@ -8,7 +8,9 @@ import type { RenderLogo } from '../images/design.ts';
 import type { Logos } from '../images/logos.ts';
 import { imageQuerySchema, type ImagesService } from '../images/service.ts';
 import type { RoutingStore } from '../routing/store.ts';
+import type { PayloadSource } from './payload.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
+import { notAVerifiedDomain, type VerifiedDomainOf } from './domain-field.ts';
 import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
 import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
@@ -40,6 +42,8 @@ export interface CodesServiceDeps {
   onCodeChanged: (code: ChangedCode) => void;
   /** Writes the change's webhook event inside the change's transaction, so both commit or neither does. */
   emit: (event: CodeEvent, trx: Knex.Transaction) => Promise<void>;
+  /** Whether the account may put codes on a hostname (a verified domain of its own). */
+  verifiedDomainOf: VerifiedDomainOf;
 }
 
 function checkDesign(design: DesignInput): void {
@@ -53,21 +57,29 @@ function positionOf(code: Code, sort: CodeSort): CursorPosition {
 }
 
 /** A 409: slugs are never handed out twice, whoever held one and whether its code still exists. */
-export const slugTaken = (slug: string) =>
-  new DomainError('conflict', `The slug '${slug}' is taken (a slug is never used twice); choose another.`, [{ path: 'slug', message: 'is taken' }]);
+export const slugTaken = (slug: string, domain: string | null = null) =>
+  new DomainError('conflict', `The slug '${slug}' is taken${domain ? ` on ${domain}` : ''} (a slug is never used twice); choose another.`, [{ path: 'slug', message: 'is taken' }]);
 
 const urlOnly = (path: string, type: CodeType): FieldError => ({
   path,
   message: `applies to url codes only; a ${type} code encodes its content directly`,
 });
 
-export function createCodesService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit }: CodesServiceDeps) {
+export function createCodesService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit, verifiedDomainOf }: CodesServiceDeps) {
   /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
   const logoIdFor = (accountId: string, design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(accountId, design.logo_url) : Promise.resolve(null));
 
   /** Refuses a design that does not decode back to the code's payload. */
-  function verifyScans(accountId: string, code: Pick<Code, 'type' | 'content' | 'slug'>, design: DesignInput, logo: RenderLogo | null): Promise<void> {
+  function verifyScans(accountId: string, code: PayloadSource, design: DesignInput, logo: RenderLogo | null): Promise<void> {
     return images.verify(accountId, images.payloadOf(code), resolveDesign(design), logo);
+  }
+
+  /** The domain a PATCH moves the code to (null: the service's own), or undefined for no move. */
+  async function domainChange(accountId: string, current: Code, requested: string | null | undefined): Promise<string | null | undefined> {
+    if (requested === undefined) return undefined;
+    const target = requested === null ? null : await verifiedDomainOf(accountId, requested);
+    if (requested !== null && !target) throw notAVerifiedDomain('domain');
+    return target === current.domain ? undefined : target;
   }
 
   /** The caller's code, or a 404 (also for another account's id: ids do not leak). */
@@ -82,18 +94,20 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
     async create(principal: Principal, input: unknown): Promise<Code> {
       const body = parseCreateCode(input);
       checkDesign(body.design);
+      const domain = body.domain ? await verifiedDomainOf(principal.accountId, body.domain) : null;
+      if (body.domain && !domain) throw notAVerifiedDomain('domain');
       const logoId = await logoIdFor(principal.accountId, body.design);
       // Read before the transaction: on SQLite the transaction holds the only connection.
       const logo = await logos.forRender(logoId);
       // The image is checked with the real scan URL before the transaction (no transaction waits
       // on the render thread); the slug is reserved inside it, so a failed create leaves none.
       const insert = async (slug: string | null): Promise<Code | null> => {
-        await verifyScans(principal.accountId, { type: body.type, content: body.content, slug }, body.design, logo);
+        await verifyScans(principal.accountId, { type: body.type, content: body.content, slug, domain }, body.design, logo);
         const now = new Date();
         const id = newId('qr');
         return inTransaction(db, async (trx) => {
-          if (slug !== null && !(await codes.reserveSlug(slug, trx))) return null;
-          await codes.insert(newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, now }), trx);
+          if (slug !== null && !(await codes.reserveSlug(slug, trx, domain))) return null;
+          await codes.insert(newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, domain, now }), trx);
           await routing.replaceRules(id, body.routing.rules ?? [], trx);
           if (body.tags?.length) await tagging.set(principal.accountId, [{ codeId: id, names: body.tags }], trx);
           const created = (await codes.findById(principal.accountId, id, trx))!;
@@ -106,9 +120,9 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       else if (body.slug === undefined) code = await withNewSlug(insert);
       else {
         // Refused before the image is drawn when it is known taken; the insert decides a race.
-        if ((await codes.takenSlugs([body.slug])).length > 0) throw slugTaken(body.slug);
+        if ((await codes.takenSlugs([body.slug], db, domain)).length > 0) throw slugTaken(body.slug, domain);
         const made = await insert(body.slug);
-        if (!made) throw slugTaken(body.slug);
+        if (!made) throw slugTaken(body.slug, domain);
         code = made;
       }
       // A scan of a slug before it existed may have cached "missing".
@@ -139,6 +153,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       if (current.type !== 'url' && patch.destination !== undefined) problems.push(urlOnly('destination', current.type));
       if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
       if (current.type !== 'url' && patch.slug !== undefined) problems.push(urlOnly('slug', current.type));
+      if (current.type !== 'url' && patch.domain !== undefined) problems.push(urlOnly('domain', current.type));
       if (current.type !== 'url' && patch.forward_query !== undefined) problems.push(urlOnly('forward_query', current.type));
       problems.push(...staticLifecycleProblems(current.type, patch), ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt));
       if (problems.length > 0) throw validationFailed(problems);
@@ -150,14 +165,19 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       const logoId = logoChanged ? await logoIdFor(principal.accountId, design) : current.logoId;
       // A new slug changes the scan URL, so the image the code encodes changes too.
       const newSlug = patch.slug !== undefined && patch.slug !== current.slug ? patch.slug : undefined;
-      if (newSlug !== undefined && (await codes.takenSlugs([newSlug])).length > 0) throw slugTaken(newSlug);
-      if (newContent !== undefined || design !== undefined || newSlug !== undefined) {
-        const drawn = { ...current, content: newContent ?? current.content, slug: newSlug ?? current.slug };
+      // So does another domain: the slug (new or kept) is then reserved on that domain.
+      const newDomain = await domainChange(principal.accountId, current, patch.domain);
+      const moved = newSlug !== undefined || newDomain !== undefined;
+      const slugAfter = newSlug ?? current.slug!;
+      const domainAfter = newDomain !== undefined ? newDomain : current.domain;
+      if (moved && (await codes.takenSlugs([slugAfter], db, domainAfter)).length > 0) throw slugTaken(slugAfter, domainAfter);
+      if (newContent !== undefined || design !== undefined || moved) {
+        const drawn = { ...current, content: newContent ?? current.content, slug: newSlug ?? current.slug, domain: domainAfter };
         await verifyScans(principal.accountId, drawn, design ?? current.design, await logos.forRender(logoId));
       }
       const rules = patch.routing?.rules;
       const code = await inTransaction(db, async (trx) => {
-        if (newSlug !== undefined && !(await codes.reserveSlug(newSlug, trx))) throw slugTaken(newSlug);
+        if (moved && !(await codes.reserveSlug(slugAfter, trx, domainAfter))) throw slugTaken(slugAfter, domainAfter);
         await codes.update(
           principal.accountId,
           id,
@@ -165,6 +185,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
             type: current.type,
             content: newContent,
             slug: newSlug,
+            domain: newDomain,
             forwardQuery: patch.forward_query,
             lifecycle: patch,
             name: patch.name,
@@ -187,7 +208,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       });
       onCodeChanged(code);
       // The retired slug's cached target goes too: it answers 404 from now on.
-      if (newSlug !== undefined) onCodeChanged(current);
+      if (moved) onCodeChanged(current);
       return code;
     },
 
@@ -204,7 +225,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       const saved = options.codeId === undefined ? null : await get(principal, options.codeId);
       const slug = body.type === 'url' ? (saved?.slug ?? PREVIEW_SLUG) : null;
       const logoId = await logoIdFor(principal.accountId, body.design);
-      const code = { type: body.type, content: body.content, slug, design: body.design, logoId };
+      const code = { type: body.type, content: body.content, slug, domain: saved?.domain ?? null, design: body.design, logoId };
       await verifyScans(principal.accountId, code, body.design, await logos.forRender(logoId));
       return (await images.renderCodeImage(principal.accountId, code, params)).toString('utf8');
     },

@@ -24,6 +24,8 @@ interface CodeRow extends LifecycleRow {
   design: string;
   routing_enabled: number | boolean;
   slug: string | null;
+  /** '' for the service's own domain (never NULL, for the unique key). */
+  domain: string;
   logo_id: string | null;
   created_at: number | string;
   updated_at: number | string;
@@ -39,7 +41,7 @@ export type NewCode = Omit<Code, 'routing' | 'tags'> & { routingEnabled: boolean
 /** The row a create body makes, alone or in a bulk call. */
 export function newCodeOf(
   body: CreateCodeInput,
-  where: { id: string; accountId: string; logoId: string | null; slug: string | null; now: Date; batchId?: string },
+  where: { id: string; accountId: string; logoId: string | null; slug: string | null; domain?: string | null; now: Date; batchId?: string },
 ): NewCode {
   return {
     id: where.id,
@@ -55,6 +57,7 @@ export function newCodeOf(
     // Rules given without `enabled` are meant to work, so they switch routing on.
     routingEnabled: body.routing.enabled ?? (body.routing.rules?.length ?? 0) > 0,
     slug: where.slug,
+    domain: where.domain ?? null,
     batchId: where.batchId ?? null,
     createdAt: where.now,
     updatedAt: where.now,
@@ -75,6 +78,7 @@ function codeRow(code: NewCode) {
     logo_id: code.logoId,
     routing_enabled: code.routingEnabled,
     slug: code.slug,
+    domain: code.domain ?? '',
     batch_id: code.batchId ?? null,
     created_at: toMillis(code.createdAt),
     updated_at: toMillis(code.updatedAt),
@@ -97,6 +101,7 @@ function codeOf(row: CodeRow, scansCounted = 0): CodeWithoutRouting {
     design: fromJson<DesignInput>(row.design) ?? {},
     logoId: row.logo_id,
     slug: row.slug,
+    domain: row.domain || null,
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
   };
@@ -125,10 +130,10 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
   }
 
   return {
-    /** Reserves a slug for good. Returns false when it is taken (now or ever before). */
-    async reserveSlug(slug: string, q: Queryable = db): Promise<boolean> {
+    /** Reserves a slug on a domain for good. Returns false when it is taken there (now or ever before). */
+    async reserveSlug(slug: string, q: Queryable = db, domain: string | null = null): Promise<boolean> {
       try {
-        await q('slugs').insert({ slug, created_at: Date.now() });
+        await q('slugs').insert({ slug, domain: domain ?? '', created_at: Date.now() });
         return true;
       } catch (err) {
         if (isUniqueViolation(err)) return false;
@@ -145,19 +150,19 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       for (let i = 0; i < codes.length; i += CODE_INSERT_CHUNK) await q('codes').insert(codes.slice(i, i + CODE_INSERT_CHUNK).map(codeRow));
     },
 
-    /** Which of these slugs were ever taken (by any code of any account, deleted ones too). */
-    async takenSlugs(slugs: string[], q: Queryable = db): Promise<string[]> {
+    /** Which of these slugs were ever taken on the domain (by any code of any account, deleted ones too). */
+    async takenSlugs(slugs: string[], q: Queryable = db, domain: string | null = null): Promise<string[]> {
       if (slugs.length === 0) return [];
-      const rows: { slug: string }[] = await q('slugs').whereIn('slug', slugs).select('slug');
+      const rows: { slug: string }[] = await q('slugs').where('domain', domain ?? '').whereIn('slug', slugs).select('slug');
       return rows.map((row) => row.slug);
     },
 
     /** Reserves many slugs at once; false when any of them is taken (the caller draws again). */
-    async reserveSlugs(slugs: string[], q: Queryable = db): Promise<boolean> {
+    async reserveSlugs(slugs: string[], q: Queryable = db, domain: string | null = null): Promise<boolean> {
       const createdAt = Date.now();
       try {
         for (let i = 0; i < slugs.length; i += CODE_INSERT_CHUNK) {
-          await q('slugs').insert(slugs.slice(i, i + CODE_INSERT_CHUNK).map((slug) => ({ slug, created_at: createdAt })));
+          await q('slugs').insert(slugs.slice(i, i + CODE_INSERT_CHUNK).map((slug) => ({ slug, domain: domain ?? '', created_at: createdAt })));
         }
         return true;
       } catch (err) {
@@ -178,6 +183,12 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       return withRules(rows, db);
     },
 
+    /** How many of the account's codes are on the domain (it cannot be removed while any are). */
+    async countOnDomain(accountId: string, domain: string): Promise<number> {
+      const row = await db('codes').where({ account_id: accountId, domain }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+
     /** How many codes the account has (among the ids of the subquery `only`, when given), archived ones left out (they count against nothing). */
     async countForAccount(accountId: string, only?: Knex.QueryBuilder): Promise<number> {
       const query = db('codes').where({ account_id: accountId }).whereNot('status', 'archived');
@@ -193,9 +204,9 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       return rows.map((row) => ({ accountId: row.account_id, logoId: row.logo_id }));
     },
 
-    /** The code behind a public slug, whatever its account (the scan route is public). */
-    async findBySlug(slug: string): Promise<Code | null> {
-      const row: CodeRow | undefined = await db('codes').where({ slug }).first();
+    /** The code behind a public slug on a domain (null: the service's own), whatever its account (the scan route is public). */
+    async findBySlug(slug: string, domain: string | null = null): Promise<Code | null> {
+      const row: CodeRow | undefined = await db('codes').where({ domain: domain ?? '', slug }).first();
       return row ? (await withRules([row], db))[0]! : null;
     },
 
@@ -247,6 +258,8 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
         type?: CodeType;
         content?: CodeContent;
         slug?: string;
+        /** null: back to the service's own domain. */
+        domain?: string | null;
         forwardQuery?: boolean;
         lifecycle?: LifecycleInput;
         name?: string | null;
@@ -261,6 +274,7 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       const row: Record<string, unknown> = { updated_at: toMillis(changes.updatedAt) };
       if (changes.content !== undefined) row.content = storeContent(changes.type ?? 'url', changes.content);
       if (changes.slug !== undefined) row.slug = changes.slug;
+      if (changes.domain !== undefined) row.domain = changes.domain ?? '';
       if (changes.forwardQuery !== undefined) row.forward_query = changes.forwardQuery;
       if (changes.lifecycle !== undefined) Object.assign(row, lifecyclePatchRow(changes.lifecycle));
       if (changes.name !== undefined) row.name = changes.name;

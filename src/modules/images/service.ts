@@ -7,7 +7,7 @@ import { DomainError, notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { renderDesignOf, resolveDesign, type Code, type ResolvedDesign } from '../codes/model.ts';
-import { payloadOf as payloadOfCode } from '../codes/payload.ts';
+import { payloadOf as payloadOfCode, type PayloadSource } from '../codes/payload.ts';
 import type { CodesStore } from '../codes/store.ts';
 import { contrastRatio } from './contrast.ts';
 import type { RenderLogo } from './design.ts';
@@ -108,7 +108,7 @@ export function createImagesService(deps: ImagesServiceDeps) {
     return inputs;
   }
 
-  const payloadOf = (code: Pick<Code, 'type' | 'content' | 'slug'>) => payloadOfCode(code, deps.publicBaseUrl);
+  const payloadOf = (code: PayloadSource) => payloadOfCode(code, deps.publicBaseUrl);
 
   /** The code's design with the query's quiet zone, when it asks for one. */
   const designFor = (design: ResolvedDesign, params: ImageParams): ResolvedDesign =>
@@ -233,7 +233,7 @@ export function createImagesService(deps: ImagesServiceDeps) {
      * One code's image rendered now, bypassing both caches: for callers that render many codes
      * once each (a batch's ZIP), which would only evict the images worth keeping.
      */
-    async renderCodeImage(accountId: string, code: Pick<Code, 'type' | 'content' | 'slug' | 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
+    async renderCodeImage(accountId: string, code: PayloadSource & Pick<Code, 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
       // Sent once, right after it is made: a quicker PNG beats a few percent fewer bytes.
       return (await renderBytes(accountId, payloadOf(code), designFor(resolveDesign(code.design), params), code.logoId, params, 'fast')).body;
     },

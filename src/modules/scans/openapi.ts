@@ -74,7 +74,7 @@ function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
     operationId: get ? 'scanCode' : 'checkScanCode',
     summary: get ? 'Scan a code (the redirect)' : 'Check a scan URL without scanning',
     description: get
-      ? 'What a phone opens when it scans a url code: a redirect to the destination that the code’s routing picks for this visitor (by country, device, time, language, address and query string), else to the code’s content. The scan is recorded for analytics. The redirect status is 302 unless the server sets SCAN_REDIRECT_STATUS to 301 or 307. Errors are small HTML pages for browsers, or problems when Accept asks for JSON. Scans per visitor address are rate limited (SCAN_RATE_LIMIT_PER_MINUTE).'
+      ? 'What a phone opens when it scans a url code: a redirect to the destination that the code’s routing picks for this visitor (by country, device, time, language, address and query string), else to the code’s content. The scan is recorded for analytics. The redirect status is 302 unless the server sets SCAN_REDIRECT_STATUS to 301 or 307. Errors are small HTML pages for browsers, or problems when Accept asks for JSON. Scans per visitor address are rate limited (SCAN_RATE_LIMIT_PER_MINUTE). On an account’s verified domain (the `Host` header), the slug is looked up among that domain’s codes, and an unknown slug redirects (302, no scan recorded) to the domain’s `fallback_url` when it has one; any other Host is the service’s own domain.'
       : 'Answers like GET, without a body, and records no scan: for link checkers and previews.',
     tags: [TAG],
     security: [],

@@ -12,6 +12,8 @@ export interface ScanEvent {
   codeId: string;
   /** The slug scanned, so consumers (webhooks) can name the scan URL without a lookup. */
   slug: string;
+  /** The account's own domain it was scanned on; absent or null for the service's. */
+  domain?: string | null;
   accountId: string;
   at: number;
   ruleId: string | null;

@@ -11,7 +11,9 @@ import { decide } from '../routing/resolver.ts';
 import type { ClientInfo } from './client-info.ts';
 import { referrerHost } from './client-info.ts';
 import type { ScanRecorder } from './recorder.ts';
-import type { ScanTarget, TargetCache } from './target-cache.ts';
+import type { VerifiedHosts } from '../domains/verified-hosts.ts';
+import { hostOf } from '../domains/hostname.ts';
+import { targetKey, type ScanTarget, type TargetCache } from './target-cache.ts';
 import { withForwardedQuery } from './forward-query.ts';
 import { fallbackOf, sendLifecyclePage, statusOutcome, type ScanOutcome } from './lifecycle-answer.ts';
 import type { ScanLimits } from './scan-limits.ts';
@@ -42,7 +44,15 @@ export interface ScanRouteDeps {
   observe: RouteObserver;
   /** Counts scans toward codes' max_scans; without it limits are not enforced. */
   limits?: ScanLimits | null;
+  /**
+   * Accounts' verified domains: a request whose Host is one of them is answered from that
+   * domain's slugs (and its fallback URL); any other Host is the service's own domain.
+   */
+  hosts?: VerifiedHosts | null;
 }
+
+/** The domain's root: `/`, with or without a query string. */
+const ROOT_PATH = /^\/(?:\?.*)?$/s;
 
 const NOT_FOUND_HTML =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
@@ -95,6 +105,8 @@ function sendTooMany(req: IncomingMessage, res: ServerResponse, path: string, st
 /** What the request line and socket say about a scan, read once per request. */
 interface ScanRequestLine {
   slug: string;
+  /** The verified domain of the request's Host, or null for the service's own. */
+  domain: string | null;
   /** The query string after `?`, if any. */
   query: string | undefined;
   ip: string | null;
@@ -102,7 +114,14 @@ interface ScanRequestLine {
   startedAt: number;
 }
 
-export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger, observe, limits = null }: ScanRouteDeps) {
+export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger, observe, limits = null, hosts = null }: ScanRouteDeps) {
+  /** A domain's fallback URL: its root and unknown slugs go there (302), not recorded as scans. */
+  function toFallback(req: IncomingMessage, res: ServerResponse, location: string, startedAt: number): void {
+    res.writeHead(302, { Location: location, 'Cache-Control': 'private, max-age=0', 'Content-Length': '0' });
+    res.end();
+    observe(req.method!, 302, startedAt);
+  }
+
   function redirect(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget): void {
     const { slug, query, ip } = scan;
     const headers = req.headers;
@@ -148,6 +167,7 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
       recorder.enqueue({
         codeId: target.codeId,
         slug,
+        domain: scan.domain,
         accountId: target.accountId,
         at: now,
         ruleId: decision.ruleId,
@@ -200,6 +220,8 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
       return;
     }
     if (target) return redirect(req, res, scan, target);
+    const fallback = scan.domain ? hosts?.get(scan.domain)?.fallbackUrl : null;
+    if (fallback) return toFallback(req, res, fallback, scan.startedAt);
     sendNotFound(req, res, `/${scan.slug}`);
     observe(req.method!, 404, scan.startedAt);
   }
@@ -211,11 +233,12 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
 
   function serve(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine): void {
     try {
-      const cached = cache.peek(scan.slug);
+      const key = targetKey(scan.slug, scan.domain);
+      const cached = cache.peek(key);
       if (cached !== undefined) answer(req, res, scan, cached);
       else {
         cache
-          .load(scan.slug)
+          .load(key)
           .then((target) => answer(req, res, scan, target))
           .catch((err) => fail(req, res, scan, err));
       }
@@ -224,15 +247,37 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     }
   }
 
+  /**
+   * The Host header's verified domain, or null. Only Host is read (X-Forwarded-Host is not): an
+   * edge in front must pass the visitor's Host through, as Caddy does and nginx does with
+   * `proxy_set_header Host $host`.
+   */
+  function verifiedDomainOf(req: IncomingMessage): string | null {
+    const host = hostOf(req.headers.host);
+    return hosts!.get(host) ? host : null;
+  }
+
+  /** A verified domain's root goes to its fallback URL; any other root is Koa's, as before. */
+  function answerRoot(req: IncomingMessage, res: ServerResponse): boolean {
+    const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
+    const fallback = domain === null ? null : hosts!.get(domain)!.fallbackUrl;
+    if (!fallback) return false;
+    toFallback(req, res, fallback, performance.now());
+    return true;
+  }
+
   /** Answers the request when it is a scan and returns true; otherwise leaves it to Koa. */
   return function handleScan(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const match = SLUG_PATH.exec(req.url ?? '');
-    if (!match) return false;
+    const url = req.url ?? '';
+    const match = SLUG_PATH.exec(url);
+    if (!match) return ROOT_PATH.test(url) && answerRoot(req, res);
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
+    // Only read when some account has a verified domain: an in-memory lookup of the Host header.
+    const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
     // The visitor's address, worked out once: the limiter and the recorded scan both use it.
-    const scan: ScanRequestLine = { slug, query: match[2], ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress), startedAt: performance.now() };
+    const scan: ScanRequestLine = { slug, domain, query: match[2], ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress), startedAt: performance.now() };
     if (!limit) {
       serve(req, res, scan);
       return true;

@@ -39,6 +39,18 @@ function withLocations(routing: Routing): Routing {
   };
 }
 
+/**
+ * The cache key of a slug on a domain: the slug alone on the service's own domain (as before
+ * domains existed), `<hostname>/<slug>` on an account's (neither contains a slash otherwise).
+ */
+export const targetKey = (slug: string, domain: string | null | undefined) => (domain ? `${domain}/${slug}` : slug);
+
+/** The slug and domain (null: the service's own) of a targetKey. */
+export function splitTargetKey(key: string): { slug: string; domain: string | null } {
+  const at = key.lastIndexOf('/');
+  return at < 0 ? { slug: key, domain: null } : { slug: key.slice(at + 1), domain: key.slice(0, at) };
+}
+
 /** Cached answer for a slug that has no code (never existed or deleted). */
 const MISSING = Symbol('missing');
 type Entry = ScanTarget | typeof MISSING;

@@ -39,7 +39,7 @@ interface Occurrence {
 export function scanPayload(event: ScanEvent, publicBaseUrl: string): ScanPayload {
   return {
     code_id: event.codeId,
-    scan_url: scanUrl(publicBaseUrl, event.slug),
+    scan_url: scanUrl(publicBaseUrl, event.slug, event.domain),
     destination: event.destination,
     outcome: event.outcome ?? 'redirect',
     rule_id: event.ruleId,
@@ -124,7 +124,7 @@ export function createOutbox({ store, live, publicBaseUrl, afterCommit }: Outbox
                 object: 'batch',
                 batch_id: event.batchId,
                 count: event.codes.length,
-                codes: event.codes.map((code) => ({ id: code.id, type: code.type, scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug) : null })),
+                codes: event.codes.map((code) => ({ id: code.id, type: code.type, scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug, code.domain) : null })),
               }),
               at,
             }

@@ -1,0 +1,104 @@
+// GraphQL types, queries and mutations for accounts' own domains; the same service calls as REST.
+import { builder } from '../../graphql/builder.ts';
+import { compact } from '../../graphql/inputs.ts';
+import { scoped } from '../../graphql/scoped.ts';
+import { DomainError } from '../../shared/errors.ts';
+import { CodeRef } from '../codes/graphql.ts';
+import { verificationOf, type Domain } from './model.ts';
+
+type Verification = ReturnType<typeof verificationOf>;
+
+const VerificationRef = builder.objectRef<Verification>('DomainVerification').implement({
+  description: 'The DNS TXT record that proves control of the domain: create it, then verifyDomain.',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'dns_txt' }),
+    name: t.exposeString('name', { description: 'The record’s name, e.g. _qr-verify.go.example.com.' }),
+    value: t.exposeString('value', { description: 'The record’s value, qr-verify=<token>.' }),
+  }),
+});
+
+const DomainRef = builder.objectRef<Domain>('Domain').implement({
+  description: 'A short domain of the account’s own: once verified, its codes scan at https://<hostname>/<slug>.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    hostname: t.exposeString('hostname', { description: 'Lower case; IDNs as punycode.' }),
+    status: t.exposeString('status', { description: 'pending or verified; codes may use a verified domain.' }),
+    verification: t.field({ type: VerificationRef, resolve: (domain) => verificationOf(domain) }),
+    fallbackUrl: t.exposeString('fallbackUrl', { nullable: true, description: 'Where the root and unknown slugs redirect; null: 404.' }),
+    verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (domain) => domain.verifiedAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (domain) => domain.createdAt }),
+  }),
+});
+
+builder.objectField(CodeRef, 'domain', (t) =>
+  t.exposeString('domain', { nullable: true, description: 'The account’s own domain (hostname) the scan URL is on; null for the service’s own.' }),
+);
+
+const AddDomainInput = builder.inputType('AddDomainInput', {
+  fields: (t) => ({
+    hostname: t.string({ required: true, description: 'A domain name you control, without scheme or port.' }),
+    fallbackUrl: t.string({ required: false, description: 'Where the root and unknown slugs redirect.' }),
+  }),
+});
+
+const UpdateDomainInput = builder.inputType('UpdateDomainInput', {
+  fields: (t) => ({
+    fallbackUrl: t.string({ required: false, description: 'A new fallback URL; null removes it (404).' }),
+  }),
+});
+
+const RemoveDomainPayload = builder.objectRef<{ deletedId: string }>('RemoveDomainPayload').implement({
+  fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
+});
+
+builder.queryFields((t) => ({
+  domains: t.field({
+    type: [DomainRef],
+    description: 'The account’s domains, oldest first.',
+    resolve: scoped('codes:read', (_root, _args, ctx) => ctx.services.domains.list(ctx.principal)),
+  }),
+  domain: t.field({
+    type: DomainRef,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: scoped('codes:read', async (_root, { id }, ctx) => {
+      try {
+        return await ctx.services.domains.get(ctx.principal, String(id));
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  addDomain: t.field({
+    type: DomainRef,
+    description: 'Registers a hostname for the account, pending until verifyDomain finds its TXT record.',
+    args: { input: t.arg({ type: AddDomainInput, required: true }) },
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.domains.add(ctx.principal, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl }))),
+  }),
+  verifyDomain: t.field({
+    type: DomainRef,
+    description: 'Looks the TXT record up now: the domain verified, or a VALIDATION_FAILED error saying what was expected and found.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: scoped('codes:write', (_root, { id }, ctx) => ctx.services.domains.verify(ctx.principal, String(id))),
+  }),
+  updateDomain: t.field({
+    type: DomainRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDomainInput, required: true }) },
+    // An explicit null means something here: remove the fallback URL.
+    resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
+      ctx.services.domains.update(ctx.principal, String(id), input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {})),
+  }),
+  removeDomain: t.field({
+    type: RemoveDomainPayload,
+    description: 'Removes a domain no code uses (CONFLICT naming how many do).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: scoped('codes:write', async (_root, { id }, ctx) => {
+      await ctx.services.domains.remove(ctx.principal, String(id));
+      return { deletedId: String(id) };
+    }),
+  }),
+}));

@@ -1,0 +1,141 @@
+// Accounts' own short domains: register, verify (DNS TXT, or an operator through the CLI),
+// set the fallback URL, remove. Codes use a verified domain of their account (codes/service.ts
+// asks isVerified); the scan route reads the verified ones from memory (verified-hosts.ts).
+import type { Knex } from 'knex';
+import { isUniqueViolation } from '../../db/dialect.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { DomainError, notFound, validationFailed } from '../../shared/errors.ts';
+import { newId, randomBase62 } from '../../shared/ids.ts';
+import type { Principal } from '../../shared/principal.ts';
+import { parseInput } from '../../shared/validation.ts';
+import type { Domain } from './model.ts';
+import { createDomainSchema, updateDomainSchema } from './schemas.ts';
+import type { DomainsStore } from './store.ts';
+import { checkTxtRecord, type ResolveTxt } from './verification.ts';
+
+/**
+ * A registration nobody verified for this long no longer holds its hostname: another account
+ * adding it takes it over (someone who typed a domain that is not theirs cannot block its owner).
+ */
+export const UNVERIFIED_HOLD_MS = 7 * 86_400_000;
+
+export interface DomainsServiceDeps {
+  db: Knex;
+  store: DomainsStore;
+  resolveTxt: ResolveTxt;
+  /** The service's own host (PUBLIC_BASE_URL's): never an account's domain. */
+  ownHostname: string;
+  maxPerAccount: number;
+  /** How many codes (of the account) use the hostname: such a domain cannot be removed. */
+  codesOnDomain: (accountId: string, hostname: string) => Promise<number>;
+  /** After a committed change to a domain: the scan route's verified set is read again. */
+  onDomainChanged: () => Promise<void>;
+}
+
+const hostnameTaken = (hostname: string) =>
+  new DomainError('conflict', `The domain '${hostname}' is already registered.`, [{ path: 'hostname', message: 'is already registered' }]);
+
+export function createDomainsService({ db, store, resolveTxt, ownHostname, maxPerAccount, codesOnDomain, onDomainChanged }: DomainsServiceDeps) {
+  async function get(principal: Principal, id: string): Promise<Domain> {
+    const domain = await store.findById(principal.accountId, id);
+    if (!domain) throw notFound('domain', id);
+    return domain;
+  }
+
+  async function markVerified(domain: Domain): Promise<Domain> {
+    if (domain.status === 'verified') return domain;
+    const verifiedAt = new Date();
+    await store.update(domain.id, { status: 'verified', verifiedAt });
+    await onDomainChanged();
+    return { ...domain, status: 'verified', verifiedAt };
+  }
+
+  return {
+    /** Registers a hostname for the account, pending until verified. */
+    async add(principal: Principal, input: unknown): Promise<Domain> {
+      const body = parseInput(createDomainSchema, input);
+      if (body.hostname === ownHostname) throw validationFailed([{ path: 'hostname', message: 'is the service’s own domain' }]);
+      const domain: Domain = {
+        id: newId('dom'),
+        accountId: principal.accountId,
+        hostname: body.hostname,
+        status: 'pending',
+        token: randomBase62(32),
+        fallbackUrl: body.fallback_url ?? null,
+        verifiedAt: null,
+        createdAt: new Date(),
+      };
+      try {
+        await inTransaction(db, async (trx) => {
+          if ((await store.count(principal.accountId, trx)) >= maxPerAccount) {
+            throw validationFailed([{ path: 'hostname', message: `the account has ${maxPerAccount} domains, the most it may have (DOMAINS_PER_ACCOUNT); remove one first` }]);
+          }
+          const held = await store.findByHostname(domain.hostname, trx);
+          if (held) {
+            const stale = held.accountId !== principal.accountId && held.status === 'pending' && domain.createdAt.getTime() - held.createdAt.getTime() > UNVERIFIED_HOLD_MS;
+            if (!stale) throw hostnameTaken(domain.hostname);
+            await store.delete(held.id, trx);
+          }
+          await store.insert(domain, trx);
+        });
+      } catch (err) {
+        // Two accounts adding one hostname at once: the unique key decides.
+        if (isUniqueViolation(err)) throw hostnameTaken(domain.hostname);
+        throw err;
+      }
+      return domain;
+    },
+
+    list: (principal: Principal) => store.list(principal.accountId),
+
+    /** The caller's domain, or a 404 (also for another account's id). */
+    get,
+
+    /** Changes the fallback URL. */
+    async update(principal: Principal, id: string, input: unknown): Promise<Domain> {
+      const patch = parseInput(updateDomainSchema, input);
+      const domain = await get(principal, id);
+      if (patch.fallback_url === undefined) return domain;
+      await store.update(domain.id, { fallbackUrl: patch.fallback_url });
+      await onDomainChanged();
+      return { ...domain, fallbackUrl: patch.fallback_url };
+    },
+
+    /** Looks the TXT record up now: the domain verified, or a 422 saying what was expected and found. */
+    async verify(principal: Principal, id: string): Promise<Domain> {
+      const domain = await get(principal, id);
+      if (domain.status === 'verified') return domain;
+      const problem = await checkTxtRecord(resolveTxt, domain);
+      if (problem) throw new DomainError('validation_failed', problem, [{ path: 'verification', message: problem }]);
+      return markVerified(domain);
+    },
+
+    /** The operator's path (CLI `domains verify`): verified without a DNS lookup. */
+    async verifyByOperator(hostname: string): Promise<Domain> {
+      const domain = await store.findByHostname(hostname);
+      if (!domain) throw new DomainError('not_found', `No account has registered the domain '${hostname}'.`);
+      return markVerified(domain);
+    },
+
+    /** Removes a domain no code uses (409 naming how many do). */
+    async remove(principal: Principal, id: string): Promise<void> {
+      const domain = await get(principal, id);
+      const using = await codesOnDomain(principal.accountId, domain.hostname);
+      if (using > 0) {
+        throw new DomainError('conflict', `${using} code${using === 1 ? ' uses' : 's use'} the domain '${domain.hostname}'; move or delete ${using === 1 ? 'it' : 'them'} first.`, [
+          { path: 'id', message: `is used by ${using} code${using === 1 ? '' : 's'}` },
+        ]);
+      }
+      if (!(await store.delete(domain.id))) throw notFound('domain', id);
+      await onDomainChanged();
+    },
+
+    /** True when the hostname is a verified domain of the account (codes may use it). */
+    async isVerified(accountId: string, hostname: string): Promise<boolean> {
+      const domain = await store.findByHostname(hostname);
+      return domain !== null && domain.accountId === accountId && domain.status === 'verified';
+    },
+  };
+}
+
+export type DomainsService = ReturnType<typeof createDomainsService>;

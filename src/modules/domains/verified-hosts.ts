@@ -1,0 +1,53 @@
+// hostname -> verified domain, in process memory, so the scan route resolves a request's Host
+// without a database read. Read whole (a few rows per account) at boot, after every change made
+// through this process, when another process says one changed (the invalidation bus), and every
+// `refreshMs` (what bounds staleness without Redis, e.g. after the CLI verified a domain).
+import type { Logger } from 'pino';
+import type { VerifiedHost } from './model.ts';
+
+export interface VerifiedHosts {
+  /** The verified domain of this hostname (lower case, no port), or undefined. */
+  get(hostname: string): VerifiedHost | undefined;
+  /** How many there are: none (the usual case) skips reading the Host header at all. */
+  readonly size: number;
+  /** Reads the set again; concurrent calls share one read, and one more follows a read in flight. */
+  reload(): Promise<void>;
+  close(): void;
+}
+
+export async function createVerifiedHosts(options: { load: () => Promise<Map<string, VerifiedHost>>; refreshMs: number; logger: Logger }): Promise<VerifiedHosts> {
+  let hosts = await options.load();
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  async function readLoop(): Promise<void> {
+    do {
+      again = false;
+      hosts = await options.load();
+    } while (again);
+  }
+
+  function reload(): Promise<void> {
+    // A change committed while a read runs may not be in it: read once more afterwards.
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = readLoop().finally(() => (running = null));
+    return running;
+  }
+
+  const timer = setInterval(() => {
+    reload().catch((err: unknown) => options.logger.error({ err }, 'Reading the verified domains failed'));
+  }, options.refreshMs);
+  timer.unref();
+
+  return {
+    get: (hostname) => hosts.get(hostname),
+    get size() {
+      return hosts.size;
+    },
+    reload,
+    close: () => clearInterval(timer),
+  };
+}
