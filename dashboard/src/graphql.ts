@@ -66,7 +66,11 @@ const isProblem = (xhr: XMLHttpRequest) => xhr.getResponseHeader('Content-Type')
  * token and the request sent again; otherwise, or if that fails too, the tab is signed out.
  */
 async function afterRefusal(xhr: XMLHttpRequest, refused: string, resend: (bearer: string) => Promise<XMLHttpRequest>): Promise<XMLHttpRequest> {
-  if (currentCredential()?.kind === 'oauth') {
+  const credential = currentCredential();
+  // A page sends several requests at once: one refused with them may have signed the tab out
+  // already, and its reason (say, no refresh token) stays on screen rather than this one's.
+  if (!credential) return xhr;
+  if (credential.kind === 'oauth') {
     const renewal = await renewAccessToken(refused);
     if (!renewal.ok) {
       signOut(renewal.reason);

@@ -126,7 +126,13 @@ describe('OAuth sign-in on the dashboard', () => {
     const after = await credential();
     expect(after.token).not.toBe(before.token);
     expect(after.refreshToken).not.toBe(before.refreshToken);
-    expect(graphqlBearers).toEqual([`Bearer ${refused}`, `Bearer ${after.token}`]);
+    // Each /graphql request of the page (its codes, the account's tags) was refused once and sent
+    // again with the one renewed token: a single refresh served them all (a second one, with the
+    // spent refresh token, would have ended the sign-in).
+    const refusals = graphqlBearers.filter((bearer) => bearer === `Bearer ${refused}`).length;
+    expect(refusals).toBeGreaterThan(0);
+    expect([...graphqlBearers].sort()).toEqual([...Array<string>(refusals).fill(`Bearer ${refused}`), ...Array<string>(refusals).fill(`Bearer ${after.token}`)].sort());
+    expect((await app.request('GET', '/v1/codes', { key: after.token })).status).toBe(200);
     expect(takeUnauthorizedErrors()).toEqual([]);
   });
 
