@@ -42,7 +42,9 @@ async function listContents(apiKey: string): Promise<string[]> {
   return contents;
 }
 
-describe('cli codes import', () => {
+// Each test starts the CLI (through tsx) and imports thousands of rows: on a loaded 2-core
+// machine that took longer than the suite's 30 s default, so the bound is wider here.
+describe('cli codes import', { timeout: 120_000 }, () => {
   it('imports 2,500 rows in 3 batches with plain progress lines and a summary', async () => {
     const key = await app.newAccountKey();
     const res = await importCsv(writeCsv('ok.csv', 2500), key);
