@@ -9,7 +9,7 @@ const LAYERS = [
   ['http', 'graphql'],
   ['modules/routing', 'modules/tags'],
   ['modules/codes'],
-  ['modules/images'],
+  ['modules/images', 'modules/domains'],
   ['modules/scans'],
   ['modules/analytics'],
   ['modules/webhooks'],
