@@ -7,7 +7,7 @@ import { scanInsertChunk } from '../../src/db/dialect.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Code } from '../../src/modules/codes/model.ts';
 import { ACTIVE_LIFECYCLE } from '../../src/modules/codes/lifecycle.ts';
-import type { ScanEvent } from '../../src/modules/scans/recorder.ts';
+import type { ScanEvent } from '../../src/modules/scans/model.ts';
 import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module.ts';
 import { createScanOutbox, type WriteScanEvents } from '../../src/modules/webhooks/outbox.ts';
 import { createWebhooksStore } from '../../src/modules/webhooks/store.ts';

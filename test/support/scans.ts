@@ -1,6 +1,6 @@
 // Scans with chosen times and visitors, written through the app's real recorder (flags,
 // raw rows, rollups), for analytics tests with known answers.
-import type { ScanEvent } from '../../src/modules/scans/recorder.ts';
+import type { ScanEvent } from '../../src/modules/scans/model.ts';
 import type { TestApp } from './app.ts';
 
 export interface ScanSpec {

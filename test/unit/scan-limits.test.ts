@@ -3,7 +3,7 @@
 // across re-reads, also when a batch commits while a read is in flight.
 import { describe, expect, it } from 'vitest';
 import type { CommittedBatch } from '../../src/modules/scans/commit-batch.ts';
-import type { ScanEvent } from '../../src/modules/scans/recorder.ts';
+import type { ScanEvent } from '../../src/modules/scans/model.ts';
 import { createScanLimits } from '../../src/modules/scans/scan-limits.ts';
 
 const CODE = 'qr_limited';

@@ -7,7 +7,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { createScanOutbox } from '../webhooks/outbox.ts';
 import { createWebhooksStore } from '../webhooks/store.ts';
 import { createScanBatchWriter } from './batch-writer.ts';
-import type { ScanEvent } from './recorder.ts';
+import type { ScanEvent } from './model.ts';
 import { createRollupStore } from './rollup-store.ts';
 import { createScansStore, type ScanRow } from './store.ts';
 import { utcDay, visitorHash } from './visitor.ts';

@@ -5,34 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CommitBatch, CommittedBatch } from './commit-batch.ts';
-import type { ScanOutcome } from './lifecycle-answer.ts';
-
-/** What the scan path hands over. ip and userAgent live only until the flush hashes them. */
-export interface ScanEvent {
-  codeId: string;
-  /** The slug scanned, so consumers (webhooks) can name the scan URL without a lookup. */
-  slug: string;
-  /** The account's own domain it was scanned on; absent or null for the service's. */
-  domain?: string | null;
-  accountId: string;
-  at: number;
-  ruleId: string | null;
-  /** Null when the scan got the paused or expired page. */
-  destination: string | null;
-  /** What the scan was answered; absent means a redirect to the code's destination. */
-  outcome?: ScanOutcome;
-  /** Counted toward the code's max_scans (scan-limits.ts). */
-  countedTowardLimit?: boolean;
-  country: string | null;
-  device: string | null;
-  os: string | null;
-  browser: string | null;
-  referrerHost: string | null;
-  language: string | null;
-  isBot: boolean;
-  ip: string | null;
-  userAgent: string | undefined;
-}
+import type { ScanEvent } from './model.ts';
 
 export interface RecorderOptions {
   /** Writes a batch in one transaction: on the writer thread or on this one (commit-batch.ts). */

@@ -1,14 +1,9 @@
 // Writes the rollups: upserts that add a batch's counts to what is there.
 import type { Knex } from 'knex';
 import { addOnConflict, scanInsertChunk } from '../../db/dialect.ts';
+import { inKeyOrder } from '../../db/key-order.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import type { AccountRollupRow, CodeRollupRow, DimensionRollupRow } from './rollups.ts';
-
-/** Rows sorted by their key columns. */
-export function inKeyOrder<T extends object>(rows: T[], key: string[]): T[] {
-  const keyOf = (row: T) => key.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
-  return rows.map((row) => [keyOf(row), row] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
 
 export function createRollupStore(db: Knex) {
   const addScansAndUniques = addOnConflict(db, ['scans', 'unique_scans']);

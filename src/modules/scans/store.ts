@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/transaction.ts';
 import type { Knex } from 'knex';
 import { isUniqueViolation, scanInsertChunk } from '../../db/dialect.ts';
+import { inKeyOrder } from '../../db/key-order.ts';
 import type { ScanOutcome } from './lifecycle-answer.ts';
-import { inKeyOrder } from './rollup-store.ts';
 
 /** A scan as stored: no address, no raw User-Agent. */
 export interface ScanRow {

@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../../shared/build-layout.ts';
 import type { CommitBatch, CommittedBatch } from './commit-batch.ts';
-import type { ScanEvent } from './recorder.ts';
+import type { ScanEvent } from './model.ts';
 
 export interface WriterThreadData {
   databaseUrl: string;

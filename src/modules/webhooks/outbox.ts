@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { presentCode } from '../codes/presenter.ts';
 import { scanUrl } from '../codes/payload.ts';
 import type { CodeEvent } from '../codes/service.ts';
-import type { ScanEvent } from '../scans/recorder.ts';
+import type { ScanEvent } from '../scans/model.ts';
 import { newId } from '../../shared/ids.ts';
 import type { LiveScans, ScanPayload } from './live.ts';
 import { wants, type EventType, type NewEvent } from './model.ts';
