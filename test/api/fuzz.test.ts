@@ -17,7 +17,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/api/graphql-schema.ts';
 import { apiRoutes } from '../support/routes.ts';
 import { getTestApp } from '../support/app.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';

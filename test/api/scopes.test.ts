@@ -4,7 +4,7 @@
 // with a key holding only its own (anything but 401/403: 404 and 422 are fine).
 import { isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/api/graphql-schema.ts';
 import { SCOPES, type Scope } from '../../src/shared/principal.ts';
 import { apiRoutes } from '../support/routes.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';

@@ -2,7 +2,7 @@
 // with the route's scope, every operation is a route, and /v1 and /v2 register the same routes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src/http/openapi/document.ts';
+import { openApiDocument } from '../../src/api/openapi-document.ts';
 import { API_VERSIONS, type ApiVersion } from '../../src/http/versions.ts';
 import { apiRoutes } from '../support/routes.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';

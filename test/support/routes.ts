@@ -1,5 +1,5 @@
 // The REST routes as the router registers them, for tests that walk every route.
-import { createApiRouter } from '../../src/http/router.ts';
+import { createApiRouter } from '../../src/api/rest-router.ts';
 import { scopeOf } from '../../src/http/scopes.ts';
 import type { ApiVersion } from '../../src/http/versions.ts';
 import type { Services } from '../../src/services.ts';

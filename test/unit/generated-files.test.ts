@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.ts';
-import { SCHEMA_FILE, printedSchema } from '../../src/graphql/print-schema.ts';
-import { OPENAPI_FILE, printedOpenApi } from '../../src/http/openapi/print.ts';
+import { SCHEMA_FILE, printedSchema } from '../../src/api/print-graphql-schema.ts';
+import { OPENAPI_FILE, printedOpenApi } from '../../src/api/print-openapi.ts';
 
 describe('schema/schema.graphql', () => {
   it('matches the schema the code builds (run npm run schema:print)', () => {

@@ -4,7 +4,7 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { operationCost, RENDER_COST } from '../../src/graphql/cost.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/api/graphql-schema.ts';
 
 const cost = (query: string, variableValues: Record<string, unknown> = {}, operationName?: string) =>
   operationCost({ schema, document: parse(query), variableValues, operationName });

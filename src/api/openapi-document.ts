@@ -2,21 +2,21 @@
 // requests and shape answers (one source of truth). Each module describes its own operations
 // in its openapi.ts; this file adds what is common and assembles them.
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { accountsOpenApi } from '../../modules/accounts/openapi.ts';
-import { analyticsOpenApi } from '../../modules/analytics/openapi.ts';
-import { bulkOpenApi } from '../../modules/bulk/openapi.ts';
-import { codesOpenApi } from '../../modules/codes/openapi.ts';
-import { domainsOpenApi } from '../../modules/domains/openapi.ts';
-import { imagesOpenApi } from '../../modules/images/openapi.ts';
-import { oauthOpenApi } from '../../modules/oauth/openapi.ts';
-import { routingOpenApi } from '../../modules/routing/openapi.ts';
-import { scansOpenApi } from '../../modules/scans/openapi.ts';
-import { tagsOpenApi } from '../../modules/tags/openapi.ts';
-import { webhooksOpenApi } from '../../modules/webhooks/openapi.ts';
-import { SCOPES, type Scope } from '../../shared/principal.ts';
-import { CURRENT_API_VERSION, type ApiVersion } from '../versions.ts';
-import type { OpenApiModule } from './common.ts';
-import { opsOpenApi } from './ops.ts';
+import { accountsOpenApi } from '../modules/accounts/openapi.ts';
+import { analyticsOpenApi } from '../modules/analytics/openapi.ts';
+import { bulkOpenApi } from '../modules/bulk/openapi.ts';
+import { codesOpenApi } from '../modules/codes/openapi.ts';
+import { domainsOpenApi } from '../modules/domains/openapi.ts';
+import { imagesOpenApi } from '../modules/images/openapi.ts';
+import { oauthOpenApi } from '../modules/oauth/openapi.ts';
+import { routingOpenApi } from '../modules/routing/openapi.ts';
+import { scansOpenApi } from '../modules/scans/openapi.ts';
+import { tagsOpenApi } from '../modules/tags/openapi.ts';
+import { webhooksOpenApi } from '../modules/webhooks/openapi.ts';
+import { SCOPES, type Scope } from '../shared/principal.ts';
+import { CURRENT_API_VERSION, type ApiVersion } from '../http/versions.ts';
+import type { OpenApiModule } from '../http/openapi/common.ts';
+import { opsOpenApi } from '../http/openapi/ops.ts';
 
 /** In the order the reference docs show them. */
 const MODULES: readonly OpenApiModule[] = [

@@ -1,8 +1,8 @@
 // Imports each module's GraphQL types (for their side effects on the builder), then builds.
 // Importing this opens no database connection.
 import { lexicographicSortSchema } from 'graphql';
-import { builder } from './builder.ts';
-import './scalars.ts';
+import { builder } from '../graphql/builder.ts';
+import '../graphql/scalars.ts';
 import '../modules/routing/graphql.ts';
 import '../modules/tags/graphql.ts';
 import '../modules/codes/graphql.ts';

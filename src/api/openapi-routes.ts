@@ -3,10 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Router } from '@koa/router';
-import type { AppState } from '../context.ts';
-import { DOCS_CSP, HTML_SECURITY_HEADERS } from '../security-headers.ts';
-import { API_VERSIONS, CURRENT_API_VERSION } from '../versions.ts';
-import { openApiDocument } from './document.ts';
+import type { AppState } from '../http/context.ts';
+import { DOCS_CSP, HTML_SECURITY_HEADERS } from '../http/security-headers.ts';
+import { API_VERSIONS, CURRENT_API_VERSION } from '../http/versions.ts';
+import { openApiDocument } from './openapi-document.ts';
 
 const require = createRequire(import.meta.url);
 const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');

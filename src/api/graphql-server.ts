@@ -1,10 +1,10 @@
 import { createYoga } from 'graphql-yoga';
 import { renderGraphiQL } from '../http/graphiql.ts';
 import type { Logger } from 'pino';
-import type { GraphQLContext } from './context.ts';
-import { createMaskError } from './errors.ts';
-import { limitPlugins, type GraphQLLimits } from './limits.ts';
-import { schema } from './schema.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { createMaskError } from '../graphql/errors.ts';
+import { limitPlugins, type GraphQLLimits } from '../graphql/limits.ts';
+import { schema } from './graphql-schema.ts';
 
 export type Yoga = ReturnType<typeof createGraphQLServer>;
 

@@ -3,10 +3,10 @@
 // A test fails when the committed file and the code disagree.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CURRENT_API_VERSION } from '../versions.ts';
-import { openApiDocument } from './document.ts';
+import { CURRENT_API_VERSION } from '../http/versions.ts';
+import { openApiDocument } from './openapi-document.ts';
 
-export const OPENAPI_FILE = fileURLToPath(new URL('../../../schema/openapi.json', import.meta.url));
+export const OPENAPI_FILE = fileURLToPath(new URL('../../schema/openapi.json', import.meta.url));
 
 export function printedOpenApi(): string {
   return `${JSON.stringify(openApiDocument(CURRENT_API_VERSION), null, 2)}\n`;

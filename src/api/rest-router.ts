@@ -13,11 +13,11 @@ import { registerRoutingRoutes } from '../modules/routing/rest.ts';
 import { registerTagRoutes } from '../modules/tags/rest.ts';
 import { registerWebhookRoutes } from '../modules/webhooks/rest.ts';
 import type { Services } from '../services.ts';
-import { bearerAuthenticator, requireAuth } from './auth.ts';
-import { jsonBody } from './body.ts';
-import type { AppContext, AppState } from './context.ts';
-import { withRateLimit } from './rate-limit.ts';
-import type { ApiVersion } from './versions.ts';
+import { bearerAuthenticator, requireAuth } from '../http/auth.ts';
+import { jsonBody } from '../http/body.ts';
+import type { AppContext, AppState } from '../http/context.ts';
+import { withRateLimit } from '../http/rate-limit.ts';
+import type { ApiVersion } from '../http/versions.ts';
 
 export function createApiRouter(version: ApiVersion, services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: `/${version}` });

@@ -5,17 +5,17 @@ import { Router } from '@koa/router';
 import parse from 'co-body';
 import { shouldRenderGraphiQL } from 'graphql-yoga';
 import type { Middleware } from 'koa';
-import type { Yoga } from '../graphql/yoga.ts';
+import type { Yoga } from './graphql-server.ts';
 import { createAnalyticsLoaders } from '../modules/analytics/loaders.ts';
 import type { Services } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
-import { bearerAuthenticator, bearerToken, requireAuth } from './auth.ts';
-import { hasBody, jsonDepthExceeds, tooDeep } from './body.ts';
-import { principalOf, type AppContext, type AppState } from './context.ts';
-import { withRateLimit } from './rate-limit.ts';
-import { encodedAsset, GRAPHIQL_ASSETS_PATH, graphiqlAsset } from './graphiql.ts';
-import { chooseEncoding } from './precompressed.ts';
-import { GRAPHIQL_CSP, HTML_SECURITY_HEADERS } from './security-headers.ts';
+import { bearerAuthenticator, bearerToken, requireAuth } from '../http/auth.ts';
+import { hasBody, jsonDepthExceeds, tooDeep } from '../http/body.ts';
+import { principalOf, type AppContext, type AppState } from '../http/context.ts';
+import { withRateLimit } from '../http/rate-limit.ts';
+import { encodedAsset, GRAPHIQL_ASSETS_PATH, graphiqlAsset } from '../http/graphiql.ts';
+import { chooseEncoding } from '../http/precompressed.ts';
+import { GRAPHIQL_CSP, HTML_SECURITY_HEADERS } from '../http/security-headers.ts';
 
 /**
  * yoga would read a body of any size. It is read here first, within `limitBytes` and
