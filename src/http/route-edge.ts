@@ -1,0 +1,17 @@
+// What every module's REST routes get from the assembly (api/rest-router.ts): the edge
+// middleware and the public base URL. A module's register function takes this plus the
+// services it needs by name, e.g. `registerTagRoutes(router, { ...edge, tags: services.tags })`,
+// so no module sees the composition root's whole Services type.
+import type { Middleware } from 'koa';
+import type { AppState } from './context.ts';
+
+export interface RouteEdge {
+  /** Bearer authentication, then the key's rate limit. */
+  auth: Middleware<AppState>;
+  /** JSON body parser with the normal limit. */
+  json: Middleware<AppState>;
+  /** JSON body parser with the larger bulk limit. */
+  bulkJson: Middleware<AppState>;
+  /** The service's public base URL, for links in answers. */
+  publicBaseUrl: string;
+}
