@@ -45,6 +45,9 @@ function createSqlite(path: string): Knex {
   });
 }
 
+/** How long a MySQL pool keeps an unused connection; anything in between must allow longer. */
+export const MYSQL_POOL_IDLE_MS = 10_000;
+
 function createMysql(databaseUrl: string): Knex {
   const url = new URL(databaseUrl);
   return knex({
@@ -60,7 +63,11 @@ function createMysql(databaseUrl: string): Knex {
       decimalNumbers: true,
       supportBigNumbers: true,
     },
-    pool: { min: 0, max: 10 },
+    // Idle connections close after 10 s: proxies and firewalls between us and the database cut
+    // idle connections too (HAProxy's examples use 30 s), and a connection cut while the pool
+    // hands it out fails its query. Closing well before them makes the pool's close the one that
+    // happens.
+    pool: { min: 0, max: 10, idleTimeoutMillis: MYSQL_POOL_IDLE_MS },
   });
 }
 
