@@ -1,6 +1,6 @@
 // The code as the domain sees it, and the design rules that span several fields.
 import type { FieldError } from '../../shared/errors.ts';
-import { contrastRatio, MIN_CONTRAST } from '../images/contrast.ts';
+import { contrastRatio, MIN_CONTRAST } from './contrast.ts';
 import type { RenderDesign } from '../images/design.ts';
 import type { Routing } from '../routing/rule.ts';
 import type { CodeLifecycle } from './lifecycle.ts';

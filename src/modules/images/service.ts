@@ -9,7 +9,7 @@ import { parseInput } from '../../shared/validation.ts';
 import { renderDesignOf, resolveDesign, type Code, type ResolvedDesign } from '../codes/model.ts';
 import { payloadOf as payloadOfCode, type PayloadSource } from '../codes/payload.ts';
 import type { CodesStore } from '../codes/store.ts';
-import { contrastRatio } from './contrast.ts';
+import { contrastRatio } from '../codes/contrast.ts';
 import type { RenderLogo } from './design.ts';
 import type { Logos } from './logos.ts';
 import type { PngEffort } from './png.ts';
