@@ -25,6 +25,7 @@ import { createVerifiedHosts } from './modules/domains/verified-hosts.ts';
 import { createLogoStore } from './modules/images/logo-store.ts';
 import { createLogos } from './modules/images/logos.ts';
 import { createRenderPool } from './modules/images/render-pool.ts';
+import { createCodeImageCheck } from './modules/images/code-image-check.ts';
 import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
@@ -187,7 +188,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     oauthGrants: oauth.grants,
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
-    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf }),
+    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images: createCodeImageCheck(images, logos), onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf }),
     /** The account's tags; codes carry them by name. */
     tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
