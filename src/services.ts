@@ -37,6 +37,7 @@ import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
+import { simulatedVisitorOf } from './modules/scans/simulated-visitor.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/target-cache.ts';
 import { createWriterThread } from './modules/scans/writer-thread.ts';
@@ -200,7 +201,17 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** Stored logos; `collect()` is what the hourly collector runs. */
     logos,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
-    routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
+    routing: createRoutingService({
+      db,
+      routing: routingStore,
+      // Routing sits below codes and scans: the code lookup and the request's reading are handed in.
+      codes: {
+        find: codesStore.findById,
+        touch: (accountId, codeId, routingEnabled, trx) => codesStore.update(accountId, codeId, { routingEnabled, updatedAt: new Date() }, trx),
+      },
+      visitorOf: simulatedVisitorOf(clientInfo),
+      onCodeChanged,
+    }),
     scans: { store: scansStore, recorder, targets, clientInfo, limits },
     analytics: createAnalyticsService({
       codes: codesStore,
