@@ -15,7 +15,7 @@ const LAYERS = [
   ['modules/webhooks'],
   ['modules/idempotency', 'modules/bulk', 'modules/batches'],
   ['modules/accounts', 'modules/oauth'],
-  ['api', 'services'],
+  ['api', 'services', 'scan-writer'],
   ['app', 'cluster', 'cli'],
   ['main'],
 ];

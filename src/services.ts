@@ -33,19 +33,18 @@ import { createTagsService } from './modules/tags/service.ts';
 import { createTagsStore } from './modules/tags/store.ts';
 import { createCodeTagging } from './modules/tags/tagging.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
-import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
 import { simulatedVisitorOf } from './modules/scans/simulated-visitor.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/target-cache.ts';
-import { createWriterThread } from './modules/scans/writer-thread.ts';
 import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
 import { createInvalidationBus } from './shared/invalidation.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
+import { createScanCommit, startScanWriterThread } from './scan-writer/compose.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
 const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant', domains: 'domains' } as const;
@@ -94,9 +93,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     ttlMs: config.codeCacheTtlMs,
   });
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
-  const writerThread = config.scanWriterThread && !isSqlite(db) ? createWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
+  const writerThread = config.scanWriterThread && !isSqlite(db) ? startScanWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
   const recorder = createScanRecorder({
-    commit: limits.wrapCommit(writerThread?.commit ?? createCommitBatch(db, config.publicBaseUrl)),
+    commit: limits.wrapCommit(writerThread?.commit ?? createScanCommit(db, config.publicBaseUrl)),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
