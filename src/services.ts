@@ -16,7 +16,7 @@ import type { ChangedCode } from './modules/codes/model.ts';
 import { createIdempotency } from './modules/idempotency/service.ts';
 import { createIdempotencyStore } from './modules/idempotency/store.ts';
 import { createCodesService } from './modules/codes/service.ts';
-import { createCodesStore } from './modules/codes/store.ts';
+import { createCodesStore, createOwnedCodeIds } from './modules/codes/store.ts';
 import { normalizeHostname } from './modules/domains/hostname.ts';
 import { createDomainsService } from './modules/domains/service.ts';
 import { createDomainsStore } from './modules/domains/store.ts';
@@ -76,6 +76,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     return counts;
   });
   const scansStore = createScansStore(db);
+  // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
+  const ownedCodeIds = createOwnedCodeIds(db);
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
     proxies: { trustProxy: config.trustProxy, trustedProxies: config.trustedProxies },
@@ -83,7 +85,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   });
   const metrics = createMetrics();
   // Before the recorder and the codes services: it writes their outbox rows.
-  const webhooks = createWebhooks({ db, config, logger, onDeliveryOutcome: metrics.webhookDelivery });
+  const webhooks = createWebhooks({ db, config, logger, ownedCodeIds, onDeliveryOutcome: metrics.webhookDelivery });
   const targets = createTargetCache({
     load: (key) => {
       const { slug, domain } = splitTargetKey(key);

@@ -14,6 +14,7 @@ import { createScanOutbox } from '../../src/modules/webhooks/outbox.ts';
 import { createWebhooksStore } from '../../src/modules/webhooks/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { SCOPES } from '../../src/shared/principal.ts';
+import { createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 
 let testDb: TestDb;
 let webhooks: Webhooks;
@@ -24,7 +25,7 @@ const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE
 beforeAll(async () => {
   testDb = await createTestDb();
   for (const id of accounts) await testDb.db('accounts').insert({ id, name: id, created_at: Date.now() });
-  webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config) });
+  webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config), ownedCodeIds: createOwnedCodeIds(testDb.db) });
   writeScanEvents = createScanOutbox({ store: createWebhooksStore(testDb.db), publicBaseUrl: config.publicBaseUrl });
   // a: every scan; b: scans of one code only; c: no endpoint at all.
   await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] });
