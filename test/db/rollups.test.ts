@@ -1,8 +1,8 @@
 // Rollups against raw scans: for random scans written through the batch writer, every answer
 // the rollups give equals the same answer computed from raw rows, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRawSource } from '../../src/modules/analytics/raw-source.ts';
-import { createRollupSource } from '../../src/modules/analytics/rollup-source.ts';
+import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
+import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
 import { createAnalyticsService } from '../../src/modules/analytics/service.ts';
 import { createCodesStore } from '../../src/modules/codes/store.ts';
 import { createRoutingStore } from '../../src/modules/routing/store.ts';

@@ -2,8 +2,8 @@
 // whole UTC hours, which the service checks before asking. Per-code breakdowns read daily
 // rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
 import type { Knex } from 'knex';
-import { HOUR_MS } from './periods.ts';
-import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
+import { HOUR_MS } from '../analytics/periods.ts';
+import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from '../analytics/source.ts';
 
 const DAY_MS = 86_400_000;
 /** Code ids per existence query: well inside every engine's limit on bound parameters. */

@@ -1,7 +1,7 @@
 // Analytics straight from the raw scans: exact for any window and bucket width, and slower,
 // since every scan is a row. The service uses it where hourly rollups cannot answer exactly.
 import type { Knex } from 'knex';
-import { DIMENSION_COLUMNS, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
+import { DIMENSION_COLUMNS, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from '../analytics/source.ts';
 
 export function createRawSource(db: Knex): AnalyticsSource {
   const inWindow = (w: Window) => (b: Knex.QueryBuilder) => {
