@@ -5,9 +5,7 @@ import type { Config } from './config.ts';
 import { isWriteConflict } from './db/dialect.ts';
 import { isSqlite } from './db/knex.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
-import { createRawSource } from './modules/scans/scan-query-store.ts';
 import { createRawScansService } from './modules/analytics/raw-scans.ts';
-import { createRollupSource } from './modules/scans/rollup-query-store.ts';
 import { createAnalyticsService } from './modules/analytics/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
 import { createBatchesService } from './modules/batches/service.ts';
@@ -34,8 +32,10 @@ import { createTagsStore } from './modules/tags/store.ts';
 import { createCodeTagging } from './modules/tags/tagging.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
+import { createRollupSource } from './modules/scans/rollup-query-store.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
+import { createRawSource } from './modules/scans/scan-query-store.ts';
 import { simulatedVisitorOf } from './modules/scans/simulated-visitor.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/target-cache.ts';
@@ -129,7 +129,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     cacheBytes: config.imageCacheBytes,
     inputsTtlMs: config.codeCacheTtlMs,
   });
-  const rawSource = createRawSource(db);
+  const rawSource = createRawSource(db, ownedCodeIds);
   const oauth = await createOAuth({
     db,
     config,
@@ -216,7 +216,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     scans: { store: scansStore, recorder, targets, clientInfo, limits },
     analytics: createAnalyticsService({
       codes: codesStore,
-      rollups: createRollupSource(db, rawSource),
+      rollups: createRollupSource(db, rawSource, ownedCodeIds),
       raw: rawSource,
       rawOnly: config.analyticsSource === 'raw',
       taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
