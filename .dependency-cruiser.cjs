@@ -2,7 +2,8 @@
 // import its own layer's folder and anything below it, never above, and no cycle may form.
 // The order is the one ../shared/ARCHITECTURE.md names, with the folders it leaves out placed
 // where their imports put them. Needs that point upward (the image check on saving a code, a
-// committed scan batch feeding the webhook outbox) are handed in as functions by services.ts.
+// committed scan batch feeding the webhook outbox) are handed in as functions by services.ts,
+// or by scan-writer/, the scan writer thread's own composition root.
 const LAYERS = [
   ['shared', 'config', 'logger'],
   ['db'],
@@ -15,7 +16,7 @@ const LAYERS = [
   ['modules/webhooks'],
   ['modules/idempotency', 'modules/bulk', 'modules/batches'],
   ['modules/accounts', 'modules/oauth'],
-  ['api', 'services'],
+  ['api', 'services', 'scan-writer'],
   ['app', 'cluster', 'cli'],
   ['main'],
 ];

@@ -25,11 +25,12 @@ import { Resvg } from '@resvg/resvg-js';
 import autocannon from 'autocannon';
 import QRCode from 'qrcode';
 import { createDb } from '../src/db/knex.ts';
-import { renderDesignOf, resolveDesign } from '../src/modules/codes/model.ts';
+import { resolveDesign } from '../src/modules/codes/model.ts';
 import type { DesignInput } from '../src/modules/codes/schemas.ts';
 import { decodeQr } from '../src/modules/images/decode.ts';
 import type { RenderLogo } from '../src/modules/images/design.ts';
 import { svgToPng, svgToRgba } from '../src/modules/images/raster.ts';
+import { renderDesignOf } from '../src/modules/images/service.ts';
 import { hasOnlyStraightEdges, renderSvg } from '../src/modules/images/render.ts';
 import { runCli } from '../test/support/process.ts';
 

@@ -5,9 +5,7 @@ import type { Config } from './config.ts';
 import { isWriteConflict } from './db/dialect.ts';
 import { isSqlite } from './db/knex.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
-import { createRawSource } from './modules/analytics/raw-source.ts';
 import { createRawScansService } from './modules/analytics/raw-scans.ts';
-import { createRollupSource } from './modules/analytics/rollup-source.ts';
 import { createAnalyticsService } from './modules/analytics/service.ts';
 import { createAccountsStore } from './modules/accounts/store.ts';
 import { createBatchesService } from './modules/batches/service.ts';
@@ -16,7 +14,7 @@ import type { ChangedCode } from './modules/codes/model.ts';
 import { createIdempotency } from './modules/idempotency/service.ts';
 import { createIdempotencyStore } from './modules/idempotency/store.ts';
 import { createCodesService } from './modules/codes/service.ts';
-import { createCodesStore } from './modules/codes/store.ts';
+import { createCodesStore, createOwnedCodeIds } from './modules/codes/store.ts';
 import { normalizeHostname } from './modules/domains/hostname.ts';
 import { createDomainsService } from './modules/domains/service.ts';
 import { createDomainsStore } from './modules/domains/store.ts';
@@ -25,6 +23,7 @@ import { createVerifiedHosts } from './modules/domains/verified-hosts.ts';
 import { createLogoStore } from './modules/images/logo-store.ts';
 import { createLogos } from './modules/images/logos.ts';
 import { createRenderPool } from './modules/images/render-pool.ts';
+import { createCodeImageCheck } from './modules/images/code-image-check.ts';
 import { createImagesService } from './modules/images/service.ts';
 import { createRoutingService } from './modules/routing/service.ts';
 import { createRoutingStore } from './modules/routing/store.ts';
@@ -32,18 +31,20 @@ import { createTagsService } from './modules/tags/service.ts';
 import { createTagsStore } from './modules/tags/store.ts';
 import { createCodeTagging } from './modules/tags/tagging.ts';
 import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-info.ts';
-import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
+import { createRollupSource } from './modules/scans/rollup-query-store.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
+import { createRawSource } from './modules/scans/scan-query-store.ts';
+import { simulatedVisitorOf } from './modules/scans/simulated-visitor.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/target-cache.ts';
-import { createWriterThread } from './modules/scans/writer-thread.ts';
 import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
 import { createInvalidationBus } from './shared/invalidation.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
+import { createScanCommit, startScanWriterThread } from './scan-writer/compose.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
 const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant', domains: 'domains' } as const;
@@ -75,6 +76,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     return counts;
   });
   const scansStore = createScansStore(db);
+  // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
+  const ownedCodeIds = createOwnedCodeIds(db);
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
     proxies: { trustProxy: config.trustProxy, trustedProxies: config.trustedProxies },
@@ -82,7 +85,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   });
   const metrics = createMetrics();
   // Before the recorder and the codes services: it writes their outbox rows.
-  const webhooks = createWebhooks({ db, config, logger, onDeliveryOutcome: metrics.webhookDelivery });
+  const webhooks = createWebhooks({ db, config, logger, ownedCodeIds, onDeliveryOutcome: metrics.webhookDelivery });
   const targets = createTargetCache({
     load: (key) => {
       const { slug, domain } = splitTargetKey(key);
@@ -92,9 +95,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     ttlMs: config.codeCacheTtlMs,
   });
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
-  const writerThread = config.scanWriterThread && !isSqlite(db) ? createWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
+  const writerThread = config.scanWriterThread && !isSqlite(db) ? startScanWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
   const recorder = createScanRecorder({
-    commit: limits.wrapCommit(writerThread?.commit ?? createCommitBatch(db, config.publicBaseUrl)),
+    commit: limits.wrapCommit(writerThread?.commit ?? createScanCommit(db, config.publicBaseUrl)),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
@@ -126,7 +129,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     cacheBytes: config.imageCacheBytes,
     inputsTtlMs: config.codeCacheTtlMs,
   });
-  const rawSource = createRawSource(db);
+  const rawSource = createRawSource(db, ownedCodeIds);
   const oauth = await createOAuth({
     db,
     config,
@@ -187,7 +190,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     oauthGrants: oauth.grants,
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
-    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf }),
+    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images: createCodeImageCheck(images, logos), onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf }),
     /** The account's tags; codes carry them by name. */
     tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
@@ -199,11 +202,21 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** Stored logos; `collect()` is what the hourly collector runs. */
     logos,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
-    routing: createRoutingService({ db, codes: codesStore, routing: routingStore, clientInfo, onCodeChanged }),
+    routing: createRoutingService({
+      db,
+      routing: routingStore,
+      // Routing sits below codes and scans: the code lookup and the request's reading are handed in.
+      codes: {
+        find: codesStore.findById,
+        touch: (accountId, codeId, routingEnabled, trx) => codesStore.update(accountId, codeId, { routingEnabled, updatedAt: new Date() }, trx),
+      },
+      visitorOf: simulatedVisitorOf(clientInfo),
+      onCodeChanged,
+    }),
     scans: { store: scansStore, recorder, targets, clientInfo, limits },
     analytics: createAnalyticsService({
       codes: codesStore,
-      rollups: createRollupSource(db, rawSource),
+      rollups: createRollupSource(db, rawSource, ownedCodeIds),
       raw: rawSource,
       rawOnly: config.analyticsSource === 'raw',
       taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),

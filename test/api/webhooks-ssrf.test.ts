@@ -9,6 +9,7 @@ import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module
 import type { Principal } from '../../src/shared/principal.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
+import { createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 
 let app: TestApp;
 let key: string;
@@ -137,7 +138,7 @@ describe('at delivery', () => {
 /** A second webhooks module on the app's database, with a stand-in resolver. */
 function createWebhooksModule(resolve?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>, overrides: Partial<TestApp['config']> = {}): Webhooks {
   const config = { ...app.config, ...overrides };
-  return createWebhooks({ db: app.testDb.db, config, logger: createLogger(config), resolve });
+  return createWebhooks({ db: app.testDb.db, config, logger: createLogger(config), resolve, ownedCodeIds: createOwnedCodeIds(app.testDb.db) });
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {

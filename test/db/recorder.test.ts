@@ -3,11 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWriteConflict } from '../../src/db/dialect.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createCommitBatch, type CommitBatch } from '../../src/modules/scans/commit-batch.ts';
+import type { CommitBatch } from '../../src/modules/scans/commit-batch.ts';
 import type { ScanEvent } from '../../src/modules/scans/model.ts';
 import { createScanRecorder } from '../../src/modules/scans/recorder.ts';
 import { createScansStore } from '../../src/modules/scans/store.ts';
-import { createWriterThread, type WriterThread } from '../../src/modules/scans/writer-thread.ts';
+import type { WriterThread } from '../../src/modules/scans/writer-thread.ts';
+import { createScanCommit, startScanWriterThread } from '../../src/scan-writer/compose.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;
@@ -48,14 +49,14 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
   let thread: WriterThread | null = null;
   const committed: number[] = [];
   beforeAll(() => {
-    if (where === 'writer thread') thread = createWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
+    if (where === 'writer thread') thread = startScanWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
   });
   afterAll(async () => {
     await thread?.close();
   });
 
   function recorder(batchSize = 100, flushIntervalMs = 10_000) {
-    const commit = thread?.commit ?? createCommitBatch(testDb.db, 'https://qr.example');
+    const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
     return createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted: (events) => committed.push(events.length) });
   }
   const code = (name: string) => `qr_${name}_${where === 'main thread' ? 'main' : 'thread'}`;
@@ -78,7 +79,7 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
     // Nobody calls flush(): the batch commits on the recorder's own timer, or the test times out.
     let written!: (size: number) => void;
     const committedOnItsOwn = new Promise<number>((resolve) => (written = resolve));
-    const commit = thread?.commit ?? createCommitBatch(testDb.db, 'https://qr.example');
+    const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
     const r = createScanRecorder({ commit, logger, flushIntervalMs: 20, batchSize: 1000, onCommitted: (events) => written(events.length) });
     for (let i = 0; i < 5; i++) r.enqueue(event(code('timer')));
     expect(await committedOnItsOwn).toBe(5);
@@ -105,7 +106,7 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
   });
 
   it('writes a batch once when its commit went through but the answer was lost, and tells of it once', async () => {
-    const real = thread?.commit ?? createCommitBatch(testDb.db, 'https://qr.example');
+    const real = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
     let loseNextAnswer = true;
     const ids: string[] = [];
     const commit: CommitBatch = async (events, batchId) => {
@@ -134,7 +135,7 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
 
   it('tells onRetry of each failed attempt, as something other than a conflict when a table is missing', async () => {
     const retries: unknown[] = [];
-    const commit = thread?.commit ?? createCommitBatch(testDb.db, 'https://qr.example');
+    const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
     const r = createScanRecorder({ commit, logger, flushIntervalMs: 20, batchSize: 100, onRetry: (err) => retries.push(err) });
     await testDb.db.schema.renameTable('scans', 'scans_away');
     try {
@@ -159,7 +160,7 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
 
 describe('scan writer thread', () => {
   it('loses no scan when the thread dies with a batch in flight: the batch goes to a new thread', async () => {
-    const thread = createWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
+    const thread = startScanWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
     const r = createScanRecorder({ commit: thread.commit, logger, flushIntervalMs: 20, batchSize: 100 });
     try {
       for (let i = 0; i < 10; i++) r.enqueue(event('qr_crash'));

@@ -1,10 +1,10 @@
 // Rollups against raw scans: for random scans written through the batch writer, every answer
 // the rollups give equals the same answer computed from raw rows, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRawSource } from '../../src/modules/analytics/raw-source.ts';
-import { createRollupSource } from '../../src/modules/analytics/rollup-source.ts';
+import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
+import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
 import { createAnalyticsService } from '../../src/modules/analytics/service.ts';
-import { createCodesStore } from '../../src/modules/codes/store.ts';
+import { createCodesStore, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 import { createRoutingStore } from '../../src/modules/routing/store.ts';
 import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
@@ -80,8 +80,9 @@ afterAll(() => testDb.destroy());
 function services() {
   const { db } = testDb;
   const codes = createCodesStore(db, createRoutingStore(db), createCodeTagging(createTagsStore(db), 1000));
-  const raw = createRawSource(db);
-  const sources = { codes, rollups: createRollupSource(db, raw), raw };
+  const ownedCodeIds = createOwnedCodeIds(db);
+  const raw = createRawSource(db, ownedCodeIds);
+  const sources = { codes, rollups: createRollupSource(db, raw, ownedCodeIds), raw };
   return { rollups: createAnalyticsService({ ...sources, rawOnly: false }), raw: createAnalyticsService({ ...sources, rawOnly: true }) };
 }
 

@@ -9,10 +9,12 @@ import type { Code } from '../../src/modules/codes/model.ts';
 import { ACTIVE_LIFECYCLE } from '../../src/modules/codes/lifecycle.ts';
 import type { ScanEvent } from '../../src/modules/scans/model.ts';
 import { createWebhooks, type Webhooks } from '../../src/modules/webhooks/module.ts';
-import { createScanOutbox, type WriteScanEvents } from '../../src/modules/webhooks/outbox.ts';
+import type { WriteScanEvents } from '../../src/modules/scans/commit-batch.ts';
+import { createScanOutbox } from '../../src/modules/webhooks/outbox.ts';
 import { createWebhooksStore } from '../../src/modules/webhooks/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { SCOPES } from '../../src/shared/principal.ts';
+import { createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 
 let testDb: TestDb;
 let webhooks: Webhooks;
@@ -23,7 +25,7 @@ const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE
 beforeAll(async () => {
   testDb = await createTestDb();
   for (const id of accounts) await testDb.db('accounts').insert({ id, name: id, created_at: Date.now() });
-  webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config) });
+  webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config), ownedCodeIds: createOwnedCodeIds(testDb.db) });
   writeScanEvents = createScanOutbox({ store: createWebhooksStore(testDb.db), publicBaseUrl: config.publicBaseUrl });
   // a: every scan; b: scans of one code only; c: no endpoint at all.
   await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] });

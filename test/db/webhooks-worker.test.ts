@@ -12,6 +12,7 @@ import { createWebhooksStore } from '../../src/modules/webhooks/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { SCOPES } from '../../src/shared/principal.ts';
+import { createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 
 let testDb: TestDb;
 let receiver: Receiver;
@@ -36,7 +37,7 @@ const config = loadConfig({
   WEBHOOK_CONCURRENCY: '5',
   WEBHOOK_TIMEOUT_MS: '1000',
 });
-const moduleOn = (db: Knex): Webhooks => createWebhooks({ db, config, logger: createLogger(config) });
+const moduleOn = (db: Knex): Webhooks => createWebhooks({ db, config, logger: createLogger(config), ownedCodeIds: createOwnedCodeIds(db) });
 
 /** n events, each with one pending delivery to the endpoint, written like the outbox does. */
 async function pendingEvents(endpointId: string, n: number): Promise<string[]> {

@@ -12,6 +12,7 @@ import { isReservedPath, PREVIEW_SLUG, SLUG_LENGTH } from '../codes/slug.ts';
 import type { CodesServiceDeps } from '../codes/service.ts';
 import { newCodeOf, type NewCode } from '../codes/store.ts';
 import type { Logos } from '../images/logos.ts';
+import type { ImagesService } from '../images/service.ts';
 import { groupByDomain, resolveItemDomains, slugKey } from './domains.ts';
 
 export const MAX_BULK_CODES = 10_000;
@@ -28,8 +29,11 @@ export interface BulkResult {
   codes: Code[];
 }
 
-/** Bulk creation needs what single creation needs, and a bound on the logos one call fetches. */
-export type BulkServiceDeps = CodesServiceDeps & { maxLogoFetches: number };
+/**
+ * Bulk creation needs what single creation needs, the images service and logos themselves (it
+ * checks many designs at once, above codes), and a bound on the logos one call fetches.
+ */
+export type BulkServiceDeps = Omit<CodesServiceDeps, 'images'> & { images: ImagesService; logos: Logos; maxLogoFetches: number };
 
 function drawSlugs(count: number): string[] {
   const slugs = new Set<string>();

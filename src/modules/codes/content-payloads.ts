@@ -1,7 +1,7 @@
 // Builds the string a static code's QR image encodes, in the form phones' camera apps recognise
 // for each type (mailto:, tel:, SMSTO:, WIFI:, vCard, geo:), with each format's own escaping.
-// Only types come from content-types.ts: its schemas call payloadFor to check the size of the
-// finished payload, so a value import back would make the two modules a cycle.
+// The content types come from content-shapes.ts, below content-types.ts, whose schemas call
+// payloadFor to check the size of the finished payload.
 import type {
   EmailContent,
   GeoContent,
@@ -11,7 +11,7 @@ import type {
   StaticType,
   VcardContent,
   WifiContent,
-} from './content-types.ts';
+} from './content-shapes.ts';
 
 /** mailto: per RFC 6068: hfields percent-encoded with encodeURIComponent (space is %20, not +). */
 function emailPayload(email: EmailContent): string {

@@ -1,7 +1,6 @@
 // The code as the domain sees it, and the design rules that span several fields.
 import type { FieldError } from '../../shared/errors.ts';
-import { contrastRatio, MIN_CONTRAST } from '../images/contrast.ts';
-import type { RenderDesign } from '../images/design.ts';
+import { contrastRatio, MIN_CONTRAST } from './contrast.ts';
 import type { Routing } from '../routing/rule.ts';
 import type { CodeLifecycle } from './lifecycle.ts';
 import type { CodeContent, CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
@@ -68,22 +67,6 @@ export function resolveDesign(design: DesignInput): ResolvedDesign {
     frame,
     frame_text: frame === 'banner' ? (design.frame_text ?? 'Scan me') : null,
     margin: design.margin ?? 4,
-  };
-}
-
-/** The renderer's view of a resolved design. */
-export function renderDesignOf(d: ResolvedDesign): RenderDesign {
-  return {
-    fgColor: d.fg_color,
-    bgColor: d.bg_color,
-    style: d.style,
-    eyeStyle: d.eye_style,
-    eyeColor: d.eye_color,
-    gradient: d.gradient,
-    frame: d.frame,
-    frameText: d.frame_text,
-    margin: d.margin,
-    errorCorrection: d.error_correction,
   };
 }
 

@@ -4,14 +4,12 @@ import { DomainError, notFound, validationFailed, type FieldError } from '../../
 import { newId } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
-import type { RenderLogo } from '../images/design.ts';
-import type { Logos } from '../images/logos.ts';
-import { imageQuerySchema, type ImagesService } from '../images/service.ts';
 import type { RoutingStore } from '../routing/store.ts';
 import type { PayloadSource } from './payload.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { notAVerifiedDomain, type VerifiedDomainOf } from './domain-field.ts';
-import { designProblems, mergeDesign, resolveDesign, type ChangedCode, type Code } from './model.ts';
+import type { CodeImageCheck } from './image-check.ts';
+import { designProblems, mergeDesign, type ChangedCode, type Code } from './model.ts';
 import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
 import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
@@ -36,8 +34,8 @@ export interface CodesServiceDeps {
   routing: RoutingStore;
   /** The tags module's part in saving a code's `tags` (services.ts hands it in). */
   tagging: CodeTagging;
-  images: ImagesService;
-  logos: Logos;
+  /** The images module's part in saving a code: logo fetch, scannability check, preview (services.ts hands it in). */
+  images: CodeImageCheck;
   /** Runs after a code was created, changed or deleted, so caches (scan route, images) drop it. */
   onCodeChanged: (code: ChangedCode) => void;
   /** Writes the change's webhook event inside the change's transaction, so both commit or neither does. */
@@ -65,13 +63,13 @@ const urlOnly = (path: string, type: CodeType): FieldError => ({
   message: `applies to url codes only; a ${type} code encodes its content directly`,
 });
 
-export function createCodesService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit, verifiedDomainOf }: CodesServiceDeps) {
+export function createCodesService({ db, codes, routing, tagging, images, onCodeChanged, emit, verifiedDomainOf }: CodesServiceDeps) {
   /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
-  const logoIdFor = (accountId: string, design: DesignInput) => (design.logo_url ? logos.ensureFromUrl(accountId, design.logo_url) : Promise.resolve(null));
+  const logoIdFor = (accountId: string, design: DesignInput) => images.logoIdFor(accountId, design);
 
   /** Refuses a design that does not decode back to the code's payload. */
-  function verifyScans(accountId: string, code: PayloadSource, design: DesignInput, logo: RenderLogo | null): Promise<void> {
-    return images.verify(accountId, images.payloadOf(code), resolveDesign(design), logo);
+  function verifyScans(accountId: string, code: PayloadSource, design: DesignInput, logoId: string | null): Promise<void> {
+    return images.verify(accountId, code, design, logoId);
   }
 
   /** The domain a PATCH moves the code to (null: the service's own), or undefined for no move. */
@@ -97,12 +95,10 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       const domain = body.domain ? await verifiedDomainOf(principal.accountId, body.domain) : null;
       if (body.domain && !domain) throw notAVerifiedDomain('domain');
       const logoId = await logoIdFor(principal.accountId, body.design);
-      // Read before the transaction: on SQLite the transaction holds the only connection.
-      const logo = await logos.forRender(logoId);
       // The image is checked with the real scan URL before the transaction (no transaction waits
       // on the render thread); the slug is reserved inside it, so a failed create leaves none.
       const insert = async (slug: string | null): Promise<Code | null> => {
-        await verifyScans(principal.accountId, { type: body.type, content: body.content, slug, domain }, body.design, logo);
+        await verifyScans(principal.accountId, { type: body.type, content: body.content, slug, domain }, body.design, logoId);
         const now = new Date();
         const id = newId('qr');
         return inTransaction(db, async (trx) => {
@@ -173,7 +169,7 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
       if (moved && (await codes.takenSlugs([slugAfter], db, domainAfter)).length > 0) throw slugTaken(slugAfter, domainAfter);
       if (newContent !== undefined || design !== undefined || moved) {
         const drawn = { ...current, content: newContent ?? current.content, slug: newSlug ?? current.slug, domain: domainAfter };
-        await verifyScans(principal.accountId, drawn, design ?? current.design, await logos.forRender(logoId));
+        await verifyScans(principal.accountId, drawn, design ?? current.design, logoId);
       }
       const rules = patch.routing?.rules;
       const code = await inTransaction(db, async (trx) => {
@@ -219,15 +215,15 @@ export function createCodesService({ db, codes, routing, tagging, images, logos,
      * url code encodes that code's scan URL, so an edited design previews the real image.
      */
     async preview(principal: Principal, input: unknown, options: { codeId?: string; size?: number } = {}): Promise<string> {
-      const params = parseInput(imageQuerySchema, { format: 'svg', size: options.size });
+      const drawSvg = images.previewAt(options.size);
       const body = parseCreateCode(input);
       checkDesign(body.design);
       const saved = options.codeId === undefined ? null : await get(principal, options.codeId);
       const slug = body.type === 'url' ? (saved?.slug ?? PREVIEW_SLUG) : null;
       const logoId = await logoIdFor(principal.accountId, body.design);
       const code = { type: body.type, content: body.content, slug, domain: saved?.domain ?? null, design: body.design, logoId };
-      await verifyScans(principal.accountId, code, body.design, await logos.forRender(logoId));
-      return (await images.renderCodeImage(principal.accountId, code, params)).toString('utf8');
+      await verifyScans(principal.accountId, code, body.design, logoId);
+      return drawSvg(principal.accountId, code);
     },
 
     /** Deletes the code for good; its scan URL answers 404 from then on. */

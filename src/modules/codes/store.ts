@@ -294,3 +294,24 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
 }
 
 export type CodesStore = ReturnType<typeof createCodesStore>;
+
+/** Code ids per existence query: well inside every engine's limit on bound parameters. */
+const EXISTENCE_CHUNK = 1000;
+
+/** Which of these ids are codes of the account (deleted and other accounts' ones are left out). */
+export type OwnedCodeIds = (accountId: string, ids: readonly string[]) => Promise<Set<string>>;
+
+/**
+ * The codes table's answer to other modules (webhook endpoints limited to some codes, analytics'
+ * code rankings), so that only this store reads `codes`. Looked up by primary key in chunks.
+ */
+export function createOwnedCodeIds(db: Queryable): OwnedCodeIds {
+  return async (accountId, ids) => {
+    const owned = new Set<string>();
+    for (let i = 0; i < ids.length; i += EXISTENCE_CHUNK) {
+      const found: string[] = await db('codes').where('account_id', accountId).whereIn('id', ids.slice(i, i + EXISTENCE_CHUNK)).pluck('id');
+      for (const id of found) owned.add(id);
+    }
+    return owned;
+  };
+}

@@ -6,11 +6,11 @@ import { z } from 'zod';
 import { DomainError, notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { renderDesignOf, resolveDesign, type Code, type ResolvedDesign } from '../codes/model.ts';
+import { resolveDesign, type Code, type ResolvedDesign } from '../codes/model.ts';
 import { payloadOf as payloadOfCode, type PayloadSource } from '../codes/payload.ts';
 import type { CodesStore } from '../codes/store.ts';
-import { contrastRatio } from './contrast.ts';
-import type { RenderLogo } from './design.ts';
+import { contrastRatio } from '../codes/contrast.ts';
+import type { RenderDesign, RenderLogo } from './design.ts';
 import type { Logos } from './logos.ts';
 import type { PngEffort } from './png.ts';
 import type { RenderPool } from './render-pool.ts';
@@ -74,6 +74,22 @@ interface RenderInputs {
   payload: string;
   design: ResolvedDesign;
   logoId: string | null;
+}
+
+/** The renderer's view of a code's resolved design. */
+export function renderDesignOf(d: ResolvedDesign): RenderDesign {
+  return {
+    fgColor: d.fg_color,
+    bgColor: d.bg_color,
+    style: d.style,
+    eyeStyle: d.eye_style,
+    eyeColor: d.eye_color,
+    gradient: d.gradient,
+    frame: d.frame,
+    frameText: d.frame_text,
+    margin: d.margin,
+    errorCorrection: d.error_correction,
+  };
 }
 
 export interface ImagesServiceDeps {

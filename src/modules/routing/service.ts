@@ -3,37 +3,67 @@ import { inTransaction } from '../../db/transaction.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
-import type { ChangedCode } from '../codes/model.ts';
-import type { CodesStore } from '../codes/store.ts';
-import type { ClientInfo } from '../scans/client-info.ts';
-import { splitKey } from '../scans/visitor.ts';
 import { compileRouting, explain, type Explanation } from './resolver.ts';
 import type { Rule, Routing } from './rule.ts';
 import { MAX_RULES_PER_CODE, replaceRoutingSchema, resolveRequestSchema, ruleSchema } from './schemas.ts';
 import type { RoutingStore } from './store.ts';
 
+/** A code as its routing sees it. */
+export interface RoutedCode {
+  id: string;
+  type: string;
+  content: unknown;
+  slug: string | null;
+  domain: string | null;
+  routing: Routing;
+}
+
+/** What routing needs of the codes it routes; the codes module owns them (services.ts hands this in). */
+export interface RoutedCodes {
+  /** The account's code, or null (another account's too). */
+  find(accountId: string, codeId: string, trx?: Knex.Transaction): Promise<RoutedCode | null>;
+  /** After a change of its rules: bumps the code's updated_at, and its enabled flag when given. */
+  touch(accountId: string, codeId: string, routingEnabled: boolean | undefined, trx: Knex.Transaction): Promise<void>;
+}
+
+/** A simulated scan's visitor, as the scan path would see the same request. */
+export interface SimulatedVisitor {
+  /** From the address (GeoIP), or null. */
+  country: string | null;
+  device: string | null;
+  os: string | null;
+  browser: string | null;
+  isBot: boolean;
+  languages: string[];
+  /** The split key the scan path would bucket this visitor by. */
+  visitorKey: string;
+}
+
+/** The scans module's reading of a request (User-Agent, Accept-Language, GeoIP); services.ts hands it in. */
+export type SimulatedVisitorOf = (request: { ip: string | null; userAgent: string | undefined; acceptLanguage: string | undefined }) => SimulatedVisitor;
+
 export interface RoutingServiceDeps {
   db: Knex;
-  codes: CodesStore;
+  codes: RoutedCodes;
   routing: RoutingStore;
-  clientInfo: ClientInfo;
+  visitorOf: SimulatedVisitorOf;
   /** Called after a code's routing changed, so caches drop it at once. */
-  onCodeChanged: (code: ChangedCode) => void;
+  onCodeChanged: (code: Pick<RoutedCode, 'id' | 'slug' | 'domain'>) => void;
 }
 
 export interface ResolveAnswer extends Explanation {
   facts: { country: string | null; device: string | null; os: string | null; browser: string | null; is_bot: boolean; languages: string[]; time: string };
 }
 
-export function createRoutingService({ db, codes, routing, clientInfo, onCodeChanged }: RoutingServiceDeps) {
+export function createRoutingService({ db, codes, routing, visitorOf, onCodeChanged }: RoutingServiceDeps) {
   /** The caller's url code, or 404 (unknown) / 422 (a static code has no routing). */
   async function codeOf(principal: Principal, codeId: string, trx?: Knex.Transaction) {
-    const code = await codes.findById(principal.accountId, codeId, trx);
+    const code = await codes.find(principal.accountId, codeId, trx);
     if (!code) throw notFound('code', codeId);
     if (code.type !== 'url') {
       throw validationFailed([{ path: 'routing', message: `applies to url codes only; a ${code.type} code encodes its content directly` }]);
     }
-    return code as typeof code & { slug: string; content: string };
+    return code as RoutedCode & { slug: string; content: string };
   }
 
   /**
@@ -44,7 +74,7 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
     const { result, code } = await inTransaction(db, async (trx) => {
       const code = await codeOf(principal, codeId, trx);
       const result = await fn(trx);
-      await codes.update(principal.accountId, codeId, { routingEnabled, updatedAt: new Date() }, trx);
+      await codes.touch(principal.accountId, codeId, routingEnabled, trx);
       return { result, code };
     });
     onCodeChanged(code);
@@ -99,22 +129,22 @@ export function createRoutingService({ db, codes, routing, clientInfo, onCodeCha
       const body = parseInput(resolveRequestSchema, input);
       const code = await codeOf(principal, codeId);
       const ip = body.ip ?? null;
-      const ua = clientInfo.userAgent(body.user_agent);
+      const visitor = visitorOf({ ip, userAgent: body.user_agent, acceptLanguage: body.accept_language });
       const now = body.time ? new Date(body.time) : new Date();
-      const languages = clientInfo.languages(body.accept_language);
-      const country = body.country ?? (ip ? clientInfo.countryOfIp(ip) : null);
+      const { languages } = visitor;
+      const country = body.country ?? visitor.country;
       const explanation = explain(compileRouting(code.routing), code.content, {
         now,
         country,
-        device: { type: ua.device, os: ua.os },
+        device: { type: visitor.device, os: visitor.os },
         languages,
         ip,
         query: new URLSearchParams(body.query ?? {}),
-        visitorKey: splitKey(ip, body.user_agent),
+        visitorKey: visitor.visitorKey,
       });
       return {
         ...explanation,
-        facts: { country, device: ua.device, os: ua.os, browser: ua.browser, is_bot: ua.isBot, languages, time: now.toISOString() },
+        facts: { country, device: visitor.device, os: visitor.os, browser: visitor.browser, is_bot: visitor.isBot, languages, time: now.toISOString() },
       };
     },
   };

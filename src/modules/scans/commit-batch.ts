@@ -2,10 +2,10 @@
 // transaction with the rows (first-visit flags, raw scans, rollups) and the webhook outbox rows.
 // It runs on the scan writer thread (MySQL, see writer-thread.ts) or on the main thread (SQLite);
 // either way the recorder hands it a batch and waits for the answer before dropping the batch.
+// The outbox rows are the webhooks module's, above scans: its writer is handed in (by services.ts,
+// and by the writer thread's own composition, src/scan-writer/).
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
-import { createScanOutbox } from '../webhooks/outbox.ts';
-import { createWebhooksStore } from '../webhooks/store.ts';
 import { createScanBatchWriter } from './batch-writer.ts';
 import type { ScanEvent } from './model.ts';
 import { createRollupStore } from './rollup-store.ts';
@@ -17,14 +17,19 @@ export interface CommittedBatch {
   webhooksQueued: boolean;
 }
 
+/**
+ * Writes the webhook outbox rows of committed scans inside the batch's transaction, so both
+ * commit or neither does (no scan event is lost); true when it wrote any.
+ */
+export type WriteScanEvents = (events: ScanEvent[], trx: Knex.Transaction) => Promise<boolean>;
+
 /** Commits `events` as batch `batchId`; a batch retried under its id is written at most once. */
 export type CommitBatch = (events: ScanEvent[], batchId: string) => Promise<CommittedBatch>;
 
 /** Commits scan batches over stores of its own on `db` (the writer thread has its own pool). */
-export function createCommitBatch(db: Knex, publicBaseUrl: string): CommitBatch {
+export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): CommitBatch {
   const store = createScansStore(db);
   const write = createScanBatchWriter(store, createRollupStore(db));
-  const writeScanEvents = createScanOutbox({ store: createWebhooksStore(db), publicBaseUrl });
   const salts = new Map<string, string>();
 
   async function saltOf(day: string): Promise<string> {

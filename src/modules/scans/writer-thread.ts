@@ -4,7 +4,6 @@
 // that answers scans (bench/RESULTS.md). The recorder keeps every batch until commit() resolves,
 // so a thread that fails or dies loses nothing: the batch is retried, on a new thread if needed.
 import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../../shared/build-layout.ts';
 import type { CommitBatch, CommittedBatch } from './commit-batch.ts';
 import type { ScanEvent } from './model.ts';
 
@@ -19,7 +18,11 @@ export type WriterReply = { id: number; result: CommittedBatch } | { id: number;
 /** How long close() waits for the thread to close its pool before stopping it. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
-export function createWriterThread(data: WriterThreadData) {
+/**
+ * `entry` is the thread's module: its own composition root (src/scan-writer/), which builds the
+ * batch commit over its own pool with the webhook outbox handed in.
+ */
+export function createWriterThread(data: WriterThreadData, entry: URL) {
   let worker: Worker | null = null;
   let nextId = 1;
   const pending = new Map<number, { resolve: (result: CommittedBatch) => void; reject: (err: Error) => void }>();
@@ -32,7 +35,7 @@ export function createWriterThread(data: WriterThreadData) {
   // Started on the first batch: a process that records no scan (the CLI, most tests) starts none.
   function started(): Worker {
     if (worker) return worker;
-    const thread = new Worker(threadEntry(import.meta.url, './writer-thread-worker.js', './writer-thread-entry.mjs'), { workerData: data });
+    const thread = new Worker(entry, { workerData: data });
     thread.on('message', (reply: WriterReply) => {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);

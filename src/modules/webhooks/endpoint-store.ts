@@ -128,13 +128,6 @@ export function createEndpointStore(db: Knex) {
       return (await db('webhook_endpoints').where({ account_id: accountId, id }).delete()) > 0;
     },
 
-    /** Which of these ids are codes of the account. */
-    async ownedCodeIds(accountId: string, ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows: { id: string }[] = await db('codes').where('account_id', accountId).whereIn('id', ids).select('id');
-      return new Set(rows.map((row) => row.id));
-    },
-
     /** Notes a failure; returns since when the endpoint has been failing. */
     async markFailing(endpointId: string, at: Date): Promise<Date | null> {
       await db('webhook_endpoints').where('id', endpointId).whereNull('failing_since').update({ failing_since: toMillis(at) });

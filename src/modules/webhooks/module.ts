@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { DeliveryOutcome } from '../../shared/metrics.ts';
+import type { OwnedCodeIds } from '../codes/store.ts';
 import { createDeliverer } from './deliverer.ts';
 import { createLiveScans } from './live.ts';
 import { createOutbox } from './outbox.ts';
@@ -35,11 +36,13 @@ export interface WebhooksDeps {
   config: WebhooksConfig;
   logger: Logger;
   resolve?: Resolve;
+  /** Which code ids an account owns (codes/store.ts createOwnedCodeIds): endpoints limited to codes name them. */
+  ownedCodeIds: OwnedCodeIds;
   /** Told the outcome of every delivery attempt recorded (for metrics). */
   onDeliveryOutcome?: (outcome: DeliveryOutcome) => void;
 }
 
-export function createWebhooks({ db, config, logger, resolve, onDeliveryOutcome }: WebhooksDeps) {
+export function createWebhooks({ db, config, logger, resolve, ownedCodeIds, onDeliveryOutcome }: WebhooksDeps) {
   const store = createWebhooksStore(db);
   const live = createLiveScans({ redisUrl: config.redisUrl, logger });
   const policy: TargetPolicy = {
@@ -66,7 +69,7 @@ export function createWebhooks({ db, config, logger, resolve, onDeliveryOutcome 
     retentionDays: config.webhookRetentionDays,
   });
   const outbox = createOutbox({ store, live, publicBaseUrl: config.publicBaseUrl, afterCommit: () => worker.wake() });
-  const service = createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints: config.webhookEndpointsPerAccount });
+  const service = createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints: config.webhookEndpointsPerAccount, ownedCodeIds });
   return {
     service,
     outbox,

@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { presentCode } from '../codes/presenter.ts';
 import { scanUrl } from '../codes/payload.ts';
 import type { CodeEvent } from '../codes/service.ts';
+import type { WriteScanEvents } from '../scans/commit-batch.ts';
 import type { ScanEvent } from '../scans/model.ts';
 import { newId } from '../../shared/ids.ts';
 import type { LiveScans, ScanPayload } from './live.ts';
@@ -96,8 +97,9 @@ async function writeOccurrences(store: OutboxStore, occurrences: Occurrence[], t
  * committed, the scan writer thread included, so it touches neither the live stream nor the
  * delivery worker: the recorder calls `scansCommitted` for that once the batch committed.
  */
-export function createScanOutbox({ store, publicBaseUrl }: Pick<OutboxDeps, 'store' | 'publicBaseUrl'>) {
-  return function writeScanEvents(scans: ScanEvent[], trx: Knex.Transaction): Promise<boolean> {
+/** The scan batch commit's outbox writer (scans declare what they need: WriteScanEvents). */
+export function createScanOutbox({ store, publicBaseUrl }: Pick<OutboxDeps, 'store' | 'publicBaseUrl'>): WriteScanEvents {
+  return function writeScanEvents(scans, trx) {
     return writeOccurrences(
       store,
       scans.map((scan) => ({ accountId: scan.accountId, type: 'scan.created', codeIds: [scan.codeId], data: () => scanPayload(scan, publicBaseUrl), at: new Date(scan.at) })),
@@ -105,8 +107,6 @@ export function createScanOutbox({ store, publicBaseUrl }: Pick<OutboxDeps, 'sto
     );
   };
 }
-
-export type WriteScanEvents = ReturnType<typeof createScanOutbox>;
 
 export function createOutbox({ store, live, publicBaseUrl, afterCommit }: OutboxDeps) {
   return {

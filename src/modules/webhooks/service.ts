@@ -8,6 +8,7 @@ import { DomainError, notFound, validationFailed, type FieldError } from '../../
 import { randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput, zodIssuesToFieldErrors } from '../../shared/validation.ts';
+import type { OwnedCodeIds } from '../codes/store.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { Deliverer } from './deliverer.ts';
 import { newId } from '../../shared/ids.ts';
@@ -31,6 +32,8 @@ export interface WebhooksServiceDeps {
   leaseMs: number;
   /** Endpoints one account may have (WEBHOOK_ENDPOINTS_PER_ACCOUNT): every scan fans out to all. */
   maxEndpoints: number;
+  /** Which code ids the account owns: the codes module's answer (only its store reads `codes`). */
+  ownedCodeIds: OwnedCodeIds;
 }
 
 export interface Page<T> {
@@ -51,7 +54,7 @@ function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: num
   return { data, nextCursor: rows.length > limit && last ? encodeCursor(last) : null, cursorOf: encodeCursor };
 }
 
-export function createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints }: WebhooksServiceDeps) {
+export function createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints, ownedCodeIds }: WebhooksServiceDeps) {
   /** The URL's SSRF and scheme problems, as field errors on `url`. */
   async function urlErrors(url: string): Promise<FieldError[]> {
     const problems = urlProblems(url, policy);
@@ -65,7 +68,7 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
   /** code_ids that are not the account's codes, by index. */
   async function codeIdErrors(accountId: string, ids: string[] | null | undefined): Promise<FieldError[]> {
     if (!ids) return [];
-    const owned = await store.ownedCodeIds(accountId, ids);
+    const owned = await ownedCodeIds(accountId, ids);
     return ids.flatMap((id, index) => (owned.has(id) ? [] : [{ path: `code_ids.${index}`, message: `no code with id '${id}'` }]));
   }
 
@@ -244,7 +247,7 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
      * id is a 404, and the stream is per account, so it can never carry another account's scans.
      */
     async subscribeScans(principal: Principal, codeId: string | null): Promise<AsyncIterableIterator<ScanPayload>> {
-      if (codeId !== null && !(await store.ownedCodeIds(principal.accountId, [codeId])).has(codeId)) throw notFound('code', codeId);
+      if (codeId !== null && !(await ownedCodeIds(principal.accountId, [codeId])).has(codeId)) throw notFound('code', codeId);
       return live.subscribe(principal.accountId, codeId === null ? undefined : (scan) => scan.code_id === codeId);
     },
   };

@@ -1,9 +1,17 @@
 // Analytics straight from the raw scans: exact for any window and bucket width, and slower,
-// since every scan is a row. The service uses it where hourly rollups cannot answer exactly.
+// since every scan is a row. The analytics service uses it where hourly rollups cannot answer
+// exactly. Which codes still exist is the codes module's answer (ownedCodeIds).
 import type { Knex } from 'knex';
-import { DIMENSION_COLUMNS, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
+import type { OwnedCodeIds } from '../codes/store.ts';
+import { DIMENSION_COLUMNS, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './scan-queries.ts';
 
-export function createRawSource(db: Knex): AnalyticsSource {
+/** Keeps the rows of codes that still exist (a deleted code's scans stay until they expire). */
+export async function ofExistingCodes(accountId: string, perCode: AggregateRow[], ownedCodeIds: OwnedCodeIds): Promise<AggregateRow[]> {
+  const existing = await ownedCodeIds(accountId, perCode.map((r) => String(r.codeId)));
+  return perCode.filter((r) => existing.has(String(r.codeId)));
+}
+
+export function createRawSource(db: Knex, ownedCodeIds: OwnedCodeIds): AnalyticsSource {
   const inWindow = (w: Window) => (b: Knex.QueryBuilder) => {
     if (w.from !== null) b.where('scans.scanned_at', '>=', w.from);
     if (w.to !== null) b.where('scans.scanned_at', '<', w.to);
@@ -22,9 +30,12 @@ export function createRawSource(db: Knex): AnalyticsSource {
    */
   const uniqueFlag = (scope: Scope) => (scope.kind === 'account' ? 'is_account_unique' : 'is_unique');
 
-  const existingCodes = (accountId: string, w: Window, only?: () => Knex.QueryBuilder) => {
-    const query = db('scans').join('codes', 'codes.id', 'scans.code_id').where('scans.account_id', accountId).modify(inWindow(w));
-    return only ? query.whereIn('scans.code_id', only()) : query;
+  /** Scans per code of the account in the window (of `only`, when given), deleted codes left out. */
+  const perExistingCode = async (accountId: string, w: Window, only?: () => Knex.QueryBuilder): Promise<AggregateRow[]> => {
+    const query = db('scans').where('scans.account_id', accountId).modify(inWindow(w));
+    if (only) query.whereIn('scans.code_id', only());
+    const perCode: AggregateRow[] = await query.select({ codeId: 'scans.code_id' }).count({ scans: '*' }).groupBy('scans.code_id');
+    return ofExistingCodes(accountId, perCode, ownedCodeIds);
   };
 
   return {
@@ -48,8 +59,7 @@ export function createRawSource(db: Knex): AnalyticsSource {
     },
 
     async codeRanking(accountId, w, top, only) {
-      const rows = await existingCodes(accountId, w, only).select({ codeId: 'scans.code_id' }).count({ scans: '*' }).groupBy('scans.code_id');
-      return rankCodes(rows, top);
+      return rankCodes(await perExistingCode(accountId, w, only), top);
     },
 
     async totalsByCode(accountId, codeIds, w) {

@@ -5,4 +5,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./writer-thread-worker.ts');
+await import('./thread.ts');

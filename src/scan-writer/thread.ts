@@ -2,13 +2,13 @@
 // connection pool, and answers each with its result or its error. Building the SQL, hashing the
 // visitors and waiting on the database happen here, not on the thread that answers scans.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDb } from '../../db/knex.ts';
-import { createCommitBatch } from './commit-batch.ts';
-import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread.ts';
+import { createDb } from '../db/knex.ts';
+import type { WriterReply, WriterRequest, WriterThreadData } from '../modules/scans/writer-thread.ts';
+import { createScanCommit } from './compose.ts';
 
 const { databaseUrl, publicBaseUrl } = workerData as WriterThreadData;
 const db = createDb(databaseUrl);
-const commit = createCommitBatch(db, publicBaseUrl);
+const commit = createScanCommit(db, publicBaseUrl);
 const port = parentPort!;
 
 port.on('message', (request: WriterRequest) => {
