@@ -36,7 +36,7 @@ import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
 import { createScanPurge } from './modules/scans/purge.ts';
-import { createPurgeStore } from './modules/scans/purge-store.ts';
+import { createPurgeStore, type PurgeStore } from './modules/scans/purge-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/target-cache.ts';
@@ -50,6 +50,9 @@ import { createRunLock } from './shared/run-lock.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
 const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant', domains: 'domains' } as const;
+
+/** What analytics subtract of deleted codes still being purged. */
+const purgingOf = (store: PurgeStore) => ({ any: store.hasPending, buckets: store.pendingBuckets, values: store.pendingValues });
 
 /** What tests (and only they) replace. */
 export interface ServicesOptions {
@@ -223,7 +226,12 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       rawOnly: config.analyticsSource === 'raw',
       taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
       rawAvailableSince: scanPurge.rawAvailableSince,
-      purging: { any: purgeStore.hasPending, buckets: purgeStore.pendingBuckets, values: purgeStore.pendingValues },
+      purging: purgingOf(purgeStore),
+      snapshot: (read) =>
+        db.transaction(async (trx) => {
+          const raw = createRawSource(trx);
+          return read({ rollups: createRollupSource(trx, raw), raw, purging: purgingOf(createPurgeStore(trx)) });
+        }),
       now,
     }),
     rawScans: createRawScansService({ codes: codesStore, scans: scansStore, rawAvailableSince: scanPurge.rawAvailableSince }),

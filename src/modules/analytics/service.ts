@@ -26,6 +26,11 @@ export interface AnalyticsDeps {
   rawAvailableSince?: () => number | null;
   /** The raw scans of the account's deleted codes that are still being purged (scans/purge.ts). */
   purging?: Purging;
+  /**
+   * Runs `read` over sources that all read one snapshot of the database (a read transaction),
+   * so that a purge batch committing meanwhile is seen by all of its queries or by none.
+   */
+  snapshot?: <T>(read: (view: SourceView) => Promise<T>) => Promise<T>;
   now?: () => number;
 }
 
@@ -35,9 +40,17 @@ export interface AnalyticsDeps {
  * what is left, so its answers are the same before, during and after the purge.
  */
 export interface Purging {
+  /** Whether any of the account's deleted codes is still being purged. */
   any(accountId: string): Promise<boolean>;
   buckets(accountId: string, window: Window, widthMs: number): Promise<Bucket[]>;
   values(accountId: string, column: (typeof DIMENSION_COLUMNS)[AccountDimension], window: Window): Promise<ValueCount[]>;
+}
+
+/** The sources and the purge's remainder, read together. */
+export interface SourceView {
+  rollups: AnalyticsSource;
+  raw: AnalyticsSource;
+  purging: Purging;
 }
 
 const NOTHING_PURGING: Purging = { any: async () => false, buckets: async () => [], values: async () => [] };
@@ -49,8 +62,11 @@ const noTags = (): Knex.QueryBuilder => {
   throw new Error('analytics by tag need taggedCodes');
 };
 
-export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCodes = noTags, rawAvailableSince = () => null, purging = NOTHING_PURGING, now = Date.now }: AnalyticsDeps) {
-  const sourceFor = (series: Series) => (!rawOnly && alignsWithHours(series) ? rollups : raw);
+export function createAnalyticsService(deps: AnalyticsDeps) {
+  const { codes, rollups, raw, rawOnly, taggedCodes = noTags, rawAvailableSince = () => null, now = Date.now } = deps;
+  const here: SourceView = { rollups, raw, purging: deps.purging ?? NOTHING_PURGING };
+  const snapshot = deps.snapshot ?? ((read) => read(here));
+  const sourceFor = (series: Series, view = here) => (!rawOnly && alignsWithHours(series) ? view.rollups : view.raw);
   const windowOf = (series: Series, includeBots: boolean): Window => ({ from: series.from, to: series.to, includeBots });
 
   /**
@@ -73,9 +89,9 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
   }
 
   /** Counts per period of the series, zero-filled, and their totals; `minus` are subtracted (codes being purged). */
-  async function periodCounts(scope: Scope, series: Series, includeBots: boolean, minus: Bucket[] = []) {
+  async function periodCounts(scope: Scope, series: Series, includeBots: boolean, minus: Bucket[] = [], view = here) {
     const counts = series.starts.map((start) => ({ period: formatInstant(start, series.zone), scans: 0, unique_scans: 0 }));
-    const buckets = await sourceFor(series).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
+    const buckets = await sourceFor(series, view).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
     intoPeriods(series, [...buckets, ...minus.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }))], (i, b) => {
       counts[i]!.scans += b.scans;
       counts[i]!.unique_scans += b.unique;
@@ -134,24 +150,33 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
       const tag = q.tag;
       const only = tag === undefined ? undefined : () => taggedCodes(accountId, tag);
       const scope: Scope = only ? { kind: 'codes', accountId, codeIds: only } : { kind: 'account', accountId };
-      const source = sourceFor(series);
       const window = windowOf(series, q.include_bots);
       // Deleted codes being purged count no more: what is left of them is subtracted (a tag's
       // codes are existing ones, so only the whole account's answers need it).
-      const minus = scope.kind === 'account' && (await purging.any(accountId));
-      const without = (s: Series) => (minus ? purging.buckets(accountId, windowOf(s, q.include_bots), bucketWidth(s)) : Promise.resolve([]));
-      const breakdown = async (d: AccountDimension): Promise<ValueCount[]> => {
-        if (!minus) return source.breakdown(scope, d, window, q.top);
-        const [all, gone] = await Promise.all([source.breakdown(scope, d, window, ALL_VALUES), purging.values(accountId, DIMENSION_COLUMNS[d], window)]);
-        const left = rankValues([...all, ...gone.map((g) => ({ value: g.value, scans: -g.scans }))], ALL_VALUES);
-        return rankValues(left.filter((c) => c.scans > 0), q.top);
+      const gather = (view: SourceView, minus: boolean) => {
+        const source = sourceFor(series, view);
+        const without = (s: Series) => (minus ? view.purging.buckets(accountId, windowOf(s, q.include_bots), bucketWidth(s)) : Promise.resolve([]));
+        const breakdown = async (d: AccountDimension): Promise<ValueCount[]> => {
+          if (!minus) return source.breakdown(scope, d, window, q.top);
+          const [all, gone] = await Promise.all([source.breakdown(scope, d, window, ALL_VALUES), view.purging.values(accountId, DIMENSION_COLUMNS[d], window)]);
+          const left = rankValues([...all, ...gone.map((g) => ({ value: g.value, scans: -g.scans }))], ALL_VALUES);
+          return rankValues(left.filter((c) => c.scans > 0), q.top);
+        };
+        return Promise.all([
+          without(series).then((gone) => periodCounts(scope, series, q.include_bots, gone, view)),
+          without(previous).then((gone) => periodCounts(scope, previous, q.include_bots, gone, view)),
+          source.codeRanking(accountId, window, q.top, only),
+          ...ACCOUNT_BREAKDOWNS.map(breakdown),
+        ]);
       };
-      const [current, before, totalCodes, ranking, ...breakdowns] = await Promise.all([
-        without(series).then((gone) => periodCounts(scope, series, q.include_bots, gone)),
-        without(previous).then((gone) => periodCounts(scope, previous, q.include_bots, gone)),
+      // The queries would otherwise run on several connections, and a purge batch committing
+      // between them would be subtracted twice or not at all: while a purge runs, they read one
+      // snapshot (one connection, so one after the other; only then). The codes table is no
+      // part of it: a purge does not change it (and SQLite's one connection is the snapshot's).
+      const purging = scope.kind === 'account' && (await here.purging.any(accountId));
+      const [totalCodes, [current, before, ranking, ...breakdowns]] = await Promise.all([
         codes.countForAccount(accountId, only?.()),
-        source.codeRanking(accountId, window, q.top, only),
-        ...ACCOUNT_BREAKDOWNS.map(breakdown),
+        purging ? snapshot((view) => gather(view, true)) : gather(here, false),
       ]);
       const byId = new Map((await codes.findManyByIds(principal.accountId, ranking.top.map((t) => t.codeId))).map((c) => [c.id, c]));
       const prior = before.total.scans;

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { DbRow } from '../../db/rows.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, retryOnWriteConflict } from '../../db/transaction.ts';
 import { createRollupStore } from './rollup-store.ts';
 import { accountRollupRows } from './rollups.ts';
 import type { ScanRow } from './store.ts';
@@ -31,7 +31,7 @@ const ACCOUNT_COLUMNS = ['id', 'account_id', 'scanned_at', 'is_bot', 'country', 
 /** The columns of raw scans behind the overview's breakdowns. */
 const VALUE_COLUMNS = new Set(['country', 'device', 'os', 'browser', 'referrer_host']);
 
-export function createPurgeStore(db: Knex) {
+export function createPurgeStore(db: Knex | Knex.Transaction) {
   const rollups = createRollupStore(db);
 
   const pendingOf = (accountId: string) => db('code_purges').select('code_id').where('account_id', accountId).whereNull('purged_at');
@@ -78,7 +78,8 @@ export function createPurgeStore(db: Knex) {
         const rows = await db('scans').select(ACCOUNT_COLUMNS).where('code_id', codeId).orderBy([{ column: 'scanned_at' }, { column: 'id' }]).limit(limit);
         if (rows.length === 0) return 0;
         try {
-          await inTransaction(db, async (trx) => {
+          // A deadlock with the scan writer (MariaDB) rolls the batch back: it is simply run again.
+          await retryOnWriteConflict(() => inTransaction(db, async (trx) => {
             const ids = rows.map((r) => r.id);
             // Another instance purging the same code deleted some first: subtracting them
             // again would count them twice, so this batch rolls back and reads anew.
@@ -92,7 +93,7 @@ export function createPurgeStore(db: Knex) {
             const accountId = String(rows[0].account_id);
             const hours = [...new Set(negated.map((row) => row.hour))];
             await trx('account_scan_rollups').where('account_id', accountId).whereIn('hour', hours).where('scans', '<=', 0).delete();
-          });
+          }));
           return rows.length;
         } catch (err) {
           if (!(err instanceof PurgeRaced)) throw err;
@@ -106,16 +107,18 @@ export function createPurgeStore(db: Knex) {
      */
     async purgeRollupBatch(codeId: string, limit: number): Promise<number> {
       const hours: Array<number | string> = await db('scan_rollups').where('code_id', codeId).orderBy('hour').limit(limit).pluck('hour');
-      if (hours.length > 0) return db('scan_rollups').where('code_id', codeId).where('hour', '<=', hours[hours.length - 1]!).delete();
+      if (hours.length > 0) return retryOnWriteConflict(() => db('scan_rollups').where('code_id', codeId).where('hour', '<=', hours[hours.length - 1]!).delete());
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)
         .orderBy([{ column: 'dimension' }, { column: 'day' }])
         .offset(limit - 1)
         .first();
-      const slice = db('scan_dimension_rollups').where('code_id', codeId);
-      if (last) slice.where((w) => w.where('dimension', '<', last.dimension).orWhere((same) => same.where('dimension', last.dimension).where('day', '<=', last.day)));
-      return slice.delete();
+      const slice = () =>
+        db('scan_dimension_rollups')
+          .where('code_id', codeId)
+          .modify((b) => (last ? b.where((w) => w.where('dimension', '<', last.dimension).orWhere((same) => same.where('dimension', last.dimension).where('day', '<=', last.day))) : b));
+      return retryOnWriteConflict(() => slice().delete());
     },
 
     /** The first account id after `after` that has raw scans (a seek on the account index). */
@@ -142,7 +145,7 @@ export function createPurgeStore(db: Knex) {
         .limit(limit)
         .pluck('id');
       if (ids.length === 0) return 0;
-      return db('scans').whereIn('id', ids).delete();
+      return retryOnWriteConflict(() => db('scans').whereIn('id', ids).delete());
     },
 
     /** The account's scans of codes being purged, per time slice of `widthMs` (account-wide uniques). */
