@@ -111,6 +111,19 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     const utc = await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-10', key);
     expect(utc.status).toBe(200);
     expect(utc.body).toMatchObject({ total_scans: 4, raw_available_since: '2026-04-05T00:00:00.000Z' });
+    // GraphQL says it too, and refuses alike.
+    const gql = await app.graphql(
+      key,
+      `query($id: ID!) { code(id: $id) { scans(from: "2026-04-06", to: "2026-04-10", timezone: "Asia/Kolkata") { rawAvailableSince totalScans } }
+        analyticsOverview(from: "2026-04-01", to: "2026-04-10") { rawAvailableSince totalScans } }`,
+      { id: code.id },
+    );
+    expect(gql.body.data).toEqual({
+      code: { scans: { rawAvailableSince: '2026-04-05T00:00:00.000Z', totalScans: 4 } },
+      analyticsOverview: { rawAvailableSince: '2026-04-05T00:00:00.000Z', totalScans: 4 },
+    });
+    const gqlEarly = await app.graphql(key, `{ analyticsOverview(from: "2026-04-01", to: "2026-04-10", timezone: "Asia/Kolkata") { totalScans } }`);
+    expect(gqlEarly.body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
   });
 
   it('lets the writer write during a purge: every concurrent scan is stored', async () => {
