@@ -124,6 +124,11 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     });
     const gqlEarly = await app.graphql(key, `{ analyticsOverview(from: "2026-04-01", to: "2026-04-10", timezone: "Asia/Kolkata") { totalScans } }`);
     expect(gqlEarly.body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
+    // Per-code counts: on whole hours from rollups, any window; otherwise not before the horizon.
+    const count = (from: string) => app.graphql(key, `query($id: ID!) { code(id: $id) { scanCount(from: "${from}") } }`, { id: code.id });
+    expect((await count('2026-04-01T00:00:00Z')).body.data.code.scanCount).toBe(4);
+    expect((await count('2026-04-06T00:30:00Z')).body.data.code.scanCount).toBe(4);
+    expect((await count('2026-04-01T00:30:00Z')).body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
   });
 
   it('lets the writer write during a purge: every concurrent scan is stored', async () => {

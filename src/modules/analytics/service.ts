@@ -58,6 +58,12 @@ const NOTHING_PURGING: Purging = { any: async () => false, buckets: async () => 
 /** The fallback route of a scan has no rule id; breakdowns call it "default". */
 const DEFAULT_RULE = 'default';
 
+/** The 422 of an answer that needs raw scans from before the retention horizon. */
+function beforeRawScans(since: number, why: string, otherwise: string) {
+  const start = new Date(since).toISOString();
+  return validationFailed([{ path: 'from', message: `raw scans are kept from ${start} on, and ${why}; start at ${start} or later, or ${otherwise}` }]);
+}
+
 const noTags = (): Knex.QueryBuilder => {
   throw new Error('analytics by tag need taggedCodes');
 };
@@ -77,13 +83,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
   function rawRange(series: Series): { raw_available_since: string | null } {
     const since = rawAvailableSince();
     if (since !== null && sourceFor(series) === raw && series.from < since) {
-      const start = new Date(since).toISOString();
-      throw validationFailed([
-        {
-          path: 'from',
-          message: `raw scans are kept from ${start} on, and this range needs them (its periods do not fall on whole UTC hours); start at ${start} or later, or use a time zone whose offset is whole hours, which the rollups answer for any range`,
-        },
-      ]);
+      throw beforeRawScans(since, 'this range needs them (its periods do not fall on whole UTC hours)', 'use a time zone whose offset is whole hours, which the rollups answer for any range');
     }
     return { raw_available_since: since === null ? null : new Date(since).toISOString() };
   }
@@ -214,6 +214,10 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     async totalsByCode(principal: Principal, codeIds: readonly string[], window: Window): Promise<CodeTotals[]> {
       const onHours = (t: number | null) => t === null || t % HOUR_MS === 0;
       const source = !rawOnly && onHours(window.from) && onHours(window.to) ? rollups : raw;
+      const since = rawAvailableSince();
+      if (source === raw && since !== null && (window.from === null || window.from < since)) {
+        throw beforeRawScans(since, 'a window not on whole UTC hours needs them', 'give from and to on whole hours');
+      }
       const totals = await source.totalsByCode(principal.accountId, codeIds, window);
       return codeIds.map((id) => totals.get(id) ?? { scans: 0, unique: 0 });
     },
