@@ -35,7 +35,7 @@ import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-inf
 import { createCommitBatch } from './modules/scans/commit-batch.ts';
 import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
-import { createScanPurge } from './modules/scans/purge.ts';
+import { createScanPurge, LATE_SCANS_MS } from './modules/scans/purge.ts';
 import { createPurgeStore, type PurgeStore } from './modules/scans/purge-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
 import { createScansStore } from './modules/scans/store.ts';
@@ -87,7 +87,16 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   // Raw-scan retention and deleted codes' purges (scans/purge.ts): one instance at a time with Redis.
   const purgeStore = createPurgeStore(db);
   const runLock = createRunLock(config.redisUrl);
-  const scanPurge = createScanPurge({ store: purgeStore, retentionDays: config.scanRawRetentionDays, lock: runLock, logger, batchSize: isSqlite(db) ? 500 : 2000, now });
+  const scanPurge = createScanPurge({
+    store: purgeStore,
+    retentionDays: config.scanRawRetentionDays,
+    lock: runLock,
+    logger,
+    batchSize: isSqlite(db) ? 500 : 2000,
+    // Without Redis another instance may serve a deleted code from its cache for its TTL.
+    lateScansMs: Math.max(LATE_SCANS_MS, config.codeCacheTtlMs + LATE_SCANS_MS),
+    now,
+  });
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
     proxies: { trustProxy: config.trustProxy, trustedProxies: config.trustedProxies },

@@ -11,8 +11,10 @@ import type { PurgeStore } from './purge-store.ts';
 export const DAY_MS = 86_400_000;
 
 /**
- * How long after a code's deletion its rollups are deleted: scans still buffered or being
- * retried when it was deleted are written meanwhile, and their raw rows purged with the rest.
+ * How long after a code's deletion its rollups are deleted, at least: scans still buffered or
+ * being retried when it was deleted are written meanwhile, and their raw rows purged with the
+ * rest. Other instances may serve the code from their caches for their TTL first (services.ts
+ * adds CODE_CACHE_TTL_MS).
  */
 export const LATE_SCANS_MS = 5 * 60_000;
 
@@ -28,6 +30,8 @@ export interface ScanPurgeOptions {
   pauseMs?: number;
   /** How often the background run starts. */
   intervalMs?: number;
+  /** How long after a deletion scans of the code may still be written (LATE_SCANS_MS at least). */
+  lateScansMs?: number;
   now?: () => number;
 }
 
@@ -43,7 +47,7 @@ export interface PurgeResult {
 /** Deleted codes taken per run: the rest wait for the next one. */
 const CODES_PER_RUN = 20;
 
-export function createScanPurge({ store, retentionDays, lock, logger, batchSize, pauseMs = 50, intervalMs = 60_000, now = Date.now }: ScanPurgeOptions) {
+export function createScanPurge({ store, retentionDays, lock, logger, batchSize, pauseMs = 50, intervalMs = 60_000, lateScansMs = LATE_SCANS_MS, now = Date.now }: ScanPurgeOptions) {
   const pause = () => (pauseMs > 0 ? new Promise((resolve) => setTimeout(resolve, pauseMs)) : Promise.resolve());
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
@@ -64,7 +68,7 @@ export function createScanPurge({ store, retentionDays, lock, logger, batchSize,
   async function purgeCodes(result: PurgeResult): Promise<void> {
     for (const code of await store.pending(CODES_PER_RUN)) {
       result.purgedScans += await drain(() => store.purgeRawBatch(code.codeId, batchSize));
-      if (stopping || now() < code.deletedAt + LATE_SCANS_MS) continue;
+      if (stopping || now() < code.deletedAt + lateScansMs) continue;
       await drain(() => store.purgeRollupBatch(code.codeId, batchSize));
       // Scans that came in while the rollups went: their raw rows are subtracted as before.
       result.purgedScans += await drain(() => store.purgeRawBatch(code.codeId, batchSize));
