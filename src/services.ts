@@ -94,7 +94,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     logger,
     batchSize: isSqlite(db) ? 500 : 2000,
     // Without Redis another instance may serve a deleted code from its cache for its TTL.
-    lateScansMs: Math.max(LATE_SCANS_MS, config.codeCacheTtlMs + LATE_SCANS_MS),
+    lateScansMs: config.codeCacheTtlMs + LATE_SCANS_MS,
     now,
   });
   const clientInfo = await createClientInfo({
