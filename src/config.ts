@@ -74,6 +74,11 @@ const envSchema = z.object({
   SCAN_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(200),
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
   SCAN_WRITER_THREAD: booleanString.default(true),
+  SCAN_RAW_RETENTION_DAYS: z
+    .string()
+    .regex(/^(keep|[1-9]\d{0,4})$/, 'a number of days (1 to 99999) after which raw scans are deleted, or keep')
+    .default('keep')
+    .transform((value) => (value === 'keep' ? null : Number(value))),
   CODE_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   CODE_CACHE_SIZE: z.coerce.number().int().min(1).default(50_000),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
@@ -147,6 +152,8 @@ export interface Config {
   readonly scanBatchSize: number;
   /** Write scan batches on a worker thread with its own pool (MySQL; SQLite always writes on the main thread). */
   readonly scanWriterThread: boolean;
+  /** Raw scans older than this many days are deleted in the background (rollups keep the history); null keeps them. */
+  readonly scanRawRetentionDays: number | null;
   readonly codeCacheTtlMs: number;
   readonly codeCacheSize: number;
   /** Lets logo and webhook URLs reach loopback and private addresses (and webhook URLs use http): local testing only. */
@@ -267,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanFlushIntervalMs: e.SCAN_FLUSH_INTERVAL_MS,
     scanBatchSize: e.SCAN_BATCH_SIZE,
     scanWriterThread: e.SCAN_WRITER_THREAD,
+    scanRawRetentionDays: e.SCAN_RAW_RETENTION_DAYS,
     codeCacheTtlMs: e.CODE_CACHE_TTL_MS,
     codeCacheSize: e.CODE_CACHE_SIZE,
     allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS,

@@ -37,6 +37,8 @@ async function main(): Promise<void> {
   const services = await createServices(db, config, logger);
   // Several processes may run workers on one database: claims keep them from sending a delivery twice at once.
   if (config.webhookWorker) services.webhookWorker.start();
+  // Raw-scan retention and deleted codes' purges: with REDIS_URL one instance of the fleet at a time.
+  services.scanPurge.start();
   // In a cluster METRICS_PORT is the primary's, and every /metrics shows all workers, summed there.
   if (clusterWorker) shareMetricsWithPrimary(services.metrics);
   const metricsServer =

@@ -34,6 +34,8 @@ import { bundledGeoipDbPath, createClientInfo } from './modules/scans/client-inf
 import { createScanRecorder } from './modules/scans/recorder.ts';
 import { createRollupSource } from './modules/scans/rollup-query-store.ts';
 import { createRollupStore } from './modules/scans/rollup-store.ts';
+import { createScanPurge, LATE_SCANS_MS } from './modules/scans/purge.ts';
+import { createPurgeStore, type PurgeStore } from './modules/scans/purge-store.ts';
 import { createScanLimits } from './modules/scans/scan-limits.ts';
 import { createRawSource } from './modules/scans/scan-query-store.ts';
 import { simulatedVisitorOf } from './modules/scans/simulated-visitor.ts';
@@ -45,14 +47,20 @@ import { createInvalidationBus } from './shared/invalidation.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
 import { createScanCommit, startScanWriterThread } from './scan-writer/compose.ts';
+import { createRunLock } from './shared/run-lock.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
 const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant', domains: 'domains' } as const;
+
+/** What analytics subtract of deleted codes still being purged. */
+const purgingOf = (store: PurgeStore) => ({ any: store.hasPending, buckets: store.pendingBuckets, values: store.pendingValues });
 
 /** What tests (and only they) replace. */
 export interface ServicesOptions {
   /** DNS TXT lookups for domain verification; the system resolver unless given. */
   resolveTxt?: ResolveTxt;
+  /** The clock of analytics' default ranges and of raw-scan retention and purges. */
+  now?: () => number;
 }
 
 export async function createServices(db: Knex, config: Config, logger: Logger, options: ServicesOptions = {}) {
@@ -78,6 +86,20 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   const scansStore = createScansStore(db);
   // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
   const ownedCodeIds = createOwnedCodeIds(db);
+  const now = options.now ?? Date.now;
+  // Raw-scan retention and deleted codes' purges (scans/purge.ts): one instance at a time with Redis.
+  const purgeStore = createPurgeStore(db);
+  const runLock = createRunLock(config.redisUrl);
+  const scanPurge = createScanPurge({
+    store: purgeStore,
+    retentionDays: config.scanRawRetentionDays,
+    lock: runLock,
+    logger,
+    batchSize: isSqlite(db) ? 500 : 2000,
+    // Without Redis another instance may serve a deleted code from its cache for its TTL.
+    lateScansMs: config.codeCacheTtlMs + LATE_SCANS_MS,
+    now,
+  });
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
     proxies: { trustProxy: config.trustProxy, trustedProxies: config.trustedProxies },
@@ -180,6 +202,11 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   bus.on(TOPIC.oauthGrant, { drop: oauth.grants.forget, dropAll: oauth.grants.forgetAll });
 
   const rateLimits = createRateLimits({ config, logger });
+  // A deleted code's purge is recorded in the deleting transaction, beside its webhook event.
+  const emitCodeEvent: typeof webhooks.outbox.codeEvent = async (event, trx) => {
+    if (event.type === 'code.deleted') await purgeStore.codeDeleted(event.code.id, event.code.accountId, now(), trx);
+    await webhooks.outbox.codeEvent(event, trx);
+  };
 
   return {
     config,
@@ -190,7 +217,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     oauthGrants: oauth.grants,
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
-    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images: createCodeImageCheck(images, logos), onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf }),
+    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images: createCodeImageCheck(images, logos), onCodeChanged, emit: emitCodeEvent, verifiedDomainOf }),
     /** The account's tags; codes carry them by name. */
     tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
@@ -220,8 +247,19 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       raw: rawSource,
       rawOnly: config.analyticsSource === 'raw',
       taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
+      rawAvailableSince: scanPurge.rawAvailableSince,
+      purging: purgingOf(purgeStore),
+      snapshot: (read) =>
+        db.transaction(async (trx) => {
+          const owned = createOwnedCodeIds(trx);
+          const raw = createRawSource(trx, owned);
+          return read({ rollups: createRollupSource(trx, raw, owned), raw, purging: purgingOf(createPurgeStore(trx)) });
+        }),
+      now,
     }),
-    rawScans: createRawScansService({ codes: codesStore, scans: scansStore }),
+    rawScans: createRawScansService({ codes: codesStore, scans: scansStore, rawAvailableSince: scanPurge.rawAvailableSince }),
+    /** Raw-scan retention and deleted codes' purges; main.ts starts it, tests call runOnce(). */
+    scanPurge,
     webhooks: webhooks.service,
     /** Delivers the webhook outbox; main.ts starts it (WEBHOOK_WORKER), tests start their own. */
     webhookWorker: webhooks.worker,
@@ -238,6 +276,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** Writes buffered scans; call after the server stopped accepting requests. */
     async close(): Promise<void> {
       clearInterval(logoCollector);
+      await scanPurge.close();
+      await runLock.close();
       verifiedHosts.close();
       await recorder.stop();
       await writerThread?.close();

@@ -51,7 +51,7 @@ export const NO_DNS: ResolveTxt = async (name) => {
 };
 
 /** The app over a fresh, migrated database, or over `options.testDb` as it is (the upgrade test's). */
-export async function getTestApp(env: Record<string, string> = {}, options: { testDb?: TestDb; resolveTxt?: ResolveTxt } = {}): Promise<TestApp> {
+export async function getTestApp(env: Record<string, string> = {}, options: { testDb?: TestDb; resolveTxt?: ResolveTxt; now?: () => number } = {}): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDb());
   // Each app its own OAuth keys, as each its own database.
   const oauthKeysFile = join(tmpdir(), `qr-oauth-keys-${randomBytes(6).toString('hex')}.json`);
@@ -68,7 +68,7 @@ export async function getTestApp(env: Record<string, string> = {}, options: { te
     ...env,
   });
   const logger = createLogger(config);
-  const services = await createServices(testDb.db, config, logger, { resolveTxt: options.resolveTxt ?? NO_DNS });
+  const services = await createServices(testDb.db, config, logger, { resolveTxt: options.resolveTxt ?? NO_DNS, now: options.now });
   server.on('request', buildRequestListener({ services, logger }));
 
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {

@@ -191,4 +191,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...mysql, WEB_CONCURRENCY: '2' }).renderWorkers).toBe(Math.max(1, Math.floor((availableParallelism() - 1) / 2)));
     expect(loadConfig({ ...mysql, WEB_CONCURRENCY: '2', RENDER_WORKERS: '3' }).renderWorkers).toBe(3);
   });
+
+  it('keeps raw scans unless SCAN_RAW_RETENTION_DAYS names a number of days', () => {
+    expect(loadConfig({}).scanRawRetentionDays).toBeNull();
+    expect(loadConfig({ SCAN_RAW_RETENTION_DAYS: 'keep' }).scanRawRetentionDays).toBeNull();
+    expect(loadConfig({ SCAN_RAW_RETENTION_DAYS: '90' }).scanRawRetentionDays).toBe(90);
+    for (const bad of ['0', '-1', '1.5', 'forever', '100000']) expect(() => loadConfig({ SCAN_RAW_RETENTION_DAYS: bad })).toThrow(/SCAN_RAW_RETENTION_DAYS/);
+  });
 });

@@ -100,6 +100,8 @@ CodeAnalytics = TypedDict(
         "granularity": str,
         "timezone": str,
         "include_bots": bool,
+        # The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); None: all are.
+        "raw_available_since": Optional[str],
         "total_scans": int,
         "unique_scans": int,
         "timeseries": list[PeriodCount],
@@ -109,6 +111,7 @@ CodeAnalytics = TypedDict(
 
 
 class Overview(TypedDict):
+    raw_available_since: Optional[str]
     total_scans: int
     unique_scans: int
     total_codes: int

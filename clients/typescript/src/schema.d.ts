@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * A code’s scans per period, with breakdowns
-         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. Breakdowns list the `top` values of each dimension. 404 for an unknown code or one of another account.
+         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before `raw_available_since` (else 422); ranges on whole hours reach back to the first scan. Breakdowns list the `top` values of each dimension. 404 for an unknown code or one of another account.
          */
         get: operations["getCodeScans"];
         put?: never;
@@ -349,7 +349,7 @@ export interface paths {
         };
         /**
          * A code’s individual scan records (JSON pages or CSV)
-         * @description Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. 404 for an unknown code or one of another account.
+         * @description Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. Raw scans older than the retention (`SCAN_RAW_RETENTION_DAYS`) are deleted: the JSON page says from when records are kept in `raw_available_since` (the CSV in the `Raw-Available-Since` header), and a `from` before it is refused with 422. 404 for an unknown code or one of another account.
          */
         get: operations["listCodeScanRecords"];
         put?: never;
@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * The account’s scans: totals, trend, top codes, breakdowns
-         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. `previous_period` covers the same number of periods just before, for comparison; `top` says how many top codes and values per breakdown to list.
+         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before `raw_available_since` (else 422); ranges on whole hours reach back to the first scan. `previous_period` covers the same number of periods just before, for comparison; `top` says how many top codes and values per breakdown to list.
          */
         get: operations["getAnalyticsOverview"];
         put?: never;
@@ -2098,6 +2098,11 @@ export interface components {
              */
             timezone: string;
             include_bots: boolean;
+            /**
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+             * @example 2025-11-26T21:00:00.000Z
+             */
+            raw_available_since: string | null;
             /** @example 1204 */
             total_scans: number;
             /**
@@ -2142,13 +2147,6 @@ export interface components {
             value: string | null;
             /** @example 17 */
             scans: number;
-        };
-        ScanRecordList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["ScanRecord"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            next_cursor: string | null;
         };
         /** @description One scan as recorded: no address, no raw User-Agent. */
         ScanRecord: {
@@ -2215,6 +2213,11 @@ export interface components {
              */
             timezone: string;
             include_bots: boolean;
+            /**
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+             * @example 2025-11-26T21:00:00.000Z
+             */
+            raw_available_since: string | null;
             /** @example 1204 */
             total_scans: number;
             /**
@@ -2869,7 +2872,6 @@ export type CodeScanAnalytics = components['schemas']['CodeScanAnalytics'];
 export type PeriodCount = components['schemas']['PeriodCount'];
 export type CodeScanBreakdowns = components['schemas']['CodeScanBreakdowns'];
 export type ValueCount = components['schemas']['ValueCount'];
-export type ScanRecordList = components['schemas']['ScanRecordList'];
 export type ScanRecord = components['schemas']['ScanRecord'];
 export type AnalyticsOverview = components['schemas']['AnalyticsOverview'];
 export type OverviewBreakdowns = components['schemas']['OverviewBreakdowns'];
@@ -3755,10 +3757,23 @@ export interface operations {
                 headers: {
                     /** @description With `format=csv`: an attachment named after the code. */
                     "Content-Disposition"?: string;
+                    /** @description With `format=csv` and raw-scan retention: the earliest instant raw scans are kept from. */
+                    "Raw-Available-Since"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScanRecordList"];
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ScanRecord"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /**
+                         * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+                         * @example 2025-11-26T21:00:00.000Z
+                         */
+                        raw_available_since: string | null;
+                    };
                     "text/csv": string;
                 };
             };

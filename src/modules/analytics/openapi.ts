@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { jsonResponse, listOf, operation, type OpenApiModule } from '../../http/openapi/common.ts';
 import { codeIdParams } from '../codes/openapi.ts';
 import { MAX_PERIODS } from './periods.ts';
-import { codeAnalyticsSchema, overviewSchema, SCAN_RECORD_COLUMNS, scanRecordSchema } from './presenter.ts';
+import { codeAnalyticsSchema, overviewSchema, rawAvailableSinceSchema, SCAN_RECORD_COLUMNS, scanRecordSchema } from './presenter.ts';
 import { analyticsQuerySchema, overviewQuerySchema, rawScansQuerySchema } from './schemas.ts';
 
 const TAG = 'Analytics';
@@ -14,9 +14,9 @@ const RANGE = `The range is \`from\` (inclusive) to \`to\` (exclusive), each an 
 )
   .map(([granularity, max]) => `${max} ${granularity}s`)
   .join(', ')
-  .replace(/, ([^,]*)$/, ' or $1')} (else 422). Bots are left out unless \`include_bots=true\`.`;
+  .replace(/, ([^,]*)$/, ' or $1')} (else 422). Bots are left out unless \`include_bots=true\`. With raw-scan retention (\`raw_available_since\` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before \`raw_available_since\` (else 422); ranges on whole hours reach back to the first scan.`;
 
-const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList');
+const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList').extend({ raw_available_since: rawAvailableSinceSchema });
 
 const CSV_EXAMPLE = `${SCAN_RECORD_COLUMNS.join(',')}
 scan_1042,2026-04-01T09:15:02.000Z,,DE,mobile,iOS,Safari,news.example,de,false,true
@@ -42,7 +42,7 @@ export const analyticsOpenApi: OpenApiModule = {
         operationId: 'listCodeScanRecords',
         summary: 'A code’s individual scan records (JSON pages or CSV)',
         description:
-          'Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. 404 for an unknown code or one of another account.',
+          'Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. Raw scans older than the retention (`SCAN_RAW_RETENTION_DAYS`) are deleted: the JSON page says from when records are kept in `raw_available_since` (the CSV in the `Raw-Available-Since` header), and a `from` before it is refused with 422. 404 for an unknown code or one of another account.',
         tag: TAG,
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: rawScansQuerySchema },
@@ -58,6 +58,10 @@ export const analyticsOpenApi: OpenApiModule = {
                 .string()
                 .optional()
                 .meta({ description: 'With `format=csv`: an attachment named after the code.', example: 'attachment; filename="scans-qr_4fT9kQ2mX8pL.csv"' }),
+              'Raw-Available-Since': z
+                .string()
+                .optional()
+                .meta({ description: 'With `format=csv` and raw-scan retention: the earliest instant raw scans are kept from.', example: '2025-11-26T21:00:00.000Z' }),
             }),
           },
         },

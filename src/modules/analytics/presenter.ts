@@ -27,6 +27,16 @@ export const valueCountSchema = z
 const breakdowns = <const D extends readonly string[]>(dimensions: D) =>
   z.object(Object.fromEntries(dimensions.map((d) => [d, z.array(valueCountSchema)])) as { [K in D[number]]: z.ZodArray<typeof valueCountSchema> });
 
+/** The retention horizon of raw scans (SCAN_RAW_RETENTION_DAYS), as every analytics answer states it. */
+export const rawAvailableSinceSchema = z
+  .string()
+  .nullable()
+  .meta({
+    description:
+      'The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.',
+    example: '2025-11-26T21:00:00.000Z',
+  });
+
 /** What every analytics answer starts with: the effective range and totals. */
 const seriesSummary = {
   from: instant('Start of the first period (the requested `from` moved back to the start of its period).', '2026-03-01T00:00:00.000Z'),
@@ -34,6 +44,7 @@ const seriesSummary = {
   granularity: z.enum(GRANULARITIES),
   timezone: z.string().meta({ description: 'The IANA time zone the periods follow.', example: 'UTC' }),
   include_bots: z.boolean(),
+  raw_available_since: rawAvailableSinceSchema,
   total_scans: z.int().meta({ example: 1204 }),
   unique_scans: z.int().meta({ description: 'Scans that were their visitor’s first of the UTC day (of this code; in the overview, of any of the account’s codes).', example: 873 }),
 };

@@ -33,16 +33,31 @@ function present(s: StoredScan): ScanRecord {
 
 const positionOf = (s: StoredScan) => ({ at: Number(s.scanned_at), id: Number(s.id) });
 
-export type RawScansResult =
+/** `rawAvailableSince`: the earliest instant raw scans are kept from (ISO 8601), null when all are. */
+export type RawScansResult = { rawAvailableSince: string | null } & (
   | { format: 'json'; data: ScanRecord[]; nextCursor: string | null }
-  | { format: 'csv'; records: AsyncIterable<ScanRecord[]> };
+  | { format: 'csv'; records: AsyncIterable<ScanRecord[]> }
+);
 
-export function createRawScansService({ codes, scans }: { codes: CodesStore; scans: ScansStore }) {
+export interface RawScansDeps {
+  codes: CodesStore;
+  scans: ScansStore;
+  /** The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null: all are. */
+  rawAvailableSince?: () => number | null;
+}
+
+export function createRawScansService({ codes, scans, rawAvailableSince = () => null }: RawScansDeps) {
   return {
     /** A page of records (JSON) or all records in the range (CSV); 404 for another account's code. */
     async list(principal: Principal, codeId: string, input: unknown): Promise<RawScansResult> {
       const q = parseInput(rawScansQuerySchema, input);
       const range = { from: q.from ? Date.parse(q.from) : null, to: q.to ? Date.parse(q.to) : null };
+      const since = rawAvailableSince();
+      const kept = since === null ? null : new Date(since).toISOString();
+      // An export that starts before the retention horizon would silently lack the deleted scans.
+      if (kept !== null && range.from !== null && range.from < since!) {
+        throw validationFailed([{ path: 'from', message: `raw scans are kept from ${kept} on (raw_available_since); start at or after it` }]);
+      }
       let after: { at: number; id: number } | null = null;
       if (q.cursor) {
         const position = decodeCursor(q.cursor, CURSOR_SORT);
@@ -61,14 +76,14 @@ export function createRawScansService({ codes, scans }: { codes: CodesStore; sca
             position = positionOf(rows[rows.length - 1]!);
           }
         }
-        return { format: 'csv', records: pages() };
+        return { format: 'csv', records: pages(), rawAvailableSince: kept };
       }
 
       const rows = await scans.pageForCode(codeId, range, after, q.limit + 1);
       const data = rows.slice(0, q.limit);
       const last = data[data.length - 1];
       const nextCursor = rows.length > q.limit && last ? encodeCursor({ sort: CURSOR_SORT, key: positionOf(last).at, id: String(positionOf(last).id) }) : null;
-      return { format: 'json', data: data.map(present), nextCursor };
+      return { format: 'json', data: data.map(present), nextCursor, rawAvailableSince: kept };
     },
   };
 }

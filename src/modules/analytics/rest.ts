@@ -27,12 +27,13 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { services, au
   router.get('/codes/:id/scans/raw', auth, scope('analytics:read'), async (ctx) => {
     const result = await services.rawScans.list(principalOf(ctx), ctx.params.id!, ctx.query);
     if (result.format === 'json') {
-      ctx.body = { object: 'list', data: result.data, next_cursor: result.nextCursor };
+      ctx.body = { object: 'list', data: result.data, next_cursor: result.nextCursor, raw_available_since: result.rawAvailableSince };
       return;
     }
     ctx.attachment(`scans-${ctx.params.id}.csv`);
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Cache-Control', 'private, no-store');
+    if (result.rawAvailableSince) ctx.set('Raw-Available-Since', result.rawAvailableSince);
     ctx.body = csvStream(result.records);
   });
 

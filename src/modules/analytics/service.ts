@@ -1,6 +1,6 @@
 // Scan analytics: one code's series and breakdowns, and the account overview. Reads hourly
 // rollups when every period boundary falls on a whole UTC hour, raw scans otherwise.
-import { notFound } from '../../shared/errors.ts';
+import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
 import type { Code } from '../codes/model.ts';
@@ -10,7 +10,7 @@ import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
-import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
+import { ACCOUNT_BREAKDOWNS, ALL_VALUES, CODE_DIMENSIONS, DIMENSION_COLUMNS, rankValues, type AccountDimension, type AnalyticsSource, type Bucket, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
 
 export type { CodeAnalytics, Overview, PeriodCount } from './presenter.ts';
 
@@ -22,25 +22,77 @@ export interface AnalyticsDeps {
   rawOnly: boolean;
   /** A subquery of the ids of the account's codes carrying the named tag (the tags module's). */
   taggedCodes?: (accountId: string, tag: string) => Knex.QueryBuilder;
+  /** The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null: all are. */
+  rawAvailableSince?: () => number | null;
+  /** The raw scans of the account's deleted codes that are still being purged (scans/purge.ts). */
+  purging?: Purging;
+  /**
+   * Runs `read` over sources that all read one snapshot of the database (a read transaction),
+   * so that a purge batch committing meanwhile is seen by all of its queries or by none.
+   */
+  snapshot?: <T>(read: (view: SourceView) => Promise<T>) => Promise<T>;
   now?: () => number;
 }
 
+/**
+ * What is left of the account's deleted codes while their purge runs. The purge subtracts each
+ * batch of their raw scans from the account's rollups as it deletes it; the overview subtracts
+ * what is left, so its answers are the same before, during and after the purge.
+ */
+export interface Purging {
+  /** Whether any of the account's deleted codes is still being purged. */
+  any(accountId: string): Promise<boolean>;
+  buckets(accountId: string, window: Window, widthMs: number): Promise<Bucket[]>;
+  values(accountId: string, column: (typeof DIMENSION_COLUMNS)[AccountDimension], window: Window): Promise<ValueCount[]>;
+}
+
+/** The sources and the purge's remainder, read together. */
+export interface SourceView {
+  rollups: AnalyticsSource;
+  raw: AnalyticsSource;
+  purging: Purging;
+}
+
+const NOTHING_PURGING: Purging = { any: async () => false, buckets: async () => [], values: async () => [] };
+
 /** The fallback route of a scan has no rule id; breakdowns call it "default". */
 const DEFAULT_RULE = 'default';
+
+/** The 422 of an answer that needs raw scans from before the retention horizon. */
+function beforeRawScans(since: number, why: string, otherwise: string) {
+  const start = new Date(since).toISOString();
+  return validationFailed([{ path: 'from', message: `raw scans are kept from ${start} on, and ${why}; start at ${start} or later, or ${otherwise}` }]);
+}
 
 const noTags = (): Knex.QueryBuilder => {
   throw new Error('analytics by tag need taggedCodes');
 };
 
-export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCodes = noTags, now = Date.now }: AnalyticsDeps) {
-  const sourceFor = (series: Series) => (!rawOnly && alignsWithHours(series) ? rollups : raw);
+export function createAnalyticsService(deps: AnalyticsDeps) {
+  const { codes, rollups, raw, rawOnly, taggedCodes = noTags, rawAvailableSince = () => null, now = Date.now } = deps;
+  const here: SourceView = { rollups, raw, purging: deps.purging ?? NOTHING_PURGING };
+  const snapshot = deps.snapshot ?? ((read) => read(here));
+  const sourceFor = (series: Series, view = here) => (!rawOnly && alignsWithHours(series) ? view.rollups : view.raw);
   const windowOf = (series: Series, includeBots: boolean): Window => ({ from: series.from, to: series.to, includeBots });
 
-  /** Counts per period of the series, zero-filled, and their totals. */
-  async function periodCounts(scope: Scope, series: Series, includeBots: boolean) {
+  /**
+   * The earliest instant raw scans answer for, as the answer states it. A series that raw scans
+   * answer (not on whole hours, or ANALYTICS_SOURCE=raw) must not start before it: 422, rather
+   * than counts that silently miss the deleted scans.
+   */
+  function rawRange(series: Series): { raw_available_since: string | null } {
+    const since = rawAvailableSince();
+    if (since !== null && sourceFor(series) === raw && series.from < since) {
+      throw beforeRawScans(since, 'this range needs them (its periods do not fall on whole UTC hours)', 'use a time zone whose offset is whole hours, which the rollups answer for any range');
+    }
+    return { raw_available_since: since === null ? null : new Date(since).toISOString() };
+  }
+
+  /** Counts per period of the series, zero-filled, and their totals; `minus` are subtracted (codes being purged). */
+  async function periodCounts(scope: Scope, series: Series, includeBots: boolean, minus: Bucket[] = [], view = here) {
     const counts = series.starts.map((start) => ({ period: formatInstant(start, series.zone), scans: 0, unique_scans: 0 }));
-    const buckets = await sourceFor(series).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
-    intoPeriods(series, buckets, (i, b) => {
+    const buckets = await sourceFor(series, view).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
+    intoPeriods(series, [...buckets, ...minus.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }))], (i, b) => {
       counts[i]!.scans += b.scans;
       counts[i]!.unique_scans += b.unique;
     });
@@ -59,6 +111,7 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
     async codeScans(principal: Principal, codeId: string, input: unknown): Promise<CodeAnalytics> {
       const q = parseInput(analyticsQuerySchema, input);
       const series = resolveSeries(q, now());
+      const range = rawRange(series);
       await codeOf(principal, codeId);
       const scope: Scope = { kind: 'code', codeId };
       const source = sourceFor(series);
@@ -76,6 +129,7 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
         granularity: series.granularity,
         timezone: series.zone,
         include_bots: q.include_bots,
+        ...range,
         total_scans: total.scans,
         unique_scans: total.unique,
         timeseries: counts,
@@ -91,18 +145,38 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
       const q = parseInput(overviewQuerySchema, input);
       const series = resolveSeries(q, now());
       const previous = previousSeries(series);
+      const range = rawRange(series);
       const { accountId } = principal;
       const tag = q.tag;
       const only = tag === undefined ? undefined : () => taggedCodes(accountId, tag);
       const scope: Scope = only ? { kind: 'codes', accountId, codeIds: only } : { kind: 'account', accountId };
-      const source = sourceFor(series);
       const window = windowOf(series, q.include_bots);
-      const [current, before, totalCodes, ranking, ...breakdowns] = await Promise.all([
-        periodCounts(scope, series, q.include_bots),
-        periodCounts(scope, previous, q.include_bots),
+      // Deleted codes being purged count no more: what is left of them is subtracted (a tag's
+      // codes are existing ones, so only the whole account's answers need it).
+      const gather = (view: SourceView, minus: boolean) => {
+        const source = sourceFor(series, view);
+        const without = (s: Series) => (minus ? view.purging.buckets(accountId, windowOf(s, q.include_bots), bucketWidth(s)) : Promise.resolve([]));
+        const breakdown = async (d: AccountDimension): Promise<ValueCount[]> => {
+          if (!minus) return source.breakdown(scope, d, window, q.top);
+          const [all, gone] = await Promise.all([source.breakdown(scope, d, window, ALL_VALUES), view.purging.values(accountId, DIMENSION_COLUMNS[d], window)]);
+          const left = rankValues([...all, ...gone.map((g) => ({ value: g.value, scans: -g.scans }))], ALL_VALUES);
+          return rankValues(left.filter((c) => c.scans > 0), q.top);
+        };
+        return Promise.all([
+          without(series).then((gone) => periodCounts(scope, series, q.include_bots, gone, view)),
+          without(previous).then((gone) => periodCounts(scope, previous, q.include_bots, gone, view)),
+          source.codeRanking(accountId, window, q.top, only),
+          ...ACCOUNT_BREAKDOWNS.map(breakdown),
+        ]);
+      };
+      // The queries would otherwise run on several connections, and a purge batch committing
+      // between them would be subtracted twice or not at all: while a purge runs, they read one
+      // snapshot (one connection, so one after the other; only then). The codes table is no
+      // part of it: a purge does not change it (and SQLite's one connection is the snapshot's).
+      const purging = scope.kind === 'account' && (await here.purging.any(accountId));
+      const [totalCodes, [current, before, ranking, ...breakdowns]] = await Promise.all([
         codes.countForAccount(accountId, only?.()),
-        source.codeRanking(accountId, window, q.top, only),
-        ...ACCOUNT_BREAKDOWNS.map((d) => source.breakdown(scope, d, window, q.top)),
+        purging ? snapshot((view) => gather(view, true)) : gather(here, false),
       ]);
       const byId = new Map((await codes.findManyByIds(principal.accountId, ranking.top.map((t) => t.codeId))).map((c) => [c.id, c]));
       const prior = before.total.scans;
@@ -112,6 +186,7 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
         granularity: series.granularity,
         timezone: series.zone,
         include_bots: q.include_bots,
+        ...range,
         total_scans: current.total.scans,
         unique_scans: current.total.unique,
         total_codes: totalCodes,
@@ -139,6 +214,10 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
     async totalsByCode(principal: Principal, codeIds: readonly string[], window: Window): Promise<CodeTotals[]> {
       const onHours = (t: number | null) => t === null || t % HOUR_MS === 0;
       const source = !rawOnly && onHours(window.from) && onHours(window.to) ? rollups : raw;
+      const since = rawAvailableSince();
+      if (source === raw && since !== null && (window.from === null || window.from < since)) {
+        throw beforeRawScans(since, 'a window not on whole UTC hours needs them', 'give from and to on whole hours');
+      }
       const totals = await source.totalsByCode(principal.accountId, codeIds, window);
       return codeIds.map((id) => totals.get(id) ?? { scans: 0, unique: 0 });
     },

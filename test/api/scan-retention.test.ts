@@ -1,0 +1,223 @@
+// Raw-scan retention (SCAN_RAW_RETENTION_DAYS) and the purge of a deleted code's scans: old raw
+// scans go in batches while rollups keep the history, the writer keeps writing meanwhile, the
+// answers say from when raw scans answer, and the overview does not move while a purge runs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
+import { createScanPurge, LATE_SCANS_MS } from '../../src/modules/scans/purge.ts';
+import { createPurgeStore, type PurgeStore } from '../../src/modules/scans/purge-store.ts';
+import { createRunLock } from '../../src/shared/run-lock.ts';
+import { getTestApp, type TestApp } from '../support/app.ts';
+import { createCode } from '../support/factories.ts';
+import { accountIdOf, recordScans, scanEvent, type ScanSpec } from '../support/scans.ts';
+
+const DAY = 86_400_000;
+let clock = Date.parse('2026-04-12T00:00:00Z');
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await getTestApp({ SCAN_RAW_RETENTION_DAYS: '7' }, { now: () => clock });
+});
+afterAll(() => app.close());
+
+const get = (path: string, key: string) => app.request('GET', path, { key });
+const db = () => app.testDb.db;
+const rawCount = async (where: Record<string, string>) => Number((await db()('scans').where(where).count({ n: '*' }).first())!.n);
+const rollupCount = async (table: string, codeId: string) => Number((await db()(table).where({ code_id: codeId }).count({ n: '*' }).first())!.n);
+
+/** A purge over the app's database with a small batch, recording the size and end of every batch it wrote. */
+function smallBatchPurge(batchSize: number, pauseMs = 1) {
+  const store = createPurgeStore(db());
+  const batches: number[] = [];
+  const times: number[] = [];
+  const record =
+    <A extends unknown[]>(step: (...args: A) => Promise<number>) =>
+    async (...args: A) => {
+      const n = await step(...args);
+      if (n > 0) {
+        batches.push(n);
+        times.push(performance.now());
+      }
+      return n;
+    };
+  const spied: PurgeStore = { ...store, deleteBefore: record(store.deleteBefore), purgeRawBatch: record(store.purgeRawBatch) };
+  const purge = createScanPurge({ store: spied, retentionDays: 7, lock: createRunLock(null), logger: createLogger({ logLevel: 'silent' }), batchSize, pauseMs, now: () => clock });
+  return { purge, batches, times };
+}
+
+/** `n` scans a day from `first` for `days` days, at 10:00 UTC, each its own visitor. */
+function daily(first: string, days: number, n: number, extra: Partial<ScanSpec> = {}): ScanSpec[] {
+  return Array.from({ length: days * n }, (_, i) => ({
+    at: new Date(Date.parse(first) + Math.floor(i / n) * DAY + 36e5 * 10 + (i % n) * 1000).toISOString(),
+    visitor: `v${i}`,
+    ...extra,
+  }));
+}
+
+describe('SCAN_RAW_RETENTION_DAYS', () => {
+  it('deletes only raw scans older than the retention, in batches; rollups keep the history', async () => {
+    const key = await app.newAccountKey();
+    const code = await createCode(app, key);
+    // 2026-04-01 .. 04-10, 5 scans a day; the clock says 04-12, so raw scans are kept from 04-05.
+    await recordScans(app, key, code, daily('2026-04-01T00:00:00Z', 10, 5));
+    const range = '/v1/codes/' + code.id + '/scans?from=2026-04-01&to=2026-04-10&granularity=day';
+    const before = (await get(range, key)).body;
+    expect(before.total_scans).toBe(50);
+
+    const { purge, batches } = smallBatchPurge(7);
+    const result = await purge.runOnce();
+    expect(result.expired).toBeGreaterThanOrEqual(20);
+    expect(await rawCount({ code_id: code.id })).toBe(30);
+    expect(Number((await db()('scans').where({ code_id: code.id }).min({ at: 'scanned_at' }).first())!.at)).toBeGreaterThanOrEqual(Date.parse('2026-04-05T00:00:00Z'));
+    // In batches of at most 7 rows each (20 of this account's scans, and others' old ones).
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(7);
+
+    // Rollups untouched: the UTC series still reaches back to the first scan.
+    const after = (await get(range, key)).body;
+    expect(after.total_scans).toBe(50);
+    expect(after.timeseries).toEqual(before.timeseries);
+    expect(after.raw_available_since).toBe('2026-04-05T00:00:00.000Z');
+    expect(await rollupCount('scan_rollups', code.id)).toBeGreaterThan(0);
+  });
+
+  it('says from when raw scans answer, and refuses raw-backed ranges that start earlier', async () => {
+    const key = await app.newAccountKey();
+    const code = await createCode(app, key);
+    await recordScans(app, key, code, daily('2026-04-08T00:00:00Z', 2, 2));
+    const page = await get(`/v1/codes/${code.id}/scans/raw`, key);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ object: 'list', raw_available_since: '2026-04-05T00:00:00.000Z' });
+    expect(page.body.data).toHaveLength(4);
+    const csv = await get(`/v1/codes/${code.id}/scans/raw?format=csv`, key);
+    expect(csv.headers.get('raw-available-since')).toBe('2026-04-05T00:00:00.000Z');
+
+    const early = await get(`/v1/codes/${code.id}/scans/raw?from=2026-04-01T00:00:00Z`, key);
+    expect(early.status).toBe(422);
+    expect(early.body.errors[0]).toMatchObject({ path: 'from' });
+    expect(early.body.errors[0].message).toContain('2026-04-05T00:00:00.000Z');
+    expect((await get(`/v1/codes/${code.id}/scans/raw?from=2026-04-05T00:00:00Z`, key)).status).toBe(200);
+
+    // India's half-hour offset is answered from raw scans: not before the horizon.
+    const kolkata = (from: string) => get(`/v1/codes/${code.id}/scans?from=${from}&to=2026-04-10&timezone=Asia/Kolkata`, key);
+    const refused = await kolkata('2026-04-01');
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].path).toBe('from');
+    const overview = await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-10&timezone=Asia/Kolkata', key);
+    expect(overview.status).toBe(422);
+    const answered = await kolkata('2026-04-06');
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ total_scans: 4, raw_available_since: '2026-04-05T00:00:00.000Z' });
+    // Whole-hour zones come from rollups and answer any range.
+    const utc = await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-10', key);
+    expect(utc.status).toBe(200);
+    expect(utc.body).toMatchObject({ total_scans: 4, raw_available_since: '2026-04-05T00:00:00.000Z' });
+    // GraphQL says it too, and refuses alike.
+    const gql = await app.graphql(
+      key,
+      `query($id: ID!) { code(id: $id) { scans(from: "2026-04-06", to: "2026-04-10", timezone: "Asia/Kolkata") { rawAvailableSince totalScans } }
+        analyticsOverview(from: "2026-04-01", to: "2026-04-10") { rawAvailableSince totalScans } }`,
+      { id: code.id },
+    );
+    expect(gql.body.data).toEqual({
+      code: { scans: { rawAvailableSince: '2026-04-05T00:00:00.000Z', totalScans: 4 } },
+      analyticsOverview: { rawAvailableSince: '2026-04-05T00:00:00.000Z', totalScans: 4 },
+    });
+    const gqlEarly = await app.graphql(key, `{ analyticsOverview(from: "2026-04-01", to: "2026-04-10", timezone: "Asia/Kolkata") { totalScans } }`);
+    expect(gqlEarly.body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
+    // Per-code counts: on whole hours from rollups, any window; otherwise not before the horizon.
+    const count = (from: string) => app.graphql(key, `query($id: ID!) { code(id: $id) { scanCount(from: "${from}") } }`, { id: code.id });
+    expect((await count('2026-04-01T00:00:00Z')).body.data.code.scanCount).toBe(4);
+    expect((await count('2026-04-06T00:30:00Z')).body.data.code.scanCount).toBe(4);
+    expect((await count('2026-04-01T00:30:00Z')).body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
+  });
+
+  it('lets the writer write during a purge: every concurrent scan is stored', async () => {
+    const key = await app.newAccountKey();
+    const accountId = await accountIdOf(app, key);
+    const code = await createCode(app, key);
+    await recordScans(app, key, code, daily('2026-03-01T00:00:00Z', 20, 60));
+    const { purge, batches, times } = smallBatchPurge(50, 5);
+    // New scans go in while the purge deletes the old ones, flushed in many small batches.
+    const fresh = daily('2026-04-11T00:00:00Z', 1, 600);
+    const flushed: number[] = [];
+    const writing = (async () => {
+      for (let i = 0; i < fresh.length; i += 20) {
+        for (const s of fresh.slice(i, i + 20)) app.services.scans.recorder.enqueue(scanEvent(code, accountId, s));
+        await app.services.scans.recorder.flush();
+        flushed.push(performance.now());
+      }
+    })();
+    const [result] = await Promise.all([purge.runOnce(), writing]);
+    expect(result.expired).toBeGreaterThanOrEqual(1200);
+    expect(batches.length).toBeGreaterThanOrEqual(24);
+    // The two did run at once: scan batches were committed between the purge's first and last.
+    expect(flushed.filter((t) => t > times[0]! && t < times[times.length - 1]!).length).toBeGreaterThan(0);
+    expect(await rawCount({ code_id: code.id })).toBe(600);
+    const day = (await get(`/v1/codes/${code.id}/scans?from=2026-03-01&to=2026-04-11`, key)).body;
+    expect(day.total_scans).toBe(1800);
+  });
+});
+
+describe('deleting a code', () => {
+  it('purges its raw scans and rollups in the background; the overview is the same before, during and after', async () => {
+    clock = Date.parse('2026-04-12T00:00:00Z');
+    const key = await app.newAccountKey();
+    const [kept, gone] = [await createCode(app, key), await createCode(app, key)];
+    await recordScans(app, key, kept, daily('2026-04-06T00:00:00Z', 3, 4, { country: 'DE' }));
+    await recordScans(app, key, gone, daily('2026-04-06T00:00:00Z', 3, 40, { country: 'FR', device: 'desktop' }));
+    const overview = async (query = '') => {
+      const res = await get(`/v1/analytics/overview?from=2026-04-06&to=2026-04-08${query}`, key);
+      expect(res.status).toBe(200);
+      const { raw_available_since, ...rest } = res.body;
+      expect(raw_available_since).toBe(new Date(clock - 7 * DAY).toISOString());
+      return rest;
+    };
+    const onlyKept = await overview();
+    expect(onlyKept).toMatchObject({ total_scans: 132, active_codes: 2 });
+
+    expect((await app.request('DELETE', `/v1/codes/${gone.id}`, { key })).status).toBe(204);
+    // At once: the deleted code's scans count nowhere, though none is purged yet.
+    const justAfter = await overview();
+    expect(justAfter).toMatchObject({ total_scans: 12, unique_scans: 12, active_codes: 1, total_codes: 1 });
+    expect(justAfter.breakdowns.country).toEqual([{ value: 'DE', scans: 12 }]);
+    expect(justAfter.breakdowns.device).toEqual([{ value: 'mobile', scans: 12 }]);
+    expect(justAfter.trend.map((t: any) => t.scans)).toEqual([4, 4, 4]);
+    const rawBacked = (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key)).body;
+    expect(rawBacked.total_scans).toBe(12);
+    expect(await rawCount({ code_id: gone.id })).toBe(120);
+
+    // Midway: one small batch of its raw scans gone (and subtracted from the account's rollups).
+    const store = createPurgeStore(db());
+    expect(await store.purgeRawBatch(gone.id, 4)).toBe(4);
+    expect(await rawCount({ code_id: gone.id })).toBe(116);
+    expect(await overview()).toEqual(justAfter);
+
+    // Within the late-scan grace: raw scans all go, in batches of 5, while the overview is
+    // asked again and again; the code's rollups wait.
+    clock += 60_000;
+    const { purge } = smallBatchPurge(5, 2);
+    let done = false;
+    const running = purge.runOnce().finally(() => (done = true));
+    const seen: unknown[] = [];
+    while (!done) seen.push(await overview());
+    const first = await running;
+    expect(first).toMatchObject({ purgedScans: 116, purgedCodes: 0 });
+    expect(seen.length).toBeGreaterThan(2);
+    for (const answer of seen) expect(answer).toEqual(justAfter);
+    expect(await rawCount({ code_id: gone.id })).toBe(0);
+    expect(await rollupCount('scan_rollups', gone.id)).toBeGreaterThan(0);
+    expect(await overview()).toEqual(justAfter);
+
+    clock += LATE_SCANS_MS;
+    const second = await app.services.scanPurge.runOnce();
+    expect(second.purgedCodes).toBe(1);
+    expect(await rollupCount('scan_rollups', gone.id)).toBe(0);
+    expect(await rollupCount('scan_dimension_rollups', gone.id)).toBe(0);
+    expect((await db()('code_purges').where({ code_id: gone.id }).first()).purged_at).not.toBeNull();
+    expect(await overview()).toEqual(justAfter);
+    expect((await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key)).body.total_scans).toBe(12);
+    // The kept code is whole.
+    expect(await rawCount({ code_id: kept.id })).toBe(12);
+    expect((await get(`/v1/codes/${kept.id}/scans?from=2026-04-06&to=2026-04-08`, key)).body.total_scans).toBe(12);
+  });
+});
