@@ -4,11 +4,11 @@ import type { Middleware } from 'koa';
 import { hasBody } from '../../http/body.ts';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
 import { presentApiKey } from './presenter.ts';
+import type { AccountsService } from './service.ts';
 
-export function registerApiKeyRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
-  const keys = services.accounts;
+export function registerApiKeyRoutes(router: Router<AppState>, { accounts: keys, auth, json }: RouteEdge & { accounts: AccountsService }): void {
   const manage = scope('keys:manage');
   // Rotation's options are optional: an empty POST rotates with the defaults.
   const optionalJson: Middleware<AppState> = (ctx, next) => (hasBody(ctx) ? json(ctx, next) : next());

@@ -72,3 +72,5 @@ export function createRawScansService({ codes, scans }: { codes: CodesStore; sca
     },
   };
 }
+
+export type RawScansService = ReturnType<typeof createRawScansService>;

@@ -2,11 +2,11 @@
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
 import { presentDomain } from './presenter.ts';
+import type { DomainsService } from './service.ts';
 
-export function registerDomainRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
-  const domains = services.domains;
+export function registerDomainRoutes(router: Router<AppState>, { domains, auth, json }: RouteEdge & { domains: DomainsService }): void {
 
   // POST /v1/domains: register a hostname; pending until its TXT record is verified
   router.post('/domains', auth, scope('codes:write'), json, async (ctx) => {

@@ -2,12 +2,11 @@
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { Services } from '../../services.ts';
-import type { Middleware } from 'koa';
+import type { RouteEdge } from '../../http/route-edge.ts';
 import { presentTag } from './presenter.ts';
+import type { TagsService } from './service.ts';
 
-export function registerTagRoutes(router: Router<AppState>, { services, auth, json }: { services: Services; auth: Middleware<AppState>; json: Middleware<AppState> }): void {
-  const tags = services.tags;
+export function registerTagRoutes(router: Router<AppState>, { tags, auth, json }: RouteEdge & { tags: TagsService }): void {
 
   // POST /v1/tags: create a tag (name unique in the account ignoring case; colour optional)
   router.post('/tags', auth, scope('codes:write'), json, async (ctx) => {

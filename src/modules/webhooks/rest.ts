@@ -2,11 +2,11 @@
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
 import { presentDelivery, presentDeliveryDetail, presentWebhook } from './presenter.ts';
+import type { WebhooksService } from './service.ts';
 
-export function registerWebhookRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
-  const webhooks = services.webhooks;
+export function registerWebhookRoutes(router: Router<AppState>, { webhooks, auth, json }: RouteEdge & { webhooks: WebhooksService }): void {
   const location = (id: string) => `${router.opts.prefix}/webhooks/${id}`;
 
   // POST /v1/webhooks: register an endpoint; the answer shows its signing secret, once
