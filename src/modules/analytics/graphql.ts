@@ -7,8 +7,19 @@ import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
 import { GRANULARITIES } from './periods.ts';
-import type { CodeAnalytics, Overview, PeriodCount } from './service.ts';
+import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
+import type { AnalyticsLoaders } from './loaders.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    analytics: AnalyticsService;
+  }
+  interface GraphQLLoaders {
+    analytics: AnalyticsLoaders;
+  }
+}
 
 const Granularity = builder.enumType('AnalyticsGranularity', { values: GRANULARITIES });
 

@@ -5,6 +5,14 @@ import { scoped } from '../../graphql/scoped.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
 import { verificationOf, type Domain } from './model.ts';
+import type { DomainsService } from './service.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    domains: DomainsService;
+  }
+}
 
 type Verification = ReturnType<typeof verificationOf>;
 

@@ -5,6 +5,14 @@ import { compact } from '../../graphql/inputs.ts';
 import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import type { Tag } from './store.ts';
+import type { TagsService } from './service.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    tags: TagsService;
+  }
+}
 
 export const TagRef = builder.objectRef<Tag>('Tag').implement({
   description: 'A label of the account for its codes; codes name their tags by `name`.',

@@ -9,7 +9,14 @@ import { compact } from '../../graphql/inputs.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { ScanPayload } from './live.ts';
 import type { Attempt, Delivery, DeliveryDetail, Webhook } from './model.ts';
-import type { WebhookWithSecret } from './service.ts';
+import type { WebhooksService, WebhookWithSecret } from './service.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    webhooks: WebhooksService;
+  }
+}
 
 const EVENTS_HELP = 'scan.created, code.created, code.updated, code.deleted, codes.bulk_created';
 
