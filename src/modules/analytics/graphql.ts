@@ -9,7 +9,9 @@ import { CodeRef } from '../codes/graphql.ts';
 import { GRANULARITIES } from './periods.ts';
 import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
+import { parseInput } from '../../shared/validation.ts';
 import type { AnalyticsLoaders } from './loaders.ts';
+import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
 declare module '../../graphql/context.ts' {
@@ -154,7 +156,7 @@ builder.objectFields(CodeRef, (t) => ({
     type: CodeAnalyticsRef,
     description: 'The series and breakdowns of GET /v1/codes/:id/scans.',
     args: seriesArgs(t),
-    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, asQuery(args))),
+    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, parseInput(analyticsQuerySchema, asQuery(args)))),
   }),
 }));
 
@@ -163,6 +165,6 @@ builder.queryField('analyticsOverview', (t) =>
     type: OverviewRef,
     description: 'The account overview of GET /v1/analytics/overview; with tag, of the codes carrying that tag.',
     args: { ...seriesArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
-    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, { ...asQuery(args), ...compact({ tag: args.tag }) })),
+    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, parseInput(overviewQuerySchema, { ...asQuery(args), ...compact({ tag: args.tag }) }))),
   }),
 );

@@ -53,6 +53,7 @@ export const overviewQuerySchema = z.strictObject({
     example: 'print',
   }),
 });
+export type OverviewQuery = z.output<typeof overviewQuerySchema>;
 
 export const RAW_PAGE_MAX = 1000;
 

@@ -2,13 +2,12 @@
 // rollups when every period boundary falls on a whole UTC hour, raw scans otherwise.
 import { notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import type { Code } from '../codes/model.ts';
 import type { CodesStore } from '../codes/store.ts';
 import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Series } from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
-import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
+import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './source.ts';
 
@@ -56,8 +55,7 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
 
   return {
     /** One code's series (zero-filled) and breakdowns; 404 for codes of other accounts. */
-    async codeScans(principal: Principal, codeId: string, input: unknown): Promise<CodeAnalytics> {
-      const q = parseInput(analyticsQuerySchema, input);
+    async codeScans(principal: Principal, codeId: string, q: AnalyticsQuery): Promise<CodeAnalytics> {
       const series = resolveSeries(q, now());
       await codeOf(principal, codeId);
       const scope: Scope = { kind: 'code', codeId };
@@ -87,8 +85,7 @@ export function createAnalyticsService({ codes, rollups, raw, rawOnly, taggedCod
      * Account-wide totals, trend, top codes and breakdowns, with the period before for
      * comparison; with `tag`, of the codes carrying that tag at the time of the query.
      */
-    async overview(principal: Principal, input: unknown): Promise<Overview> {
-      const q = parseInput(overviewQuerySchema, input);
+    async overview(principal: Principal, q: OverviewQuery): Promise<Overview> {
       const series = resolveSeries(q, now());
       const previous = previousSeries(series);
       const { accountId } = principal;

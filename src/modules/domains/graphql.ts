@@ -5,6 +5,8 @@ import { scoped } from '../../graphql/scoped.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
 import { verificationOf, type Domain } from './model.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { createDomainSchema, updateDomainSchema } from './schemas.ts';
 import type { DomainsService } from './service.ts';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
@@ -85,7 +87,7 @@ builder.mutationFields((t) => ({
     type: DomainRef,
     description: 'Registers a hostname for the account, pending until verifyDomain finds its TXT record.',
     args: { input: t.arg({ type: AddDomainInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.domains.add(ctx.principal, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl }))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.domains.add(ctx.principal, parseInput(createDomainSchema, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl })))),
   }),
   verifyDomain: t.field({
     type: DomainRef,
@@ -98,7 +100,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDomainInput, required: true }) },
     // An explicit null means something here: remove the fallback URL.
     resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
-      ctx.services.domains.update(ctx.principal, String(id), input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {})),
+      ctx.services.domains.update(ctx.principal, String(id), parseInput(updateDomainSchema, input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {}))),
   }),
   removeDomain: t.field({
     type: RemoveDomainPayload,

@@ -3,14 +3,16 @@ import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { presentDomain } from './presenter.ts';
+import { createDomainSchema, updateDomainSchema } from './schemas.ts';
 import type { DomainsService } from './service.ts';
 
 export function registerDomainRoutes(router: Router<AppState>, { domains, auth, json }: RouteEdge & { domains: DomainsService }): void {
 
   // POST /v1/domains: register a hostname; pending until its TXT record is verified
   router.post('/domains', auth, scope('codes:write'), json, async (ctx) => {
-    const domain = await domains.add(principalOf(ctx), ctx.request.body);
+    const domain = await domains.add(principalOf(ctx), parseInput(createDomainSchema, ctx.request.body));
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/domains/${domain.id}`);
     ctx.body = presentDomain(domain);
@@ -28,7 +30,7 @@ export function registerDomainRoutes(router: Router<AppState>, { domains, auth, 
 
   // PATCH /v1/domains/:id: change the fallback URL
   router.patch('/domains/:id', auth, scope('codes:write'), json, async (ctx) => {
-    ctx.body = presentDomain(await domains.update(principalOf(ctx), ctx.params.id!, ctx.request.body));
+    ctx.body = presentDomain(await domains.update(principalOf(ctx), ctx.params.id!, parseInput(updateDomainSchema, ctx.request.body)));
   });
 
   // POST /v1/domains/:id/verify: look the TXT record up now; 422 saying what is missing

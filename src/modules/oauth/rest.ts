@@ -5,7 +5,9 @@ import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { presentClient, presentGrant, presentRegisteredClient } from './presenter.ts';
+import { createClientSchema } from './schemas.ts';
 import type { OAuthGrant } from './grant-store.ts';
 import type { GrantsService } from './grants.ts';
 import type { OAuthService } from './service.ts';
@@ -22,7 +24,7 @@ export function registerOAuthClientRoutes(router: Router<AppState>, { oauth, oau
 
   // POST /v1/oauth-clients: register a client (scopes, grant types, redirect URIs); the secret (none for a public client) is shown once
   router.post('/oauth-clients', auth, manage, json, async (ctx) => {
-    const { client, secret } = await oauth.register(principalOf(ctx), ctx.request.body);
+    const { client, secret } = await oauth.register(principalOf(ctx), parseInput(createClientSchema, ctx.request.body));
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/oauth-clients/${client.id}`);
     ctx.body = presentRegisteredClient(client, secret, oauthIssuer);

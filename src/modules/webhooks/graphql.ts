@@ -7,7 +7,9 @@ import { guardedStream } from '../../graphql/guarded-stream.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { DomainError } from '../../shared/errors.ts';
+import { parseInput } from '../../shared/validation.ts';
 import type { ScanPayload } from './live.ts';
+import { createWebhookSchema, listDeliveriesSchema, listWebhooksSchema, updateWebhookSchema } from './schemas.ts';
 import type { Attempt, Delivery, DeliveryDetail, Webhook } from './model.ts';
 import type { WebhooksService, WebhookWithSecret } from './service.ts';
 
@@ -90,7 +92,7 @@ export const WebhookRef = builder.objectRef<Webhook>('Webhook').implement({
       // Reachable from mutations too (createWebhook, updateWebhook): a write scope alone does not read deliveries.
       resolve: scoped('webhooks:read', async (webhook, args, ctx) => {
         if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
-        const page = await ctx.services.webhooks.deliveries(ctx.principal, webhook.id, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status }));
+        const page = await ctx.services.webhooks.deliveries(ctx.principal, webhook.id, parseInput(listDeliveriesSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status })));
         return connectionOf(page, args.after);
       }),
     }),
@@ -164,7 +166,7 @@ builder.queryFields((t) => ({
     // Without arguments of its own the connection's args need naming for the scope wrapper.
     resolve: scoped('webhooks:read', async (_root, args: DefaultConnectionArguments, ctx) => {
       if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
-      const page = await ctx.services.webhooks.list(ctx.principal, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined }));
+      const page = await ctx.services.webhooks.list(ctx.principal, parseInput(listWebhooksSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined })));
       return connectionOf(page, args.after);
     }),
   }),
@@ -202,12 +204,12 @@ builder.mutationFields((t) => ({
     description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: scoped('webhooks:write', (_root, { input }, ctx) =>
-      ctx.services.webhooks.create(ctx.principal, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description }))),
+      ctx.services.webhooks.create(ctx.principal, parseInput(createWebhookSchema, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description })))),
   }),
   updateWebhook: t.field({
     type: WebhookRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: scoped('webhooks:write', (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), toUpdateBody(input))),
+    resolve: scoped('webhooks:write', (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), parseInput(updateWebhookSchema, toUpdateBody(input)))),
   }),
   deleteWebhook: t.field({
     type: DeleteWebhookPayload,

@@ -3,7 +3,9 @@ import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { presentDelivery, presentDeliveryDetail, presentWebhook } from './presenter.ts';
+import { createWebhookSchema, listDeliveriesSchema, listWebhooksSchema, updateWebhookSchema } from './schemas.ts';
 import type { WebhooksService } from './service.ts';
 
 export function registerWebhookRoutes(router: Router<AppState>, { webhooks, auth, json }: RouteEdge & { webhooks: WebhooksService }): void {
@@ -11,7 +13,7 @@ export function registerWebhookRoutes(router: Router<AppState>, { webhooks, auth
 
   // POST /v1/webhooks: register an endpoint; the answer shows its signing secret, once
   router.post('/webhooks', auth, scope('webhooks:write'), json, async (ctx) => {
-    const { webhook, secret } = await webhooks.create(principalOf(ctx), ctx.request.body);
+    const { webhook, secret } = await webhooks.create(principalOf(ctx), parseInput(createWebhookSchema, ctx.request.body));
     ctx.status = 201;
     ctx.set('Location', location(webhook.id));
     ctx.body = { ...presentWebhook(webhook), secret };
@@ -19,7 +21,7 @@ export function registerWebhookRoutes(router: Router<AppState>, { webhooks, auth
 
   // GET /v1/webhooks: one page of endpoints, newest first, with next_cursor
   router.get('/webhooks', auth, scope('webhooks:read'), async (ctx) => {
-    const page = await webhooks.list(principalOf(ctx), ctx.query);
+    const page = await webhooks.list(principalOf(ctx), parseInput(listWebhooksSchema, ctx.query));
     ctx.body = { object: 'list', data: page.data.map(presentWebhook), next_cursor: page.nextCursor };
   });
 
@@ -30,7 +32,7 @@ export function registerWebhookRoutes(router: Router<AppState>, { webhooks, auth
 
   // PATCH /v1/webhooks/:id: change url, events, code_ids, description; enable or disable
   router.patch('/webhooks/:id', auth, scope('webhooks:write'), json, async (ctx) => {
-    ctx.body = presentWebhook(await webhooks.update(principalOf(ctx), ctx.params.id!, ctx.request.body));
+    ctx.body = presentWebhook(await webhooks.update(principalOf(ctx), ctx.params.id!, parseInput(updateWebhookSchema, ctx.request.body)));
   });
 
   // DELETE /v1/webhooks/:id: delete the endpoint and its delivery log
@@ -52,7 +54,7 @@ export function registerWebhookRoutes(router: Router<AppState>, { webhooks, auth
 
   // GET /v1/webhooks/:id/deliveries: one page of deliveries, newest first (?status=failed …)
   router.get('/webhooks/:id/deliveries', auth, scope('webhooks:read'), async (ctx) => {
-    const page = await webhooks.deliveries(principalOf(ctx), ctx.params.id!, ctx.query);
+    const page = await webhooks.deliveries(principalOf(ctx), ctx.params.id!, parseInput(listDeliveriesSchema, ctx.query));
     ctx.body = { object: 'list', data: page.data.map(presentDelivery), next_cursor: page.nextCursor };
   });
 
