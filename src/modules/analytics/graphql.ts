@@ -2,16 +2,16 @@
 // breakdowns, and the account overview; the same analytics service as REST.
 import type { ArgBuilder } from '@pothos/core';
 import { builder, type BuilderTypes } from '../../graphql/builder.ts';
+import { enumOf } from '../../graphql/enums.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
-import { GRANULARITIES } from './periods.ts';
 import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
 import { parseInput } from '../../shared/validation.ts';
 import type { AnalyticsLoaders } from './loaders.ts';
-import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
+import { analyticsQuerySchema, granularitySchema, overviewQuerySchema } from './schemas.ts';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
 declare module '../../graphql/context.ts' {
@@ -23,7 +23,7 @@ declare module '../../graphql/context.ts' {
   }
 }
 
-const Granularity = builder.enumType('AnalyticsGranularity', { values: GRANULARITIES });
+const Granularity = enumOf('AnalyticsGranularity', granularitySchema);
 
 const PeriodCountRef = builder.objectRef<PeriodCount>('PeriodCount').implement({
   fields: (t) => ({

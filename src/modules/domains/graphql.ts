@@ -1,10 +1,12 @@
 // GraphQL types, queries and mutations for accounts' own domains; the same service calls as REST.
 import { builder } from '../../graphql/builder.ts';
+import { enumOf } from '../../graphql/enums.ts';
 import { compact } from '../../graphql/inputs.ts';
+import { orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
-import { DomainError } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
 import { verificationOf, type Domain } from './model.ts';
+import { domainStatusSchema } from './presenter.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { createDomainSchema, updateDomainSchema } from './schemas.ts';
 import type { DomainsService } from './service.ts';
@@ -17,6 +19,8 @@ declare module '../../graphql/context.ts' {
 }
 
 type Verification = ReturnType<typeof verificationOf>;
+
+const DomainStatus = enumOf('DomainStatus', domainStatusSchema);
 
 const VerificationRef = builder.objectRef<Verification>('DomainVerification').implement({
   description: 'The DNS TXT record that proves control of the domain: create it, then verifyDomain.',
@@ -32,7 +36,7 @@ const DomainRef = builder.objectRef<Domain>('Domain').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     hostname: t.exposeString('hostname', { description: 'Lower case; IDNs as punycode.' }),
-    status: t.exposeString('status', { description: 'pending or verified; codes may use a verified domain.' }),
+    status: t.expose('status', { type: DomainStatus, description: 'pending or verified; codes may use a verified domain.' }),
     verification: t.field({ type: VerificationRef, resolve: (domain) => verificationOf(domain) }),
     fallbackUrl: t.exposeString('fallbackUrl', { nullable: true, description: 'Where the root and unknown slugs redirect; null: 404.' }),
     verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (domain) => domain.verifiedAt }),
@@ -71,14 +75,7 @@ builder.queryFields((t) => ({
     type: DomainRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: scoped('codes:read', async (_root, { id }, ctx) => {
-      try {
-        return await ctx.services.domains.get(ctx.principal, String(id));
-      } catch (err) {
-        if (err instanceof DomainError && err.kind === 'not_found') return null;
-        throw err;
-      }
-    }),
+    resolve: scoped('codes:read', (_root, { id }, ctx) => orNull(ctx.services.domains.get(ctx.principal, String(id)))),
   }),
 }));
 
