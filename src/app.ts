@@ -58,7 +58,7 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   // body limit, or 5 s, is read and dropped so that the problem reaches it.
   app.use(errorHandler({ maxBytes: 2 * Math.max(services.config.jsonBodyLimit, services.config.bulkBodyLimit), maxMs: 5_000 }));
   // The OAuth server answers /oauth/* itself (OAuth's own error format), before the problem mapping below.
-  app.use(oauthServer(services));
+  app.use(oauthServer(services.oauthServer.provider));
   // Routers leave a bare status when nothing answered (404) or the method is wrong (405, 501,
   // with an Allow header): those become problems too.
   app.use(async (ctx, next) => {
@@ -78,7 +78,7 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
     // Only with METRICS_TOKEN: without it, /metrics is on METRICS_PORT or nowhere (404 here).
     ...(services.config.metricsToken ? [createMetricsRouter(services.metrics, services.config.metricsToken)] : []),
     createOpenApiRouter(),
-    createConsentRouter(services),
+    createConsentRouter({ provider: services.oauthServer.provider, consent: services.oauthConsent }),
     createDashboardRouter(),
     createGraphQLRouter(createGraphQLServer({ graphiql, logger, limits: graphqlLimits(services.config) }), services, graphiql),
     ...API_VERSIONS.map((version) => createApiRouter(version, services)),

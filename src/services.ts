@@ -41,6 +41,7 @@ import { createRawSource } from './modules/scans/scan-query-store.ts';
 import { simulatedVisitorOf } from './modules/scans/simulated-visitor.ts';
 import { createScansStore } from './modules/scans/store.ts';
 import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/target-cache.ts';
+import { createConsentService } from './modules/oauth/consent.ts';
 import { createOAuth } from './modules/oauth/module.ts';
 import { createWebhooks } from './modules/webhooks/module.ts';
 import { createInvalidationBus } from './shared/invalidation.ts';
@@ -217,6 +218,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     oauthGrants: oauth.grants,
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
+    /** The consent page's rules: what a request asks, who may approve it, the grant it makes. */
+    oauthConsent: createConsentService({ server: oauth.server, clientMetadata: oauth.service.clientMetadata, authenticateKey: accounts.authenticate, approvedBy: oauth.grants.approved }),
     codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images: createCodeImageCheck(images, logos), onCodeChanged, emit: emitCodeEvent, verifiedDomainOf }),
     /** The account's tags; codes carry them by name. */
     tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),

@@ -16,6 +16,18 @@ import { withRateLimit } from '../http/rate-limit.ts';
 import { encodedAsset, GRAPHIQL_ASSETS_PATH, graphiqlAsset } from '../http/graphiql.ts';
 import { chooseEncoding } from '../http/precompressed.ts';
 import { GRAPHIQL_CSP, HTML_SECURITY_HEADERS } from '../http/security-headers.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+
+// Codes, routing, images and bulk do not declare what their resolvers use yet (graphql/context.ts
+// says how a module does): until they do, the context names their services from here.
+declare module '../graphql/context.ts' {
+  interface GraphQLServices {
+    codes: Services['codes'];
+    routing: Services['routing'];
+    images: Services['images'];
+    bulk: Services['bulk'];
+  }
+}
 
 /**
  * yoga would read a body of any size. It is read here first, within `limitBytes` and
@@ -82,12 +94,13 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
     await readBody(ctx, services.config.bulkBodyLimit);
     checkJsonParams(ctx);
     const principal = ctx.state.principal ? principalOf(ctx) : (undefined as never);
-    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
+    const context: GraphQLContext = {
       principal,
       services,
       loaders: { analytics: createAnalyticsLoaders(principal, services.analytics) },
       reauthenticate: () => authenticate(bearerToken(ctx.get('Authorization')) ?? ''),
-    });
+    };
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, context);
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     if (response.headers.get('content-type')?.startsWith('text/html')) {

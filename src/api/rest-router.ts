@@ -17,6 +17,7 @@ import { bearerAuthenticator, requireAuth } from '../http/auth.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { withRateLimit } from '../http/rate-limit.ts';
+import type { RouteEdge } from '../http/route-edge.ts';
 import type { ApiVersion } from '../http/versions.ts';
 
 export function createApiRouter(version: ApiVersion, services: Services): Router<AppState> {
@@ -24,23 +25,24 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
   // Every authenticated call counts against its key's limit right after auth; bulk calls also
   // against the bulk limit.
   const isBulk = (ctx: AppContext) => ctx.method === 'POST' && ctx.routerPath === `/${version}/codes/bulk`;
-  const deps = {
-    services,
+  const edge: RouteEdge = {
     auth: withRateLimit(requireAuth(bearerAuthenticator(services)), services.rateLimits, isBulk),
     json: jsonBody(services.config.jsonBodyLimit),
     bulkJson: jsonBody(services.config.bulkBodyLimit),
+    publicBaseUrl: services.config.publicBaseUrl,
   };
+  const deps = { ...edge, services };
   // Before the codes routes, so /codes/bulk is never read as /codes/:id.
   registerBulkRoutes(router, deps);
   registerCodeRoutes(router, deps);
-  registerDomainRoutes(router, deps);
+  registerDomainRoutes(router, { ...edge, domains: services.domains });
   registerRoutingRoutes(router, deps);
-  registerTagRoutes(router, deps);
+  registerTagRoutes(router, { ...edge, tags: services.tags });
   registerImageRoutes(router, deps);
   registerBatchRoutes(router, deps);
-  registerAnalyticsRoutes(router, deps);
-  registerWebhookRoutes(router, deps);
-  registerApiKeyRoutes(router, deps);
-  registerOAuthClientRoutes(router, deps);
+  registerAnalyticsRoutes(router, { ...edge, analytics: services.analytics, rawScans: services.rawScans });
+  registerWebhookRoutes(router, { ...edge, webhooks: services.webhooks });
+  registerApiKeyRoutes(router, { ...edge, accounts: services.accounts });
+  registerOAuthClientRoutes(router, { ...edge, oauth: services.oauth, oauthGrants: services.oauthGrants, oauthIssuer: services.oauthServer.issuer });
   return router;
 }

@@ -16,8 +16,16 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { rateLimitSubject } from '../shared/principal.ts';
+import type { RateLimits } from '../shared/rate-limiter.ts';
 import type { GraphQLContext } from './context.ts';
 import { costLimitError, operationCost } from './cost.ts';
+
+declare module './context.ts' {
+  interface GraphQLServices {
+    /** The bulk mutations count against the key's bulk limit. */
+    rateLimits: RateLimits;
+  }
+}
 
 /**
  * Root fields one mutation may hold. Aliases would otherwise let one request (one call against

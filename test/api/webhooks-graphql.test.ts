@@ -65,7 +65,7 @@ describe('webhooks over GraphQL', () => {
     expect(again).toHaveLength(2);
     expect(new Webhook(rotated.data.rotateWebhookSecret.secret).verify(again[1]!.body, again[1]!.headers as Record<string, string>)).toBeTruthy();
 
-    const deliveries = await gql(`query ($id: ID!) { webhook(id: $id) { deliveries(first: 5, status: "succeeded") { edges { node { id eventType attempts } } pageInfo { hasNextPage } } } }`, { id: webhook.id });
+    const deliveries = await gql(`query ($id: ID!) { webhook(id: $id) { deliveries(first: 5, status: succeeded) { edges { node { id eventType attempts } } pageInfo { hasNextPage } } } }`, { id: webhook.id });
     expect(deliveries.data.webhook.deliveries.edges).toEqual([{ node: { id: tested.data.testWebhook.id, eventType: 'webhook.test', attempts: 2 } }]);
     const one = await gql(`query ($w: ID!, $d: ID!) { webhookDelivery(webhookId: $w, deliveryId: $d) { id attemptHistory { attempt } } }`, { w: webhook.id, d: tested.data.testWebhook.id });
     expect(one.data.webhookDelivery.attemptHistory).toEqual([{ attempt: 1 }, { attempt: 2 }]);

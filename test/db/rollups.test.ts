@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
 import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
+import { analyticsQuerySchema, overviewQuerySchema } from '../../src/modules/analytics/schemas.ts';
 import { createAnalyticsService } from '../../src/modules/analytics/service.ts';
 import { createCodesStore, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 import { createRoutingStore } from '../../src/modules/routing/store.ts';
@@ -12,6 +13,7 @@ import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts
 import { createTagsStore } from '../../src/modules/tags/store.ts';
 import { createCodeTagging } from '../../src/modules/tags/tagging.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
+import { parseInput } from '../../src/shared/validation.ts';
 import * as backfill from '../../migrations/20261122210300_backfill_scan_rollups.ts';
 import * as widenAccountValue from '../../migrations/20261123000000_widen_account_scan_rollups_value.ts';
 import * as backfillAccountBreakdowns from '../../migrations/20261123000100_backfill_account_scan_breakdowns.ts';
@@ -98,22 +100,22 @@ describe('rollups and raw scans agree', () => {
   it.each(queries)('per code: %o', async (query) => {
     const { rollups, raw } = services();
     for (const id of CODES) {
-      const fromRollups = await rollups.codeScans(principal, id, query);
+      const fromRollups = await rollups.codeScans(principal, id, parseInput(analyticsQuerySchema, query));
       expect(fromRollups.total_scans).toBeGreaterThan(0);
-      expect(fromRollups).toEqual(await raw.codeScans(principal, id, query));
+      expect(fromRollups).toEqual(await raw.codeScans(principal, id, parseInput(analyticsQuerySchema, query)));
     }
   });
 
   it.each(queries)('overview: %o', async (query) => {
     const { rollups, raw } = services();
-    const fromRollups = await rollups.overview(principal, query);
+    const fromRollups = await rollups.overview(principal, parseInput(overviewQuerySchema, query));
     expect(fromRollups.active_codes).toBe(3);
     // Every breakdown is compared, the longest values and "none" among them.
     expect(Object.keys(fromRollups.breakdowns)).toEqual(['country', 'device', 'os', 'browser', 'referrer']);
     expect(fromRollups.breakdowns.os.map((c) => c.value)).toContain(null);
     expect(fromRollups.breakdowns.browser.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_BROWSER]));
     expect(fromRollups.breakdowns.referrer.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_REFERRER]));
-    expect(fromRollups).toEqual(await raw.overview(principal, query));
+    expect(fromRollups).toEqual(await raw.overview(principal, parseInput(overviewQuerySchema, query)));
   });
 
   it('code totals for DataLoader', async () => {
@@ -131,9 +133,9 @@ describe('rollups and raw scans agree', () => {
     const { rollups } = services();
     const all = { from: '2026-02-20', to: '2026-03-11', granularity: 'day' };
     let perCode = 0;
-    for (const id of CODES) perCode += (await rollups.codeScans(principal, id, all)).unique_scans;
+    for (const id of CODES) perCode += (await rollups.codeScans(principal, id, parseInput(analyticsQuerySchema, all))).unique_scans;
     expect(perCode).toBe(distinct((r) => r.code_id));
-    expect((await rollups.overview(principal, all)).unique_scans).toBe(distinct(() => ACCOUNT));
+    expect((await rollups.overview(principal, parseInput(overviewQuerySchema, all))).unique_scans).toBe(distinct(() => ACCOUNT));
   });
 
   it('the account breakdowns migrations roll back and rebuild what the writer wrote', async () => {

@@ -122,3 +122,70 @@ export function operation({ tag, scope, problems = [], responses, ...rest }: Ope
   for (const status of [...statuses].sort()) all[`${status}`] = problemResponse(status);
   return { ...rest, tags: [tag], security: [{ ApiKey: [scope] }, { OAuth2: [scope] }], responses: all };
 }
+
+/** One operation of a resource's set: what differs between modules. */
+export interface ResourceOperationDoc {
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Problem statuses beyond those every authenticated call may get. */
+  problems: ProblemStatus[];
+  /** The description of the success answer. */
+  answered: string;
+}
+
+/** A resource answered at /things and /things/{id} the usual way: create, list, get, update, delete. */
+export interface ResourceDoc {
+  tag: string;
+  /** The resource's JSON. */
+  resource: z.ZodType;
+  /** The `{id}` path parameter. */
+  idParams: z.ZodObject;
+  read: Scope;
+  write: Scope;
+  /** POST /things: 201 with the Location header; `answer` when it is not the resource itself. */
+  create: ResourceOperationDoc & { body: z.ZodType; location: z.ZodObject; answer?: z.ZodType };
+  /** GET /things: a `listOf` page named `listId`. */
+  list: ResourceOperationDoc & { query?: z.ZodObject; listId: string };
+  get: ResourceOperationDoc;
+  /** PATCH /things/{id}. */
+  update: ResourceOperationDoc & { body: z.ZodType };
+  /** DELETE /things/{id}: 204. */
+  remove: Omit<ResourceOperationDoc, 'answered'>;
+}
+
+/** The path items of a resource's five usual operations, for `paths['/things']` and `paths['/things/{id}']`. */
+export function resourceOperations({ tag, resource, idParams, read, write, create, list, get, update, remove }: ResourceDoc) {
+  const described = ({ operationId, summary, description }: Omit<ResourceOperationDoc, 'problems' | 'answered'>) => ({ operationId, summary, ...(description === undefined ? {} : { description }), tag });
+  const body = (schema: z.ZodType) => ({ required: true, content: { 'application/json': { schema } } });
+  return {
+    collection: {
+      post: operation({
+        ...described(create),
+        scope: write,
+        requestBody: body(create.body),
+        responses: { '201': { ...jsonResponse(create.answer ?? resource, create.answered), headers: create.location } },
+        problems: create.problems,
+      }),
+      get: operation({
+        ...described(list),
+        scope: read,
+        ...(list.query ? { requestParams: { query: list.query } } : {}),
+        responses: { '200': jsonResponse(listOf(resource, list.listId), list.answered) },
+        problems: list.problems,
+      }),
+    },
+    item: {
+      get: operation({ ...described(get), scope: read, requestParams: { path: idParams }, responses: { '200': jsonResponse(resource, get.answered) }, problems: get.problems }),
+      patch: operation({
+        ...described(update),
+        scope: write,
+        requestParams: { path: idParams },
+        requestBody: body(update.body),
+        responses: { '200': jsonResponse(resource, update.answered) },
+        problems: update.problems,
+      }),
+      delete: operation({ ...described(remove), scope: write, requestParams: { path: idParams }, responses: { '204': noContent }, problems: remove.problems }),
+    },
+  };
+}

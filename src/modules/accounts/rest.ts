@@ -4,18 +4,20 @@ import type { Middleware } from 'koa';
 import { hasBody } from '../../http/body.ts';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { presentApiKey } from './presenter.ts';
+import { createKeySchema, rotateKeySchema } from './schemas.ts';
+import type { AccountsService } from './service.ts';
 
-export function registerApiKeyRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
-  const keys = services.accounts;
+export function registerApiKeyRoutes(router: Router<AppState>, { accounts: keys, auth, json }: RouteEdge & { accounts: AccountsService }): void {
   const manage = scope('keys:manage');
   // Rotation's options are optional: an empty POST rotates with the defaults.
   const optionalJson: Middleware<AppState> = (ctx, next) => (hasBody(ctx) ? json(ctx, next) : next());
 
   // POST /v1/api-keys: create a key with a name, scopes and an optional expiry; the secret is shown once
   router.post('/api-keys', auth, manage, json, async (ctx) => {
-    const { apiKey, secret } = await keys.create(principalOf(ctx), ctx.request.body);
+    const { apiKey, secret } = await keys.create(principalOf(ctx), parseInput(createKeySchema, ctx.request.body));
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/api-keys/${apiKey.id}`);
     ctx.body = { ...presentApiKey(apiKey), key: secret };
@@ -33,7 +35,7 @@ export function registerApiKeyRoutes(router: Router<AppState>, { services, auth,
 
   // POST /v1/api-keys/:id/rotate: a replacement key; the old one works on for the grace period (default 24 h)
   router.post('/api-keys/:id/rotate', auth, manage, optionalJson, async (ctx) => {
-    const { apiKey, secret, previous } = await keys.rotate(principalOf(ctx), ctx.params.id!, ctx.request.body);
+    const { apiKey, secret, previous } = await keys.rotate(principalOf(ctx), ctx.params.id!, parseInput(rotateKeySchema, ctx.request.body ?? {}));
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/api-keys/${apiKey.id}`);
     ctx.body = { ...presentApiKey(apiKey), key: secret, previous: presentApiKey(previous) };

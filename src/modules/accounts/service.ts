@@ -7,9 +7,8 @@ import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { SCOPES, type Principal, type Scope } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../shared/api-key.ts';
-import { createKeySchema, rotateKeySchema } from './schemas.ts';
+import type { CreateKeyInput, RotateKeyInput } from './schemas.ts';
 import type { AccountsStore, ApiKeyRecord } from './store.ts';
 
 export interface IssuedKey {
@@ -119,8 +118,7 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
     },
 
     /** A new key of the caller's account, with scopes the caller holds; the secret is shown once. */
-    async create(principal: Principal, input: unknown): Promise<KeyWithSecret> {
-      const body = parseInput(createKeySchema, input);
+    async create(principal: Principal, body: CreateKeyInput): Promise<KeyWithSecret> {
       assertCanGrant(principal, body.scopes);
       return insertKey(db, principal.accountId, { name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null }, new Date());
     },
@@ -137,8 +135,7 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
      * period (default 24 hours, 0 to stop it at once) and is then expired; only a key that is
      * active and not already replaced can be rotated, and only by a caller holding all its scopes.
      */
-    async rotate(principal: Principal, id: string, input: unknown): Promise<KeyWithSecret & { previous: ApiKeyRecord }> {
-      const body = parseInput(rotateKeySchema, input ?? {});
+    async rotate(principal: Principal, id: string, body: RotateKeyInput): Promise<KeyWithSecret & { previous: ApiKeyRecord }> {
       const now = new Date();
       const result = await inTransaction(db, async (trx) => {
         const old = await store.findApiKey(principal.accountId, id, trx);

@@ -2,15 +2,28 @@
 // breakdowns, and the account overview; the same analytics service as REST.
 import type { ArgBuilder } from '@pothos/core';
 import { builder, type BuilderTypes } from '../../graphql/builder.ts';
+import { enumOf } from '../../graphql/enums.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
-import { GRANULARITIES } from './periods.ts';
-import type { CodeAnalytics, Overview, PeriodCount } from './service.ts';
+import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
+import { parseInput } from '../../shared/validation.ts';
+import type { AnalyticsLoaders } from './loaders.ts';
+import { analyticsQuerySchema, granularitySchema, overviewQuerySchema } from './schemas.ts';
 
-const Granularity = builder.enumType('AnalyticsGranularity', { values: GRANULARITIES });
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    analytics: AnalyticsService;
+  }
+  interface GraphQLLoaders {
+    analytics: AnalyticsLoaders;
+  }
+}
+
+const Granularity = enumOf('AnalyticsGranularity', granularitySchema);
 
 const PeriodCountRef = builder.objectRef<PeriodCount>('PeriodCount').implement({
   fields: (t) => ({
@@ -145,7 +158,7 @@ builder.objectFields(CodeRef, (t) => ({
     type: CodeAnalyticsRef,
     description: 'The series and breakdowns of GET /v1/codes/:id/scans.',
     args: seriesArgs(t),
-    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, asQuery(args))),
+    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, parseInput(analyticsQuerySchema, asQuery(args)))),
   }),
 }));
 
@@ -154,6 +167,6 @@ builder.queryField('analyticsOverview', (t) =>
     type: OverviewRef,
     description: 'The account overview of GET /v1/analytics/overview; with tag, of the codes carrying that tag.',
     args: { ...seriesArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
-    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, { ...asQuery(args), ...compact({ tag: args.tag }) })),
+    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, parseInput(overviewQuerySchema, { ...asQuery(args), ...compact({ tag: args.tag }) }))),
   }),
 );

@@ -3,12 +3,11 @@
 import { fromMillis } from '../../db/rows.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import { decodeCursor, encodeCursor } from '../codes/cursor.ts';
 import type { CodesStore } from '../codes/store.ts';
 import type { ScansStore, StoredScan } from '../scans/store.ts';
 import type { ScanRecord } from './presenter.ts';
-import { rawScansQuerySchema } from './schemas.ts';
+import type { RawScansQuery } from './schemas.ts';
 
 const CURSOR_SORT = 'scanned_at';
 /** Rows per read while streaming CSV. */
@@ -49,8 +48,7 @@ export interface RawScansDeps {
 export function createRawScansService({ codes, scans, rawAvailableSince = () => null }: RawScansDeps) {
   return {
     /** A page of records (JSON) or all records in the range (CSV); 404 for another account's code. */
-    async list(principal: Principal, codeId: string, input: unknown): Promise<RawScansResult> {
-      const q = parseInput(rawScansQuerySchema, input);
+    async list(principal: Principal, codeId: string, q: RawScansQuery): Promise<RawScansResult> {
       const range = { from: q.from ? Date.parse(q.from) : null, to: q.to ? Date.parse(q.to) : null };
       const since = rawAvailableSince();
       const kept = since === null ? null : new Date(since).toISOString();
@@ -87,3 +85,5 @@ export function createRawScansService({ codes, scans, rawAvailableSince = () => 
     },
   };
 }
+
+export type RawScansService = ReturnType<typeof createRawScansService>;

@@ -4,10 +4,13 @@ import type { Router } from '@koa/router';
 import { stringify } from 'csv-stringify';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
 import { SCAN_RECORD_COLUMNS, type ScanRecord } from './presenter.ts';
 import { defuseFormula } from '../../shared/spreadsheet.ts';
-
+import { parseInput } from '../../shared/validation.ts';
+import type { RawScansService } from './raw-scans.ts';
+import { analyticsQuerySchema, overviewQuerySchema, rawScansQuerySchema } from './schemas.ts';
+import type { AnalyticsService } from './service.ts';
 
 function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream {
   const csv = stringify({ header: true, columns: [...SCAN_RECORD_COLUMNS], cast: { string: defuseFormula, boolean: (v) => String(v) } });
@@ -17,15 +20,15 @@ function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream 
   })()).pipe(csv);
 }
 
-export function registerAnalyticsRoutes(router: Router<AppState>, { services, auth }: RouteDeps): void {
+export function registerAnalyticsRoutes(router: Router<AppState>, { analytics, rawScans, auth }: RouteEdge & { analytics: AnalyticsService; rawScans: RawScansService }): void {
   // GET /v1/codes/:id/scans: one code's series and breakdowns (from, to, granularity, timezone, include_bots, top)
   router.get('/codes/:id/scans', auth, scope('analytics:read'), async (ctx) => {
-    ctx.body = await services.analytics.codeScans(principalOf(ctx), ctx.params.id!, ctx.query);
+    ctx.body = await analytics.codeScans(principalOf(ctx), ctx.params.id!, parseInput(analyticsQuerySchema, ctx.query));
   });
 
   // GET /v1/codes/:id/scans/raw: individual scan records, keyset-paginated JSON or streamed CSV
   router.get('/codes/:id/scans/raw', auth, scope('analytics:read'), async (ctx) => {
-    const result = await services.rawScans.list(principalOf(ctx), ctx.params.id!, ctx.query);
+    const result = await rawScans.list(principalOf(ctx), ctx.params.id!, parseInput(rawScansQuerySchema, ctx.query));
     if (result.format === 'json') {
       ctx.body = { object: 'list', data: result.data, next_cursor: result.nextCursor, raw_available_since: result.rawAvailableSince };
       return;
@@ -39,6 +42,6 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { services, au
 
   // GET /v1/analytics/overview: the account's totals, trend, top codes and breakdowns
   router.get('/analytics/overview', auth, scope('analytics:read'), async (ctx) => {
-    ctx.body = await services.analytics.overview(principalOf(ctx), ctx.query);
+    ctx.body = await analytics.overview(principalOf(ctx), parseInput(overviewQuerySchema, ctx.query));
   });
 }

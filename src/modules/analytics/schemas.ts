@@ -26,10 +26,13 @@ const flag = z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).t
 
 export const MAX_TOP = 100;
 
+/** The length of each period of a series (GraphQL's AnalyticsGranularity too). */
+export const granularitySchema = z.enum(GRANULARITIES, { error: `must be one of ${GRANULARITIES.join(', ')}` });
+
 const rangeFields = {
   from: instant.optional().meta({ description: 'Start of the range, inclusive: a date-time with offset, or a date read in `timezone`. Default: 30 days ago (today included).', example: '2026-03-01' }),
   to: instant.optional().meta({ description: 'End of the range, exclusive; a date includes its whole day. Default: now.', example: '2026-03-31' }),
-  granularity: z.enum(GRANULARITIES, { error: `must be one of ${GRANULARITIES.join(', ')}` }).default('day').meta({ description: 'The length of each period of the series.' }),
+  granularity: granularitySchema.default('day').meta({ description: 'The length of each period of the series.' }),
   timezone: z.string().refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' }).default('UTC').meta({ description: 'The IANA time zone of dates and periods.', example: 'Europe/Berlin' }),
   include_bots: flag.default(false).meta({ description: 'Count scans by crawlers and link previewers too.', override: { default: 'false' } }),
   /** How many values each breakdown (and the overview's top codes) lists. */
@@ -53,6 +56,7 @@ export const overviewQuerySchema = z.strictObject({
     example: 'print',
   }),
 });
+export type OverviewQuery = z.output<typeof overviewQuerySchema>;
 
 export const RAW_PAGE_MAX = 1000;
 

@@ -2,13 +2,12 @@
 // rollups when every period boundary falls on a whole UTC hour, raw scans otherwise.
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import type { Code } from '../codes/model.ts';
 import type { CodesStore } from '../codes/store.ts';
 import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Series } from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
-import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
+import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
 import { ACCOUNT_BREAKDOWNS, ALL_VALUES, CODE_DIMENSIONS, DIMENSION_COLUMNS, rankValues, type AccountDimension, type AnalyticsSource, type Bucket, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
 
@@ -108,8 +107,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
 
   return {
     /** One code's series (zero-filled) and breakdowns; 404 for codes of other accounts. */
-    async codeScans(principal: Principal, codeId: string, input: unknown): Promise<CodeAnalytics> {
-      const q = parseInput(analyticsQuerySchema, input);
+    async codeScans(principal: Principal, codeId: string, q: AnalyticsQuery): Promise<CodeAnalytics> {
       const series = resolveSeries(q, now());
       const range = rawRange(series);
       await codeOf(principal, codeId);
@@ -141,8 +139,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
      * Account-wide totals, trend, top codes and breakdowns, with the period before for
      * comparison; with `tag`, of the codes carrying that tag at the time of the query.
      */
-    async overview(principal: Principal, input: unknown): Promise<Overview> {
-      const q = parseInput(overviewQuerySchema, input);
+    async overview(principal: Principal, q: OverviewQuery): Promise<Overview> {
       const series = resolveSeries(q, now());
       const previous = previousSeries(series);
       const range = rawRange(series);

@@ -1,12 +1,26 @@
 // GraphQL types, queries and mutations for accounts' own domains; the same service calls as REST.
 import { builder } from '../../graphql/builder.ts';
+import { enumOf } from '../../graphql/enums.ts';
 import { compact } from '../../graphql/inputs.ts';
+import { orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
-import { DomainError } from '../../shared/errors.ts';
 import { CodeRef } from '../codes/graphql.ts';
 import { verificationOf, type Domain } from './model.ts';
+import { domainStatusSchema } from './presenter.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { createDomainSchema, updateDomainSchema } from './schemas.ts';
+import type { DomainsService } from './service.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    domains: DomainsService;
+  }
+}
 
 type Verification = ReturnType<typeof verificationOf>;
+
+const DomainStatus = enumOf('DomainStatus', domainStatusSchema);
 
 const VerificationRef = builder.objectRef<Verification>('DomainVerification').implement({
   description: 'The DNS TXT record that proves control of the domain: create it, then verifyDomain.',
@@ -22,7 +36,7 @@ const DomainRef = builder.objectRef<Domain>('Domain').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     hostname: t.exposeString('hostname', { description: 'Lower case; IDNs as punycode.' }),
-    status: t.exposeString('status', { description: 'pending or verified; codes may use a verified domain.' }),
+    status: t.expose('status', { type: DomainStatus, description: 'pending or verified; codes may use a verified domain.' }),
     verification: t.field({ type: VerificationRef, resolve: (domain) => verificationOf(domain) }),
     fallbackUrl: t.exposeString('fallbackUrl', { nullable: true, description: 'Where the root and unknown slugs redirect; null: 404.' }),
     verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (domain) => domain.verifiedAt }),
@@ -61,14 +75,7 @@ builder.queryFields((t) => ({
     type: DomainRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: scoped('codes:read', async (_root, { id }, ctx) => {
-      try {
-        return await ctx.services.domains.get(ctx.principal, String(id));
-      } catch (err) {
-        if (err instanceof DomainError && err.kind === 'not_found') return null;
-        throw err;
-      }
-    }),
+    resolve: scoped('codes:read', (_root, { id }, ctx) => orNull(ctx.services.domains.get(ctx.principal, String(id)))),
   }),
 }));
 
@@ -77,7 +84,7 @@ builder.mutationFields((t) => ({
     type: DomainRef,
     description: 'Registers a hostname for the account, pending until verifyDomain finds its TXT record.',
     args: { input: t.arg({ type: AddDomainInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.domains.add(ctx.principal, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl }))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.domains.add(ctx.principal, parseInput(createDomainSchema, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl })))),
   }),
   verifyDomain: t.field({
     type: DomainRef,
@@ -90,7 +97,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDomainInput, required: true }) },
     // An explicit null means something here: remove the fallback URL.
     resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
-      ctx.services.domains.update(ctx.principal, String(id), input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {})),
+      ctx.services.domains.update(ctx.principal, String(id), parseInput(updateDomainSchema, input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {}))),
   }),
   removeDomain: t.field({
     type: RemoveDomainPayload,

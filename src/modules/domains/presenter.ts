@@ -2,12 +2,15 @@
 import { z } from 'zod';
 import { DOMAIN_STATUSES, verificationOf, type Domain } from './model.ts';
 
+/** pending until its TXT record is verified (GraphQL's DomainStatus too). */
+export const domainStatusSchema = z.enum(DOMAIN_STATUSES).meta({ description: 'Codes may use a domain once it is verified.' });
+
 export const domainResourceSchema = z
   .object({
     id: z.string().meta({ example: 'dom_4fT9kQ2mX8pL3aB7dE5g' }),
     object: z.literal('domain'),
     hostname: z.string().meta({ description: 'Lower case; IDNs as punycode.', example: 'go.example.com' }),
-    status: z.enum(DOMAIN_STATUSES).meta({ description: 'Codes may use a domain once it is verified.' }),
+    status: domainStatusSchema,
     verification: z
       .object({
         type: z.literal('dns_txt'),

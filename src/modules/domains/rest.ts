@@ -1,44 +1,37 @@
 // REST routes for domains. Handlers only translate HTTP to service calls and back.
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
+import { registerResourceRoutes } from '../../http/resource-routes.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { presentDomain } from './presenter.ts';
+import { createDomainSchema, updateDomainSchema } from './schemas.ts';
+import type { DomainsService } from './service.ts';
 
-export function registerDomainRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
-  const domains = services.domains;
-
-  // POST /v1/domains: register a hostname; pending until its TXT record is verified
-  router.post('/domains', auth, scope('codes:write'), json, async (ctx) => {
-    const domain = await domains.add(principalOf(ctx), ctx.request.body);
-    ctx.status = 201;
-    ctx.set('Location', `${router.opts.prefix}/domains/${domain.id}`);
-    ctx.body = presentDomain(domain);
-  });
-
-  // GET /v1/domains: the account's domains, oldest first
-  router.get('/domains', auth, scope('codes:read'), async (ctx) => {
-    ctx.body = { object: 'list', data: (await domains.list(principalOf(ctx))).map(presentDomain), next_cursor: null };
-  });
-
-  // GET /v1/domains/:id: one domain, with the TXT record that verifies it
-  router.get('/domains/:id', auth, scope('codes:read'), async (ctx) => {
-    ctx.body = presentDomain(await domains.get(principalOf(ctx), ctx.params.id!));
-  });
-
-  // PATCH /v1/domains/:id: change the fallback URL
-  router.patch('/domains/:id', auth, scope('codes:write'), json, async (ctx) => {
-    ctx.body = presentDomain(await domains.update(principalOf(ctx), ctx.params.id!, ctx.request.body));
+export function registerDomainRoutes(router: Router<AppState>, { domains, ...edge }: RouteEdge & { domains: DomainsService }): void {
+  registerResourceRoutes(router, edge, {
+    path: '/domains',
+    read: 'codes:read',
+    write: 'codes:write',
+    present: presentDomain,
+    // POST /v1/domains: register a hostname; pending until its TXT record is verified
+    create: async (ctx) => {
+      const domain = await domains.add(principalOf(ctx), parseInput(createDomainSchema, ctx.request.body));
+      return { id: domain.id, body: presentDomain(domain) };
+    },
+    // GET /v1/domains: the account's domains, oldest first (one page: there are at most DOMAINS_PER_ACCOUNT)
+    list: async (ctx) => ({ data: await domains.list(principalOf(ctx)), nextCursor: null }),
+    // GET /v1/domains/:id: one domain, with the TXT record that verifies it
+    get: (ctx, id) => domains.get(principalOf(ctx), id),
+    // PATCH /v1/domains/:id: change the fallback URL
+    update: (ctx, id) => domains.update(principalOf(ctx), id, parseInput(updateDomainSchema, ctx.request.body)),
+    // DELETE /v1/domains/:id: remove a domain no code uses (409 while codes use it)
+    remove: (ctx, id) => domains.remove(principalOf(ctx), id),
   });
 
   // POST /v1/domains/:id/verify: look the TXT record up now; 422 saying what is missing
-  router.post('/domains/:id/verify', auth, scope('codes:write'), async (ctx) => {
+  router.post('/domains/:id/verify', edge.auth, scope('codes:write'), async (ctx) => {
     ctx.body = presentDomain(await domains.verify(principalOf(ctx), ctx.params.id!));
-  });
-
-  // DELETE /v1/domains/:id: remove a domain no code uses (409 while codes use it)
-  router.delete('/domains/:id', auth, scope('codes:write'), async (ctx) => {
-    await domains.remove(principalOf(ctx), ctx.params.id!);
-    ctx.status = 204;
   });
 }

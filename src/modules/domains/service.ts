@@ -7,9 +7,8 @@ import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, notFound, validationFailed } from '../../shared/errors.ts';
 import { newId, randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import type { Domain } from './model.ts';
-import { createDomainSchema, updateDomainSchema } from './schemas.ts';
+import type { CreateDomainInput, UpdateDomainInput } from './schemas.ts';
 import type { DomainsStore } from './store.ts';
 import { checkTxtRecord, type ResolveTxt } from './verification.ts';
 
@@ -52,8 +51,7 @@ export function createDomainsService({ db, store, resolveTxt, ownHostname, maxPe
 
   return {
     /** Registers a hostname for the account, pending until verified. */
-    async add(principal: Principal, input: unknown): Promise<Domain> {
-      const body = parseInput(createDomainSchema, input);
+    async add(principal: Principal, body: CreateDomainInput): Promise<Domain> {
       if (body.hostname === ownHostname) throw validationFailed([{ path: 'hostname', message: 'is the service’s own domain' }]);
       const domain: Domain = {
         id: newId('dom'),
@@ -92,8 +90,7 @@ export function createDomainsService({ db, store, resolveTxt, ownHostname, maxPe
     get,
 
     /** Changes the fallback URL. */
-    async update(principal: Principal, id: string, input: unknown): Promise<Domain> {
-      const patch = parseInput(updateDomainSchema, input);
+    async update(principal: Principal, id: string, patch: UpdateDomainInput): Promise<Domain> {
       const domain = await get(principal, id);
       if (patch.fallback_url === undefined) return domain;
       await store.update(domain.id, { fallbackUrl: patch.fallback_url });

@@ -3,6 +3,16 @@
 import { builder } from '../../graphql/builder.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import type { OAuthGrant } from './grant-store.ts';
+import type { GrantsService } from './grants.ts';
+import type { OAuthService } from './service.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    oauth: OAuthService;
+    oauthGrants: GrantsService;
+  }
+}
 
 type GrantWithClient = OAuthGrant & { clientName: string | null };
 

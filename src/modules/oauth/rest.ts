@@ -4,20 +4,30 @@
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { presentClient, presentGrant, presentRegisteredClient } from './presenter.ts';
+import { createClientSchema } from './schemas.ts';
 import type { OAuthGrant } from './grant-store.ts';
+import type { GrantsService } from './grants.ts';
+import type { OAuthService } from './service.ts';
 
-export function registerOAuthClientRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
-  const oauth = services.oauth;
+export interface OAuthRouteServices {
+  oauth: OAuthService;
+  oauthGrants: GrantsService;
+  /** The OAuth server's issuer, named in a registered client's answer. */
+  oauthIssuer: string;
+}
+
+export function registerOAuthClientRoutes(router: Router<AppState>, { oauth, oauthGrants: grants, oauthIssuer, auth, json }: RouteEdge & OAuthRouteServices): void {
   const manage = scope('keys:manage');
 
   // POST /v1/oauth-clients: register a client (scopes, grant types, redirect URIs); the secret (none for a public client) is shown once
   router.post('/oauth-clients', auth, manage, json, async (ctx) => {
-    const { client, secret } = await oauth.register(principalOf(ctx), ctx.request.body);
+    const { client, secret } = await oauth.register(principalOf(ctx), parseInput(createClientSchema, ctx.request.body));
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/oauth-clients/${client.id}`);
-    ctx.body = presentRegisteredClient(client, secret, services.oauthServer.issuer);
+    ctx.body = presentRegisteredClient(client, secret, oauthIssuer);
   });
 
   // GET /v1/oauth-clients: every client of the account, newest first
@@ -36,7 +46,6 @@ export function registerOAuthClientRoutes(router: Router<AppState>, { services, 
     ctx.status = 204;
   });
 
-  const grants = services.oauthGrants;
   const present = async (grant: OAuthGrant) => presentGrant(grant, await oauth.clientName(grant.clientId));
 
   // GET /v1/oauth-grants: the consent the account gave clients (authorization code flow), newest first

@@ -4,23 +4,21 @@
 import { Router } from '@koa/router';
 import parse from 'co-body';
 import type { Middleware } from 'koa';
+import type Provider from 'oidc-provider';
 import type { InteractionDetails } from 'oidc-provider';
 import type { AppContext, AppState } from '../../http/context.ts';
-import type { Services } from '../../services.ts';
 import { DomainError } from '../../shared/errors.ts';
-import { looksLikeApiKey } from '../../shared/api-key.ts';
 import { OAUTH_PATH } from '../../shared/paths.ts';
-import { isScope, type Principal, type Scope } from '../../shared/principal.ts';
-import { assertCanGrant } from '../accounts/service.ts';
+import type { ConsentService } from './consent.ts';
 import { consentPage, type ConsentView } from './consent-page.ts';
 import { INTERACTION_PATH } from './provider.ts';
 
-/** OpenID scopes the library handles itself (refresh tokens come with the client's refresh_token grant). */
-const OIDC_SCOPES = new Set(['openid', 'offline_access']);
+/** What the consent page refuses with the page itself (and this status) rather than a problem. */
+const PAGE_ERRORS = new Set(['unauthorized', 'forbidden', 'validation_failed']);
 
 /** Hands /oauth/* (but the consent page) to the provider, its own Koa app, on the raw request. */
-export function oauthServer(services: Services): Middleware<AppState> {
-  const callback = services.oauthServer.provider.callback();
+export function oauthServer(provider: Provider): Middleware<AppState> {
+  const callback = provider.callback();
   return async (ctx, next) => {
     const inside = ctx.path === OAUTH_PATH || ctx.path.startsWith(`${OAUTH_PATH}/`);
     if (!inside || ctx.path.startsWith(OAUTH_PATH + INTERACTION_PATH + '/')) return next();
@@ -44,29 +42,16 @@ function sendPage(ctx: AppContext, status: number, view: ConsentView): void {
   ctx.body = consentPage(view);
 }
 
-const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
-
-export function createConsentRouter(services: Services): Router<AppState> {
+export function createConsentRouter({ provider, consent }: { provider: Provider; consent: ConsentService }): Router<AppState> {
   const router = new Router<AppState>({ prefix: OAUTH_PATH + INTERACTION_PATH });
-  const { provider, resource } = services.oauthServer;
 
   /** The interaction of this browser (its cookie) and what its client asks for. */
   async function load(ctx: AppContext) {
     const details: InteractionDetails = await provider.interactionDetails(ctx.req, ctx.res);
     if (details.uid !== ctx.params.uid) throw new DomainError('bad_request', 'This consent page belongs to another authorization request.');
-    const client = await services.oauth.clientMetadata(details.params.client_id);
-    if (!client) throw new DomainError('bad_request', 'The client of this authorization request no longer exists.');
-    const allowed = new Set(String(client.allowed_scopes ?? '').split(' '));
-    const asked = (details.params.scope ?? '').split(' ').filter((s) => s !== '');
-    const scopes = asked.filter(isScope).filter((scope) => allowed.has(scope));
-    const view: ConsentView = {
-      action: ctx.path,
-      clientName: String(client.client_name),
-      clientId: details.params.client_id,
-      scopes,
-      offline: listOf(client.grant_types).includes('refresh_token'),
-    };
-    return { details, view, oidcScopes: asked.filter((s) => OIDC_SCOPES.has(s)) };
+    const request = await consent.request(details.params);
+    const view: ConsentView = { action: ctx.path, clientName: request.clientName, clientId: request.clientId, scopes: request.scopes, offline: request.offline };
+    return { request, view };
   }
 
   async function finish(ctx: AppContext, result: Record<string, unknown>): Promise<void> {
@@ -83,33 +68,20 @@ export function createConsentRouter(services: Services): Router<AppState> {
 
   // POST /oauth/interaction/:uid: approve (with an API key of the account holding keys:manage) or deny
   router.post('/:uid', async (ctx) => {
-    const { details, view, oidcScopes } = await load(ctx);
+    const { request, view } = await load(ctx);
     const form = (await parse.form(ctx, { limit: '16kb' })) as Record<string, unknown>;
     if (form.decision !== 'approve') {
       return finish(ctx, { error: 'access_denied', error_description: 'The account owner denied the request.' });
     }
-    const key = typeof form.api_key === 'string' ? form.api_key.trim() : '';
-    const principal: Principal | null = looksLikeApiKey(key) ? await services.accounts.authenticate(key) : null;
-    if (!principal) return sendPage(ctx, 401, { ...view, error: 'That API key is unknown, revoked or expired.' });
-    if (!principal.scopes.has('keys:manage')) return sendPage(ctx, 403, { ...view, error: 'Use a key with the keys:manage scope.' });
-    const approved = listOf(form.scope).filter((scope): scope is Scope => view.scopes.includes(scope as Scope));
-    if (approved.length === 0) return sendPage(ctx, 422, { ...view, error: 'Choose at least one permission, or deny.' });
+    let approval;
     try {
-      assertCanGrant(principal, approved);
+      approval = await consent.approve(request, { apiKey: form.api_key, scopes: form.scope });
     } catch (err) {
-      return sendPage(ctx, 403, { ...view, error: (err as Error).message });
+      if (err instanceof DomainError && PAGE_ERRORS.has(err.kind)) return sendPage(ctx, err.status, { ...view, error: err.message });
+      throw err;
     }
-    const grant = new provider.Grant({ accountId: principal.accountId, clientId: details.params.client_id });
-    grant.addResourceScope(resource, approved.join(' '));
-    // Marked as seen, so the library does not ask again for what the owner left unchecked.
-    const declined = view.scopes.filter((scope) => !approved.includes(scope));
-    if (declined.length > 0) grant.rejectResourceScope(resource, declined.join(' '));
-    for (const scope of oidcScopes) grant.addOIDCScope(scope);
-    const grantId = await grant.save();
-    // Revoking this key ends the grant (grants.ts).
-    await services.oauthGrants.approved(grantId, principal.keyId);
-    ctx.state.log.info({ account_id: principal.accountId, client_id: details.params.client_id, scopes: approved }, 'OAuth consent given');
-    return finish(ctx, { login: { accountId: principal.accountId }, consent: { grantId } });
+    ctx.state.log.info({ account_id: approval.accountId, client_id: request.clientId, scopes: approval.scopes }, 'OAuth consent given');
+    return finish(ctx, { login: { accountId: approval.accountId }, consent: { grantId: approval.grantId } });
   });
 
   return router;

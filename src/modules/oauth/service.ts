@@ -7,10 +7,9 @@ import type { AdapterPayload } from 'oidc-provider';
 import { notFound } from '../../shared/errors.ts';
 import { randomBase62 } from '../../shared/ids.ts';
 import { isScope, type Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import { assertCanGrant } from '../accounts/service.ts';
 import { GRANT_ID_CLAIM, SIGNING_ALG } from './provider.ts';
-import { createClientSchema, PUBLIC_AUTH_METHOD } from './schemas.ts';
+import { PUBLIC_AUTH_METHOD, type CreateClientInput } from './schemas.ts';
 import type { OAuthClient, OAuthStore } from './store.ts';
 
 /** Recognisable by secret scanners, like API keys' qrk_. */
@@ -75,8 +74,7 @@ export function createOAuthService({ store, issuer, resource, verificationKeys, 
      * The client secret is shown once; only its SHA-256 is stored. A public client
      * (token_endpoint_auth_method none) gets no secret.
      */
-    async register(principal: Principal, input: unknown): Promise<ClientWithSecret> {
-      const body = parseInput(createClientSchema, input);
+    async register(principal: Principal, body: CreateClientInput): Promise<ClientWithSecret> {
       assertCanGrant(principal, body.scopes);
       const isPublic = body.token_endpoint_auth_method === PUBLIC_AUTH_METHOD;
       const secret = isPublic ? null : CLIENT_SECRET_PREFIX + randomBase62(SECRET_LENGTH);

@@ -4,7 +4,17 @@ import { builder } from '../../graphql/builder.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { createTagSchema, listTagsSchema, updateTagSchema } from './schemas.ts';
 import type { Tag } from './store.ts';
+import type { TagsService } from './service.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    tags: TagsService;
+  }
+}
 
 export const TagRef = builder.objectRef<Tag>('Tag').implement({
   description: 'A label of the account for its codes; codes name their tags by `name`.',
@@ -49,7 +59,7 @@ builder.queryFields((t) => ({
     args: {},
     resolve: scoped('codes:read', async (_root, args, ctx) => {
       forwardOnly(args);
-      return connectionOf(await ctx.services.tags.list(ctx.principal, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined })), args.after);
+      return connectionOf(await ctx.services.tags.list(ctx.principal, parseInput(listTagsSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined }))), args.after);
     }),
   }),
 }));
@@ -58,17 +68,21 @@ builder.mutationFields((t) => ({
   createTag: t.field({
     type: TagRef,
     args: { input: t.arg({ type: CreateTagInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.tags.create(ctx.principal, compact({ name: input.name, color: input.color }))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.tags.create(ctx.principal, parseInput(createTagSchema, compact({ name: input.name, color: input.color })))),
   }),
   updateTag: t.field({
     type: TagRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTagInput, required: true }) },
     resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
-      ctx.services.tags.update(ctx.principal, String(id), {
-        ...compact({ name: input.name }),
-        // An explicit null removes the colour.
-        ...(input.color !== undefined ? { color: input.color } : {}),
-      })),
+      ctx.services.tags.update(
+        ctx.principal,
+        String(id),
+        parseInput(updateTagSchema, {
+          ...compact({ name: input.name }),
+          // An explicit null removes the colour.
+          ...(input.color !== undefined ? { color: input.color } : {}),
+        }),
+      )),
   }),
   deleteTag: t.field({
     type: DeleteTagPayload,

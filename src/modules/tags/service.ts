@@ -6,8 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, notFound, validationFailed } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
-import { createTagSchema, listTagsSchema, tagKey, updateTagSchema } from './schemas.ts';
+import { tagKey, type CreateTagInput, type ListTagsQuery, type UpdateTagInput } from './schemas.ts';
 import type { Tag, TagsStore } from './store.ts';
 import { tooManyTags } from './tagging.ts';
 
@@ -60,8 +59,7 @@ export function createTagsService({ db, tags, maxPerAccount }: TagsServiceDeps) 
 
   return {
     /** Creates a tag; a name the account already has (in any case) is a 409. */
-    async create(principal: Principal, input: unknown): Promise<Tag> {
-      const body = parseInput(createTagSchema, input);
+    async create(principal: Principal, body: CreateTagInput): Promise<Tag> {
       const key = tagKey(body.name);
       const id = newId('tag');
       await inTransaction(db, async (trx) => {
@@ -76,8 +74,7 @@ export function createTagsService({ db, tags, maxPerAccount }: TagsServiceDeps) 
     get,
 
     /** One page of the account's tags in name order, each with its code count. */
-    async list(principal: Principal, query: unknown): Promise<TagPage> {
-      const params = parseInput(listTagsSchema, query);
+    async list(principal: Principal, params: ListTagsQuery): Promise<TagPage> {
       const after = params.cursor ? decodeCursor(params.cursor) : null;
       const rows = await tags.list(principal.accountId, after, params.limit + 1);
       const data = rows.slice(0, params.limit);
@@ -86,8 +83,7 @@ export function createTagsService({ db, tags, maxPerAccount }: TagsServiceDeps) 
     },
 
     /** Renames or recolours; a name another tag has (in any case) is a 409. */
-    async update(principal: Principal, id: string, input: unknown): Promise<Tag> {
-      const patch = parseInput(updateTagSchema, input);
+    async update(principal: Principal, id: string, patch: UpdateTagInput): Promise<Tag> {
       const current = await get(principal, id);
       if (patch.name === undefined && patch.color === undefined) return current;
       const key = patch.name === undefined ? undefined : tagKey(patch.name);

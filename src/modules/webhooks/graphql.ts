@@ -2,16 +2,29 @@
 // stream, Subscription.scanCreated, served over graphql-yoga's server-sent events.
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../../graphql/builder.ts';
-import { connectionOf } from '../../graphql/pages.ts';
+import { enumOf } from '../../graphql/enums.ts';
+import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { guardedStream } from '../../graphql/guarded-stream.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
-import { DomainError } from '../../shared/errors.ts';
+import { parseInput } from '../../shared/validation.ts';
 import type { ScanPayload } from './live.ts';
+import { createWebhookSchema, listDeliveriesSchema, listWebhooksSchema, updateWebhookSchema } from './schemas.ts';
 import type { Attempt, Delivery, DeliveryDetail, Webhook } from './model.ts';
-import type { WebhookWithSecret } from './service.ts';
+import { deliveryStatusSchema, plannedNextAttempt, previousSecretExpiry, scanOutcomeSchema } from './presenter.ts';
+import type { WebhooksService, WebhookWithSecret } from './service.ts';
+
+// What this module's resolvers find in the context (graphql/context.ts explains the merging).
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    webhooks: WebhooksService;
+  }
+}
 
 const EVENTS_HELP = 'scan.created, code.created, code.updated, code.deleted, codes.bulk_created';
+
+const DeliveryStatus = enumOf('WebhookDeliveryStatus', deliveryStatusSchema);
+const ScanOutcome = enumOf('ScanOutcome', scanOutcomeSchema);
 
 const WebhookDeliveryAttemptRef = builder.objectRef<Attempt>('WebhookDeliveryAttempt').implement({
   fields: (t) => ({
@@ -33,9 +46,9 @@ const WebhookDeliveryRef = builder.objectRef<Delivery>('WebhookDelivery').implem
     eventId: t.exposeID('eventId', { description: 'Sent as webhook-id; the same on every attempt.' }),
     eventType: t.exposeString('eventType'),
     eventCreatedAt: t.field({ type: 'DateTime', resolve: (d) => d.eventCreatedAt }),
-    status: t.exposeString('status', { description: 'pending, delivering, succeeded, failed or paused (endpoint disabled)' }),
+    status: t.expose('status', { type: DeliveryStatus, description: 'pending, delivering, succeeded, failed or paused (endpoint disabled)' }),
     attempts: t.exposeInt('attempts'),
-    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => (d.status === 'delivering' ? null : d.nextAttemptAt) }),
+    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: plannedNextAttempt }),
     lastAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.lastAttemptAt }),
     lastResponseStatus: t.exposeInt('lastResponseStatus', { nullable: true }),
     lastDurationMs: t.exposeInt('lastDurationMs', { nullable: true }),
@@ -72,18 +85,18 @@ export const WebhookRef = builder.objectRef<Webhook>('Webhook').implement({
       type: 'DateTime',
       nullable: true,
       description: 'While set, the previous secret signs beside the current one.',
-      resolve: (w) => (w.previousSecretExpiresAt && w.previousSecretExpiresAt > new Date() ? w.previousSecretExpiresAt : null),
+      resolve: previousSecretExpiry,
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (w) => w.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (w) => w.updatedAt }),
     deliveries: t.connection({
       type: WebhookDeliveryRef,
       description: 'Newest first. Forward pagination only.',
-      args: { status: t.arg.string({ required: false, description: 'pending, delivering, succeeded, failed or paused' }) },
+      args: { status: t.arg({ type: DeliveryStatus, required: false, description: 'pending, delivering, succeeded, failed or paused' }) },
       // Reachable from mutations too (createWebhook, updateWebhook): a write scope alone does not read deliveries.
       resolve: scoped('webhooks:read', async (webhook, args, ctx) => {
-        if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
-        const page = await ctx.services.webhooks.deliveries(ctx.principal, webhook.id, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status }));
+        forwardOnly(args);
+        const page = await ctx.services.webhooks.deliveries(ctx.principal, webhook.id, parseInput(listDeliveriesSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status })));
         return connectionOf(page, args.after);
       }),
     }),
@@ -103,7 +116,7 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
     codeId: t.exposeID('code_id'),
     scanUrl: t.exposeString('scan_url'),
     destination: t.exposeString('destination', { nullable: true, description: 'Null when the scan got the paused or expired page.' }),
-    outcome: t.exposeString('outcome', { description: 'redirect, paused, expired or limit_reached.' }),
+    outcome: t.expose('outcome', { type: ScanOutcome, description: 'redirect, paused, expired or limit_reached.' }),
     ruleId: t.exposeID('rule_id', { nullable: true }),
     country: t.exposeString('country', { nullable: true }),
     device: t.exposeString('device', { nullable: true }),
@@ -140,7 +153,6 @@ const DeleteWebhookPayload = builder.objectRef<{ deletedId: string }>('DeleteWeb
   fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
 });
 
-/** A service page as a Relay connection. */
 /** null stays null where it means "clear"; elsewhere absent and null both mean "leave as is". */
 function toUpdateBody(input: typeof UpdateWebhookInput.$inferInput) {
   return {
@@ -156,8 +168,8 @@ builder.queryFields((t) => ({
     description: "The caller's webhook endpoints, newest first. Forward pagination only.",
     // Without arguments of its own the connection's args need naming for the scope wrapper.
     resolve: scoped('webhooks:read', async (_root, args: DefaultConnectionArguments, ctx) => {
-      if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
-      const page = await ctx.services.webhooks.list(ctx.principal, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined }));
+      forwardOnly(args);
+      const page = await ctx.services.webhooks.list(ctx.principal, parseInput(listWebhooksSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined })));
       return connectionOf(page, args.after);
     }),
   }),
@@ -165,27 +177,13 @@ builder.queryFields((t) => ({
     type: WebhookRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: scoped('webhooks:read', async (_root, { id }, ctx) => {
-      try {
-        return await ctx.services.webhooks.get(ctx.principal, String(id));
-      } catch (err) {
-        if (err instanceof DomainError && err.kind === 'not_found') return null;
-        throw err;
-      }
-    }),
+    resolve: scoped('webhooks:read', (_root, { id }, ctx) => orNull(ctx.services.webhooks.get(ctx.principal, String(id)))),
   }),
   webhookDelivery: t.field({
     type: WebhookDeliveryRef,
     nullable: true,
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: scoped('webhooks:read', async (_root, { webhookId, deliveryId }, ctx) => {
-      try {
-        return await ctx.services.webhooks.delivery(ctx.principal, String(webhookId), String(deliveryId));
-      } catch (err) {
-        if (err instanceof DomainError && err.kind === 'not_found') return null;
-        throw err;
-      }
-    }),
+    resolve: scoped('webhooks:read', (_root, { webhookId, deliveryId }, ctx) => orNull(ctx.services.webhooks.delivery(ctx.principal, String(webhookId), String(deliveryId)))),
   }),
 }));
 
@@ -195,12 +193,12 @@ builder.mutationFields((t) => ({
     description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: scoped('webhooks:write', (_root, { input }, ctx) =>
-      ctx.services.webhooks.create(ctx.principal, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description }))),
+      ctx.services.webhooks.create(ctx.principal, parseInput(createWebhookSchema, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description })))),
   }),
   updateWebhook: t.field({
     type: WebhookRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: scoped('webhooks:write', (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), toUpdateBody(input))),
+    resolve: scoped('webhooks:write', (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), parseInput(updateWebhookSchema, toUpdateBody(input)))),
   }),
   deleteWebhook: t.field({
     type: DeleteWebhookPayload,

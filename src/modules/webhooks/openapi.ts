@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { codeResourceSchema } from '../codes/presenter.ts';
-import { jsonResponse, listOf, noContent, operation, pathParams, type OpenApiModule } from '../../http/openapi/common.ts';
+import { jsonResponse, listOf, operation, pathParams, resourceOperations, type OpenApiModule } from '../../http/openapi/common.ts';
 import { MAX_ATTEMPTS } from './schedule.ts';
 import { TEST_EVENT, type AnyEventType } from './model.ts';
 import { deliveryDetailSchema, deliveryResourceSchema, EVENT_DATA_SCHEMAS, webhookResourceSchema, webhookWithSecretSchema } from './presenter.ts';
@@ -16,13 +16,53 @@ const webhookId = { description: 'The webhook’s id.', example: 'wh_5kQ2mX8pL4f
 const webhookIdParams = pathParams({ id: webhookId });
 const deliveryParams = pathParams({ id: webhookId, deliveryId: { description: 'The delivery’s id.', example: 'dlv_8dK2pQ7wZ1xY4vB6nM0c' } });
 
-const createBody = createWebhookSchema.meta({
-  id: 'CreateWebhook',
-  example: { url: 'https://crm.example.com/hooks/qr', events: ['scan.created', 'code.updated'], description: 'CRM sync' },
+const webhooks = resourceOperations({
+  tag: TAG,
+  resource: webhookResourceSchema,
+  idParams: webhookIdParams,
+  read: 'webhooks:read',
+  write: 'webhooks:write',
+  create: {
+    operationId: 'createWebhook',
+    summary: 'Register a webhook endpoint',
+    description:
+      'The answer carries the endpoint’s signing secret, shown only this once. The URL must be https:// and must not point to a private, loopback or internal address (checked again at every attempt). `code_ids` must be codes of this account.',
+    body: createWebhookSchema.meta({
+      id: 'CreateWebhook',
+      example: { url: 'https://crm.example.com/hooks/qr', events: ['scan.created', 'code.updated'], description: 'CRM sync' },
+    }),
+    location: z.object({ Location: z.string().meta({ description: 'The webhook’s URL.', example: '/v1/webhooks/wh_5kQ2mX8pL4fT9aB3dE7g' }) }),
+    answer: webhookWithSecretSchema,
+    answered: 'The new endpoint, with its secret.',
+    problems: [422],
+  },
+  list: {
+    operationId: 'listWebhooks',
+    summary: 'List webhook endpoints',
+    description: 'One page of the account’s endpoints, newest first. Secrets are never shown here.',
+    query: listWebhooksSchema,
+    listId: 'WebhookList',
+    answered: 'One page of endpoints.',
+    problems: [422],
+  },
+  get: {
+    operationId: 'getWebhook',
+    summary: 'Get a webhook endpoint',
+    description: 'With `disabled_reason` when it was disabled, and `failing_since` while its deliveries fail.',
+    answered: 'The endpoint.',
+    problems: [404],
+  },
+  update: {
+    operationId: 'updateWebhook',
+    summary: 'Update a webhook endpoint',
+    description:
+      'Changes url, events, code_ids (null: every code) and description. `enabled: false` disables the endpoint and pauses its waiting deliveries; `enabled: true` enables it again (also after it was disabled automatically) and resumes them.',
+    body: updateWebhookSchema.meta({ id: 'UpdateWebhook', example: { events: ['code.updated', 'code.deleted'], enabled: true } }),
+    answered: 'The updated endpoint.',
+    problems: [404, 422],
+  },
+  remove: { operationId: 'deleteWebhook', summary: 'Delete a webhook endpoint', description: 'With its delivery log; nothing more is sent to it.', problems: [404] },
 });
-const updateBody = updateWebhookSchema.meta({ id: 'UpdateWebhook', example: { events: ['code.updated', 'code.deleted'], enabled: true } });
-
-const location = z.object({ Location: z.string().meta({ description: 'The webhook’s URL.', example: '/v1/webhooks/wh_5kQ2mX8pL4fT9aB3dE7g' }) });
 
 const ATTEMPT_NOW =
   'The attempt is made during the call (it takes at most the delivery timeout, WEBHOOK_TIMEOUT_MS, 10 s by default), and the answer is the delivery afterwards: ' +
@@ -123,63 +163,8 @@ export const webhooksOpenApi: OpenApiModule = {
       'Endpoints that receive signed events (Standard Webhooks) when codes change or are scanned, and the log of every delivery; the events themselves are under Webhooks in this document.',
   },
   paths: {
-    '/webhooks': {
-      post: operation({
-        operationId: 'createWebhook',
-        summary: 'Register a webhook endpoint',
-        description:
-          'The answer carries the endpoint’s signing secret, shown only this once. The URL must be https:// and must not point to a private, loopback or internal address (checked again at every attempt). `code_ids` must be codes of this account.',
-        tag: TAG,
-        scope: 'webhooks:write',
-        requestBody: { required: true, content: { 'application/json': { schema: createBody } } },
-        responses: { '201': { ...jsonResponse(webhookWithSecretSchema, 'The new endpoint, with its secret.'), headers: location } },
-        problems: [422],
-      }),
-      get: operation({
-        operationId: 'listWebhooks',
-        summary: 'List webhook endpoints',
-        description: 'One page of the account’s endpoints, newest first. Secrets are never shown here.',
-        tag: TAG,
-        scope: 'webhooks:read',
-        requestParams: { query: listWebhooksSchema },
-        responses: { '200': jsonResponse(listOf(webhookResourceSchema, 'WebhookList'), 'One page of endpoints.') },
-        problems: [422],
-      }),
-    },
-    '/webhooks/{id}': {
-      get: operation({
-        operationId: 'getWebhook',
-        summary: 'Get a webhook endpoint',
-        description: 'With `disabled_reason` when it was disabled, and `failing_since` while its deliveries fail.',
-        tag: TAG,
-        scope: 'webhooks:read',
-        requestParams: { path: webhookIdParams },
-        responses: { '200': jsonResponse(webhookResourceSchema, 'The endpoint.') },
-        problems: [404],
-      }),
-      patch: operation({
-        operationId: 'updateWebhook',
-        summary: 'Update a webhook endpoint',
-        description:
-          'Changes url, events, code_ids (null: every code) and description. `enabled: false` disables the endpoint and pauses its waiting deliveries; `enabled: true` enables it again (also after it was disabled automatically) and resumes them.',
-        tag: TAG,
-        scope: 'webhooks:write',
-        requestParams: { path: webhookIdParams },
-        requestBody: { required: true, content: { 'application/json': { schema: updateBody } } },
-        responses: { '200': jsonResponse(webhookResourceSchema, 'The updated endpoint.') },
-        problems: [404, 422],
-      }),
-      delete: operation({
-        operationId: 'deleteWebhook',
-        summary: 'Delete a webhook endpoint',
-        description: 'With its delivery log; nothing more is sent to it.',
-        tag: TAG,
-        scope: 'webhooks:write',
-        requestParams: { path: webhookIdParams },
-        responses: { '204': noContent },
-        problems: [404],
-      }),
-    },
+    '/webhooks': webhooks.collection,
+    '/webhooks/{id}': webhooks.item,
     '/webhooks/{id}/rotate-secret': {
       post: operation({
         operationId: 'rotateWebhookSecret',

@@ -43,6 +43,12 @@ export const webhookWithSecretSchema = webhookResourceSchema
 
 export const deliveryEventTypeSchema = z.enum([...EVENT_TYPES, TEST_EVENT]).meta({ id: 'WebhookEventType' });
 
+/** Where a delivery stands (GraphQL's WebhookDeliveryStatus too). */
+export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES).meta({
+  description:
+    '`pending`: waiting for its first attempt or a retry; `delivering`: an attempt is under way; `succeeded`: a 2xx answer; `failed`: every attempt failed; `paused`: the endpoint is disabled.',
+});
+
 export const deliveryResourceSchema = z
   .object({
     id: z.string().meta({ example: 'dlv_8dK2pQ7wZ1xY4vB6nM0c' }),
@@ -53,10 +59,7 @@ export const deliveryResourceSchema = z
       type: deliveryEventTypeSchema,
       created_at: instant,
     }),
-    status: z.enum(DELIVERY_STATUSES).meta({
-      description:
-        '`pending`: waiting for its first attempt or a retry; `delivering`: an attempt is under way; `succeeded`: a 2xx answer; `failed`: every attempt failed; `paused`: the endpoint is disabled.',
-    }),
+    status: deliveryStatusSchema,
     attempts: z.int().meta({ description: 'Attempts made so far.' }),
     next_attempt_at: instant.nullable().meta({ description: 'When the next attempt is due; null when none is planned.' }),
     last_attempt_at: instant.nullable(),
@@ -89,6 +92,13 @@ export const deliveryDetailSchema = deliveryResourceSchema
   .meta({ id: 'WebhookDeliveryDetail', description: 'A delivery with its event’s data and every attempt.' });
 export type DeliveryDetailJson = z.output<typeof deliveryDetailSchema>;
 
+/** Until when the previous secret still signs after a rotation; null once the overlap is over (both transports show this). */
+export const previousSecretExpiry = (webhook: Webhook): Date | null =>
+  webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > new Date() ? webhook.previousSecretExpiresAt : null;
+
+/** When the next attempt is due; null while delivering, when next_attempt_at holds the worker's lease, not a planned retry. */
+export const plannedNextAttempt = (delivery: Delivery): Date | null => (delivery.status === 'delivering' ? null : delivery.nextAttemptAt);
+
 export function presentWebhook(webhook: Webhook): WebhookJson {
   return {
     id: webhook.id,
@@ -101,14 +111,13 @@ export function presentWebhook(webhook: Webhook): WebhookJson {
     disabled_reason: webhook.disabledReason,
     disabled_at: iso(webhook.disabledAt),
     failing_since: iso(webhook.failingSince),
-    previous_secret_expires_at: webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > new Date() ? iso(webhook.previousSecretExpiresAt) : null,
+    previous_secret_expires_at: iso(previousSecretExpiry(webhook)),
     created_at: webhook.createdAt.toISOString(),
     updated_at: webhook.updatedAt.toISOString(),
   };
 }
 
 export function presentDelivery(delivery: Delivery): DeliveryJson {
-  const delivering = delivery.status === 'delivering';
   return {
     id: delivery.id,
     object: 'webhook_delivery',
@@ -116,8 +125,7 @@ export function presentDelivery(delivery: Delivery): DeliveryJson {
     event: { id: delivery.eventId, type: delivery.eventType, created_at: delivery.eventCreatedAt.toISOString() },
     status: delivery.status,
     attempts: delivery.attempts,
-    // While delivering, next_attempt_at holds the worker's lease, not a planned retry.
-    next_attempt_at: delivering ? null : iso(delivery.nextAttemptAt),
+    next_attempt_at: iso(plannedNextAttempt(delivery)),
     last_attempt_at: iso(delivery.lastAttemptAt),
     last_response_status: delivery.lastResponseStatus,
     last_duration_ms: delivery.lastDurationMs,
@@ -145,13 +153,18 @@ export function presentDeliveryDetail(delivery: DeliveryDetail): DeliveryDetailJ
 // The events: what a receiver gets in the body of each POST, `{ type, timestamp, data }`
 // (signature.ts eventBody). The `data` of each type is what outbox.ts and service.ts write.
 
+/** What a scan was answered (GraphQL's ScanOutcome too). */
+export const scanOutcomeSchema = z
+  .enum(['redirect', 'paused', 'expired', 'limit_reached'])
+  .meta({ description: 'redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the scan went to its fallback destination or got the page.' });
+
 /** The `data` of scan.created (outbox.ts scanPayload, also Subscription.scanCreated). */
 export const scanEventDataSchema = z
   .object({
     code_id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
     scan_url: z.string().meta({ example: 'https://qr.example.com/aB3dE5f' }),
     destination: z.string().nullable().meta({ description: 'Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback destination (the visitor got a page saying so).', example: 'https://example.de/fruehling' }),
-    outcome: z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({ description: 'redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the scan went to its fallback destination or got the page.' }),
+    outcome: scanOutcomeSchema,
     rule_id: z.string().nullable().meta({ description: 'The routing rule that chose the destination; null for the default destination.' }),
     country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, when known.', example: 'DE' }),
     device: z.string().nullable().meta({ example: 'mobile' }),

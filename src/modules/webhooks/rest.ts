@@ -1,42 +1,34 @@
 // REST routes for webhooks. Handlers only translate HTTP to service calls and back.
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
+import { registerResourceRoutes } from '../../http/resource-routes.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { presentDelivery, presentDeliveryDetail, presentWebhook } from './presenter.ts';
+import { createWebhookSchema, listDeliveriesSchema, listWebhooksSchema, updateWebhookSchema } from './schemas.ts';
+import type { WebhooksService } from './service.ts';
 
-export function registerWebhookRoutes(router: Router<AppState>, { services, auth, json }: RouteDeps): void {
-  const webhooks = services.webhooks;
-  const location = (id: string) => `${router.opts.prefix}/webhooks/${id}`;
-
-  // POST /v1/webhooks: register an endpoint; the answer shows its signing secret, once
-  router.post('/webhooks', auth, scope('webhooks:write'), json, async (ctx) => {
-    const { webhook, secret } = await webhooks.create(principalOf(ctx), ctx.request.body);
-    ctx.status = 201;
-    ctx.set('Location', location(webhook.id));
-    ctx.body = { ...presentWebhook(webhook), secret };
-  });
-
-  // GET /v1/webhooks: one page of endpoints, newest first, with next_cursor
-  router.get('/webhooks', auth, scope('webhooks:read'), async (ctx) => {
-    const page = await webhooks.list(principalOf(ctx), ctx.query);
-    ctx.body = { object: 'list', data: page.data.map(presentWebhook), next_cursor: page.nextCursor };
-  });
-
-  // GET /v1/webhooks/:id: one endpoint, with disabled_reason when it was disabled
-  router.get('/webhooks/:id', auth, scope('webhooks:read'), async (ctx) => {
-    ctx.body = presentWebhook(await webhooks.get(principalOf(ctx), ctx.params.id!));
-  });
-
-  // PATCH /v1/webhooks/:id: change url, events, code_ids, description; enable or disable
-  router.patch('/webhooks/:id', auth, scope('webhooks:write'), json, async (ctx) => {
-    ctx.body = presentWebhook(await webhooks.update(principalOf(ctx), ctx.params.id!, ctx.request.body));
-  });
-
-  // DELETE /v1/webhooks/:id: delete the endpoint and its delivery log
-  router.delete('/webhooks/:id', auth, scope('webhooks:write'), async (ctx) => {
-    await webhooks.remove(principalOf(ctx), ctx.params.id!);
-    ctx.status = 204;
+export function registerWebhookRoutes(router: Router<AppState>, { webhooks, ...edge }: RouteEdge & { webhooks: WebhooksService }): void {
+  const { auth } = edge;
+  registerResourceRoutes(router, edge, {
+    path: '/webhooks',
+    read: 'webhooks:read',
+    write: 'webhooks:write',
+    present: presentWebhook,
+    // POST /v1/webhooks: register an endpoint; the answer shows its signing secret, once
+    create: async (ctx) => {
+      const { webhook, secret } = await webhooks.create(principalOf(ctx), parseInput(createWebhookSchema, ctx.request.body));
+      return { id: webhook.id, body: { ...presentWebhook(webhook), secret } };
+    },
+    // GET /v1/webhooks: one page of endpoints, newest first, with next_cursor
+    list: (ctx) => webhooks.list(principalOf(ctx), parseInput(listWebhooksSchema, ctx.query)),
+    // GET /v1/webhooks/:id: one endpoint, with disabled_reason when it was disabled
+    get: (ctx, id) => webhooks.get(principalOf(ctx), id),
+    // PATCH /v1/webhooks/:id: change url, events, code_ids, description; enable or disable
+    update: (ctx, id) => webhooks.update(principalOf(ctx), id, parseInput(updateWebhookSchema, ctx.request.body)),
+    // DELETE /v1/webhooks/:id: delete the endpoint and its delivery log
+    remove: (ctx, id) => webhooks.remove(principalOf(ctx), id),
   });
 
   // POST /v1/webhooks/:id/rotate-secret: new secret; the old one co-signs for 24 hours
@@ -52,7 +44,7 @@ export function registerWebhookRoutes(router: Router<AppState>, { services, auth
 
   // GET /v1/webhooks/:id/deliveries: one page of deliveries, newest first (?status=failed …)
   router.get('/webhooks/:id/deliveries', auth, scope('webhooks:read'), async (ctx) => {
-    const page = await webhooks.deliveries(principalOf(ctx), ctx.params.id!, ctx.query);
+    const page = await webhooks.deliveries(principalOf(ctx), ctx.params.id!, parseInput(listDeliveriesSchema, ctx.query));
     ctx.body = { object: 'list', data: page.data.map(presentDelivery), next_cursor: page.nextCursor };
   });
 

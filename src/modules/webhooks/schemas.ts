@@ -68,9 +68,11 @@ export const listWebhooksSchema = z.strictObject({
   limit: limitSchema,
   cursor: cursorSchema,
 });
+export type ListWebhooksQuery = z.output<typeof listWebhooksSchema>;
 
 export const listDeliveriesSchema = z.strictObject({
   limit: limitSchema,
   cursor: cursorSchema,
   status: z.enum(DELIVERY_STATUSES, oneOf(DELIVERY_STATUSES)).optional().meta({ description: 'Only deliveries in this state.' }),
 });
+export type ListDeliveriesQuery = z.output<typeof listDeliveriesSchema>;

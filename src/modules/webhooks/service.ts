@@ -2,19 +2,17 @@
 // takes the caller's principal first and sees only its account: another account's webhook or
 // delivery is a 404, exactly like an id that never existed.
 import type { Knex } from 'knex';
-import type { z } from 'zod';
 import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, notFound, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput, zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import type { OwnedCodeIds } from '../codes/store.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { Deliverer } from './deliverer.ts';
 import { newId } from '../../shared/ids.ts';
 import type { LiveScans, ScanPayload } from './live.ts';
 import { TEST_EVENT, type Delivery, type DeliveryDetail, type Webhook } from './model.ts';
-import { createWebhookSchema, listDeliveriesSchema, listWebhooksSchema, updateWebhookSchema } from './schemas.ts';
+import type { CreateWebhookInput, ListDeliveriesQuery, ListWebhooksQuery, UpdateWebhookInput } from './schemas.ts';
 import { generateSecret } from './signature.ts';
 import type { EndpointChanges, WebhooksStore } from './store.ts';
 import { registrationProblem, urlProblems, type TargetPolicy } from './target.ts';
@@ -72,16 +70,10 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
     return ids.flatMap((id, index) => (owned.has(id) ? [] : [{ path: `code_ids.${index}`, message: `no code with id '${id}'` }]));
   }
 
-  /** Parses a body and runs the checks that need I/O, reporting every problem in one 422. */
-  async function parseWithChecks<S extends typeof createWebhookSchema | typeof updateWebhookSchema>(schema: S, principal: Principal, input: unknown) {
-    const parsed = schema.safeParse(input);
-    const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-    const errors = parsed.success ? [] : zodIssuesToFieldErrors(parsed.error.issues);
-    const urlInvalid = errors.some((e) => e.path === 'url');
-    if (typeof raw.url === 'string' && !urlInvalid) errors.push(...(await urlErrors(raw.url.trim())));
-    if (parsed.success) errors.push(...(await codeIdErrors(principal.accountId, parsed.data.code_ids)));
-    if (!parsed.success || errors.length > 0) throw validationFailed(errors);
-    return parsed.data as z.output<S>;
+  /** The checks of a parsed body that need I/O (the URL's address policy, the codes' owner), every problem in one 422. */
+  async function check(principal: Principal, body: CreateWebhookInput | UpdateWebhookInput): Promise<void> {
+    const errors = [...(body.url === undefined ? [] : await urlErrors(body.url)), ...(await codeIdErrors(principal.accountId, body.code_ids))];
+    if (errors.length > 0) throw validationFailed(errors);
   }
 
   async function find(principal: Principal, id: string): Promise<Webhook> {
@@ -109,8 +101,8 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
 
   return {
     /** Registers an endpoint; the answer carries its signing secret, shown this once. */
-    async create(principal: Principal, input: unknown): Promise<WebhookWithSecret> {
-      const body = await parseWithChecks(createWebhookSchema, principal, input);
+    async create(principal: Principal, body: CreateWebhookInput): Promise<WebhookWithSecret> {
+      await check(principal, body);
       // Checked before the insert, not with it: two creates at the same instant may both pass, so
       // an account can end one or two over the cap, never more than its concurrent requests.
       const existing = await store.countEndpoints(principal.accountId);
@@ -143,8 +135,7 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
     get: find,
 
     /** One page of the caller's webhooks, newest first. */
-    async list(principal: Principal, query: unknown): Promise<Page<Webhook>> {
-      const params = parseInput(listWebhooksSchema, query);
+    async list(principal: Principal, params: ListWebhooksQuery): Promise<Page<Webhook>> {
       const after = params.cursor ? decodeCursor(params.cursor) : null;
       return pageOf(await store.listEndpoints(principal.accountId, after, params.limit + 1), params.limit);
     },
@@ -153,9 +144,9 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
      * Partial update. `enabled: false` pauses the waiting deliveries; `enabled: true` clears
      * the disabled reason and makes the paused deliveries due again.
      */
-    async update(principal: Principal, id: string, input: unknown): Promise<Webhook> {
+    async update(principal: Principal, id: string, patch: UpdateWebhookInput): Promise<Webhook> {
       const current = await find(principal, id);
-      const patch = await parseWithChecks(updateWebhookSchema, principal, input);
+      await check(principal, patch);
       const now = new Date();
       const changes: EndpointChanges = { updatedAt: now, url: patch.url, events: patch.events, codeIds: patch.code_ids, description: patch.description };
       const disabling = patch.enabled === false && current.enabled;
@@ -212,9 +203,8 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
     },
 
     /** One page of an endpoint's deliveries, newest first, optionally of one status. */
-    async deliveries(principal: Principal, id: string, query: unknown): Promise<Page<Delivery>> {
+    async deliveries(principal: Principal, id: string, params: ListDeliveriesQuery): Promise<Page<Delivery>> {
       const webhook = await find(principal, id);
-      const params = parseInput(listDeliveriesSchema, query);
       const after = params.cursor ? decodeCursor(params.cursor) : null;
       return pageOf(await store.listDeliveries(webhook.id, params.status, after, params.limit + 1), params.limit);
     },
