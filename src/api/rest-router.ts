@@ -17,6 +17,7 @@ import { bearerAuthenticator, requireAuth } from '../http/auth.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppContext, AppState } from '../http/context.ts';
 import { withRateLimit } from '../http/rate-limit.ts';
+import type { RouteEdge } from '../http/route-edge.ts';
 import type { ApiVersion } from '../http/versions.ts';
 
 export function createApiRouter(version: ApiVersion, services: Services): Router<AppState> {
@@ -24,20 +25,22 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
   // Every authenticated call counts against its key's limit right after auth; bulk calls also
   // against the bulk limit.
   const isBulk = (ctx: AppContext) => ctx.method === 'POST' && ctx.routerPath === `/${version}/codes/bulk`;
-  const deps = {
-    services,
+  const edge: RouteEdge = {
     auth: withRateLimit(requireAuth(bearerAuthenticator(services)), services.rateLimits, isBulk),
     json: jsonBody(services.config.jsonBodyLimit),
     bulkJson: jsonBody(services.config.bulkBodyLimit),
+    publicBaseUrl: services.config.publicBaseUrl,
   };
-  // Before the codes routes, so /codes/bulk is never read as /codes/:id.
-  registerBulkRoutes(router, deps);
-  registerCodeRoutes(router, deps);
+  const deps = { ...edge, services };
+  // Codes and what hangs off them; bulk before the codes routes, so /codes/bulk is never read as /codes/:id.
+  const { idempotency } = services;
+  registerBulkRoutes(router, { ...edge, bulk: services.bulk, idempotency, bulkBodyLimit: services.config.bulkBodyLimit });
+  registerCodeRoutes(router, { ...edge, codes: services.codes, idempotency });
+  registerRoutingRoutes(router, { ...edge, routing: services.routing });
+  registerImageRoutes(router, { ...edge, images: services.images });
+  registerBatchRoutes(router, { ...edge, batches: services.batches });
   registerDomainRoutes(router, deps);
-  registerRoutingRoutes(router, deps);
   registerTagRoutes(router, deps);
-  registerImageRoutes(router, deps);
-  registerBatchRoutes(router, deps);
   registerAnalyticsRoutes(router, deps);
   registerWebhookRoutes(router, deps);
   registerApiKeyRoutes(router, deps);
