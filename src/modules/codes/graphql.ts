@@ -24,7 +24,7 @@ import {
   type CreateCodeInput as CreateCodeBody,
 } from './schemas.ts';
 
-export const CodeTypeEnum = builder.enumType('CodeType', { description: 'url codes are dynamic (the image encodes the scan URL); the others encode their content.', values: codeTypeSchema.options });
+const CodeTypeEnum = builder.enumType('CodeType', { description: 'url codes are dynamic (the image encodes the scan URL); the others encode their content.', values: codeTypeSchema.options });
 const QrStyleEnum = builder.enumType('QrStyle', { description: 'How modules are drawn.', values: styleSchema.options });
 const ErrorCorrectionEnum = builder.enumType('ErrorCorrection', { description: 'QR error correction level, L (7%) to H (30%).', values: errorCorrectionSchema.options });
 const EyeStyleEnum = builder.enumType('EyeStyle', { description: 'How the three finder patterns are drawn.', values: eyeStyleSchema.options });
