@@ -18,17 +18,6 @@ import { chooseEncoding } from '../http/precompressed.ts';
 import { GRAPHIQL_CSP, HTML_SECURITY_HEADERS } from '../http/security-headers.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 
-// Codes, routing, images and bulk do not declare what their resolvers use yet (graphql/context.ts
-// says how a module does): until they do, the context names their services from here.
-declare module '../graphql/context.ts' {
-  interface GraphQLServices {
-    codes: Services['codes'];
-    routing: Services['routing'];
-    images: Services['images'];
-    bulk: Services['bulk'];
-  }
-}
-
 /**
  * yoga would read a body of any size. It is read here first, within `limitBytes` and
  * MAX_JSON_DEPTH, and handed over already read (whatwg-node under yoga takes `req.body`, as it

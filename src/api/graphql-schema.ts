@@ -6,6 +6,7 @@ import '../graphql/scalars.ts';
 import '../modules/routing/graphql.ts';
 import '../modules/tags/graphql.ts';
 import '../modules/codes/graphql.ts';
+import '../modules/images/graphql.ts';
 import '../modules/domains/graphql.ts';
 import '../modules/bulk/graphql.ts';
 import '../modules/analytics/graphql.ts';

@@ -31,15 +31,15 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
     bulkJson: jsonBody(services.config.bulkBodyLimit),
     publicBaseUrl: services.config.publicBaseUrl,
   };
-  const deps = { ...edge, services };
-  // Before the codes routes, so /codes/bulk is never read as /codes/:id.
-  registerBulkRoutes(router, deps);
-  registerCodeRoutes(router, deps);
+  // Codes and what hangs off them; bulk before the codes routes, so /codes/bulk is never read as /codes/:id.
+  const { idempotency } = services;
+  registerBulkRoutes(router, { ...edge, bulk: services.bulk, idempotency, bulkBodyLimit: services.config.bulkBodyLimit });
+  registerCodeRoutes(router, { ...edge, codes: services.codes, idempotency });
+  registerRoutingRoutes(router, { ...edge, routing: services.routing });
+  registerImageRoutes(router, { ...edge, images: services.images });
+  registerBatchRoutes(router, { ...edge, batches: services.batches });
   registerDomainRoutes(router, { ...edge, domains: services.domains });
-  registerRoutingRoutes(router, deps);
   registerTagRoutes(router, { ...edge, tags: services.tags });
-  registerImageRoutes(router, deps);
-  registerBatchRoutes(router, deps);
   registerAnalyticsRoutes(router, { ...edge, analytics: services.analytics, rawScans: services.rawScans });
   registerWebhookRoutes(router, { ...edge, webhooks: services.webhooks });
   registerApiKeyRoutes(router, { ...edge, accounts: services.accounts });

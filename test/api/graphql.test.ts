@@ -123,7 +123,7 @@ describe('images and static types', () => {
   });
 
   it('reports static content errors under content', async () => {
-    const res = await app.graphql(key, 'mutation { createCode(input: { type: "geo", content: { latitude: 95, longitude: 0 } }) { id } }');
+    const res = await app.graphql(key, 'mutation { createCode(input: { type: geo, content: { latitude: 95, longitude: 0 } }) { id } }');
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'content.latitude' }] });
   });
 });

@@ -248,7 +248,7 @@ describe('open redirects', () => {
     }
     const gql = await app.graphql(key, 'mutation($c: JSON!) { createCode(input: { content: $c }) { id } }', { c: destination });
     expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
-    const rules = await app.graphql(key, 'mutation($id: ID!, $d: String!) { replaceRouting(codeId: $id, rules: [{ type: "geo", conditions: { countries: ["US"] }, destination: $d }]) { enabled } }', { id: code.id, d: destination });
+    const rules = await app.graphql(key, 'mutation($id: ID!, $d: String!) { replaceRouting(codeId: $id, rules: [{ type: geo, conditions: { countries: ["US"] }, destination: $d }]) { enabled } }', { id: code.id, d: destination });
     expect(rules.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
     // The code still sends scans where it did.
     const scan = await fetch(code.scan_url, { redirect: 'manual' });

@@ -40,7 +40,7 @@ describe('logo bytes per account, collected as soon as unused (grace 0)', () => 
     expect(logos.requests()).toBe(fetchesBefore + 1);
     const bulk = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: [withLogo('0000aa'), withLogo('aa0000')] } });
     expect(bulk.status).toBe(422);
-    const graphql = await app.graphql(key, `mutation { createCode(input: { content: "https://example.com/g", design: { logoUrl: "${logos.url('/logo-0000aa.png')}", errorCorrection: "H" } }) { id } }`);
+    const graphql = await app.graphql(key, `mutation { createCode(input: { content: "https://example.com/g", design: { logoUrl: "${logos.url('/logo-0000aa.png')}", errorCorrection: H } }) { id } }`);
     expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 422 });
     expect(await codeCount(app, key)).toBe(2);
     expect(await logoStored(app, '0000aa')).toBe(false);

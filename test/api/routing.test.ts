@@ -119,7 +119,7 @@ describe('rules endpoints', () => {
     // PATCH with routing, and GraphQL, keep ids the same way.
     const patched = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { routing: { rules: [{ ruleId: de.ruleId, condition: 'country:DE', destination: 'https://example.com/de' }] } } });
     expect(patched.body.routing.rules.map((r: any) => r.ruleId)).toEqual([de.ruleId]);
-    const graphql = await app.graphql(key, `mutation { replaceRouting(codeId: "${code.id}", rules: [{ ruleId: "${de.ruleId}", type: "geo", conditions: { countries: ["CH"] }, destination: "https://example.com/ch" }]) { rules { ruleId } } }`);
+    const graphql = await app.graphql(key, `mutation { replaceRouting(codeId: "${code.id}", rules: [{ ruleId: "${de.ruleId}", type: geo, conditions: { countries: ["CH"] }, destination: "https://example.com/ch" }]) { rules { ruleId } } }`);
     expect(graphql.body.data?.replaceRouting.rules.map((r: any) => r.ruleId), JSON.stringify(graphql.body.errors)).toEqual([de.ruleId]);
   });
 
@@ -263,7 +263,7 @@ describe('GraphQL', () => {
     const code = await createCode(app, key);
     const replaced = await app.graphql(
       key,
-      `mutation($id: ID!) { replaceRouting(codeId: $id, rules: [{ type: "geo", conditions: { countries: ["FR"] }, destination: "https://example.fr/" }]) { enabled rules { ruleId type condition conditions { countries } } } }`,
+      `mutation($id: ID!) { replaceRouting(codeId: $id, rules: [{ type: geo, conditions: { countries: ["FR"] }, destination: "https://example.fr/" }]) { enabled rules { ruleId type condition conditions { countries } } } }`,
       { id: code.id },
     );
     expect(replaced.body.errors).toBeUndefined();
@@ -271,7 +271,7 @@ describe('GraphQL', () => {
 
     const added = await app.graphql(
       key,
-      `mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: "query", conditions: { params: [{ name: "src", value: "tv" }] }, destination: "https://example.com/tv" }) { ruleId priority condition conditions { params { name value } } } }`,
+      `mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: query, conditions: { params: [{ name: "src", value: "tv" }] }, destination: "https://example.com/tv" }) { ruleId priority condition conditions { params { name value } } } }`,
       { id: code.id },
     );
     expect(added.body.data.addRoutingRule).toMatchObject({ priority: 2, condition: 'query:src=tv', conditions: { params: [{ name: 'src', value: 'tv' }] } });
@@ -289,7 +289,7 @@ describe('GraphQL', () => {
     });
     expect(removed.body.data.removeRoutingRule.deletedRuleId).toBe(added.body.data.addRoutingRule.ruleId);
 
-    const invalid = await app.graphql(key, `mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: "geo", conditions: { countries: ["XX"] }, destination: "https://x.example" }) { ruleId } }`, { id: code.id });
+    const invalid = await app.graphql(key, `mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: geo, conditions: { countries: ["XX"] }, destination: "https://x.example" }) { ruleId } }`, { id: code.id });
     expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'conditions.countries.0' }] });
 
     const foreign = await app.graphql(otherKey, `query($id: ID!) { resolveRouting(codeId: $id, scan: {}) { destination } }`, { id: code.id });

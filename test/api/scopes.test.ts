@@ -91,7 +91,7 @@ const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
   'Mutation.bulkCreateCodes': { scope: 'codes:write', query: 'mutation { bulkCreateCodes(input: []) { created } }' },
   'Mutation.bulkCreateCodesFromCsv': { scope: 'codes:write', query: 'mutation { bulkCreateCodesFromCsv(csv: "content\\nnot a url") { created } }' },
   'Mutation.replaceRouting': { scope: 'codes:write', query: 'mutation { replaceRouting(codeId: "qr_nope", rules: []) { enabled } }' },
-  'Mutation.addRoutingRule': { scope: 'codes:write', query: 'mutation { addRoutingRule(codeId: "qr_nope", input: { type: "geo", conditions: {} }) { __typename } }' },
+  'Mutation.addRoutingRule': { scope: 'codes:write', query: 'mutation { addRoutingRule(codeId: "qr_nope", input: { type: geo, conditions: {} }) { __typename } }' },
   'Mutation.removeRoutingRule': { scope: 'codes:write', query: 'mutation { removeRoutingRule(codeId: "qr_nope", ruleId: "rule_nope") { deletedRuleId } }' },
   'Mutation.createWebhook': { scope: 'webhooks:write', query: 'mutation { createWebhook(input: { url: "nope", events: [] }) { secret } }' },
   'Mutation.updateWebhook': { scope: 'webhooks:write', query: 'mutation { updateWebhook(id: "wh_nope", input: {}) { id } }' },

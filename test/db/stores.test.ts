@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { SCOPES } from '../../src/shared/principal.ts';
+import { parseCreateCode } from '../../src/modules/codes/schemas.ts';
 
 let testDb: TestDb;
 let services: Services;
@@ -51,10 +52,10 @@ describe('slugs', () => {
   it('keeps the slug of a deleted code reserved for good', async () => {
     const issued = await services.accounts.issueKey('slugs');
     const principal = { accountId: issued.accountId, keyId: issued.keyId, scopes: new Set(SCOPES) };
-    const code = await services.codes.create(principal, { content: 'https://example.com' });
+    const code = await services.codes.create(principal, parseCreateCode({ content: 'https://example.com' }));
     await services.codes.remove(principal, code.id);
     expect(await testDb.db('slugs').where({ slug: code.slug }).first()).toBeTruthy();
-    const reservedAgain = await services.codes.create(principal, { content: 'https://example.com' });
+    const reservedAgain = await services.codes.create(principal, parseCreateCode({ content: 'https://example.com' }));
     expect(reservedAgain.slug).not.toBe(code.slug);
     await expect(testDb.db('slugs').insert({ slug: code.slug, created_at: Date.now() })).rejects.toSatisfy(isUniqueViolation);
   });
@@ -63,7 +64,7 @@ describe('slugs', () => {
     const before = await testDb.db('slugs').count({ n: '*' }).first();
     const issued = await services.accounts.issueKey('rollback');
     // An account id that does not exist makes the code insert fail after the slug insert.
-    await expect(services.codes.create({ accountId: 'acct_missing', keyId: issued.keyId, scopes: new Set(SCOPES) }, { content: 'https://example.com' })).rejects.toThrow();
+    await expect(services.codes.create({ accountId: 'acct_missing', keyId: issued.keyId, scopes: new Set(SCOPES) }, parseCreateCode({ content: 'https://example.com' }))).rejects.toThrow();
     const after = await testDb.db('slugs').count({ n: '*' }).first();
     expect(Number(after!.n)).toBe(Number(before!.n));
   });

@@ -13,10 +13,9 @@ import { stringify } from 'csv-stringify/sync';
 import { ZipFile } from 'yazl';
 import { notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import { payloadOf, scanUrl } from '../codes/payload.ts';
 import type { CodesStore, CodeWithoutRouting } from '../codes/store.ts';
-import { imageQuerySchema, type ImageParams, type ImagesService } from '../images/service.ts';
+import type { ImageParams, ImagesService } from '../images/service.ts';
 import { defuseFormula } from '../../shared/spreadsheet.ts';
 
 /** Codes read from the database at a time (keyset pages by id). */
@@ -126,8 +125,7 @@ export function createBatchesService({ codes, images, publicBaseUrl }: BatchesSe
      * sent (422, 404); a failure after that can only abort the stream, and is passed to
      * `onStreamError` for logging.
      */
-    async archive(principal: Principal, batchId: string, query: unknown, onStreamError: (err: unknown) => void): Promise<BatchArchive> {
-      const params = parseInput(imageQuerySchema, query);
+    async archive(principal: Principal, batchId: string, params: ImageParams, onStreamError: (err: unknown) => void): Promise<BatchArchive> {
       const firstPage = await codes.batchPage(principal.accountId, batchId, null, BATCH_PAGE_SIZE);
       // Another account's batch is not told apart from one that does not exist.
       if (firstPage.length === 0) throw notFound('batch', batchId);

@@ -3,9 +3,16 @@
 import { Readable } from 'node:stream';
 import { builder } from '../../graphql/builder.ts';
 import { scoped } from '../../graphql/scoped.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { CodeRef, CreateCodeInput, toCreateBody } from '../codes/graphql.ts';
 import { readCsvCodes, withCsvRows } from './csv.ts';
-import type { BulkResult } from './service.ts';
+import { bulkBodySchema, type BulkResult, type BulkService } from './service.ts';
+
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    bulk: BulkService;
+  }
+}
 
 const BulkPayload = builder.objectRef<BulkResult>('BulkCreateCodesPayload').implement({
   fields: (t) => ({
@@ -20,7 +27,7 @@ builder.mutationFields((t) => ({
     type: BulkPayload,
     description: 'Creates up to 10,000 codes atomically: all of them, or none when any is invalid.',
     args: { input: t.arg({ type: [CreateCodeInput], required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.bulk.create(ctx.principal, { codes: input.map(toCreateBody) })),
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.bulk.create(ctx.principal, parseInput(bulkBodySchema, { codes: input.map(toCreateBody) }))),
   }),
   bulkCreateCodesFromCsv: t.field({
     type: BulkPayload,
@@ -30,9 +37,12 @@ builder.mutationFields((t) => ({
     resolve: scoped('codes:write', async (_root, { csv }, ctx) => {
       // The request body, and so this string, is already within BULK_BODY_LIMIT.
       const body = await readCsvCodes(Readable.from([Buffer.from(csv, 'utf8')]), ctx.services.config.bulkBodyLimit);
-      return ctx.services.bulk.create(ctx.principal, body).catch((err: unknown) => {
+      try {
+        // The envelope is checked here; the items one by one by the service, each one's problems under its row.
+        return await ctx.services.bulk.create(ctx.principal, parseInput(bulkBodySchema, body));
+      } catch (err) {
         throw withCsvRows(err);
-      });
+      }
     }),
   }),
 }));

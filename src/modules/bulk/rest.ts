@@ -4,11 +4,13 @@ import type { Middleware } from 'koa';
 import { hasBody } from '../../http/body.ts';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import { answerIdempotently } from '../../http/idempotent.ts';
+import { answerIdempotently, type IdempotencyRunner } from '../../http/idempotent.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
 import { DomainError } from '../../shared/errors.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import { parseInput } from '../../shared/validation.ts';
 import { readCsvCodes, withCsvRows } from './csv.ts';
 import { presentBulkResult } from './presenter.ts';
+import { bulkBodySchema, type BulkService } from './service.ts';
 
 const isCsv = (ctx: { is(...types: string[]): string | false | null }) => !!ctx.is('text/csv');
 
@@ -41,16 +43,24 @@ function bulkBody(limitBytes: number, json: Middleware<AppState>): Middleware<Ap
   };
 }
 
-export function registerBulkRoutes(router: Router<AppState>, { services, auth, bulkJson }: RouteDeps): void {
+export interface BulkRouteDeps extends RouteEdge {
+  bulk: BulkService;
+  idempotency: IdempotencyRunner;
+  /** BULK_BODY_LIMIT, for CSV bodies (JSON ones go through bulkJson). */
+  bulkBodyLimit: number;
+}
+
+export function registerBulkRoutes(router: Router<AppState>, { auth, bulkJson, publicBaseUrl, bulk, idempotency, bulkBodyLimit }: BulkRouteDeps): void {
   // POST /v1/codes/bulk: create up to 10,000 codes atomically (Idempotency-Key honoured).
   // With CSV, error paths name rows: `row <n>.<column>`, the header being row 1.
-  router.post('/codes/bulk', auth, scope('codes:write'), bulkBody(services.config.bulkBodyLimit, bulkJson), async (ctx) => {
+  router.post('/codes/bulk', auth, scope('codes:write'), bulkBody(bulkBodyLimit, bulkJson), async (ctx) => {
     const csv = isCsv(ctx);
-    await answerIdempotently(ctx, services.idempotency, async () => {
-      const result = await services.bulk.create(principalOf(ctx), ctx.request.body).catch((err: unknown) => {
+    await answerIdempotently(ctx, idempotency, async () => {
+      // The envelope is checked here; its items one by one by the service, each one's problems under its index.
+      const result = await bulk.create(principalOf(ctx), parseInput(bulkBodySchema, ctx.request.body)).catch((err: unknown) => {
         throw csv ? withCsvRows(err) : err;
       });
-      return { status: 201, body: presentBulkResult(result, services.config.publicBaseUrl) };
+      return { status: 201, body: presentBulkResult(result, publicBaseUrl) };
     });
   });
 }

@@ -5,7 +5,6 @@ import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { newId, randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import { designProblems, resolveDesign, type Code } from '../codes/model.ts';
 import { parseCreateCode, type CreateCodeInput } from '../codes/schemas.ts';
 import { isReservedPath, PREVIEW_SLUG, SLUG_LENGTH } from '../codes/slug.ts';
@@ -23,6 +22,8 @@ const SLUG_ATTEMPTS = 5;
 export const bulkBodySchema = z.strictObject({
   codes: z.array(z.unknown(), { error: 'must be an array of codes' }).min(1, 'must hold at least one code'),
 });
+/** The envelope, parsed at the transport; its items are parsed here one by one, so each one's problems are reported under its index. */
+export type BulkBody = z.output<typeof bulkBodySchema>;
 
 export interface BulkResult {
   batchId: string;
@@ -126,8 +127,7 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
 
   return {
     /** Creates every code or none; answers them in request order with one batch id. */
-    async create(principal: Principal, input: unknown): Promise<BulkResult> {
-      const { codes: items } = parseInput(bulkBodySchema, input);
+    async create(principal: Principal, { codes: items }: BulkBody): Promise<BulkResult> {
       if (items.length > MAX_BULK_CODES) {
         throw new DomainError('payload_too_large', `A bulk call creates at most ${MAX_BULK_CODES} codes; this one has ${items.length}.`);
       }

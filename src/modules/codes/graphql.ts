@@ -1,21 +1,47 @@
-// GraphQL types, queries and mutations for codes. Inputs arrive in GraphQL's camelCase and
-// are handed to the same service functions as REST, which validate them.
+// GraphQL types, queries and mutations for codes. Inputs arrive in GraphQL's camelCase; they
+// are put in the shape of REST's body and parsed with the same zod schemas, and the typed
+// result goes to the same service functions. Enums are the schemas' own values.
 import { builder } from '../../graphql/builder.ts';
-import { DomainError } from '../../shared/errors.ts';
-import { compact } from '../../graphql/inputs.ts';
+import { compact, snakeKeys } from '../../graphql/inputs.ts';
+import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { imageQuerySchema, MIN_PIXELS_PER_MODULE } from '../images/service.ts';
 import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
-import { addLifecycleFields, CodeStatusEnum, lifecycleBody, lifecycleInputFields } from './lifecycle-graphql.ts';
+import { addLifecycleFields, CodeStatusEnum, LIFECYCLE_NULL_CLEARS, lifecycleInputFields } from './lifecycle-graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
+import {
+  codeTypeSchema,
+  errorCorrectionSchema,
+  eyeStyleSchema,
+  frameSchema,
+  gradientTypeSchema,
+  listCodesSchema,
+  parseCreateCode,
+  styleSchema,
+  updateCodeSchema,
+  type CreateCodeInput as CreateCodeBody,
+} from './schemas.ts';
+import type { CodesService } from './service.ts';
+
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    codes: CodesService;
+  }
+}
+
+const CodeTypeEnum = builder.enumType('CodeType', { description: 'url codes are dynamic (the image encodes the scan URL); the others encode their content.', values: codeTypeSchema.options });
+const QrStyleEnum = builder.enumType('QrStyle', { description: 'How modules are drawn.', values: styleSchema.options });
+const ErrorCorrectionEnum = builder.enumType('ErrorCorrection', { description: 'QR error correction level, L (7%) to H (30%).', values: errorCorrectionSchema.options });
+const EyeStyleEnum = builder.enumType('EyeStyle', { description: 'How the three finder patterns are drawn.', values: eyeStyleSchema.options });
+const FrameEnum = builder.enumType('Frame', { description: 'none, or a banner with frameText under the code.', values: frameSchema.options });
+const GradientTypeEnum = builder.enumType('GradientType', { values: gradientTypeSchema.options });
 
 type Gradient = NonNullable<ResolvedDesign['gradient']>;
 
 const GradientRef = builder.objectRef<Gradient>('Gradient').implement({
   fields: (t) => ({
-    type: t.exposeString('type'),
+    type: t.expose('type', { type: GradientTypeEnum }),
     from: t.exposeString('from'),
     to: t.exposeString('to'),
     angle: t.exposeFloat('angle'),
@@ -27,13 +53,13 @@ const DesignRef = builder.objectRef<ResolvedDesign>('CodeDesign').implement({
   fields: (t) => ({
     fgColor: t.exposeString('fg_color'),
     bgColor: t.exposeString('bg_color'),
-    style: t.exposeString('style'),
+    style: t.expose('style', { type: QrStyleEnum }),
     logoUrl: t.exposeString('logo_url', { nullable: true }),
-    errorCorrection: t.exposeString('error_correction'),
-    eyeStyle: t.exposeString('eye_style'),
+    errorCorrection: t.expose('error_correction', { type: ErrorCorrectionEnum }),
+    eyeStyle: t.expose('eye_style', { type: EyeStyleEnum }),
     eyeColor: t.exposeString('eye_color'),
     gradient: t.field({ type: GradientRef, nullable: true, resolve: (d) => d.gradient }),
-    frame: t.exposeString('frame'),
+    frame: t.expose('frame', { type: FrameEnum }),
     frameText: t.exposeString('frame_text', { nullable: true }),
     margin: t.exposeInt('margin'),
   }),
@@ -43,7 +69,7 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
   description: 'A QR code: what it encodes, how it looks and where its scans go.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    type: t.exposeString('type'),
+    type: t.expose('type', { type: CodeTypeEnum }),
     content: t.field({ type: 'JSON', description: 'The URL of a url code, or a static code\'s content object.', resolve: (code) => code.content }),
     slug: t.exposeString('slug', { nullable: true, description: 'The scan URL’s path; null for static codes.' }),
     forwardQuery: t.exposeBoolean('forwardQuery', { description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
@@ -56,19 +82,13 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     scanUrl: t.string({ nullable: true, description: 'Null for static codes.', resolve: (code, _args, ctx) => (code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug, code.domain) : null) }),
     createdAt: t.field({ type: 'DateTime', resolve: (code) => code.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
-    svg: t.string({
-      description: 'The image as SVG markup (GET /v1/codes/:id/image?format=svg). Drawn from the code already loaded, so a list costs no query per code.',
-      args: { size: t.arg.int({ description: `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included): the SVG's width attribute is the width drawn.` }) },
-      resolve: scoped('codes:read', async (code, { size }, ctx) =>
-        (await ctx.services.images.renderCodeImage(code.accountId, code, parseInput(imageQuerySchema, compact({ format: 'svg', size })))).toString('utf8')),
-    }),
   }),
 });
 addLifecycleFields(CodeRef);
 
 const GradientInput = builder.inputType('GradientInput', {
   fields: (t) => ({
-    type: t.string({ required: true, description: 'linear or radial' }),
+    type: t.field({ type: GradientTypeEnum, required: true, description: 'linear or radial' }),
     from: t.string({ required: true }),
     to: t.string({ required: true }),
     angle: t.float({ required: false }),
@@ -80,13 +100,13 @@ const DesignInput = builder.inputType('CodeDesignInput', {
   fields: (t) => ({
     fgColor: t.string({ required: false, description: '#rrggbb' }),
     bgColor: t.string({ required: false, description: '#rrggbb' }),
-    style: t.string({ required: false, description: 'square, dots, rounded or branded' }),
+    style: t.field({ type: QrStyleEnum, required: false, description: 'square, dots, rounded or branded' }),
     logoUrl: t.string({ required: false, description: 'http(s) URL of a logo' }),
-    errorCorrection: t.string({ required: false, description: 'L, M, Q or H' }),
-    eyeStyle: t.string({ required: false, description: 'square, rounded or circle' }),
+    errorCorrection: t.field({ type: ErrorCorrectionEnum, required: false, description: 'L, M, Q or H' }),
+    eyeStyle: t.field({ type: EyeStyleEnum, required: false, description: 'square, rounded or circle' }),
     eyeColor: t.string({ required: false, description: '#rrggbb' }),
     gradient: t.field({ type: GradientInput, required: false }),
-    frame: t.string({ required: false, description: 'none or banner' }),
+    frame: t.field({ type: FrameEnum, required: false, description: 'none or banner' }),
     frameText: t.string({ required: false, description: 'Call to action under a banner frame, e.g. "Scan me".' }),
     margin: t.int({ required: false, description: 'Quiet zone in modules, 2 to 16.' }),
   }),
@@ -98,7 +118,7 @@ const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePa
 
 export const CreateCodeInput = builder.inputType('CreateCodeInput', {
   fields: (t) => ({
-    type: t.string({ required: false, description: "Defaults to 'url'." }),
+    type: t.field({ type: CodeTypeEnum, required: false, description: "Defaults to 'url'." }),
     content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
     forwardQuery: t.boolean({ required: false, description: 'Url codes: append the scan URL’s query string to the destination (UTM passthrough). Default false.' }),
     slug: t.string({ required: false, description: 'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before (on the same domain) is a CONFLICT. Random when left out.' }),
@@ -129,7 +149,7 @@ const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
 
 const CodeFilter = builder.inputType('CodeFilter', {
   fields: (t) => ({
-    type: t.string({ required: false }),
+    type: t.field({ type: CodeTypeEnum, required: false }),
     q: t.string({ required: false, description: 'Substring of the content or the name, in any case.' }),
     tags: t.stringList({ required: false, description: 'Codes carrying any of these tags (names, case ignored); an unknown name matches nothing.' }),
     status: t.field({ type: [CodeStatusEnum], required: false, description: 'Only codes with these statuses; default ACTIVE and PAUSED (archived codes are hidden unless asked for).' }),
@@ -147,61 +167,42 @@ const CodeSort = builder.enumType('CodeSort', {
   } as const,
 });
 
-/** GraphQL's camelCase design to the domain's field names; undefined stays absent, null resets. */
-function toDesign(design: typeof DesignInput.$inferInput | null | undefined) {
-  if (!design) return undefined;
-  const fields = {
-    fg_color: design.fgColor,
-    bg_color: design.bgColor,
-    style: design.style,
-    logo_url: design.logoUrl,
-    error_correction: design.errorCorrection,
-    eye_style: design.eyeStyle,
-    eye_color: design.eyeColor,
-    gradient: design.gradient && compact(design.gradient),
-    frame: design.frame,
-    frame_text: design.frameText,
-    margin: design.margin,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+/** Where an explicit null in updateCode means "remove" rather than "not given". */
+const NULL_CLEARS_ON_UPDATE = ['name', 'notes', 'domain', ...LIFECYCLE_NULL_CLEARS];
+
+/** A design in the schemas' shape; null stays (in updateCode it resets a field). */
+function toDesign(design: typeof DesignInput.$inferInput) {
+  const { gradient, ...fields } = design;
+  return { ...snakeKeys(fields, Object.keys(fields)), ...(gradient !== undefined ? { gradient: gradient && compact(gradient) } : {}) };
 }
 
-/** A CreateCodeInput as the REST create body, for the same service call. */
-export function toCreateBody(input: typeof CreateCodeInput.$inferInput) {
-  return {
-    ...compact({ type: input.type, content: input.content, slug: input.slug, domain: input.domain, forward_query: input.forwardQuery, name: input.name, notes: input.notes, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
-    ...lifecycleBody(input),
-  };
-}
-
-/** Inline rules from GraphQL: nulls dropped, so the domain sees absent fields. */
+/** Inline rules from GraphQL: nulls dropped, so the schema sees absent fields. */
 function toRouting(routing: typeof RoutingInput.$inferInput) {
   return compact({ enabled: routing.enabled, rules: routing.rules?.map((rule) => compact(rule)) });
 }
+
+/**
+ * A CreateCodeInput or UpdateCodeInput in the shape of REST's body, for the same zod schema:
+ * design and routing converted on their own, every other field by its name. Nulls are dropped
+ * except in `nullClears` (lifecycle fields keep theirs on create too: a null status is refused).
+ */
+function toCodeBody(input: typeof CreateCodeInput.$inferInput | typeof UpdateCodeInput.$inferInput, nullClears: readonly string[]): Record<string, unknown> {
+  const { design, routing, ...fields } = input;
+  return { ...snakeKeys(fields, nullClears), ...(design ? { design: toDesign(design) } : {}), ...(routing ? { routing: toRouting(routing) } : {}) };
+}
+
+/** A CreateCodeInput as POST /codes's body: bulkCreateCodes hands these to the bulk service, which parses each item itself. */
+export const toCreateBody = (input: typeof CreateCodeInput.$inferInput) => toCodeBody(input, LIFECYCLE_NULL_CLEARS);
+
+/** A CreateCodeInput parsed as POST /codes parses its body. */
+export const parseCreate = (input: typeof CreateCodeInput.$inferInput): CreateCodeBody => parseCreateCode(toCreateBody(input));
 
 builder.queryFields((t) => ({
   code: t.field({
     type: CodeRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: scoped('codes:read', async (_root, { id }, ctx) => {
-      try {
-        return await ctx.services.codes.get(ctx.principal, String(id));
-      } catch (err) {
-        if (err instanceof DomainError && err.kind === 'not_found') return null;
-        throw err;
-      }
-    }),
-  }),
-  previewCode: t.string({
-    description: 'The SVG that createCode would draw for this input, refused as createCode would refuse it; saves no code (a logo is stored, content-addressed, as on create). At most one per operation. With codeId, a url code encodes that code\'s scan URL. Needs codes:write: a logoUrl is fetched.',
-    args: {
-      input: t.arg({ type: CreateCodeInput, required: true }),
-      codeId: t.arg.id({ required: false }),
-      size: t.arg.int({ required: false, description: `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included), as Code.svg.` }),
-    },
-    resolve: scoped('codes:write', (_root, { input, codeId, size }, ctx) =>
-      ctx.services.codes.preview(ctx.principal, toCreateBody(input), { codeId: codeId == null ? undefined : String(codeId), size: size ?? undefined })),
+    resolve: scoped('codes:read', (_root, { id }, ctx) => orNull(ctx.services.codes.get(ctx.principal, String(id)))),
   }),
   codes: t.connection({
     type: CodeRef,
@@ -211,12 +212,10 @@ builder.queryFields((t) => ({
       sort: t.arg({ type: CodeSort, required: false }),
     },
     resolve: scoped('codes:read', async (_root, args, ctx) => {
-      if (args.last != null || args.before != null) {
-        throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
-      }
+      forwardOnly(args);
       const filter = args.filter ?? {};
-      const page = await ctx.services.codes.list(
-        ctx.principal,
+      const query = parseInput(
+        listCodesSchema,
         compact({
           limit: args.first ?? undefined,
           cursor: args.after ?? undefined,
@@ -229,16 +228,7 @@ builder.queryFields((t) => ({
           created_before: filter.createdBefore?.toISOString(),
         }),
       );
-      const edges = page.data.map((node) => ({ node, cursor: page.cursorOf(node) }));
-      return {
-        edges,
-        pageInfo: {
-          hasNextPage: page.nextCursor !== null,
-          hasPreviousPage: args.after != null,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges[edges.length - 1]?.cursor ?? null,
-        },
-      };
+      return connectionOf(await ctx.services.codes.list(ctx.principal, query), args.after);
     }),
   }),
 }));
@@ -247,24 +237,13 @@ builder.mutationFields((t) => ({
   createCode: t.field({
     type: CodeRef,
     args: { input: t.arg({ type: CreateCodeInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.codes.create(ctx.principal, toCreateBody(input))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.codes.create(ctx.principal, parseCreate(input))),
   }),
   updateCode: t.field({
     type: CodeRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCodeInput, required: true }) },
     resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
-      ctx.services.codes.update(
-        ctx.principal,
-        String(id),
-        {
-          ...compact({ content: input.content, slug: input.slug, forward_query: input.forwardQuery, tags: input.tags, design: toDesign(input.design), routing: input.routing && toRouting(input.routing) }),
-          // Unlike the others, an explicit null means something here: remove the name or notes.
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.notes !== undefined ? { notes: input.notes } : {}),
-          ...lifecycleBody(input),
-          ...(input.domain !== undefined ? { domain: input.domain } : {}),
-        },
-      )),
+      ctx.services.codes.update(ctx.principal, String(id), parseInput(updateCodeSchema, toCodeBody(input, NULL_CLEARS_ON_UPDATE)))),
   }),
   deleteCode: t.field({
     type: DeleteCodePayload,

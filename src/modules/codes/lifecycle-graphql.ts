@@ -1,5 +1,5 @@
-// GraphQL for a code's lifecycle: the fields on Code, the input fields CreateCodeInput and
-// UpdateCodeInput share, and their translation to the REST body the service validates.
+// GraphQL for a code's lifecycle: the fields on Code, and the input fields CreateCodeInput and
+// UpdateCodeInput share.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../../graphql/builder.ts';
 import { CODE_STATES, CODE_STATUSES, stateOf, type CodeState, type CodeStatus } from './lifecycle.ts';
@@ -42,24 +42,5 @@ export function lifecycleInputFields(t: FieldBuilder) {
   };
 }
 
-interface LifecycleGraphqlInput {
-  status?: CodeStatus | null;
-  pausedDestination?: string | null;
-  expiresAt?: Date | null;
-  expiredDestination?: string | null;
-  maxScans?: number | null;
-}
-
-/**
- * The REST body's lifecycle fields. Given fields only; an explicit null is kept (it clears the
- * field on update, and is refused for status).
- */
-export function lifecycleBody(input: LifecycleGraphqlInput): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  if (input.status !== undefined) body.status = input.status;
-  if (input.pausedDestination !== undefined) body.paused_destination = input.pausedDestination;
-  if (input.expiresAt !== undefined) body.expires_at = input.expiresAt === null ? null : input.expiresAt.toISOString();
-  if (input.expiredDestination !== undefined) body.expired_destination = input.expiredDestination;
-  if (input.maxScans !== undefined) body.max_scans = input.maxScans;
-  return body;
-}
+/** The lifecycle input fields where an explicit null is kept: it clears the field on update (and is refused for status). */
+export const LIFECYCLE_NULL_CLEARS = ['status', 'pausedDestination', 'expiresAt', 'expiredDestination', 'maxScans'] as const;

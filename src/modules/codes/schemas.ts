@@ -32,21 +32,29 @@ const hexColor = z
   .regex(/^#[0-9a-fA-F]{6}$/, 'must be a color in the form #rrggbb')
   .transform((value) => value.toLowerCase());
 
+// The design's enums, exported so GraphQL derives its enum types from the same values.
+export const codeTypeSchema = z.enum(CODE_TYPES, oneOf(CODE_TYPES));
+export const styleSchema = z.enum(STYLES, oneOf(STYLES));
+export const errorCorrectionSchema = z.enum(ERROR_CORRECTION_LEVELS, oneOf(ERROR_CORRECTION_LEVELS));
+export const eyeStyleSchema = z.enum(EYE_STYLES, oneOf(EYE_STYLES));
+export const gradientTypeSchema = z.enum(['linear', 'radial'], oneOf(['linear', 'radial']));
+export const frameSchema = z.enum(FRAMES, oneOf(FRAMES));
+
 const designFields = {
   fg_color: hexColor,
   bg_color: hexColor,
-  style: z.enum(STYLES, oneOf(STYLES)),
+  style: styleSchema,
   logo_url: httpUrlSchema,
-  error_correction: z.enum(ERROR_CORRECTION_LEVELS, oneOf(ERROR_CORRECTION_LEVELS)),
-  eye_style: z.enum(EYE_STYLES, oneOf(EYE_STYLES)),
+  error_correction: errorCorrectionSchema,
+  eye_style: eyeStyleSchema,
   eye_color: hexColor,
   gradient: z.strictObject({
-    type: z.enum(['linear', 'radial'], oneOf(['linear', 'radial'])),
+    type: gradientTypeSchema,
     from: hexColor,
     to: hexColor,
     angle: z.number().min(0).max(360).default(0),
   }),
-  frame: z.enum(FRAMES, oneOf(FRAMES)),
+  frame: frameSchema,
   frame_text: z.string().trim().min(1, 'must not be empty').max(30, 'must be at most 30 characters'),
   margin: z.number().int('must be a whole number of modules').min(2, 'must be at least 2 modules').max(16, 'must be at most 16 modules'),
 };
@@ -117,7 +125,7 @@ const forwardQuerySchema = z.boolean({ error: 'must be true or false' }).meta({
 
 /** The create body; `content` is checked against the type by parseCreateCode. */
 export const createCodeSchema = z.strictObject({
-  type: z.enum(CODE_TYPES, oneOf(CODE_TYPES)).default('url'),
+  type: codeTypeSchema.default('url'),
   content: z.unknown(),
   slug: customSlugSchema.optional(),
   domain: codeDomainSchema.optional(),
@@ -203,7 +211,7 @@ export const listCodesSchema = z.strictObject({
     .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
     .default(DEFAULT_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
-  type: z.enum(CODE_TYPES, { error: `must be one of ${CODE_TYPES.join(', ')}` }).optional(),
+  type: codeTypeSchema.optional(),
   q: z.string().min(1).max(200).optional().meta({ description: 'Codes whose content or name contains this text, in any case (accents count).' }),
   tag: tagFilterSchema.optional().meta({ description: 'Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name the account has no tag for matches nothing.' }),
   status: statusFilterSchema.optional(),

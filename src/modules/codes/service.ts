@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { notAVerifiedDomain, type VerifiedDomainOf } from './domain-field.ts';
 import type { CodeImageCheck } from './image-check.ts';
 import { designProblems, mergeDesign, type ChangedCode, type Code } from './model.ts';
-import { contentFieldSchema, listCodesSchema, parseCreateCode, updateCodeSchema, type CodeContent, type CodeSort, type CodeType, type DesignInput } from './schemas.ts';
+import { contentFieldSchema, type CodeContent, type CodeSort, type CodeType, type CreateCodeInput, type DesignInput, type ListCodesQuery, type UpdateCodeInput } from './schemas.ts';
 import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import { newCodeOf, type CodesStore } from './store.ts';
@@ -88,9 +88,8 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
   }
 
   return {
-    /** Creates a code with its design and routing rules in one transaction. */
-    async create(principal: Principal, input: unknown): Promise<Code> {
-      const body = parseCreateCode(input);
+    /** Creates a code with its design and routing rules in one transaction (input parsed by parseCreateCode). */
+    async create(principal: Principal, body: CreateCodeInput): Promise<Code> {
       checkDesign(body.design);
       const domain = body.domain ? await verifiedDomainOf(principal.accountId, body.domain) : null;
       if (body.domain && !domain) throw notAVerifiedDomain('domain');
@@ -129,8 +128,7 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
     get,
 
     /** One page of the caller's codes, filtered and sorted, with the cursor of the next page. */
-    async list(principal: Principal, query: unknown): Promise<CodePage> {
-      const params = parseInput(listCodesSchema, query);
+    async list(principal: Principal, params: ListCodesQuery): Promise<CodePage> {
       const after = params.cursor ? decodeCursor(params.cursor, params.sort) : null;
       // One extra row tells whether another page exists without a COUNT.
       const rows = await codes.list(principal.accountId, params, after, params.limit + 1);
@@ -141,8 +139,7 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
     },
 
     /** Partial update of content, slug, name, notes, tags, lifecycle, design and routing; rules and tags given replace the old ones whole. */
-    async update(principal: Principal, id: string, input: unknown): Promise<Code> {
-      const patch = parseInput(updateCodeSchema, input);
+    async update(principal: Principal, id: string, patch: UpdateCodeInput): Promise<Code> {
       const current = await codes.findById(principal.accountId, id);
       if (!current) throw notFound('code', id);
       const problems: FieldError[] = [];
@@ -153,6 +150,7 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
       if (current.type !== 'url' && patch.forward_query !== undefined) problems.push(urlOnly('forward_query', current.type));
       problems.push(...staticLifecycleProblems(current.type, patch), ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt));
       if (problems.length > 0) throw validationFailed(problems);
+      // The second validation step stays here: what `content` must be depends on the stored code's type.
       const newContent: CodeContent | undefined =
         patch.content !== undefined ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content : patch.destination;
       const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
@@ -214,9 +212,8 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
      * stored as on create (logos are content-addressed, so a later create reuses it). With `codeId`, a
      * url code encodes that code's scan URL, so an edited design previews the real image.
      */
-    async preview(principal: Principal, input: unknown, options: { codeId?: string; size?: number } = {}): Promise<string> {
+    async preview(principal: Principal, body: CreateCodeInput, options: { codeId?: string; size?: number } = {}): Promise<string> {
       const drawSvg = images.previewAt(options.size);
-      const body = parseCreateCode(input);
       checkDesign(body.design);
       const saved = options.codeId === undefined ? null : await get(principal, options.codeId);
       const slug = body.type === 'url' ? (saved?.slug ?? PREVIEW_SLUG) : null;

@@ -2,7 +2,9 @@
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import type { RouteDeps } from '../codes/rest.ts';
+import type { RouteEdge } from '../../http/route-edge.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { imageQuerySchema, type ImagesService } from './service.ts';
 
 /**
  * If-None-Match against our tag (RFC 9110 weak comparison: a list, W/ prefixes, or *).
@@ -15,10 +17,10 @@ export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-export function registerImageRoutes(router: Router<AppState>, { services, auth }: RouteDeps): void {
+export function registerImageRoutes(router: Router<AppState>, { auth, images }: RouteEdge & { images: ImagesService }): void {
   // GET /v1/codes/:id/image?format=svg|png|pdf&size=512&margin=4: render the code
   router.get('/codes/:id/image', auth, scope('codes:read'), async (ctx) => {
-    const image = await services.images.image(principalOf(ctx), ctx.params.id!, ctx.query);
+    const image = await images.image(principalOf(ctx), ctx.params.id!, parseInput(imageQuerySchema, ctx.query));
     ctx.set('ETag', image.etag);
     // Larger than `size` when that would not scan: the image is drawn at the smallest size that does.
     ctx.set('Image-Width', String(image.width));

@@ -5,7 +5,6 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { DomainError, notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from '../codes/model.ts';
 import { payloadOf as payloadOfCode, type PayloadSource } from '../codes/payload.ts';
 import type { CodesStore } from '../codes/store.ts';
@@ -226,8 +225,7 @@ export function createImagesService(deps: ImagesServiceDeps) {
     },
 
     /** The code's image in the asked format; `etag` lets callers answer If-None-Match with 304. */
-    async image(principal: Principal, codeId: string, query: unknown): Promise<RenderedImage> {
-      const params = parseInput(imageQuerySchema, query);
+    async image(principal: Principal, codeId: string, params: ImageParams): Promise<RenderedImage> {
       const inputs = await inputsOf(principal, codeId);
       const design = designFor(inputs.design, params);
       const { payload, logoId } = inputs;

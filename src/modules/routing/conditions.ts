@@ -15,6 +15,11 @@ export type Device = (typeof DEVICES)[number];
 export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Day = (typeof DAYS)[number];
 
+// The enums, exported so GraphQL derives its enum types from the same values.
+export const ruleTypeSchema = z.enum(RULE_TYPES, { error: `must be one of ${RULE_TYPES.join(', ')}` });
+export const deviceSchema = z.enum(DEVICES, { error: `must be one of ${DEVICES.join(', ')}` });
+export const daySchema = z.enum(DAYS, { error: `must be one of ${DAYS.join(', ')}` });
+
 export const countryCode = z
   .string()
   .trim()
@@ -45,12 +50,12 @@ export const conditionsSchema = z
       .max(250)
       .meta({ description: 'ISO 3166-1 alpha-2 codes (any case; stored upper case). Matches when the scan comes from one of them.', example: ['US', 'CA'] }),
     devices: z
-      .array(z.enum(DEVICES, { error: `must be one of ${DEVICES.join(', ')}` }))
+      .array(deviceSchema)
       .min(1, 'name at least one device')
       .max(DEVICES.length)
       .meta({ description: '`ios` and `android` match the operating system (iPads count as ios); `desktop`, `mobile` and `tablet` the kind of device.', example: ['ios'] }),
     days: z
-      .array(z.enum(DAYS, { error: `must be one of ${DAYS.join(', ')}` }))
+      .array(daySchema)
       .min(1, 'name at least one day')
       .max(7)
       .meta({ description: 'Days of the week in `timezone`.', example: ['mon', 'tue', 'wed', 'thu', 'fri'] }),

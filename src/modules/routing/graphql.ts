@@ -1,11 +1,24 @@
-// GraphQL types and operations for routing rules; the same routing service as REST.
+// GraphQL types and operations for routing rules: inputs parsed with the same zod schemas as
+// REST's bodies, then the same routing service. Enums are the schemas' own values.
 import { builder } from '../../graphql/builder.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
-import type { Conditions } from './conditions.ts';
+import { parseInput } from '../../shared/validation.ts';
+import { daySchema, deviceSchema, ruleTypeSchema, type Conditions } from './conditions.ts';
 import { formatInlineCondition } from './inline.ts';
 import type { Rule, Routing } from './rule.ts';
-import type { ResolveAnswer } from './service.ts';
+import { replaceRoutingSchema, resolveRequestSchema, ruleSchema } from './schemas.ts';
+import type { ResolveAnswer, RoutingService } from './service.ts';
+
+declare module '../../graphql/context.ts' {
+  interface GraphQLServices {
+    routing: RoutingService;
+  }
+}
+
+const RuleTypeEnum = builder.enumType('RoutingRuleType', { description: 'The dimension a rule is about; its conditions must hold that dimension’s fields.', values: ruleTypeSchema.options });
+const DeviceEnum = builder.enumType('Device', { description: 'ios and android match the operating system (iPads count as ios); desktop, mobile and tablet the kind of device.', values: deviceSchema.options });
+const WeekdayEnum = builder.enumType('Weekday', { values: daySchema.options });
 
 type NameValue = { name: string; value: string };
 
@@ -21,8 +34,8 @@ const ConditionsRef = builder.objectRef<Conditions>('RuleConditions').implement(
   description: 'Every field present must match (AND). See docs/routing.md for each dimension.',
   fields: (t) => ({
     countries: t.exposeStringList('countries', { nullable: true }),
-    devices: t.exposeStringList('devices', { nullable: true }),
-    days: t.exposeStringList('days', { nullable: true }),
+    devices: t.expose('devices', { type: [DeviceEnum], nullable: true }),
+    days: t.expose('days', { type: [WeekdayEnum], nullable: true }),
     from: t.exposeString('from', { nullable: true }),
     to: t.exposeString('to', { nullable: true }),
     timezone: t.exposeString('timezone', { nullable: true }),
@@ -42,7 +55,7 @@ const ConditionsRef = builder.objectRef<Conditions>('RuleConditions').implement(
 export const RuleRef = builder.objectRef<Rule>('RoutingRule').implement({
   fields: (t) => ({
     ruleId: t.exposeID('id'),
-    type: t.exposeString('type'),
+    type: t.expose('type', { type: RuleTypeEnum }),
     priority: t.exposeInt('priority'),
     conditions: t.field({ type: ConditionsRef, resolve: (rule) => rule.conditions }),
     condition: t.string({ description: "Inline form, e.g. 'country:US & device:ios'.", resolve: (rule) => formatInlineCondition(rule.type, rule.conditions) }),
@@ -68,8 +81,8 @@ const SplitWeightInput = builder.inputType('SplitWeightInput', {
 const ConditionsInput = builder.inputType('RuleConditionsInput', {
   fields: (t) => ({
     countries: t.stringList({ required: false }),
-    devices: t.stringList({ required: false }),
-    days: t.stringList({ required: false }),
+    devices: t.field({ type: [DeviceEnum], required: false }),
+    days: t.field({ type: [WeekdayEnum], required: false }),
     from: t.string({ required: false }),
     to: t.string({ required: false }),
     timezone: t.string({ required: false }),
@@ -85,7 +98,7 @@ const ConditionsInput = builder.inputType('RuleConditionsInput', {
 const RuleInput = builder.inputType('RoutingRuleInput', {
   fields: (t) => ({
     ruleId: t.string({ required: false, description: 'The id as read back: kept when it names a rule of this code.' }),
-    type: t.string({ required: true, description: 'geo, device, time, language, ip, query, schedule or split' }),
+    type: t.field({ type: RuleTypeEnum, required: true, description: 'geo, device, time, language, ip, query, schedule or split' }),
     priority: t.int({ required: false }),
     conditions: t.field({ type: ConditionsInput, required: true }),
     destination: t.string({ required: false }),
@@ -162,7 +175,7 @@ builder.queryFields((t) => ({
       ctx.services.routing.resolve(
         ctx.principal,
         String(codeId),
-        compact({ ip: scan.ip, country: scan.country, user_agent: scan.userAgent, accept_language: scan.acceptLanguage, time: scan.time, query: toRecord(scan.query) }),
+        parseInput(resolveRequestSchema, compact({ ip: scan.ip, country: scan.country, user_agent: scan.userAgent, accept_language: scan.acceptLanguage, time: scan.time, query: toRecord(scan.query) })),
       )),
   }),
 }));
@@ -177,12 +190,12 @@ builder.mutationFields((t) => ({
       rules: t.arg({ type: [RuleInput], required: true }),
     },
     resolve: scoped('codes:write', (_root, { codeId, enabled, rules }, ctx) =>
-      ctx.services.routing.replace(ctx.principal, String(codeId), compact({ enabled, rules: rules.map(toRuleBody) }))),
+      ctx.services.routing.replace(ctx.principal, String(codeId), parseInput(replaceRoutingSchema, compact({ enabled, rules: rules.map(toRuleBody) })))),
   }),
   addRoutingRule: t.field({
     type: RuleRef,
     args: { codeId: t.arg.id({ required: true }), input: t.arg({ type: RuleInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { codeId, input }, ctx) => ctx.services.routing.addRule(ctx.principal, String(codeId), toRuleBody(input))),
+    resolve: scoped('codes:write', (_root, { codeId, input }, ctx) => ctx.services.routing.addRule(ctx.principal, String(codeId), parseInput(ruleSchema, toRuleBody(input)))),
   }),
   removeRoutingRule: t.field({
     type: builder.objectRef<{ deletedRuleId: string }>('RemoveRoutingRulePayload').implement({

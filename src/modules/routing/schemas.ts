@@ -3,7 +3,7 @@
 // `{ type, priority, conditions, destination }`. Both end as RuleInput.
 import { z } from 'zod';
 import { httpUrlSchema } from '../../shared/url.ts';
-import { conditionsSchema, countryCode, missingForType, RULE_TYPES, type Conditions, type RuleType } from './conditions.ts';
+import { conditionsSchema, countryCode, missingForType, ruleTypeSchema, type Conditions, type RuleType } from './conditions.ts';
 import { InlineSyntaxError, parseInlineCondition } from './inline.ts';
 import type { RuleInput } from './rule.ts';
 
@@ -25,9 +25,7 @@ function checkRuleShape(type: RuleType, conditions: Conditions, destination: str
 /** The rules endpoints' shape. */
 export const ruleSchema = z
   .strictObject({
-    type: z
-      .enum(RULE_TYPES, { error: `must be one of ${RULE_TYPES.join(', ')}` })
-      .meta({ description: 'The dimension the rule is about; `conditions` must hold that dimension’s fields.', example: 'geo' }),
+    type: ruleTypeSchema.meta({ description: 'The dimension the rule is about; `conditions` must hold that dimension’s fields.', example: 'geo' }),
     priority: z
       .number()
       .int('must be a whole number')
@@ -162,6 +160,7 @@ export type RoutingInput = z.output<typeof routingInputSchema>;
 
 /** The body of PUT /codes/:id/routing: the whole rule set, so `rules` is required. */
 export const replaceRoutingSchema = routingInputSchema.required({ rules: true });
+export type ReplaceRoutingInput = z.output<typeof replaceRoutingSchema>;
 
 /** POST /codes/:id/routing/resolve: a simulated scan. */
 export const resolveRequestSchema = z

@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { parseInput } from '../../shared/validation.ts';
 import { compileRouting, explain, type Explanation } from './resolver.ts';
 import type { Rule, Routing } from './rule.ts';
-import { MAX_RULES_PER_CODE, replaceRoutingSchema, resolveRequestSchema, ruleSchema } from './schemas.ts';
+import { MAX_RULES_PER_CODE, type ReplaceRoutingInput, type ResolveRequest, type RuleBody } from './schemas.ts';
 import type { RoutingStore } from './store.ts';
 
 /** A code as its routing sees it. */
@@ -90,16 +89,14 @@ export function createRoutingService({ db, codes, routing, visitorOf, onCodeChan
     get,
 
     /** Replaces the whole rule set (and the enabled flag) atomically. */
-    async replace(principal: Principal, codeId: string, input: unknown): Promise<Routing> {
-      const body = parseInput(replaceRoutingSchema, input);
+    async replace(principal: Principal, codeId: string, body: ReplaceRoutingInput): Promise<Routing> {
       // Like create: rules given without `enabled` are meant to work.
       const enabled = body.enabled ?? body.rules.length > 0;
       return change(principal, codeId, async (trx) => ({ enabled, rules: await routing.replaceRules(codeId, body.rules, trx) }), enabled);
     },
 
     /** Adds one rule; without a priority it goes after every existing rule. */
-    async addRule(principal: Principal, codeId: string, input: unknown): Promise<Rule> {
-      const body = parseInput(ruleSchema, input);
+    async addRule(principal: Principal, codeId: string, body: RuleBody): Promise<Rule> {
       const current = await get(principal, codeId);
       if (current.rules.length >= MAX_RULES_PER_CODE) {
         throw validationFailed([{ path: '', message: `a code has at most ${MAX_RULES_PER_CODE} rules` }]);
@@ -125,8 +122,7 @@ export function createRoutingService({ db, codes, routing, visitorOf, onCodeChan
     },
 
     /** Where a simulated scan would go, and why each rule did or did not match. Records nothing. */
-    async resolve(principal: Principal, codeId: string, input: unknown): Promise<ResolveAnswer> {
-      const body = parseInput(resolveRequestSchema, input);
+    async resolve(principal: Principal, codeId: string, body: ResolveRequest): Promise<ResolveAnswer> {
       const code = await codeOf(principal, codeId);
       const ip = body.ip ?? null;
       const visitor = visitorOf({ ip, userAgent: body.user_agent, acceptLanguage: body.accept_language });
