@@ -9,6 +9,7 @@ import { CodeRef } from '../codes/graphql.ts';
 import { GRANULARITIES } from './periods.ts';
 import type { CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
+import type { WeekdayHourCell, WeekdayHours } from './weekday-hours.ts';
 
 const Granularity = builder.enumType('AnalyticsGranularity', { values: GRANULARITIES });
 
@@ -153,5 +154,54 @@ builder.queryField('analyticsOverview', (t) =>
     description: 'The account overview of GET /v1/analytics/overview; with tag, of the codes carrying that tag.',
     args: { ...seriesArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
     resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, { ...asQuery(args), ...compact({ tag: args.tag }) })),
+  }),
+);
+
+const WeekdayHourCountRef = builder.objectRef<WeekdayHourCell>('WeekdayHourCount').implement({
+  fields: (t) => ({
+    weekday: t.exposeInt('weekday', { description: 'ISO weekday in the requested zone: 1 is Monday, 7 Sunday.' }),
+    hour: t.exposeInt('hour', { description: 'Hour of the day in the requested zone, 0-23.' }),
+    scans: t.exposeInt('scans'),
+  }),
+});
+
+const WeekdayHoursRef = builder.objectRef<WeekdayHours>('WeekdayHours').implement({
+  description: 'Scans by weekday and hour of the day in a time zone, summed over a range of whole days.',
+  fields: (t) => ({
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    timezone: t.exposeString('timezone'),
+    includeBots: t.exposeBoolean('include_bots'),
+    totalScans: t.exposeInt('total_scans'),
+    cells: t.field({ type: [WeekdayHourCountRef], description: 'All 168 cells, zeros included, Monday 00 first.', resolve: (w) => w.cells }),
+  }),
+});
+
+/** A range in a zone, as REST's weekday-hours endpoints take it. */
+const weekdayHoursArgs = (t: { arg: ArgBuilder<BuilderTypes> }) => {
+  const { from, to, timezone, includeBots } = seriesArgs(t);
+  return { from, to, timezone, includeBots };
+};
+
+const asWeekdayHoursQuery = (args: Record<string, unknown>) => {
+  const { granularity: _granularity, top: _top, ...query } = asQuery(args);
+  return query;
+};
+
+builder.objectFields(CodeRef, (t) => ({
+  scanWeekdayHours: t.field({
+    type: WeekdayHoursRef,
+    description: 'The weekday x hour cells of GET /v1/codes/:id/scans/weekday-hours.',
+    args: weekdayHoursArgs(t),
+    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeWeekdayHours(ctx.principal, code.id, asWeekdayHoursQuery(args))),
+  }),
+}));
+
+builder.queryField('analyticsWeekdayHours', (t) =>
+  t.field({
+    type: WeekdayHoursRef,
+    description: 'The account’s weekday x hour cells of GET /v1/analytics/weekday-hours; with tag, of the codes carrying that tag.',
+    args: { ...weekdayHoursArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
+    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overviewWeekdayHours(ctx.principal, { ...asWeekdayHoursQuery(args), ...compact({ tag: args.tag }) })),
   }),
 );

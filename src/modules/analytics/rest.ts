@@ -23,6 +23,11 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { services, au
     ctx.body = await services.analytics.codeScans(principalOf(ctx), ctx.params.id!, ctx.query);
   });
 
+  // GET /v1/codes/:id/scans/weekday-hours: one code's scans by weekday and hour (from, to, timezone, include_bots)
+  router.get('/codes/:id/scans/weekday-hours', auth, scope('analytics:read'), async (ctx) => {
+    ctx.body = await services.analytics.codeWeekdayHours(principalOf(ctx), ctx.params.id!, ctx.query);
+  });
+
   // GET /v1/codes/:id/scans/raw: individual scan records, keyset-paginated JSON or streamed CSV
   router.get('/codes/:id/scans/raw', auth, scope('analytics:read'), async (ctx) => {
     const result = await services.rawScans.list(principalOf(ctx), ctx.params.id!, ctx.query);
@@ -39,5 +44,10 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { services, au
   // GET /v1/analytics/overview: the account's totals, trend, top codes and breakdowns
   router.get('/analytics/overview', auth, scope('analytics:read'), async (ctx) => {
     ctx.body = await services.analytics.overview(principalOf(ctx), ctx.query);
+  });
+
+  // GET /v1/analytics/weekday-hours: the account's scans by weekday and hour (from, to, timezone, include_bots, tag)
+  router.get('/analytics/weekday-hours', auth, scope('analytics:read'), async (ctx) => {
+    ctx.body = await services.analytics.overviewWeekdayHours(principalOf(ctx), ctx.query);
   });
 }
