@@ -7,7 +7,10 @@ import { useQuery } from '../use-query.ts';
 import { Breakdowns, StatTiles, type ValueCount } from './breakdowns.tsx';
 import { rangeVariables, type Range } from './range.ts';
 import { ScansChart, type PeriodCount } from './scans-chart.tsx';
+import { WEEKDAY_HOURS_FIELDS, WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
+import { WorldMap } from './world-map.tsx';
 
+// The map asks for up to 100 countries (the API's most), the tables for the top 10.
 const OVERVIEW = `query Overview($from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
   analyticsOverview(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 10) {
     totalScans uniqueScans totalCodes activeCodes
@@ -16,6 +19,8 @@ const OVERVIEW = `query Overview($from: String, $to: String, $granularity: Analy
     topCodes { id type content scans }
     breakdowns { country { value scans } device { value scans } os { value scans } browser { value scans } referrer { value scans } }
   }
+  map: analyticsOverview(from: $from, to: $to, timezone: $timezone, top: 100) { breakdowns { country { value scans } } }
+  analyticsWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
 }`;
 
 interface Overview {
@@ -32,7 +37,7 @@ interface Overview {
 const change = (pct: number | null) => (pct === null ? 'n/a' : `${pct > 0 ? '+' : ''}${pct}%`);
 
 export function AccountAnalytics({ range }: { range: Range }) {
-  const { data, error, loading } = useQuery<{ analyticsOverview: Overview }>(OVERVIEW, rangeVariables(range));
+  const { data, error, loading } = useQuery<{ analyticsOverview: Overview; map: { breakdowns: { country: ValueCount[] } }; analyticsWeekdayHours: { cells: WeekdayHourCount[] } }>(OVERVIEW, rangeVariables(range));
   if (error) return <ErrorBox error={error} />;
   if (!data) return <Loading what="analytics" />;
   const o = data.analyticsOverview;
@@ -46,7 +51,7 @@ export function AccountAnalytics({ range }: { range: Range }) {
           ['Against the period before', change(o.previousPeriod.changePct), 'change'],
         ]}
       />
-      <ScansChart series={o.trend} granularity={range.granularity} timezone={range.timezone} />
+      <ScansChart series={o.trend} granularity={range.granularity} timezone={range.timezone} range={range} />
       <section class="top-codes">
         <h2>Top codes</h2>
         {o.topCodes.length === 0 ? (
@@ -74,8 +79,10 @@ export function AccountAnalytics({ range }: { range: Range }) {
           </table>
         )}
       </section>
-      <h2>Where scans came from</h2>
-      <Breakdowns breakdowns={o.breakdowns} />
+      <h2>Where and when scans came</h2>
+      <WorldMap countries={data.map.breakdowns.country} range={range} />
+      <WeekdayHours cells={data.analyticsWeekdayHours.cells} range={range} />
+      <Breakdowns breakdowns={o.breakdowns} range={range} />
     </div>
   );
 }

@@ -5,7 +5,10 @@ import { useQuery } from '../use-query.ts';
 import { Breakdowns, StatTiles, type ValueCount } from './breakdowns.tsx';
 import { rangeVariables, type Range } from './range.ts';
 import { ScansChart, type PeriodCount } from './scans-chart.tsx';
+import { WEEKDAY_HOURS_FIELDS, WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
+import { WorldMap } from './world-map.tsx';
 
+// The map asks for up to 100 countries (the API's most), the tables for the top 10.
 const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
   code(id: $id) {
     id type content name scanUrl routing { rules { ruleId condition } }
@@ -17,6 +20,8 @@ const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granu
         referrer { value scans } language { value scans } rule { value scans }
       }
     }
+    map: scans(from: $from, to: $to, timezone: $timezone, top: 100) { breakdowns { country { value scans } } }
+    scanWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
   }
 }`;
 
@@ -28,6 +33,8 @@ interface CodeScans {
   scanUrl: string | null;
   routing: { rules: { ruleId: string; condition: string }[] };
   scans: { totalScans: number; uniqueScans: number; timeseries: PeriodCount[]; breakdowns: Record<string, ValueCount[]> };
+  map: { breakdowns: { country: ValueCount[] } };
+  scanWeekdayHours: { cells: WeekdayHourCount[] };
 }
 
 export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
@@ -49,9 +56,11 @@ export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
           ['Unique scans', formatCount(code.scans.uniqueScans), 'unique-scans'],
         ]}
       />
-      <ScansChart series={code.scans.timeseries} granularity={range.granularity} timezone={range.timezone} />
-      <h2>Where scans came from</h2>
-      <Breakdowns breakdowns={code.scans.breakdowns} ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, `Rule ${r.condition}`]))} />
+      <ScansChart series={code.scans.timeseries} granularity={range.granularity} timezone={range.timezone} range={range} />
+      <h2>Where and when scans came</h2>
+      <WorldMap countries={code.map.breakdowns.country} range={range} />
+      <WeekdayHours cells={code.scanWeekdayHours.cells} range={range} />
+      <Breakdowns breakdowns={code.scans.breakdowns} range={range} ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, `Rule ${r.condition}`]))} />
     </div>
   );
 }
