@@ -17,6 +17,7 @@ const NO_SCANS = 'rgb(229, 231, 235)';
 
 let app: TestApp;
 let key: string;
+let codeId: string;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
@@ -38,6 +39,7 @@ beforeAll(async () => {
   app = await getTestApp({ GEO_COUNTRY_HEADER: 'X-Test-Country', SCAN_RATE_LIMIT_PER_MINUTE: '0' });
   key = await app.newAccountKey();
   const code = await createCode(app, key, { content: 'https://example.com/pictures' });
+  codeId = code.id;
   for (const [i, [at, country, referrer]] of SCANS.entries()) {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(at) });
     const headers: Record<string, string> = { 'user-agent': `Mozilla/5.0 (Windows NT 10.0) visitor-${i}` };
@@ -160,6 +162,23 @@ describe('analytics pictures in Chromium', () => {
     const scaleSeen = ['219,234,254', '147,197,253', '59,130,246', '29,78,216', '30,58,138'].filter((rgb) => (colours.get(rgb) ?? 0) > 20);
     expect(scaleSeen.length).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: join(RESULTS, 'dashboard-analytics-pictures.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("draws the same pictures on a code's page", async () => {
+    await page.goto(`${app.url}/dashboard/codes/${codeId}/analytics`);
+    await page.fill('#range-from', '2026-05-31');
+    await page.fill('#range-to', '2026-06-06');
+    await page.selectOption('#range-timezone', 'America/New_York');
+    await page.locator('[data-stat="total-scans"]', { hasText: /^8$/ }).waitFor();
+    await page.locator('svg.map path[data-country="DE"] title', { hasText: 'Germany (DE): 3 scans' }).waitFor({ state: 'attached' });
+    // New York is UTC-4 in June: the Monday 04:31-04:59 UTC scans are at 00:xx on Monday.
+    await page.locator('.heatmap td[data-weekday="1"][data-hour="0"][data-scans="3"]').waitFor();
+    expect(await page.locator('.heatmap td').count()).toBe(168);
+    const rest = (await app.request('GET', `/v1/codes/${codeId}/scans/weekday-hours?from=2026-05-31&to=2026-06-06&timezone=America/New_York`, { key })).body;
+    const cells = await page.$$eval('.heatmap td', (all) => all.map((td) => Number((td as HTMLElement).dataset.scans)));
+    expect(cells).toEqual(rest.cells.map((c: { scans: number }) => c.scans));
+    expect(await page.locator('.csv-download').count()).toBe(3 + 7); // series, map, grid, seven breakdowns
     expect(pageErrors).toEqual([]);
   });
 });

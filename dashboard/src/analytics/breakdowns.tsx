@@ -18,10 +18,14 @@ const TITLES: Record<string, string> = {
   rule: 'Routing rules',
 };
 
+/** Values listed per dimension; pages ask the API for its most (100), which the map shows all of. */
+export const TOP_SHOWN = 10;
+
 /** Rule ids read as their conditions; a rule removed since its scans keeps its id. */
 export type RuleNames = Record<string, string>;
 
-function Breakdown({ dimension, counts, ruleNames, range }: { dimension: string; counts: ValueCount[]; ruleNames: RuleNames; range: Range }) {
+function Breakdown({ dimension, counts: all, ruleNames, range }: { dimension: string; counts: ValueCount[]; ruleNames: RuleNames; range: Range }) {
+  const counts = all.slice(0, TOP_SHOWN);
   const max = Math.max(1, ...counts.map((c) => c.scans));
   const label = (c: ValueCount) => (dimension === 'rule' && c.value && ruleNames[c.value]) || breakdownLabel(dimension, c.value);
   const title = TITLES[dimension] ?? dimension;
@@ -56,7 +60,7 @@ function Breakdown({ dimension, counts, ruleNames, range }: { dimension: string;
   );
 }
 
-/** Every dimension of `breakdowns`, in the order given. */
+/** Every dimension of `breakdowns`, in the order given, each with its first TOP_SHOWN values. */
 export function Breakdowns({ breakdowns, range, ruleNames = {} }: { breakdowns: Record<string, ValueCount[]>; range: Range; ruleNames?: RuleNames }) {
   return (
     <div class="breakdowns">

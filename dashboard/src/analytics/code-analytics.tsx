@@ -8,11 +8,12 @@ import { ScansChart, type PeriodCount } from './scans-chart.tsx';
 import { WEEKDAY_HOURS_FIELDS, WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
 import { WorldMap } from './world-map.tsx';
 
-// The map asks for up to 100 countries (the API's most), the tables for the top 10.
+// One query for the page: 100 values per breakdown (the API's most) for the map, of which the
+// tables show the first TOP_SHOWN; the weekday x hour cells beside.
 const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
   code(id: $id) {
     id type content name scanUrl routing { rules { ruleId condition } }
-    scans(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 10) {
+    scans(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 100) {
       totalScans uniqueScans
       timeseries { period scans uniqueScans }
       breakdowns {
@@ -20,7 +21,6 @@ const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granu
         referrer { value scans } language { value scans } rule { value scans }
       }
     }
-    map: scans(from: $from, to: $to, timezone: $timezone, top: 100) { breakdowns { country { value scans } } }
     scanWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
   }
 }`;
@@ -33,7 +33,6 @@ interface CodeScans {
   scanUrl: string | null;
   routing: { rules: { ruleId: string; condition: string }[] };
   scans: { totalScans: number; uniqueScans: number; timeseries: PeriodCount[]; breakdowns: Record<string, ValueCount[]> };
-  map: { breakdowns: { country: ValueCount[] } };
   scanWeekdayHours: { cells: WeekdayHourCount[] };
 }
 
@@ -58,7 +57,7 @@ export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
       />
       <ScansChart series={code.scans.timeseries} granularity={range.granularity} timezone={range.timezone} range={range} />
       <h2>Where and when scans came</h2>
-      <WorldMap countries={code.map.breakdowns.country} range={range} />
+      <WorldMap countries={code.scans.breakdowns.country ?? []} range={range} />
       <WeekdayHours cells={code.scanWeekdayHours.cells} range={range} />
       <Breakdowns breakdowns={code.scans.breakdowns} range={range} ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, `Rule ${r.condition}`]))} />
     </div>
