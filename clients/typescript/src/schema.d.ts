@@ -340,6 +340,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/codes/{id}/scans/weekday-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A code’s scans by weekday and hour of the day
+         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. 404 for an unknown code or one of another account.
+         */
+        get: operations["getCodeScanWeekdayHours"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes/{id}/scans/raw": {
         parameters: {
             query?: never;
@@ -372,6 +392,26 @@ export interface paths {
          * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before `raw_available_since` (else 422); ranges on whole hours reach back to the first scan. `previous_period` covers the same number of periods just before, for comparison; `top` says how many top codes and values per breakdown to list.
          */
         get: operations["getAnalyticsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/weekday-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s scans by weekday and hour of the day
+         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With `tag`, only the codes carrying that tag now.
+         */
+        get: operations["getAnalyticsWeekdayHours"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2148,6 +2188,54 @@ export interface components {
             /** @example 17 */
             scans: number;
         };
+        /** @description Scans by weekday and hour of the day in a time zone, summed over a range. */
+        WeekdayHours: {
+            /**
+             * @description The code, for a code’s cells; absent in the account’s.
+             * @example qr_4fT9kQ2mX8pL
+             */
+            code_id?: string;
+            /**
+             * @description Start of the range (the requested `from` moved back to the start of its day).
+             * @example 2026-03-01T00:00:00.000+01:00
+             */
+            from: string;
+            /**
+             * @description End of the range, exclusive (the requested `to` moved forward to the end of its day).
+             * @example 2026-04-01T00:00:00.000+02:00
+             */
+            to: string;
+            /**
+             * @description The IANA time zone of weekdays and hours.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            include_bots: boolean;
+            /** @example 1204 */
+            total_scans: number;
+            /** @description All 168 cells, zeros included, Monday 00 first, then by weekday and hour. */
+            cells: components["schemas"]["WeekdayHourCount"][];
+            /**
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+             * @example 2025-11-26T21:00:00.000Z
+             */
+            raw_available_since: string | null;
+        };
+        /** @description The scans of one hour of one weekday, summed over the range. */
+        WeekdayHourCount: {
+            /**
+             * @description ISO weekday in the requested zone: 1 is Monday, 7 Sunday.
+             * @example 1
+             */
+            weekday: number;
+            /**
+             * @description Hour of the day in the requested zone, 0-23.
+             * @example 9
+             */
+            hour: number;
+            /** @example 14 */
+            scans: number;
+        };
         /** @description One scan as recorded: no address, no raw User-Agent. */
         ScanRecord: {
             /** @example scan_1042 */
@@ -2872,6 +2960,8 @@ export type CodeScanAnalytics = components['schemas']['CodeScanAnalytics'];
 export type PeriodCount = components['schemas']['PeriodCount'];
 export type CodeScanBreakdowns = components['schemas']['CodeScanBreakdowns'];
 export type ValueCount = components['schemas']['ValueCount'];
+export type WeekdayHours = components['schemas']['WeekdayHours'];
+export type WeekdayHourCount = components['schemas']['WeekdayHourCount'];
 export type ScanRecord = components['schemas']['ScanRecord'];
 export type AnalyticsOverview = components['schemas']['AnalyticsOverview'];
 export type OverviewBreakdowns = components['schemas']['OverviewBreakdowns'];
@@ -3729,6 +3819,43 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getCodeScanWeekdayHours: {
+        parameters: {
+            query?: {
+                /** @description Start of the range, inclusive: a date-time with offset, or a date read in `timezone`. Default: 30 days ago (today included). */
+                from?: string;
+                /** @description End of the range, exclusive; a date includes its whole day. Default: now. */
+                to?: string;
+                /** @description The IANA time zone of dates and periods. */
+                timezone?: string;
+                /** @description Count scans by crawlers and link previewers too. */
+                include_bots?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The code’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The 168 cells. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeekdayHours"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listCodeScanRecords: {
         parameters: {
             query?: {
@@ -3815,6 +3942,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnalyticsOverview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAnalyticsWeekdayHours: {
+        parameters: {
+            query?: {
+                /** @description Start of the range, inclusive: a date-time with offset, or a date read in `timezone`. Default: 30 days ago (today included). */
+                from?: string;
+                /** @description End of the range, exclusive; a date includes its whole day. Default: now. */
+                to?: string;
+                /** @description The IANA time zone of dates and periods. */
+                timezone?: string;
+                /** @description Count scans by crawlers and link previewers too. */
+                include_bots?: "true" | "false";
+                /** @description Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and `total_codes` count those codes alone. A name the account has no tag for counts nothing. */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The 168 cells. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeekdayHours"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -4,18 +4,23 @@ import { Link } from '../components/link.tsx';
 import { ErrorBox, Loading } from '../components/messages.tsx';
 import { describeContent, formatCount } from '../format.ts';
 import { useQuery } from '../use-query.ts';
-import { Breakdowns, StatTiles, type ValueCount } from './breakdowns.tsx';
+import { Breakdowns, StatTiles, TOP_SHOWN, type ValueCount } from './breakdowns.tsx';
 import { rangeVariables, type Range } from './range.ts';
 import { ScansChart, type PeriodCount } from './scans-chart.tsx';
+import { WEEKDAY_HOURS_FIELDS, WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
+import { WorldMap } from './world-map.tsx';
 
+// One query for the page: 100 values per breakdown (the API's most) for the map, of which the
+// tables show the first TOP_SHOWN; the weekday x hour cells beside.
 const OVERVIEW = `query Overview($from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
-  analyticsOverview(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 10) {
+  analyticsOverview(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 100) {
     totalScans uniqueScans totalCodes activeCodes
     previousPeriod { totalScans changePct }
     trend { period scans uniqueScans }
     topCodes { id type content scans }
     breakdowns { country { value scans } device { value scans } os { value scans } browser { value scans } referrer { value scans } }
   }
+  analyticsWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
 }`;
 
 interface Overview {
@@ -32,10 +37,11 @@ interface Overview {
 const change = (pct: number | null) => (pct === null ? 'n/a' : `${pct > 0 ? '+' : ''}${pct}%`);
 
 export function AccountAnalytics({ range }: { range: Range }) {
-  const { data, error, loading } = useQuery<{ analyticsOverview: Overview }>(OVERVIEW, rangeVariables(range));
+  const { data, error, loading } = useQuery<{ analyticsOverview: Overview; analyticsWeekdayHours: { cells: WeekdayHourCount[] } }>(OVERVIEW, rangeVariables(range));
   if (error) return <ErrorBox error={error} />;
   if (!data) return <Loading what="analytics" />;
   const o = data.analyticsOverview;
+  const topCodes = o.topCodes.slice(0, TOP_SHOWN);
   return (
     <div aria-busy={loading}>
       <StatTiles
@@ -46,10 +52,10 @@ export function AccountAnalytics({ range }: { range: Range }) {
           ['Against the period before', change(o.previousPeriod.changePct), 'change'],
         ]}
       />
-      <ScansChart series={o.trend} granularity={range.granularity} timezone={range.timezone} />
+      <ScansChart series={o.trend} granularity={range.granularity} timezone={range.timezone} range={range} />
       <section class="top-codes">
         <h2>Top codes</h2>
-        {o.topCodes.length === 0 ? (
+        {topCodes.length === 0 ? (
           <p class="empty">No code was scanned in this range.</p>
         ) : (
           <table>
@@ -61,7 +67,7 @@ export function AccountAnalytics({ range }: { range: Range }) {
               </tr>
             </thead>
             <tbody>
-              {o.topCodes.map((c) => (
+              {topCodes.map((c) => (
                 <tr key={c.id}>
                   <td>
                     <Link to={`/codes/${c.id}/analytics`}>{c.id}</Link>
@@ -74,8 +80,10 @@ export function AccountAnalytics({ range }: { range: Range }) {
           </table>
         )}
       </section>
-      <h2>Where scans came from</h2>
-      <Breakdowns breakdowns={o.breakdowns} />
+      <h2>Where and when scans came</h2>
+      <WorldMap countries={o.breakdowns.country} range={range} />
+      <WeekdayHours cells={data.analyticsWeekdayHours.cells} range={range} />
+      <Breakdowns breakdowns={o.breakdowns} range={range} />
     </div>
   );
 }

@@ -1,5 +1,7 @@
 // Where the scans came from: one small table per dimension, most scans first, with a bar each.
 import { breakdownLabel, formatCount } from '../format.ts';
+import { CsvButton, csvName } from './csv.tsx';
+import type { Range } from './range.ts';
 
 export interface ValueCount {
   value: string | null;
@@ -16,14 +18,27 @@ const TITLES: Record<string, string> = {
   rule: 'Routing rules',
 };
 
+/** Values listed per dimension; pages ask the API for its most (100), which the map shows all of. */
+export const TOP_SHOWN = 10;
+
 /** Rule ids read as their conditions; a rule removed since its scans keeps its id. */
 export type RuleNames = Record<string, string>;
 
-function Breakdown({ dimension, counts, ruleNames }: { dimension: string; counts: ValueCount[]; ruleNames: RuleNames }) {
+function Breakdown({ dimension, counts: all, ruleNames, range }: { dimension: string; counts: ValueCount[]; ruleNames: RuleNames; range: Range }) {
+  const counts = all.slice(0, TOP_SHOWN);
   const max = Math.max(1, ...counts.map((c) => c.scans));
+  const label = (c: ValueCount) => (dimension === 'rule' && c.value && ruleNames[c.value]) || breakdownLabel(dimension, c.value);
+  const title = TITLES[dimension] ?? dimension;
   return (
     <section class="breakdown" data-dimension={dimension}>
-      <h3>{TITLES[dimension] ?? dimension}</h3>
+      <div class="chart-head">
+        <h3>{title}</h3>
+        <CsvButton
+          label={title.toLowerCase()}
+          filename={csvName('scans-by', dimension, range.from, range.to)}
+          rows={() => [[dimension, 'label', `scans (${range.from} to ${range.to}, ${range.timezone})`], ...counts.map((c) => [c.value, label(c), c.scans])]}
+        />
+      </div>
       {counts.length === 0 ? (
         <p class="empty">No scans in this range.</p>
       ) : (
@@ -31,7 +46,7 @@ function Breakdown({ dimension, counts, ruleNames }: { dimension: string; counts
           <tbody>
             {counts.map((c) => (
               <tr key={c.value ?? ''} data-value={c.value ?? ''}>
-                <th scope="row">{(dimension === 'rule' && c.value && ruleNames[c.value]) || breakdownLabel(dimension, c.value)}</th>
+                <th scope="row">{label(c)}</th>
                 <td class="bar">
                   <meter min={0} max={max} value={c.scans} />
                 </td>
@@ -45,12 +60,12 @@ function Breakdown({ dimension, counts, ruleNames }: { dimension: string; counts
   );
 }
 
-/** Every dimension of `breakdowns`, in the order given. */
-export function Breakdowns({ breakdowns, ruleNames = {} }: { breakdowns: Record<string, ValueCount[]>; ruleNames?: RuleNames }) {
+/** Every dimension of `breakdowns`, in the order given, each with its first TOP_SHOWN values. */
+export function Breakdowns({ breakdowns, range, ruleNames = {} }: { breakdowns: Record<string, ValueCount[]>; range: Range; ruleNames?: RuleNames }) {
   return (
     <div class="breakdowns">
       {Object.entries(breakdowns).map(([dimension, counts]) => (
-        <Breakdown key={dimension} dimension={dimension} counts={counts} ruleNames={ruleNames} />
+        <Breakdown key={dimension} dimension={dimension} counts={counts} ruleNames={ruleNames} range={range} />
       ))}
     </div>
   );

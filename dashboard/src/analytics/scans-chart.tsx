@@ -3,6 +3,8 @@
 import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatCount, formatPeriod } from '../format.ts';
+import { CsvButton, csvName } from './csv.tsx';
+import type { Range } from './range.ts';
 
 // Only the parts a line chart uses, so the bundle leaves the rest of Chart.js out.
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Legend, Tooltip);
@@ -17,9 +19,11 @@ interface ScansChartProps {
   series: PeriodCount[];
   granularity: string;
   timezone: string;
+  /** The picked range, for the CSV's name. */
+  range: Range;
 }
 
-export function ScansChart({ series, granularity, timezone }: ScansChartProps) {
+export function ScansChart({ series, granularity, timezone, range }: ScansChartProps) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<'line'> | null>(null);
   const labels = series.map((p) => formatPeriod(p.period, granularity, timezone));
@@ -55,7 +59,15 @@ export function ScansChart({ series, granularity, timezone }: ScansChartProps) {
   }, [series, granularity, timezone]);
 
   return (
-    <figure class="chart">
+    <figure class="chart scans-chart">
+      <div class="chart-head">
+        <h3>Scans over time</h3>
+        <CsvButton
+          label="scans over time"
+          filename={csvName('scans-by', granularity, range.from, range.to)}
+          rows={() => [[`period start (${timezone})`, 'period', 'scans', 'unique_scans'], ...series.map((p, i) => [p.period, labels[i]!, p.scans, p.uniqueScans])]}
+        />
+      </div>
       <div class="chart-box">
         <canvas ref={canvas} role="img" aria-label="Scans over time" />
       </div>

@@ -12,6 +12,9 @@ import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.t
 import { parseInput } from '../../shared/validation.ts';
 import type { AnalyticsLoaders } from './loaders.ts';
 import { analyticsQuerySchema, granularitySchema, overviewQuerySchema } from './schemas.ts';
+import { overviewWeekdayHoursQuerySchema, weekdayHoursQuerySchema, type WeekdayHourCell, type WeekdayHours } from './weekday-hours.ts';
+
+const RAW_AVAILABLE_SINCE = 'The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null when all are. Ranges not on whole UTC hours need raw scans and must not start earlier.';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
 declare module '../../graphql/context.ts' {
@@ -58,7 +61,7 @@ const CodeAnalyticsRef = builder.objectRef<CodeAnalytics>('CodeScanAnalytics').i
     granularity: t.field({ type: Granularity, resolve: (a) => a.granularity }),
     timezone: t.exposeString('timezone'),
     includeBots: t.exposeBoolean('include_bots'),
-    rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: 'The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null when all are. Ranges not on whole UTC hours need raw scans and must not start earlier.' }),
+    rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: RAW_AVAILABLE_SINCE }),
     totalScans: t.exposeInt('total_scans'),
     uniqueScans: t.exposeInt('unique_scans'),
     timeseries: t.field({ type: [PeriodCountRef], resolve: (a) => a.timeseries }),
@@ -96,7 +99,7 @@ const OverviewRef = builder.objectRef<Overview>('AnalyticsOverview').implement({
     granularity: t.field({ type: Granularity, resolve: (o) => o.granularity }),
     timezone: t.exposeString('timezone'),
     includeBots: t.exposeBoolean('include_bots'),
-    rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: 'The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null when all are. Ranges not on whole UTC hours need raw scans and must not start earlier.' }),
+    rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: RAW_AVAILABLE_SINCE }),
     totalScans: t.exposeInt('total_scans'),
     uniqueScans: t.exposeInt('unique_scans'),
     totalCodes: t.exposeInt('total_codes'),
@@ -168,5 +171,55 @@ builder.queryField('analyticsOverview', (t) =>
     description: 'The account overview of GET /v1/analytics/overview; with tag, of the codes carrying that tag.',
     args: { ...seriesArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
     resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, parseInput(overviewQuerySchema, { ...asQuery(args), ...compact({ tag: args.tag }) }))),
+  }),
+);
+
+const WeekdayHourCountRef = builder.objectRef<WeekdayHourCell>('WeekdayHourCount').implement({
+  fields: (t) => ({
+    weekday: t.exposeInt('weekday', { description: 'ISO weekday in the requested zone: 1 is Monday, 7 Sunday.' }),
+    hour: t.exposeInt('hour', { description: 'Hour of the day in the requested zone, 0-23.' }),
+    scans: t.exposeInt('scans'),
+  }),
+});
+
+const WeekdayHoursRef = builder.objectRef<WeekdayHours>('WeekdayHours').implement({
+  description: 'Scans by weekday and hour of the day in a time zone, summed over a range of whole days.',
+  fields: (t) => ({
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    timezone: t.exposeString('timezone'),
+    includeBots: t.exposeBoolean('include_bots'),
+    totalScans: t.exposeInt('total_scans'),
+    cells: t.field({ type: [WeekdayHourCountRef], description: 'All 168 cells, zeros included, Monday 00 first.', resolve: (w) => w.cells }),
+    rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: RAW_AVAILABLE_SINCE }),
+  }),
+});
+
+/** A range in a zone, as REST's weekday-hours endpoints take it. */
+const weekdayHoursArgs = (t: { arg: ArgBuilder<BuilderTypes> }) => {
+  const { from, to, timezone, includeBots } = seriesArgs(t);
+  return { from, to, timezone, includeBots };
+};
+
+const asWeekdayHoursQuery = (args: Record<string, unknown>) => {
+  const { granularity: _granularity, top: _top, ...query } = asQuery(args);
+  return query;
+};
+
+builder.objectFields(CodeRef, (t) => ({
+  scanWeekdayHours: t.field({
+    type: WeekdayHoursRef,
+    description: 'The weekday x hour cells of GET /v1/codes/:id/scans/weekday-hours.',
+    args: weekdayHoursArgs(t),
+    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeWeekdayHours(ctx.principal, code.id, parseInput(weekdayHoursQuerySchema, asWeekdayHoursQuery(args)))),
+  }),
+}));
+
+builder.queryField('analyticsWeekdayHours', (t) =>
+  t.field({
+    type: WeekdayHoursRef,
+    description: 'The account’s weekday x hour cells of GET /v1/analytics/weekday-hours; with tag, of the codes carrying that tag.',
+    args: { ...weekdayHoursArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
+    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overviewWeekdayHours(ctx.principal, parseInput(overviewWeekdayHoursQuerySchema, { ...asWeekdayHoursQuery(args), ...compact({ tag: args.tag }) }))),
   }),
 );

@@ -6,6 +6,7 @@ import { codeIdParams } from '../codes/openapi.ts';
 import { MAX_PERIODS } from './periods.ts';
 import { codeAnalyticsSchema, overviewSchema, rawAvailableSinceSchema, SCAN_RECORD_COLUMNS, scanRecordSchema } from './presenter.ts';
 import { analyticsQuerySchema, overviewQuerySchema, rawScansQuerySchema } from './schemas.ts';
+import { overviewWeekdayHoursQuerySchema, weekdayHoursQuerySchema, weekdayHoursSchema } from './weekday-hours.ts';
 
 const TAG = 'Analytics';
 
@@ -15,6 +16,8 @@ const RANGE = `The range is \`from\` (inclusive) to \`to\` (exclusive), each an 
   .map(([granularity, max]) => `${max} ${granularity}s`)
   .join(', ')
   .replace(/, ([^,]*)$/, ' or $1')} (else 422). Bots are left out unless \`include_bots=true\`. With raw-scan retention (\`raw_available_since\` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before \`raw_available_since\` (else 422); ranges on whole hours reach back to the first scan.`;
+
+const WEEKDAY_HOURS = 'Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`.';
 
 const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList').extend({ raw_available_since: rawAvailableSinceSchema });
 
@@ -34,6 +37,18 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: analyticsQuerySchema },
         responses: { '200': jsonResponse(codeAnalyticsSchema, 'The series and breakdowns.') },
+        problems: [404, 422],
+      }),
+    },
+    '/codes/{id}/scans/weekday-hours': {
+      get: operation({
+        operationId: 'getCodeScanWeekdayHours',
+        summary: 'A code’s scans by weekday and hour of the day',
+        description: `${WEEKDAY_HOURS} 404 for an unknown code or one of another account.`,
+        tag: TAG,
+        scope: 'analytics:read',
+        requestParams: { path: codeIdParams, query: weekdayHoursQuerySchema },
+        responses: { '200': jsonResponse(weekdayHoursSchema, 'The 168 cells.') },
         problems: [404, 422],
       }),
     },
@@ -77,6 +92,18 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { query: overviewQuerySchema },
         responses: { '200': jsonResponse(overviewSchema, 'The overview.') },
+        problems: [422],
+      }),
+    },
+    '/analytics/weekday-hours': {
+      get: operation({
+        operationId: 'getAnalyticsWeekdayHours',
+        summary: 'The account’s scans by weekday and hour of the day',
+        description: `${WEEKDAY_HOURS} With \`tag\`, only the codes carrying that tag now.`,
+        tag: TAG,
+        scope: 'analytics:read',
+        requestParams: { query: overviewWeekdayHoursQuerySchema },
+        responses: { '200': jsonResponse(weekdayHoursSchema, 'The 168 cells.') },
         problems: [422],
       }),
     },

@@ -11,6 +11,7 @@ import { parseInput } from '../../shared/validation.ts';
 import type { RawScansService } from './raw-scans.ts';
 import { analyticsQuerySchema, overviewQuerySchema, rawScansQuerySchema } from './schemas.ts';
 import type { AnalyticsService } from './service.ts';
+import { overviewWeekdayHoursQuerySchema, weekdayHoursQuerySchema } from './weekday-hours.ts';
 
 function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream {
   const csv = stringify({ header: true, columns: [...SCAN_RECORD_COLUMNS], cast: { string: defuseFormula, boolean: (v) => String(v) } });
@@ -24,6 +25,11 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { analytics, r
   // GET /v1/codes/:id/scans: one code's series and breakdowns (from, to, granularity, timezone, include_bots, top)
   router.get('/codes/:id/scans', auth, scope('analytics:read'), async (ctx) => {
     ctx.body = await analytics.codeScans(principalOf(ctx), ctx.params.id!, parseInput(analyticsQuerySchema, ctx.query));
+  });
+
+  // GET /v1/codes/:id/scans/weekday-hours: one code's scans by weekday and hour (from, to, timezone, include_bots)
+  router.get('/codes/:id/scans/weekday-hours', auth, scope('analytics:read'), async (ctx) => {
+    ctx.body = await analytics.codeWeekdayHours(principalOf(ctx), ctx.params.id!, parseInput(weekdayHoursQuerySchema, ctx.query));
   });
 
   // GET /v1/codes/:id/scans/raw: individual scan records, keyset-paginated JSON or streamed CSV
@@ -43,5 +49,10 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { analytics, r
   // GET /v1/analytics/overview: the account's totals, trend, top codes and breakdowns
   router.get('/analytics/overview', auth, scope('analytics:read'), async (ctx) => {
     ctx.body = await analytics.overview(principalOf(ctx), parseInput(overviewQuerySchema, ctx.query));
+  });
+
+  // GET /v1/analytics/weekday-hours: the account's scans by weekday and hour (from, to, timezone, include_bots, tag)
+  router.get('/analytics/weekday-hours', auth, scope('analytics:read'), async (ctx) => {
+    ctx.body = await analytics.overviewWeekdayHours(principalOf(ctx), parseInput(overviewWeekdayHoursQuerySchema, ctx.query));
   });
 }

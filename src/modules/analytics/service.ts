@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
 import { ACCOUNT_BREAKDOWNS, ALL_VALUES, CODE_DIMENSIONS, DIMENSION_COLUMNS, rankValues, type AccountDimension, type AnalyticsSource, type Bucket, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
+import { countCells, type OverviewWeekdayHoursQuery, type WeekdayHours, type WeekdayHoursQuery } from './weekday-hours.ts';
 
 export type { CodeAnalytics, Overview, PeriodCount } from './presenter.ts';
 
@@ -97,6 +98,17 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     });
     const total = counts.reduce((sum, c) => ({ scans: sum.scans + c.scans, unique: sum.unique + c.unique_scans }), { scans: 0, unique: 0 });
     return { counts, total };
+  }
+
+  /** The 168 weekday x hour cells of a range of whole days in the query's zone. */
+  async function weekdayHours(scope: Scope, q: { from?: string; to?: string; timezone: string; include_bots: boolean }) {
+    const series = resolveSeries({ ...q, granularity: 'day' }, now());
+    // A day series' buckets never straddle a day, nor so a local hour: hourly from the rollups
+    // where days start on a UTC hour, quarter hours (or finer) from raw scans elsewhere.
+    const range = rawRange(series);
+    const buckets = await sourceFor(series).buckets(scope, windowOf(series, q.include_bots), bucketWidth(series));
+    const { cells, total } = countCells(buckets, series.zone);
+    return { from: formatInstant(series.from, series.zone), to: formatInstant(series.to, series.zone), timezone: series.zone, include_bots: q.include_bots, total_scans: total, cells, ...range };
   }
 
   async function codeOf(principal: Principal, codeId: string): Promise<Code> {
@@ -202,6 +214,20 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         },
         breakdowns: Object.fromEntries(ACCOUNT_BREAKDOWNS.map((d, i) => [d, breakdowns[i]!])) as Overview['breakdowns'],
       };
+    },
+
+    /** One code's scans by weekday and hour in the query's zone; 404 for codes of other accounts. */
+    async codeWeekdayHours(principal: Principal, codeId: string, q: WeekdayHoursQuery): Promise<WeekdayHours> {
+      await codeOf(principal, codeId);
+      return { code_id: codeId, ...(await weekdayHours({ kind: 'code', codeId }, q)) };
+    },
+
+    /** The account's scans (or a tag's codes') by weekday and hour in the query's zone. */
+    async overviewWeekdayHours(principal: Principal, q: OverviewWeekdayHoursQuery): Promise<WeekdayHours> {
+      const { accountId } = principal;
+      const tag = q.tag;
+      const scope: Scope = tag === undefined ? { kind: 'account', accountId } : { kind: 'codes', accountId, codeIds: () => taggedCodes(accountId, tag) };
+      return weekdayHours(scope, q);
     },
 
     /**

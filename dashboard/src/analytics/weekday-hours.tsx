@@ -1,0 +1,71 @@
+// Scans by weekday and hour of the day in the range picker's zone: a 7 x 24 grid whose shade
+// follows the count, each cell titled with its numbers, and the grid's numbers as CSV.
+import { formatCount } from '../format.ts';
+import { CsvButton, csvName } from './csv.tsx';
+import type { Range } from './range.ts';
+
+export interface WeekdayHourCount {
+  /** ISO weekday, 1 Monday to 7 Sunday. */
+  weekday: number;
+  hour: number;
+  scans: number;
+}
+
+export const WEEKDAY_HOURS_FIELDS = 'totalScans cells { weekday hour scans }';
+
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const HOURS = Array.from({ length: 24 }, (_, h) => h);
+const hh = (h: number) => String(h).padStart(2, '0');
+
+/** The accent blue, from clear for no scans to solid for the busiest hour. */
+const shade = (scans: number, max: number) => (scans === 0 ? 'transparent' : `rgba(37, 99, 235, ${(0.15 + (0.85 * scans) / max).toFixed(3)})`);
+
+export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; range: Range }) {
+  const count = new Map(cells.map((c) => [`${c.weekday}/${c.hour}`, c.scans]));
+  const max = Math.max(1, ...cells.map((c) => c.scans));
+  const at = (weekday: number, hour: number) => count.get(`${weekday}/${hour}`) ?? 0;
+  return (
+    <figure class="chart weekday-hours">
+      <div class="chart-head">
+        <h3>Scans by weekday and hour ({range.timezone})</h3>
+        <CsvButton
+          label="scans by weekday and hour"
+          filename={csvName('scans-by-weekday-hour', range.from, range.to)}
+          rows={() => [
+            [`weekday (${range.timezone})`, `hour (${range.timezone})`, `scans (${range.from} to ${range.to})`],
+            ...WEEKDAYS.flatMap((day, d) => HOURS.map((h) => [day, `${hh(h)}:00`, at(d + 1, h)])),
+          ]}
+        />
+      </div>
+      <div class="heatmap-box">
+        <table class="heatmap" aria-label={`Scans by weekday and hour of the day, ${range.timezone}`}>
+          <thead>
+            <tr>
+              <th />
+              {HOURS.map((h) => (
+                <th key={h} scope="col">
+                  {hh(h)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {WEEKDAYS.map((day, d) => (
+              <tr key={day}>
+                <th scope="row">{day.slice(0, 3)}</th>
+                {HOURS.map((h) => {
+                  const n = at(d + 1, h);
+                  return (
+                    <td key={h} data-weekday={d + 1} data-hour={h} data-scans={n} style={{ background: shade(n, max) }} title={`${day} ${hh(h)}:00–${hh(h)}:59: ${formatCount(n)} scan${n === 1 ? '' : 's'}`}>
+                      <span class="visually-hidden">{formatCount(n)}</span>
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,90 @@
+// Scans by country on a world map: a choropleth of the country breakdown, drawn from bundled
+// shapes (world-shapes.ts, loaded on first use), with a legend, a title per country for hover and
+// screen readers, and the scans the map cannot show (unknown country, countries too small for
+// the 1:110m shapes) counted beside it.
+import { useEffect, useState } from 'preact/hooks';
+import { countryName, formatCount } from '../format.ts';
+import type { ValueCount } from './breakdowns.tsx';
+import { CsvButton, csvName } from './csv.tsx';
+import type { Range } from './range.ts';
+
+type Shapes = typeof import('./world-shapes.ts');
+
+/** Light to dark blue, the dashboard's accent; countries without scans stay grey. */
+export const SCALE = ['#dbeafe', '#93c5fd', '#3b82f6', '#1d4ed8', '#1e3a8a'];
+export const NO_SCANS = '#e5e7eb';
+
+/** Upper bounds of the scale's steps, whole numbers rising to max (fewer steps for small counts). */
+function steps(max: number): number[] {
+  const bounds: number[] = [];
+  for (let i = 1; i <= SCALE.length; i++) {
+    const bound = Math.ceil((max * i) / SCALE.length);
+    if (bound > (bounds.at(-1) ?? 0)) bounds.push(bound);
+  }
+  return bounds;
+}
+
+const plural = (n: number) => `${formatCount(n)} scan${n === 1 ? '' : 's'}`;
+
+export function WorldMap({ countries, range }: { countries: ValueCount[]; range: Range }) {
+  const [shapes, setShapes] = useState<Shapes | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    import('./world-shapes.ts').then(setShapes, () => setFailed(true));
+  }, []);
+
+  const scans = new Map(countries.flatMap((c) => (c.value === null ? [] : [[c.value, c.scans] as const])));
+  const unknown = countries.find((c) => c.value === null)?.scans ?? 0;
+  const bounds = steps(Math.max(0, ...scans.values()));
+  const colour = (n: number) => (n === 0 ? NO_SCANS : SCALE[SCALE.length - bounds.length + bounds.findIndex((b) => n <= b)]!);
+  const drawn = new Set(shapes?.shapes.map((s) => s.code));
+  const offMap = countries.filter((c) => c.value !== null && !drawn.has(c.value));
+  const span = `${range.from} to ${range.to}, ${range.timezone}`;
+
+  return (
+    <figure class="chart world-map">
+      <div class="chart-head">
+        <h3>Scans by country</h3>
+        <CsvButton
+          label="scans by country"
+          filename={csvName('scans-by-country', range.from, range.to)}
+          rows={() => [['country', 'name', `scans (${span})`], ...countries.map((c) => [c.value ?? '', c.value === null ? 'Unknown' : countryName(c.value), c.scans])]}
+        />
+      </div>
+      {failed ? (
+        <p class="error-box">The map could not be loaded; the countries are listed below.</p>
+      ) : !shapes ? (
+        <p class="loading">Loading the map…</p>
+      ) : (
+        <svg class="map" viewBox={`0 0 ${shapes.WIDTH} ${shapes.HEIGHT}`} role="img" aria-label={`World map of scans by country, ${span}`}>
+          <path class="sphere" d={shapes.outline} />
+          {shapes.shapes.map((s, i) => {
+            const n = (s.code && scans.get(s.code)) || 0;
+            return (
+              <path key={i} class="country" d={s.path} fill={colour(n)} data-country={s.code ?? ''} data-scans={n}>
+                <title>{`${s.code ? countryName(s.code) : s.name}: ${plural(n)}`}</title>
+              </path>
+            );
+          })}
+        </svg>
+      )}
+      <figcaption>
+        <ul class="legend" aria-label="Colour scale">
+          <li>
+            <span class="swatch" style={{ background: NO_SCANS }} /> none
+          </li>
+          {bounds.map((b, i) => (
+            <li key={b}>
+              <span class="swatch" style={{ background: SCALE[SCALE.length - bounds.length + i] }} /> {i === 0 ? 1 : bounds[i - 1]! + 1}
+              {b > (i === 0 ? 1 : bounds[i - 1]! + 1) ? `–${formatCount(b)}` : ''}
+            </li>
+          ))}
+        </ul>
+        <p class="off-map" data-unknown={unknown}>
+          Unknown country: {plural(unknown)}
+          {offMap.length > 0 && <> · not drawn at this scale: {offMap.map((c) => `${countryName(c.value!)} ${formatCount(c.scans)}`).join(', ')}</>}
+        </p>
+      </figcaption>
+    </figure>
+  );
+}
