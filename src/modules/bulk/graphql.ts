@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { builder } from '../../graphql/builder.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { CodeRef, CreateCodeInput, toCreateBody } from '../codes/graphql.ts';
+import { CodeRef, CreateCodeInputRef, toCreateBody } from '../codes/graphql.ts';
 import { readCsvCodes, withCsvRows } from './csv.ts';
 import { bulkBodySchema, type BulkResult, type BulkService } from './service.ts';
 
@@ -26,7 +26,7 @@ builder.mutationFields((t) => ({
   bulkCreateCodes: t.field({
     type: BulkPayload,
     description: 'Creates up to 10,000 codes atomically: all of them, or none when any is invalid.',
-    args: { input: t.arg({ type: [CreateCodeInput], required: true }) },
+    args: { input: t.arg({ type: [CreateCodeInputRef], required: true }) },
     resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.bulk.create(ctx.principal, parseInput(bulkBodySchema, { codes: input.map(toCreateBody) }))),
   }),
   bulkCreateCodesFromCsv: t.field({

@@ -6,7 +6,7 @@ import { compact, snakeKeys } from '../../graphql/inputs.ts';
 import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { RoutingInput, RoutingRef } from '../routing/graphql.ts';
+import { RoutingInputRef, RoutingRef } from '../routing/graphql.ts';
 import { addLifecycleFields, CodeStatusEnum, LIFECYCLE_NULL_CLEARS, lifecycleInputFields } from './lifecycle-graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
@@ -116,7 +116,7 @@ const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePa
   fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
 });
 
-export const CreateCodeInput = builder.inputType('CreateCodeInput', {
+export const CreateCodeInputRef = builder.inputType('CreateCodeInput', {
   fields: (t) => ({
     type: t.field({ type: CodeTypeEnum, required: false, description: "Defaults to 'url'." }),
     content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
@@ -128,7 +128,7 @@ export const CreateCodeInput = builder.inputType('CreateCodeInput', {
     tags: t.stringList({ required: false, description: 'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.' }),
     ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
-    routing: t.field({ type: RoutingInput, required: false }),
+    routing: t.field({ type: RoutingInputRef, required: false }),
   }),
 });
 
@@ -143,7 +143,7 @@ const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
     tags: t.stringList({ required: false, description: 'The code’s tags from now on (replacing its old ones); [] removes them all.' }),
     ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
-    routing: t.field({ type: RoutingInput, required: false }),
+    routing: t.field({ type: RoutingInputRef, required: false }),
   }),
 });
 
@@ -177,7 +177,7 @@ function toDesign(design: typeof DesignInput.$inferInput) {
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the schema sees absent fields. */
-function toRouting(routing: typeof RoutingInput.$inferInput) {
+function toRouting(routing: typeof RoutingInputRef.$inferInput) {
   return compact({ enabled: routing.enabled, rules: routing.rules?.map((rule) => compact(rule)) });
 }
 
@@ -186,16 +186,16 @@ function toRouting(routing: typeof RoutingInput.$inferInput) {
  * design and routing converted on their own, every other field by its name. Nulls are dropped
  * except in `nullClears` (lifecycle fields keep theirs on create too: a null status is refused).
  */
-function toCodeBody(input: typeof CreateCodeInput.$inferInput | typeof UpdateCodeInput.$inferInput, nullClears: readonly string[]): Record<string, unknown> {
+function toCodeBody(input: typeof CreateCodeInputRef.$inferInput | typeof UpdateCodeInput.$inferInput, nullClears: readonly string[]): Record<string, unknown> {
   const { design, routing, ...fields } = input;
   return { ...snakeKeys(fields, nullClears), ...(design ? { design: toDesign(design) } : {}), ...(routing ? { routing: toRouting(routing) } : {}) };
 }
 
-/** A CreateCodeInput as POST /codes's body: bulkCreateCodes hands these to the bulk service, which parses each item itself. */
-export const toCreateBody = (input: typeof CreateCodeInput.$inferInput) => toCodeBody(input, LIFECYCLE_NULL_CLEARS);
+/** A CreateCodeInputRef as POST /codes's body: bulkCreateCodes hands these to the bulk service, which parses each item itself. */
+export const toCreateBody = (input: typeof CreateCodeInputRef.$inferInput) => toCodeBody(input, LIFECYCLE_NULL_CLEARS);
 
-/** A CreateCodeInput parsed as POST /codes parses its body. */
-export const parseCreate = (input: typeof CreateCodeInput.$inferInput): CreateCodeBody => parseCreateCode(toCreateBody(input));
+/** A CreateCodeInputRef parsed as POST /codes parses its body. */
+export const parseCreate = (input: typeof CreateCodeInputRef.$inferInput): CreateCodeBody => parseCreateCode(toCreateBody(input));
 
 builder.queryFields((t) => ({
   code: t.field({
@@ -236,7 +236,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createCode: t.field({
     type: CodeRef,
-    args: { input: t.arg({ type: CreateCodeInput, required: true }) },
+    args: { input: t.arg({ type: CreateCodeInputRef, required: true }) },
     resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.codes.create(ctx.principal, parseCreate(input))),
   }),
   updateCode: t.field({

@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { CodeRef, CreateCodeInput, parseCreate } from '../codes/graphql.ts';
+import { CodeRef, CreateCodeInputRef, parseCreate } from '../codes/graphql.ts';
 import { MIN_PIXELS_PER_MODULE } from './scannable-size.ts';
 import { imageQuerySchema, type ImagesService } from './service.ts';
 
@@ -40,7 +40,7 @@ builder.queryFields((t) => ({
     description:
       "The SVG that createCode would draw for this input, refused as createCode would refuse it; saves no code (a logo is stored, content-addressed, as on create). At most one per operation. With codeId, a url code encodes that code's scan URL. Needs codes:write: a logoUrl is fetched.",
     args: {
-      input: t.arg({ type: CreateCodeInput, required: true }),
+      input: t.arg({ type: CreateCodeInputRef, required: true }),
       codeId: t.arg.id({ required: false }),
       size: t.arg.int({
         required: false,

@@ -114,7 +114,7 @@ export const InlineRuleInput = builder.inputType('InlineRoutingRuleInput', {
   }),
 });
 
-export const RoutingInput = builder.inputType('RoutingInput', {
+export const RoutingInputRef = builder.inputType('RoutingInput', {
   fields: (t) => ({
     enabled: t.boolean({ required: false }),
     rules: t.field({ type: [InlineRuleInput], required: false, description: 'Replaces every rule when given.' }),
