@@ -34,8 +34,38 @@ const upward = LAYERS.flatMap((layer, i) => {
   }));
 });
 
+// A module's faces: index.ts for everything other modules use (services, stores, types,
+// presenters), and its transports (graphql.ts, openapi.ts, rest.ts), which only the assembly
+// (api/) and other modules' transports import (the codes GraphQL type that analytics extends).
+const FACE = '(index|graphql|openapi|rest)\\.ts$';
+const TRANSPORT = '(graphql|openapi|rest)\\.ts$';
+const faces = [
+  {
+    name: 'module-faces-only',
+    comment: 'Another module is reached through its index.ts (or its transports, from a transport)',
+    severity: 'error',
+    from: { path: '^src/modules/([^/]+)/' },
+    to: { path: `^src/modules/[^/]+/(?!${FACE})`, pathNot: '^src/modules/$1/' },
+  },
+  {
+    name: 'module-faces-only-from-outside',
+    comment: 'Code outside the modules reaches a module through its index.ts (or, in api/, its transports)',
+    severity: 'error',
+    from: { path: '^src/', pathNot: '^src/modules/' },
+    to: { path: `^src/modules/[^/]+/(?!${FACE})` },
+  },
+  {
+    name: 'transports-from-transports',
+    comment: "A module's transport files are imported only by api/ and by other modules' transports",
+    severity: 'error',
+    from: { path: '^src/', pathNot: `^src/api/|^src/modules/[^/]+/${TRANSPORT}` },
+    to: { path: `^src/modules/([^/]+)/${TRANSPORT}` },
+  },
+];
+
 module.exports = {
   forbidden: [
+    ...faces,
     {
       name: 'no-circular',
       comment: 'A cycle between files: one of them belongs lower, or a need should be handed in.',

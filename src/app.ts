@@ -19,8 +19,8 @@ import { requestLog } from './http/request-log.ts';
 import { createApiRouter } from './api/rest-router.ts';
 import { API_VERSIONS, apiVersioning } from './http/versions.ts';
 import type { Services } from './services.ts';
-import { createConsentRouter, oauthServer } from './modules/oauth/routes.ts';
-import { createScanRoute, SCAN_ROUTE } from './modules/scans/scan-route.ts';
+import { createConsentRouter, oauthServer } from './modules/oauth/index.ts';
+import { createScanRoute, SCAN_ROUTE } from './modules/scans/index.ts';
 import { DomainError } from './shared/errors.ts';
 
 const graphqlLimits = (config: Config): GraphQLLimits => ({

@@ -6,7 +6,7 @@ import parse from 'co-body';
 import { shouldRenderGraphiQL } from 'graphql-yoga';
 import type { Middleware } from 'koa';
 import type { Yoga } from './graphql-server.ts';
-import { createAnalyticsLoaders } from '../modules/analytics/loaders.ts';
+import { createAnalyticsLoaders } from '../modules/analytics/index.ts';
 import type { Services } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
 import { bearerAuthenticator, bearerToken, requireAuth } from '../http/auth.ts';

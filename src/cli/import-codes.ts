@@ -11,8 +11,8 @@ import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
-import { CSV_PARSE_OPTIONS, csvRowNumber, headerProblems, normalizeHeader } from '../modules/bulk/csv.ts';
-import { MAX_BULK_CODES } from '../modules/bulk/service.ts';
+import { CSV_PARSE_OPTIONS, csvRowNumber, headerProblems, normalizeHeader } from '../modules/bulk/index.ts';
+import { MAX_BULK_CODES } from '../modules/bulk/index.ts';
 import { createProgress } from './progress.ts';
 
 export const IMPORT_USAGE = 'cli codes import <file.csv> --url <base url> --key <api key> [--batch <rows, 1-10000>]';

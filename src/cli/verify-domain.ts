@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { normalizeHostname } from '../modules/domains/hostname.ts';
+import { normalizeHostname } from '../modules/domains/index.ts';
 import { createServices } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
 

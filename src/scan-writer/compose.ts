@@ -3,10 +3,10 @@
 // writer thread (thread.ts), which builds the same over a pool of its own.
 import type { Knex } from 'knex';
 import { threadEntry } from '../shared/build-layout.ts';
-import { createCommitBatch, type CommitBatch } from '../modules/scans/commit-batch.ts';
-import { createWriterThread, type WriterThread, type WriterThreadData } from '../modules/scans/writer-thread.ts';
-import { createScanOutbox } from '../modules/webhooks/outbox.ts';
-import { createWebhooksStore } from '../modules/webhooks/store.ts';
+import { createCommitBatch, type CommitBatch } from '../modules/scans/index.ts';
+import { createWriterThread, type WriterThread, type WriterThreadData } from '../modules/scans/index.ts';
+import { createScanOutbox } from '../modules/webhooks/index.ts';
+import { createWebhooksStore } from '../modules/webhooks/index.ts';
 
 /** Commits scan batches on `db`, writing their webhook outbox rows in the same transaction. */
 export function createScanCommit(db: Knex, publicBaseUrl: string): CommitBatch {

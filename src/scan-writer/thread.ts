@@ -3,7 +3,7 @@
 // visitors and waiting on the database happen here, not on the thread that answers scans.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDb } from '../db/knex.ts';
-import type { WriterReply, WriterRequest, WriterThreadData } from '../modules/scans/writer-thread.ts';
+import type { WriterReply, WriterRequest, WriterThreadData } from '../modules/scans/index.ts';
 import { createScanCommit } from './compose.ts';
 
 const { databaseUrl, publicBaseUrl } = workerData as WriterThreadData;

@@ -2,7 +2,7 @@
 // OpenAPI document); the service's answer types and the CSV columns of the raw export are
 // inferred from them, so the answers and the document cannot drift apart.
 import { z } from 'zod';
-import { CODE_TYPES } from '../codes/schemas.ts';
+import { CODE_TYPES } from '../codes/index.ts';
 import { GRANULARITIES } from './periods.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS } from './source.ts';
 

@@ -3,9 +3,9 @@
 import { fromMillis } from '../../db/rows.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { decodeCursor, encodeCursor } from '../codes/cursor.ts';
-import type { CodesStore } from '../codes/store.ts';
-import type { ScansStore, StoredScan } from '../scans/store.ts';
+import { decodeCursor, encodeCursor } from '../codes/index.ts';
+import type { CodesStore } from '../codes/index.ts';
+import type { ScansStore, StoredScan } from '../scans/index.ts';
 import type { ScanRecord } from './presenter.ts';
 import type { RawScansQuery } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 // Query parameters of the analytics endpoints. GraphQL passes its arguments in the same
 // string form, so both transports validate alike.
 import { z } from 'zod';
-import { tagNameSchema } from '../tags/schemas.ts';
+import { tagNameSchema } from '../tags/index.ts';
 import { GRANULARITIES, isTimeZone } from './periods.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

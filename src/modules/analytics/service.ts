@@ -2,8 +2,8 @@
 // rollups when every period boundary falls on a whole UTC hour, raw scans otherwise.
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import type { Code } from '../codes/model.ts';
-import type { CodesStore } from '../codes/store.ts';
+import type { Code } from '../codes/index.ts';
+import type { CodesStore } from '../codes/index.ts';
 import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Series } from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';

@@ -4,7 +4,7 @@ import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { imageQuerySchema } from '../images/service.ts';
+import { imageQuerySchema } from '../images/index.ts';
 import type { BatchesService } from './service.ts';
 
 export function registerBatchRoutes(router: Router<AppState>, { auth, batches }: RouteEdge & { batches: BatchesService }): void {

@@ -13,9 +13,9 @@ import { stringify } from 'csv-stringify/sync';
 import { ZipFile } from 'yazl';
 import { notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
-import { payloadOf, scanUrl } from '../codes/payload.ts';
-import type { CodesStore, CodeWithoutRouting } from '../codes/store.ts';
-import type { ImageParams, ImagesService } from '../images/service.ts';
+import { payloadOf, scanUrl } from '../codes/index.ts';
+import type { CodesStore, CodeWithoutRouting } from '../codes/index.ts';
+import type { ImageParams, ImagesService } from '../images/index.ts';
 import { defuseFormula } from '../../shared/spreadsheet.ts';
 
 /** Codes read from the database at a time (keyset pages by id). */

@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { DomainError, type FieldError } from '../../shared/errors.ts';
-import { CSV_TAG_SEPARATOR } from '../tags/schemas.ts';
+import { CSV_TAG_SEPARATOR } from '../tags/index.ts';
 
 export const CSV_COLUMNS = [
   'type', 'content', 'slug', 'domain', 'forward_query', 'name', 'notes', 'tags',

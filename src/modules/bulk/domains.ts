@@ -2,8 +2,8 @@
 // account, else a 422 naming the item), and slugs grouped per domain, since they are unique per
 // domain (the service's own is null).
 import { validationFailed, type FieldError } from '../../shared/errors.ts';
-import type { VerifiedDomainOf } from '../codes/domain-field.ts';
-import type { CreateCodeInput } from '../codes/schemas.ts';
+import type { VerifiedDomainOf } from '../codes/index.ts';
+import type { CreateCodeInput } from '../codes/index.ts';
 
 /** Each item's domain (null: the service's own), in item order; a 422 naming every item refused. */
 export async function resolveItemDomains(accountId: string, bodies: CreateCodeInput[], verifiedDomainOf: VerifiedDomainOf): Promise<(string | null)[]> {

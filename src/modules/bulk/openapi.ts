@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { idempotencyKeyHeader, operation, pathParams, problemSchema, type OpenApiModule } from '../../http/openapi/common.ts';
 import { PROBLEM_CONTENT_TYPE } from '../../http/problem.ts';
 import { createCodeBody } from '../codes/openapi.ts';
-import { imageQuerySchema } from '../images/service.ts';
+import { imageQuerySchema } from '../images/index.ts';
 import { CSV_COLUMNS } from './csv.ts';
 import { bulkResultSchema } from './presenter.ts';
 import { bulkBodySchema, MAX_BULK_CODES } from './service.ts';

@@ -1,7 +1,7 @@
 // The answer of POST /codes/bulk. The zod schema is the contract (it feeds the OpenAPI
 // document); the presenter's return type is inferred from it, so the two cannot drift apart.
 import { z } from 'zod';
-import { codeResourceSchema, presentCode } from '../codes/presenter.ts';
+import { codeResourceSchema, presentCode } from '../codes/index.ts';
 import type { BulkResult } from './service.ts';
 
 export const bulkResultSchema = z

@@ -1,7 +1,7 @@
 // The code as the domain sees it, and the design rules that span several fields.
 import type { FieldError } from '../../shared/errors.ts';
 import { contrastRatio, MIN_CONTRAST } from './contrast.ts';
-import type { Routing } from '../routing/rule.ts';
+import type { Routing } from '../routing/index.ts';
 import type { CodeLifecycle } from './lifecycle.ts';
 import type { CodeContent, CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
 

@@ -2,7 +2,7 @@
 // contract (it feeds the OpenAPI document); the presenter's return type is inferred from it, so
 // the two cannot drift apart.
 import { z } from 'zod';
-import { inlineRuleResourceSchema, presentInlineRule } from '../routing/presenter.ts';
+import { inlineRuleResourceSchema, presentInlineRule } from '../routing/index.ts';
 import { lifecycleResourceFields, presentLifecycle } from './lifecycle.ts';
 import { resolveDesign, type Code } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';

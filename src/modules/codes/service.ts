@@ -4,7 +4,7 @@ import { DomainError, notFound, validationFailed, type FieldError } from '../../
 import { newId } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
-import type { RoutingStore } from '../routing/store.ts';
+import type { RoutingStore } from '../routing/index.ts';
 import type { PayloadSource } from './payload.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { notAVerifiedDomain, type VerifiedDomainOf } from './domain-field.ts';

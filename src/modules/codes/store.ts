@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Queryable } from '../../db/transaction.ts';
 import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.ts';
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
-import type { RoutingStore } from '../routing/store.ts';
+import type { RoutingStore } from '../routing/index.ts';
 import type { CursorPosition } from './cursor.ts';
 import { lifecycleFromRow, lifecycleOf, lifecyclePatchRow, lifecycleRow, LISTED_BY_DEFAULT, type LifecycleInput, type LifecycleRow } from './lifecycle.ts';
 import type { Code } from './model.ts';

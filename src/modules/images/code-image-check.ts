@@ -1,8 +1,8 @@
 // The images module's part in saving a code (codes/image-check.ts declares what codes need;
 // services.ts hands this in).
 import { parseInput } from '../../shared/validation.ts';
-import type { CodeImageCheck } from '../codes/image-check.ts';
-import { resolveDesign } from '../codes/model.ts';
+import type { CodeImageCheck } from '../codes/index.ts';
+import { resolveDesign } from '../codes/index.ts';
 import type { Logos } from './logos.ts';
 import { imageQuerySchema, type ImagesService } from './service.ts';
 

@@ -8,7 +8,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import { looksLikeApiKey } from '../../shared/api-key.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { isScope, type Principal, type Scope } from '../../shared/principal.ts';
-import { assertCanGrant } from '../accounts/service.ts';
+import { assertCanGrant } from '../accounts/index.ts';
 
 /** OpenID scopes the library handles itself (refresh tokens come with the client's refresh_token grant). */
 const OIDC_SCOPES = new Set(['openid', 'offline_access']);

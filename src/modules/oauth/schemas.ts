@@ -2,7 +2,7 @@
 // client_secret_basic or client_secret_post) and public ones (token_endpoint_auth_method "none",
 // RFC 7591 §2): apps in a browser or on a device, which cannot keep a secret.
 import { z } from 'zod';
-import { scopesSchema } from '../accounts/schemas.ts';
+import { scopesSchema } from '../accounts/index.ts';
 
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];

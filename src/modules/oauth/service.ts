@@ -7,7 +7,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import { notFound } from '../../shared/errors.ts';
 import { randomBase62 } from '../../shared/ids.ts';
 import { isScope, type Principal } from '../../shared/principal.ts';
-import { assertCanGrant } from '../accounts/service.ts';
+import { assertCanGrant } from '../accounts/index.ts';
 import { GRANT_ID_CLAIM, SIGNING_ALG } from './provider.ts';
 import { PUBLIC_AUTH_METHOD, type CreateClientInput } from './schemas.ts';
 import type { OAuthClient, OAuthStore } from './store.ts';

@@ -6,7 +6,7 @@
 // are never stored (no-store), so the next scan after a resume reaches us.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTML_SECURITY_HEADERS, STATIC_PAGE_CSP } from '../../http/security-headers.ts';
-import type { CodeLifecycle } from '../codes/lifecycle.ts';
+import type { CodeLifecycle } from '../codes/index.ts';
 
 /** What a scan was answered, stored with it (scans.outcome). */
 export type ScanOutcome = 'redirect' | 'paused' | 'expired' | 'limit_reached';

@@ -2,7 +2,7 @@
 // whole UTC hours, which the service checks before asking. Per-code breakdowns read daily
 // rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
 import type { Knex } from 'knex';
-import type { OwnedCodeIds } from '../codes/store.ts';
+import type { OwnedCodeIds } from '../codes/index.ts';
 import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './scan-queries.ts';
 import { ofExistingCodes } from './scan-query-store.ts';
 

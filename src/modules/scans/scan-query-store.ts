@@ -2,7 +2,7 @@
 // since every scan is a row. The analytics service uses it where hourly rollups cannot answer
 // exactly. Which codes still exist is the codes module's answer (ownedCodeIds).
 import type { Knex } from 'knex';
-import type { OwnedCodeIds } from '../codes/store.ts';
+import type { OwnedCodeIds } from '../codes/index.ts';
 import { DIMENSION_COLUMNS, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './scan-queries.ts';
 
 /** Keeps the rows of codes that still exist (a deleted code's scans stay until they expire). */

@@ -3,9 +3,9 @@
 // an entry at once; other processes' changes arrive through the invalidation bus (REDIS_URL),
 // and the entry's TTL (CODE_CACHE_TTL_MS) bounds what a lost message or no Redis leaves stale.
 import { LRUCache } from 'lru-cache';
-import type { Code } from '../codes/model.ts';
-import { compileRouting, type CompiledRouting } from '../routing/resolver.ts';
-import type { Routing } from '../routing/rule.ts';
+import type { Code } from '../codes/index.ts';
+import { compileRouting, type CompiledRouting } from '../routing/index.ts';
+import type { Routing } from '../routing/index.ts';
 import { compileLifecycle, type TargetLifecycle } from './lifecycle-answer.ts';
 
 export interface ScanTarget {

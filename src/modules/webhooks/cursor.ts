@@ -1,6 +1,6 @@
 // Opaque keyset cursors for webhook lists (newest first): the shared cursor format of
 // codes/cursor.ts, keyed by creation time and id.
-import { decodeCursor as decode, encodeCursor as encode } from '../codes/cursor.ts';
+import { decodeCursor as decode, encodeCursor as encode } from '../codes/index.ts';
 import type { Position } from './store.ts';
 
 const SORT = '-created_at';

@@ -6,8 +6,8 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ScanOutcome } from '../scans/lifecycle-answer.ts';
-import type { ScanDimensions } from '../scans/store.ts';
+import type { ScanOutcome } from '../scans/index.ts';
+import type { ScanDimensions } from '../scans/index.ts';
 
 /** A scan as webhooks and the subscription present it (the `data` of scan.created). */
 export interface ScanPayload extends ScanDimensions {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { DeliveryOutcome } from '../../shared/metrics.ts';
-import type { OwnedCodeIds } from '../codes/store.ts';
+import type { OwnedCodeIds } from '../codes/index.ts';
 import { createDeliverer } from './deliverer.ts';
 import { createLiveScans } from './live.ts';
 import { createOutbox } from './outbox.ts';

@@ -3,7 +3,7 @@
 // the answers and event bodies (presenter.ts).
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { codeResourceSchema } from '../codes/presenter.ts';
+import { codeResourceSchema } from '../codes/index.ts';
 import { jsonResponse, listOf, operation, pathParams, resourceOperations, type OpenApiModule } from '../../http/openapi/common.ts';
 import { MAX_ATTEMPTS } from './schedule.ts';
 import { TEST_EVENT, type AnyEventType } from './model.ts';

@@ -5,11 +5,11 @@
 // Nothing here touches the network: after the commit it only wakes the local worker and feeds
 // the live stream.
 import type { Knex } from 'knex';
-import { presentCode } from '../codes/presenter.ts';
-import { scanUrl } from '../codes/payload.ts';
-import type { CodeEvent } from '../codes/service.ts';
-import type { WriteScanEvents } from '../scans/commit-batch.ts';
-import type { ScanEvent } from '../scans/model.ts';
+import { presentCode } from '../codes/index.ts';
+import { scanUrl } from '../codes/index.ts';
+import type { CodeEvent } from '../codes/index.ts';
+import type { WriteScanEvents } from '../scans/index.ts';
+import type { ScanEvent } from '../scans/index.ts';
 import { newId } from '../../shared/ids.ts';
 import type { LiveScans, ScanPayload } from './live.ts';
 import { wants, type EventType, type NewEvent } from './model.ts';

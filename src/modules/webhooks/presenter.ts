@@ -3,8 +3,8 @@
 // return types are inferred from them, so the two cannot drift apart. The secret is never part
 // of a webhook's JSON: it is shown once, beside the webhook, when created or rotated.
 import { z } from 'zod';
-import { codeResourceSchema } from '../codes/presenter.ts';
-import { CODE_TYPES } from '../codes/schemas.ts';
+import { codeResourceSchema } from '../codes/index.ts';
+import { CODE_TYPES } from '../codes/index.ts';
 import type { ScanPayload } from './live.ts';
 import { DELIVERY_STATUSES, EVENT_TYPES, TEST_EVENT, type Delivery, type DeliveryDetail, type Webhook } from './model.ts';
 

@@ -6,7 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, notFound, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
-import type { OwnedCodeIds } from '../codes/store.ts';
+import type { OwnedCodeIds } from '../codes/index.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { Deliverer } from './deliverer.ts';
 import { newId } from '../../shared/ids.ts';

@@ -1,0 +1,4 @@
+// The idempotency module's public face: what the rest of the service may use of it. Anything
+// not exported here is the module's own (npm run lint:imports enforces it).
+export { createIdempotency } from './service.ts';
+export { createIdempotencyStore } from './store.ts';

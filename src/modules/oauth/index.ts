@@ -1,0 +1,5 @@
+// The oauth module's public face: what the rest of the service may use of it. Anything
+// not exported here is the module's own (npm run lint:imports enforces it).
+export { createConsentService } from './consent.ts';
+export { createOAuth } from './module.ts';
+export { createConsentRouter, oauthServer } from './routes.ts';

@@ -1,0 +1,34 @@
+// The scans module's public face: what the rest of the service may use of it. Anything
+// not exported here is the module's own (npm run lint:imports enforces it).
+export { bundledGeoipDbPath, createClientInfo } from './client-info.ts';
+export { createCommitBatch } from './commit-batch.ts';
+export type { CommitBatch, WriteScanEvents } from './commit-batch.ts';
+export type { ScanOutcome } from './lifecycle-answer.ts';
+export type { ScanEvent } from './model.ts';
+export { createPurgeStore } from './purge-store.ts';
+export type { PurgeStore } from './purge-store.ts';
+export { LATE_SCANS_MS, createScanPurge } from './purge.ts';
+export { createScanRecorder } from './recorder.ts';
+export { createRollupSource } from './rollup-query-store.ts';
+export { createRollupStore } from './rollup-store.ts';
+export { createScanLimits } from './scan-limits.ts';
+export { ALL_VALUES, CODE_DIMENSIONS, DIMENSION_COLUMNS, rankCodes, rankValues } from './scan-queries.ts';
+export type {
+  AggregateRow,
+  AnalyticsSource,
+  Bucket,
+  CodeDimension,
+  CodeRanking,
+  CodeTotals,
+  Scope,
+  ValueCount,
+  Window,
+} from './scan-queries.ts';
+export { createRawSource } from './scan-query-store.ts';
+export { SCAN_ROUTE, createScanRoute } from './scan-route.ts';
+export { simulatedVisitorOf } from './simulated-visitor.ts';
+export { createScansStore } from './store.ts';
+export type { ScanDimensions, ScansStore, StoredScan } from './store.ts';
+export { createTargetCache, splitTargetKey, targetKey } from './target-cache.ts';
+export { createWriterThread } from './writer-thread.ts';
+export type { WriterReply, WriterRequest, WriterThread, WriterThreadData } from './writer-thread.ts';
