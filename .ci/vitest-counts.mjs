@@ -21,10 +21,15 @@ for (const file of report.testResults) {
   const name = file.name.slice(file.name.indexOf('/test/') + 1);
   for (const test of file.assertionResults) {
     if (test.status === 'passed') passed++;
-    else if ((test.status === 'pending' || test.status === 'skipped' || test.status === 'todo') && ALLOWED_SKIPS.includes(name)) allowed++;
+    else if (
+      (test.status === 'pending' || test.status === 'skipped' || test.status === 'todo') &&
+      ALLOWED_SKIPS.includes(name)
+    )
+      allowed++;
     else {
       failed++;
-      if (test.status !== 'failed') console.error(`not run (${test.status}), counted as a failure: ${name} > ${test.fullName}`);
+      if (test.status !== 'failed')
+        console.error(`not run (${test.status}), counted as a failure: ${name} > ${test.fullName}`);
     }
   }
   // A file that failed to load has no tests in it to count.

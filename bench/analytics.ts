@@ -48,11 +48,43 @@ const rand = () => {
 };
 const pick = <T>(values: readonly T[]) => values[Math.floor(rand() * values.length)]!;
 
-const COUNTRIES = ['US', 'US', 'US', 'DE', 'DE', 'GB', 'FR', 'IN', 'BR', 'JP', 'CA', 'ES', 'IT', 'NL', 'SE', 'PL', 'MX', 'AU', 'KR', null];
+const COUNTRIES = [
+  'US',
+  'US',
+  'US',
+  'DE',
+  'DE',
+  'GB',
+  'FR',
+  'IN',
+  'BR',
+  'JP',
+  'CA',
+  'ES',
+  'IT',
+  'NL',
+  'SE',
+  'PL',
+  'MX',
+  'AU',
+  'KR',
+  null,
+];
 const DEVICES = ['mobile', 'mobile', 'ios', 'android', 'desktop', 'tablet'];
 const OSES = ['iOS', 'Android', 'Windows', 'macOS', 'Linux', null];
 const BROWSERS = ['Safari', 'Chrome', 'Chrome', 'Firefox', 'Edge', 'Samsung Internet'];
-const REFERRERS = [null, null, null, null, 'google.com', 'instagram.com', 'facebook.com', 'news.example', 't.co', 'linkedin.com'];
+const REFERRERS = [
+  null,
+  null,
+  null,
+  null,
+  'google.com',
+  'instagram.com',
+  'facebook.com',
+  'news.example',
+  't.co',
+  'linkedin.com',
+];
 const LANGUAGES = ['en', 'en', 'de', 'fr', 'es', 'pt', 'ja', 'it', null];
 
 async function prepare(): Promise<{ key: string; codeIds: string[] }> {
@@ -72,7 +104,8 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
   let codeIds: string[] = (await db('codes').select('id').orderBy('id')).map((r: { id: string }) => r.id);
   if (values.reuse && codeIds.length > 0) {
     // Reused data belongs to the account of the first run: move it to this run's account.
-    for (const t of ['codes', 'scans', 'scan_rollups', 'account_scan_rollups']) await db(t).update({ account_id: accountId });
+    for (const t of ['codes', 'scans', 'scan_rollups', 'account_scan_rollups'])
+      await db(t).update({ account_id: accountId });
     await services.close();
     await db.destroy();
     return { key, codeIds: await rankCodes(codeIds) };
@@ -82,7 +115,17 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
   const now = Date.now();
   await db.batchInsert(
     'codes',
-    codeIds.map((id, i) => ({ id, account_id: accountId, type: 'url', content: `https://example.com/c/${i}`, design: '{}', routing_enabled: false, slug: null, created_at: now, updated_at: now })),
+    codeIds.map((id, i) => ({
+      id,
+      account_id: accountId,
+      type: 'url',
+      content: `https://example.com/c/${i}`,
+      design: '{}',
+      routing_enabled: false,
+      slug: null,
+      created_at: now,
+      updated_at: now,
+    })),
     1000,
   );
 
@@ -131,9 +174,14 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
   }
   const seconds = (performance.now() - started) / 1000;
   const counts = await Promise.all(
-    ['scans', 'scan_rollups', 'account_scan_rollups', 'scan_visitors'].map(async (t) => [t, Number((await db(t).count({ n: '*' }).first())!.n)] as const),
+    ['scans', 'scan_rollups', 'account_scan_rollups', 'scan_visitors'].map(
+      async (t) => [t, Number((await db(t).count({ n: '*' }).first())!.n)] as const,
+    ),
   );
-  console.log(`seeded ${SCANS.toLocaleString()} scans over ${CODES.toLocaleString()} codes in ${seconds.toFixed(1)} s (${Math.round(SCANS / seconds).toLocaleString()} scans/s through the batch writer)`);
+  console.log(
+    `seeded ${SCANS.toLocaleString()} scans over ${CODES.toLocaleString()} codes in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(SCANS / seconds).toLocaleString()} scans/s through the batch writer)`,
+  );
   console.log(`rows: ${counts.map(([t, n]) => `${t} ${n.toLocaleString()}`).join(', ')}`);
   await services.close();
   await db.destroy();
@@ -152,7 +200,13 @@ async function rankCodes(codeIds: string[]): Promise<string[]> {
 async function startServer(source: 'rollups' | 'raw') {
   const db = createDb(URL_);
   // Rate limits off: the bench sends a few hundred requests a minute with one key.
-  const config = loadConfig({ ...process.env, DATABASE_URL: URL_, LOG_LEVEL: 'silent', ANALYTICS_SOURCE: source, RATE_LIMIT_PER_MINUTE: '0' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: URL_,
+    LOG_LEVEL: 'silent',
+    ANALYTICS_SOURCE: source,
+    RATE_LIMIT_PER_MINUTE: '0',
+  });
   const services = await createServices(db, config, createLogger(config));
   const server: Server = createServer(buildRequestListener({ services, logger: createLogger(config) }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -182,7 +236,8 @@ async function send(base: string, key: string, q: Query): Promise<void> {
     body: q.body ? JSON.stringify(q.body) : undefined,
   });
   const text = await res.text();
-  if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${q.name}: ${res.status} ${text.slice(0, 300)}`);
+  if (res.status !== 200 || text.includes('"errors"'))
+    throw new Error(`${q.name}: ${res.status} ${text.slice(0, 300)}`);
 }
 
 async function time(base: string, key: string, q: Query): Promise<{ median: number; p95: number }> {
@@ -194,7 +249,10 @@ async function time(base: string, key: string, q: Query): Promise<{ median: numb
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)]!, p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]! };
+  return {
+    median: samples[Math.floor(samples.length / 2)]!,
+    p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]!,
+  };
 }
 
 async function explain(server: Awaited<ReturnType<typeof startServer>>, key: string, q: Query): Promise<void> {
@@ -208,7 +266,8 @@ async function explain(server: Awaited<ReturnType<typeof startServer>>, key: str
     if (!/^select/i.test(s.sql) || /api_keys/.test(s.sql)) continue;
     const [plan] = await server.db.raw(`EXPLAIN ${s.sql}`, s.bindings as never);
     console.log(`  ${s.sql.slice(0, 150)}${s.sql.length > 150 ? '…' : ''}`);
-    for (const p of plan as Record<string, unknown>[]) console.log(`    table=${p.table} type=${p.type} key=${p.key} rows=${p.rows} extra=${p.Extra ?? ''}`);
+    for (const p of plan as Record<string, unknown>[])
+      console.log(`    table=${p.table} type=${p.type} key=${p.key} rows=${p.rows} extra=${p.Extra ?? ''}`);
   }
 }
 
@@ -223,9 +282,21 @@ async function main() {
   const thirtyDaysAgo = new Date(NOW - 30 * DAY).toISOString();
   const queries: Query[] = [
     { name: 'overview, last 30 days', method: 'GET', path: '/v1/analytics/overview' },
-    { name: 'overview, 365 days', method: 'GET', path: `/v1/analytics/overview?from=${yearFrom}&to=${yearTo}&granularity=week` },
-    { name: 'busiest code, 365-day daily series', method: 'GET', path: `/v1/codes/${busiest}/scans?from=${yearFrom}&to=${yearTo}` },
-    { name: 'median code, 365-day daily series', method: 'GET', path: `/v1/codes/${median}/scans?from=${yearFrom}&to=${yearTo}` },
+    {
+      name: 'overview, 365 days',
+      method: 'GET',
+      path: `/v1/analytics/overview?from=${yearFrom}&to=${yearTo}&granularity=week`,
+    },
+    {
+      name: 'busiest code, 365-day daily series',
+      method: 'GET',
+      path: `/v1/codes/${busiest}/scans?from=${yearFrom}&to=${yearTo}`,
+    },
+    {
+      name: 'median code, 365-day daily series',
+      method: 'GET',
+      path: `/v1/codes/${median}/scans?from=${yearFrom}&to=${yearTo}`,
+    },
     {
       name: 'GraphQL dashboard',
       method: 'POST',
@@ -240,7 +311,9 @@ async function main() {
 
   const rollups = await startServer('rollups');
   const raw = await startServer('raw');
-  console.log(`\n${RUNS} runs each after 3 warm-up runs, over HTTP on loopback (${new Date().toISOString().slice(0, 10)})`);
+  console.log(
+    `\n${RUNS} runs each after 3 warm-up runs, over HTTP on loopback (${new Date().toISOString().slice(0, 10)})`,
+  );
   console.log('query'.padEnd(38) + 'rollups median / p95'.padEnd(24) + 'raw median / p95'.padEnd(24) + 'raw / rollups');
   for (const q of queries) {
     const a = await time(rollups.url, key, q);

@@ -10,9 +10,14 @@ const busyMs = Number(process.env.BUSY_US ?? 0) / 1000;
 let input = '';
 process.stdin.on('data', (d) => (input += d));
 process.stdin.on('end', () => {
-  const targets = new Map(input.trim().split('\n').map((line) => line.split(' ') as [string, string]));
+  const targets = new Map(
+    input
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ') as [string, string]),
+  );
   const server = createServer((req, res) => {
-    if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
+    if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until;);
     const location = targets.get((req.url ?? '').slice(1));
     if (!location) {
       res.writeHead(404).end();

@@ -13,7 +13,9 @@ import { createDb } from '../src/db/knex.ts';
 import { newId, randomBase62 } from '../src/shared/ids.ts';
 import { runCli } from '../test/support/process.ts';
 
-const { values } = parseArgs({ options: { sqlite: { type: 'boolean', default: false }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { sqlite: { type: 'boolean', default: false }, runs: { type: 'string', default: '3' } },
+});
 const runs = Number(values.runs);
 const COUNT = 10_000;
 
@@ -26,7 +28,11 @@ const items = () =>
 
 /** Distinct texts of many lengths: the check cannot reuse one decode for all of them. */
 const texts = (run: number) =>
-  Array.from({ length: COUNT }, (_, i) => ({ type: 'text', content: { text: `Run ${run}, lot ${i}: ${'x'.repeat(i % 300)}` }, design: { style: 'dots', fg_color: '#1d4ed8' } }));
+  Array.from({ length: COUNT }, (_, i) => ({
+    type: 'text',
+    content: { text: `Run ${run}, lot ${i}: ${'x'.repeat(i % 300)}` },
+    design: { style: 'dots', fg_color: '#1d4ed8' },
+  }));
 
 async function databaseUrl(): Promise<string> {
   if (values.sqlite) return `sqlite:/tmp/qr-bench-bulk-${process.pid}.sqlite`;
@@ -44,7 +50,11 @@ async function plainInsert(url: string, accountId: string): Promise<number> {
   const codes = items().map((item) => ({ item, id: newId('qr'), slug: randomBase62(7) }));
   const started = performance.now();
   await db.transaction(async (trx) => {
-    await trx.batchInsert('slugs', codes.map((c) => ({ slug: c.slug, created_at: now })), 500);
+    await trx.batchInsert(
+      'slugs',
+      codes.map((c) => ({ slug: c.slug, created_at: now })),
+      500,
+    );
     await trx.batchInsert(
       'codes',
       codes.map((c) => ({
@@ -66,7 +76,16 @@ async function plainInsert(url: string, accountId: string): Promise<number> {
       'routing_rules',
       codes
         .filter((c) => c.item.routing)
-        .map((c) => ({ id: newId('rule'), code_id: c.id, priority: 1, position: 0, type: 'geo', conditions: '{"countries":["DE"]}', destination: c.item.routing!.rules[0]!.destination, created_at: now })),
+        .map((c) => ({
+          id: newId('rule'),
+          code_id: c.id,
+          priority: 1,
+          position: 0,
+          type: 'geo',
+          conditions: '{"countries":["DE"]}',
+          destination: c.item.routing!.rules[0]!.destination,
+          created_at: now,
+        })),
       500,
     );
   });
@@ -76,13 +95,18 @@ async function plainInsert(url: string, accountId: string): Promise<number> {
 }
 
 function peakRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024);
 }
 
 async function main() {
   const url = await databaseUrl();
-  const key = (await runCli(['keys', 'create', '--account', 'bench'], { DATABASE_URL: url })).stdout.trim().split('\n').at(-1)!;
+  const key = (await runCli(['keys', 'create', '--account', 'bench'], { DATABASE_URL: url })).stdout
+    .trim()
+    .split('\n')
+    .at(-1)!;
   const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -102,9 +126,14 @@ async function main() {
   const statics: number[] = [];
   const post = async (payload: string) => {
     const started = performance.now();
-    const res = await fetch(`${serviceUrl}/v1/codes/bulk`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: payload });
+    const res = await fetch(`${serviceUrl}/v1/codes/bulk`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: payload,
+    });
     const answer = (await res.json()) as { created: number };
-    if (res.status !== 201 || answer.created !== COUNT) throw new Error(`bulk answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+    if (res.status !== 201 || answer.created !== COUNT)
+      throw new Error(`bulk answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
     return performance.now() - started;
   };
   const lookup = createDb(url);
@@ -124,14 +153,29 @@ async function main() {
     await admin.destroy();
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log(`\nbench:bulk, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${COUNT} codes (half with a rule, all with a design), ${runs} runs, body ${(body.length / 2 ** 20).toFixed(1)} MiB`);
+  console.log(
+    `\nbench:bulk, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${COUNT} codes (half with a rule, all with a design), ` +
+      `${runs} runs, body ${(body.length / 2 ** 20).toFixed(1)} MiB`,
+  );
   console.log('| path | runs (ms) | median ms |');
   console.log('|---|---|---|');
-  console.log(`| POST /v1/codes/bulk over HTTP (validation, scannability check, slugs, insert, answer) | ${endpoint.map((v) => v.toFixed(0)).join(', ')} | ${median(endpoint).toFixed(0)} |`);
-  console.log(`| plain knex.batchInsert of the same rows | ${plain.map((v) => v.toFixed(0)).join(', ')} | ${median(plain).toFixed(0)} |`);
-  console.log(`| POST /v1/codes/bulk, ${COUNT} distinct static texts (versions 1-13) | ${statics.map((v) => v.toFixed(0)).join(', ')} | ${median(statics).toFixed(0)} |`);
+  console.log(
+    `| POST /v1/codes/bulk over HTTP (validation, scannability check, slugs, insert, answer) | ` +
+      `${endpoint.map((v) => v.toFixed(0)).join(', ')} | ${median(endpoint).toFixed(0)} |`,
+  );
+  console.log(
+    `| plain knex.batchInsert of the same rows | ${plain.map((v) => v.toFixed(0)).join(', ')} | ` +
+      `${median(plain).toFixed(0)} |`,
+  );
+  console.log(
+    `| POST /v1/codes/bulk, ${COUNT} distinct static texts (versions 1-13) | ` +
+      `${statics.map((v) => v.toFixed(0)).join(', ')} | ${median(statics).toFixed(0)} |`,
+  );
   console.log(`\ndistinct static texts: median ${median(statics) < 10_000 ? 'under' : 'OVER'} 10 s`);
-  console.log(`\nratio (endpoint / plain insert): ${(median(endpoint) / median(plain)).toFixed(2)}x (target ≤ 2x); endpoint median ${median(endpoint) < 1500 ? 'under' : 'OVER'} 1.5 s`);
+  console.log(
+    `\nratio (endpoint / plain insert): ${(median(endpoint) / median(plain)).toFixed(2)}x (target ≤ 2x); endpoint ` +
+      `median ${median(endpoint) < 1500 ? 'under' : 'OVER'} 1.5 s`,
+  );
   console.log(`service peak RSS: ${peak} MiB (${rssBefore} MiB before the first call)`);
 }
 

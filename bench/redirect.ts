@@ -37,18 +37,34 @@ const { values } = parseArgs({
 });
 const concurrencies = values['web-concurrency'].split(',').map((value) => Number(value.trim()));
 if (concurrencies.some((n) => !Number.isInteger(n) || n < 1) || (values.sqlite && concurrencies.some((n) => n > 1))) {
-  console.error('--web-concurrency: a comma-separated list of worker counts (1,2); above 1 needs MariaDB (SQLite has one writer)');
+  console.error(
+    '--web-concurrency: a comma-separated list of worker counts (1,2); above 1 needs MariaDB (SQLite has one writer)',
+  );
   process.exit(2);
 }
 const amount = Number(values.amount);
 const connections = Number(values.connections);
 const codeCount = Number(values.codes);
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+  'Mobile/15E148 Safari/604.1';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile ' +
+  'Safari/537.36';
 /** Addresses in several countries, so the GeoIP lookup and the geo rule both do real work. */
-const IPS = ['8.8.8.8', '81.2.69.142', '1.1.1.1', '5.9.0.1', '2001:4860:4860::8888', '200.160.2.3', '41.0.0.1', '133.0.0.1'];
+const IPS = [
+  '8.8.8.8',
+  '81.2.69.142',
+  '1.1.1.1',
+  '5.9.0.1',
+  '2001:4860:4860::8888',
+  '200.160.2.3',
+  '41.0.0.1',
+  '133.0.0.1',
+];
 
 /** Per run: another checkout's benchmark may be using the same MariaDB at the same time. */
 const BENCH_DB = `qr_bench_${process.pid}`;
@@ -86,12 +102,18 @@ async function load(url: string, paths: string[], amount: number) {
   const requests = paths.map((path, i) => ({
     method: 'GET' as const,
     path,
-    headers: { 'x-forwarded-for': IPS[i % IPS.length]!, 'user-agent': [IPHONE, DESKTOP, ANDROID][i % 3]!, 'accept-language': 'de-DE,en;q=0.8' },
+    headers: {
+      'x-forwarded-for': IPS[i % IPS.length]!,
+      'user-agent': [IPHONE, DESKTOP, ANDROID][i % 3]!,
+      'accept-language': 'de-DE,en;q=0.8',
+    },
   }));
   const startedAt = performance.now();
   let lastAnswerAt = startedAt;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, amount, requests }, (err, done) => (err ? reject(err) : resolve(done)));
+    const instance = autocannon({ url, connections, amount, requests }, (err, done) =>
+      err ? reject(err) : resolve(done),
+    );
     instance.on('response', () => {
       lastAnswerAt = performance.now();
     });
@@ -116,7 +138,13 @@ function cpuSeconds(pid: number | undefined): number | null {
 function withChildren(pid: number | undefined): number[] {
   if (pid === undefined) return [];
   try {
-    return [pid, ...execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number)];
+    return [
+      pid,
+      ...execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map(Number),
+    ];
   } catch {
     return [pid]; // ps exits 1 when there are no children
   }
@@ -145,23 +173,43 @@ function cpuSecondsOf(pids: number | number[] | undefined): number | null {
   return total;
 }
 
-/** Runs `measure` and returns what it returns, with the CPU µs per request each process (or group of processes) spent meanwhile. */
-async function withCpu<T extends Result>(pids: Record<string, number | number[] | undefined>, measure: () => Promise<T>) {
+/**
+ * Runs `measure` and returns what it returns, with the CPU µs per request each process (or group of processes) spent
+ * meanwhile.
+ */
+async function withCpu<T extends Result>(
+  pids: Record<string, number | number[] | undefined>,
+  measure: () => Promise<T>,
+) {
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSecondsOf(pid)]));
   const result = await measure();
   const perRequest = Object.entries(pids).map(([name, pid]) => {
     const [start, end] = [before[name], cpuSecondsOf(pid)];
-    return start == null || end === null ? `${name} n/a` : `${name} ${(((end - start) * 1e6) / result.requests.total).toFixed(0)} µs`;
+    return start == null || end === null
+      ? `${name} n/a`
+      : `${name} ${(((end - start) * 1e6) / result.requests.total).toFixed(0)} µs`;
   });
   return { result, cpu: perRequest.join(', ') };
 }
 const row = (name: string, r: Result) =>
-  `| ${name} | ${Math.round(r.rate).toLocaleString('en-US')} | ${r.latency.p50} | ${r.latency.p99} | ${r['3xx']} | ${r.non2xx - r['3xx']} | ${r.errors} |`;
+  `| ${name} | ${Math.round(r.rate).toLocaleString('en-US')} | ${r.latency.p50} | ${r.latency.p99} | ${r['3xx']} | ` +
+  `${r.non2xx - r['3xx']} | ${r.errors} |`;
 
 async function main() {
   const url = await databaseUrl();
-  const key = (await runCli(['keys', 'create', '--account', 'bench'], { DATABASE_URL: url })).stdout.trim().split('\n').at(-1)!;
-  const env = { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', NODE_ENV: 'production', SCAN_RATE_LIMIT_PER_MINUTE: '10000000' };
+  const key = (await runCli(['keys', 'create', '--account', 'bench'], { DATABASE_URL: url })).stdout
+    .trim()
+    .split('\n')
+    .at(-1)!;
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: 'true',
+    NODE_ENV: 'production',
+    SCAN_RATE_LIMIT_PER_MINUTE: '10000000',
+  };
   const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
   const startService = async (workers: number) => {
     const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'src/main.ts'], {
@@ -196,7 +244,10 @@ async function main() {
   const paths = slugs.map(([slug]) => `/${slug}`);
 
   const startBare = async (busyUs: number) => {
-    const server = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-redirect.ts'], { env: { ...process.env, BUSY_US: String(busyUs) }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const server = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-redirect.ts'], {
+      env: { ...process.env, BUSY_US: String(busyUs) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     server.stdin!.end(slugs.map(([slug, dest]) => `${slug} ${dest}`).join('\n'));
     return { server, port: (await waitForLine(server, /port (\d+)/))[1]! };
   };
@@ -204,7 +255,9 @@ async function main() {
 
   // Warm both (JIT, caches), then measure each in turn.
   await load(`http://127.0.0.1:${barePort}`, paths, 20_000);
-  const { result: bareResult, cpu: bareCpu } = await withCpu({ server: bare.pid, 'load generator': process.pid }, () => load(`http://127.0.0.1:${barePort}`, paths, amount));
+  const { result: bareResult, cpu: bareCpu } = await withCpu({ server: bare.pid, 'load generator': process.pid }, () =>
+    load(`http://127.0.0.1:${barePort}`, paths, amount),
+  );
   const runs: { workers: number; result: Result; cpu: string }[] = [];
   const stored: { workers: number; stored: number; answered: number }[] = [];
   let answered = 0;
@@ -212,7 +265,11 @@ async function main() {
     if (i > 0) ({ child: service, url: serviceUrl } = await startService(workers));
     const warmup = await load(serviceUrl, paths, 20_000);
     const { result, cpu } = await withCpu(
-      { service: withChildren(service.pid), ...(values.sqlite ? {} : { database: databasePid() }), 'load generator': process.pid },
+      {
+        service: withChildren(service.pid),
+        ...(values.sqlite ? {} : { database: databasePid() }),
+        'load generator': process.pid,
+      },
       () => load(serviceUrl, paths, amount),
     );
     runs.push({ workers, result, cpu });
@@ -233,22 +290,41 @@ async function main() {
     busy.server.kill('SIGTERM');
   }
 
-  const name = (workers: number) => (concurrencies.length > 1 || workers > 1 ? `qr-service scan route, WEB_CONCURRENCY=${workers}` : 'qr-service scan route');
-  console.log(`\nredirect benchmark, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${connections} connections, ${amount} requests each, ${codeCount} codes with 3 rules (geo, device, device+geo)`);
+  const name = (workers: number) =>
+    concurrencies.length > 1 || workers > 1
+      ? `qr-service scan route, WEB_CONCURRENCY=${workers}`
+      : 'qr-service scan route';
+  console.log(
+    `\nredirect benchmark, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${connections} connections, ${amount} requests ` +
+      `each, ${codeCount} codes with 3 rules (geo, device, device+geo)`,
+  );
   console.log('| server | req/s | p50 ms | p99 ms | 3xx | other non-2xx | errors |');
   console.log('|---|---|---|---|---|---|---|');
   console.log(row('bare node:http, Map lookup', bareResult));
   for (const run of runs) console.log(row(name(run.workers), run.result));
   if (busyResult) console.log(row(`bare node:http + ${busyUs} µs of CPU per request`, busyResult));
   console.log('');
-  for (const run of runs) console.log(`throughput ratio (${name(run.workers)} / bare): ${((run.result.rate / bareResult.rate) * 100).toFixed(1)}%`);
-  for (const run of runs.slice(1)) console.log(`throughput ratio (WEB_CONCURRENCY=${run.workers} / WEB_CONCURRENCY=${runs[0]!.workers}): ${((run.result.rate / runs[0]!.result.rate) * 100).toFixed(1)}%`);
-  if (busyResult) console.log(`throughput ratio (bare + ${busyUs} µs / bare): ${((busyResult.rate / bareResult.rate) * 100).toFixed(1)}%`);
+  for (const run of runs)
+    console.log(
+      `throughput ratio (${name(run.workers)} / bare): ${((run.result.rate / bareResult.rate) * 100).toFixed(1)}%`,
+    );
+  for (const run of runs.slice(1))
+    console.log(
+      `throughput ratio (WEB_CONCURRENCY=${run.workers} / WEB_CONCURRENCY=${runs[0]!.workers}): ` +
+        `${((run.result.rate / runs[0]!.result.rate) * 100).toFixed(1)}%`,
+    );
+  if (busyResult)
+    console.log(
+      `throughput ratio (bare + ${busyUs} µs / bare): ${((busyResult.rate / bareResult.rate) * 100).toFixed(1)}%`,
+    );
   console.log(`CPU per request (1 s of CPU = 1,000,000 µs; the machine has 2 cores): bare run: ${bareCpu}`);
   for (const run of runs) console.log(`  ${name(run.workers)}: ${run.cpu}`);
   for (const s of stored) {
     const verdict = s.stored === s.answered ? 'equal' : `DIFFERENT by ${s.stored - s.answered}`;
-    console.log(`after WEB_CONCURRENCY=${s.workers} stopped (SIGTERM): scans stored ${s.stored}; 3xx answers counted so far (warm-ups + measured): ${s.answered}; ${verdict}`);
+    console.log(
+      `after WEB_CONCURRENCY=${s.workers} stopped (SIGTERM): scans stored ${s.stored}; 3xx answers counted so far ` +
+        `(warm-ups + measured): ${s.answered}; ${verdict}`,
+    );
   }
   if (!values.sqlite) {
     const admin = createDb('mysql://root@127.0.0.1:3306/');

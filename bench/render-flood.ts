@@ -31,7 +31,11 @@ const ACCOUNTS = 4;
 const ROOT = resolve(import.meta.dirname, '..');
 
 async function keyFor(tree: string, databaseUrl: string, account: string): Promise<string> {
-  const created = await runCli(['keys', 'create', '--account', account], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, tree);
+  const created = await runCli(
+    ['keys', 'create', '--account', account],
+    { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    tree,
+  );
   if (created.code !== 0) throw new Error(`keys create failed in ${tree}:\n${created.stderr}`);
   return created.stdout.trim().split('\n').at(-1)!;
 }
@@ -56,12 +60,31 @@ async function freePort(): Promise<number> {
  */
 async function start(tree: string, databaseUrl: string): Promise<Service> {
   const port = await freePort();
-  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SCAN_RATE_LIMIT_PER_MINUTE: '0' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: tree, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    SCAN_RATE_LIMIT_PER_MINUTE: '0',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: tree,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
     if (child.exitCode !== null) break;
-    if (await fetch(`${url}/healthz`).then((res) => res.ok, () => false)) return { url, child };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (res) => res.ok,
+        () => false,
+      )
+    )
+      return { url, child };
   }
   child.kill('SIGTERM');
   throw new Error(`the service in ${tree} did not become healthy`);
@@ -79,7 +102,10 @@ async function flood(service: Service, targets: { key: string; codeId: string }[
       for (let n = 0; Date.now() < until; n++) {
         const size = 4000 + ((i * 997 + n * 31) % 96);
         try {
-          const res = await fetch(`${service.url}/v1/codes/${codeId}/image?format=png&size=${size}&margin=${2 + (n % 15)}`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(
+            `${service.url}/v1/codes/${codeId}/image?format=png&size=${size}&margin=${2 + (n % 15)}`,
+            { headers: { authorization: `Bearer ${key}` } },
+          );
           await res.arrayBuffer();
           if (res.status === 200) counts.rendered++;
           else if (res.status === 429) counts.refused++;
@@ -118,10 +144,19 @@ async function measureTree(label: string, tree: string): Promise<Row[]> {
       const body = (await res.json()) as { id: string; scan_url: string };
       target.codeId = body.id;
     }
-    const scan = await (await fetch(`${service.url}/v1/codes/${targets[0]!.codeId}`, { headers: { authorization: `Bearer ${targets[0]!.key}` } })).json() as { scan_url: string };
+    const scan = (await (
+      await fetch(`${service.url}/v1/codes/${targets[0]!.codeId}`, {
+        headers: { authorization: `Bearer ${targets[0]!.key}` },
+      })
+    ).json()) as { scan_url: string };
     const redirectUrl = `${service.url}${new URL(scan.scan_url).pathname}`;
     process.stderr.write(`${label}: quiet\n`);
-    const quiet: Row = { tree: label, phase: 'alone', redirect: await probe(redirectUrl, SECONDS), healthz: await probe(`${service.url}/healthz`, SECONDS) };
+    const quiet: Row = {
+      tree: label,
+      phase: 'alone',
+      redirect: await probe(redirectUrl, SECONDS),
+      healthz: await probe(`${service.url}/healthz`, SECONDS),
+    };
     process.stderr.write(`${label}: flood\n`);
     const floodUntil = Date.now() + 2 * SECONDS * 1000 + 1000;
     const flooding = flood(service, targets, floodUntil);
@@ -144,15 +179,29 @@ async function main() {
   if (values.tree) rows.push(...(await measureTree(values.tree, resolve(values.tree))));
   const out = [
     '',
-    `### ${new Date().toISOString().slice(0, 10)} — bench:render-flood on ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}; SQLite, ${SECONDS} s per probe, 10 connections, ${FLOODERS} loops of uncached 4000-4095 px PNGs over ${ACCOUNTS} accounts`,
+    `### ${new Date().toISOString().slice(0, 10)} — bench:render-flood on ${os.cpus().length} cores ` +
+      `(${os.cpus()[0]?.model.trim()}), Node ${process.version}; SQLite, ${SECONDS} s per probe, 10 connections, ` +
+      `${FLOODERS} loops of uncached 4000-4095 px PNGs over ${ACCOUNTS} accounts`,
     '',
-    '| tree | phase | redirect req/s | redirect p50 ms | redirect p99 ms | /healthz req/s | /healthz p50 ms | /healthz p99 ms | probe errors + timeouts | PNGs drawn | 429s | other answers or dropped connections | p99 < 10 ms |',
+    '| tree | phase | redirect req/s | redirect p50 ms | redirect p99 ms | /healthz req/s | /healthz p50 ms | ' +
+      '/healthz p99 ms | probe errors + timeouts | PNGs drawn | 429s | other answers or dropped connections | p99 ' +
+      '< 10 ms |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => {
       // A route that answered nothing (its event loop blocked) has no latency to speak of.
       const answered = (a: autocannon.Result) => a.requests.total > 0 && a.errors + a.timeouts === 0;
-      const met = answered(r.redirect) && answered(r.healthz) && r.redirect.latency.p99 < 10 && r.healthz.latency.p99 < 10 ? 'met' : 'MISSED';
-      return `| ${r.tree} | ${r.phase} | ${Math.round(r.redirect.requests.average)} | ${ms(r.redirect.latency.p50)} | ${ms(r.redirect.latency.p99)} | ${Math.round(r.healthz.requests.average)} | ${ms(r.healthz.latency.p50)} | ${ms(r.healthz.latency.p99)} | ${r.redirect.errors + r.redirect.timeouts + r.healthz.errors + r.healthz.timeouts} | ${r.flood?.rendered ?? '—'} | ${r.flood?.refused ?? '—'} | ${r.flood?.other ?? '—'} | ${r.flood ? met : '—'} |`;
+      const met =
+        answered(r.redirect) && answered(r.healthz) && r.redirect.latency.p99 < 10 && r.healthz.latency.p99 < 10
+          ? 'met'
+          : 'MISSED';
+      return (
+        `| ${r.tree} | ${r.phase} | ${Math.round(r.redirect.requests.average)} | ${ms(r.redirect.latency.p50)} ` +
+        `| ${ms(r.redirect.latency.p99)} | ${Math.round(r.healthz.requests.average)} | ` +
+        `${ms(r.healthz.latency.p50)} | ${ms(r.healthz.latency.p99)} | ` +
+        `${r.redirect.errors + r.redirect.timeouts + r.healthz.errors + r.healthz.timeouts} | ` +
+        `${r.flood?.rendered ?? '—'} | ${r.flood?.refused ?? '—'} | ${r.flood?.other ?? '—'} | ` +
+        `${r.flood ? met : '—'} |`
+      );
     }),
   ];
   console.log(out.join('\n'));

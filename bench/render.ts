@@ -56,9 +56,12 @@ const SIZE = 512;
 const PAYLOAD = 'http://localhost:3000/AbC1234';
 const MYSQL_ADMIN = 'mysql://root@127.0.0.1:3306/';
 const MYSQL_DB = 'qr_bench_render';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+  'Mobile/15E148 Safari/604.1';
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 // ---------------------------------------------------------------------------------------------
 // Part 1: in-process renders
@@ -106,7 +109,12 @@ async function renderBench(): Promise<RenderRow[]> {
     { name: 'rounded', design: { style: 'rounded' }, logo: null, branded: false },
     { name: 'branded', design: { style: 'branded' }, logo: null, branded: true },
     // resolveDesign raises the default level to H when a logo is set.
-    { name: 'branded + 64 px logo', design: { style: 'branded', logo_url: 'https://example.com/logo.png' }, logo, branded: true },
+    {
+      name: 'branded + 64 px logo',
+      design: { style: 'branded', logo_url: 'https://example.com/logo.png' },
+      logo,
+      branded: true,
+    },
     { name: 'branded + banner', design: { style: 'branded', frame: 'banner' }, logo: null, branded: true },
   ];
 
@@ -123,7 +131,9 @@ async function renderBench(): Promise<RenderRow[]> {
     // Sanity: what we time is a real, scannable image.
     const svg = renderSvg(PAYLOAD, design, c.logo, SIZE);
     const readsBack = decodeQr(svgToRgba(svg, SIZE, { crispEdges })) === PAYLOAD;
-    const resvgBytes = new Resvg(svg, { fitTo: { mode: 'width', value: SIZE }, font: { loadSystemFonts: false } }).render().asPng().length;
+    const resvgBytes = new Resvg(svg, { fitTo: { mode: 'width', value: SIZE }, font: { loadSystemFonts: false } })
+      .render()
+      .asPng().length;
 
     for (let i = 0; i < WARMUP_RENDERS; i++) ours();
     for (let i = 0; i < WARMUP_RENDERS; i++) await theirs();
@@ -220,12 +230,19 @@ const CLIENTS: Client[] = ['decoded', 'dropped'];
  */
 function dropBodies(client: unknown): void {
   const queue = (client as { pipelinedRequests?: { addBody?: unknown } }).pipelinedRequests;
-  if (typeof queue?.addBody !== 'function') throw new Error('autocannon internals changed: no pipelinedRequests.addBody to replace');
+  if (typeof queue?.addBody !== 'function')
+    throw new Error('autocannon internals changed: no pipelinedRequests.addBody to replace');
   queue.addBody = () => {};
 }
 
 function load(url: string, path: string, headers: Record<string, string>, seconds: number, client: Client) {
-  return autocannon({ url: `${url}${path}`, connections, duration: seconds, headers, ...(client === 'dropped' ? { setupClient: dropBodies } : {}) });
+  return autocannon({
+    url: `${url}${path}`,
+    connections,
+    duration: seconds,
+    headers,
+    ...(client === 'dropped' ? { setupClient: dropBodies } : {}),
+  });
 }
 
 type LoadResult = Awaited<ReturnType<typeof load>>;
@@ -326,7 +343,10 @@ async function bareBodyBench(body: Buffer, client: Client): Promise<LoadResult> 
     const body = readFileSync(process.env.BODY_FILE);
     createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': body.length }); res.end(body); })
       .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
-  const bare = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, BODY_FILE: file, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, BODY_FILE: file, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await once(bare.stdout!, 'data');
     await load(`http://127.0.0.1:${port}`, '/', {}, WARMUP_SECONDS, client);
@@ -341,13 +361,21 @@ async function bareBodyBench(body: Buffer, client: Client): Promise<LoadResult> 
 
 function machine(): string {
   const cpus = os.cpus();
-  return `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}`;
+  return (
+    `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} ` +
+    `GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}`
+  );
 }
 
-const unexpected = (r: LoadResult, expected: '2xx' | '3xx') => r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] - r[expected];
+const unexpected = (r: LoadResult, expected: '2xx' | '3xx') =>
+  r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] - r[expected];
 
 function httpRow(name: string, client: Client, r: LoadResult, expected: '2xx' | '3xx'): string {
-  return `| ${name} | ${client} | ${fmt(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${fmt(r.throughput.average / 2 ** 20, 1)} | ${fmt(r[expected])} | ${unexpected(r, expected)} | ${r.errors + r.timeouts} |`;
+  return (
+    `| ${name} | ${client} | ${fmt(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ` +
+    `${fmt(r.throughput.average / 2 ** 20, 1)} | ${fmt(r[expected])} | ${unexpected(r, expected)} | ` +
+    `${r.errors + r.timeouts} |`
+  );
 }
 
 async function main() {
@@ -362,23 +390,37 @@ async function main() {
   out.push(
     `### ${started.toISOString().slice(0, 10)} — bench:render on ${machine()}; ` +
       `${iterations} renders per row after ${WARMUP_RENDERS} warm-up, ${SIZE} px PNG, payload ${PAYLOAD}; ` +
-      `HTTP: ${http.database}, ${connections} connections, ${duration} s per run after ${WARMUP_SECONDS} s warm-up, NODE_ENV=production, LOG_LEVEL=warn`,
+      (`HTTP: ${http.database}, ${connections} connections, ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ` +
+        `NODE_ENV=production, LOG_LEVEL=warn`),
   );
   out.push('');
-  out.push(`Uncached, in process: renderSvg + svgToPng vs qrcode.toBuffer (width ${SIZE}, same level), one after the other`);
+  out.push(
+    `Uncached, in process: renderSvg + svgToPng vs qrcode.toBuffer (width ${SIZE}, same level), one after the other`,
+  );
   out.push('');
-  out.push('| style | level | ours renders/s | qrcode renders/s | ratio (ours time / qrcode time) | target ≤ 3x | ours PNG bytes | resvg RGBA PNG bytes | qrcode PNG bytes | ours reads back |');
+  out.push(
+    '| style | level | ours renders/s | qrcode renders/s | ratio (ours time / qrcode time) | target ≤ 3x | ours PNG ' +
+      'bytes | resvg RGBA PNG bytes | qrcode PNG bytes | ours reads back |',
+  );
   out.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const target = r.branded ? (r.ratio <= 3 ? 'met' : 'MISSED') : '—';
     out.push(
-      `| ${r.name} | ${r.level} | ${fmt(r.oursPerSec, 1)} | ${fmt(r.qrcodePerSec, 1)} | ${fmt(r.ratio, 2)}x | ${target} | ${fmt(r.oursBytes)} | ${fmt(r.resvgBytes)} | ${fmt(r.qrcodeBytes)} | ${r.readsBack ? 'yes' : 'NO'} |`,
+      `| ${r.name} | ${r.level} | ${fmt(r.oursPerSec, 1)} | ${fmt(r.qrcodePerSec, 1)} | ${fmt(r.ratio, 2)}x | ` +
+        `${target} | ${fmt(r.oursBytes)} | ${fmt(r.resvgBytes)} | ${fmt(r.qrcodeBytes)} | ` +
+        `${r.readsBack ? 'yes' : 'NO'} |`,
     );
   }
   out.push('');
-  out.push(`Cached image vs scan redirect, over HTTP (one branded code; PNG ${fmt(http.imageBytes)} bytes, rendered once before the runs)`);
+  out.push(
+    `Cached image vs scan redirect, over HTTP (one branded code; PNG ${fmt(http.imageBytes)} bytes, rendered once ` +
+      `before the runs)`,
+  );
   out.push('');
-  out.push('| route | client bodies | req/s | p50 ms | p99 ms | MiB/s | expected answers | other answers | errors + timeouts |');
+  out.push(
+    '| route | client bodies | req/s | p50 ms | p99 ms | MiB/s | expected answers | other answers | errors + ' +
+      'timeouts |',
+  );
   out.push('|---|---|---|---|---|---|---|---|---|');
   for (const client of CLIENTS) {
     const r = http.byClient[client];
@@ -390,8 +432,16 @@ async function main() {
   for (const client of CLIENTS) {
     const r = http.byClient[client];
     const ratio = r.redirect.requests.average / r.image.requests.average;
-    const verdict = unexpected(r.image, '2xx') + unexpected(r.redirect, '3xx') > 0 ? 'NOT COMPARABLE (other answers than 200 and 302)' : ratio <= 2 ? 'met' : 'MISSED';
-    out.push(`- throughput ratio, bodies ${client} (redirect req/s / cached image req/s): ${fmt(ratio, 2)}x — target ≤ 2x: ${verdict}`);
+    const verdict =
+      unexpected(r.image, '2xx') + unexpected(r.redirect, '3xx') > 0
+        ? 'NOT COMPARABLE (other answers than 200 and 302)'
+        : ratio <= 2
+          ? 'met'
+          : 'MISSED';
+    out.push(
+      `- throughput ratio, bodies ${client} (redirect req/s / cached image req/s): ${fmt(ratio, 2)}x — target ≤ 2x: ` +
+        `${verdict}`,
+    );
   }
   console.log(out.join('\n'));
 }

@@ -21,11 +21,21 @@ const WAYS = {
 
 /** RSS of a process and its descendants (tsx's command starts a second node), in MiB. */
 const treeRssMiB = (root: number): number =>
-  processTree(root).reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024, 0);
+  processTree(root).reduce(
+    (sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
+    0,
+  );
 
-async function measure(command: readonly string[], env: Record<string, string>): Promise<{ ms: number; rssMiB: number }> {
+async function measure(
+  command: readonly string[],
+  env: Record<string, string>,
+): Promise<{ ms: number; rssMiB: number }> {
   const started = performance.now();
-  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
@@ -44,15 +54,24 @@ async function measure(command: readonly string[], env: Record<string, string>):
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'qr-startup-'));
-const env = { PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `sqlite:${join(dir, 'qr.sqlite')}`, OAUTH_KEYS_FILE: join(dir, 'oauth-keys.json') };
+const env = {
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  DATABASE_URL: `sqlite:${join(dir, 'qr.sqlite')}`,
+  OAUTH_KEYS_FILE: join(dir, 'oauth-keys.json'),
+};
 try {
   // A first start migrates the file and writes the key file; it is not counted.
   await measure(WAYS['node dist/server/src/main.js (npm start)'], env);
   const results = new Map<string, { ms: number; rssMiB: number }[]>(Object.keys(WAYS).map((way) => [way, []]));
-  for (let run = 0; run < RUNS; run++) for (const [way, command] of Object.entries(WAYS)) results.get(way)!.push(await measure(command, env));
+  for (let run = 0; run < RUNS; run++)
+    for (const [way, command] of Object.entries(WAYS)) results.get(way)!.push(await measure(command, env));
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const [way, runs] of results) {
-    console.log(`${way}: start ${median(runs.map((r) => r.ms)).toFixed(0)} ms, idle RSS ${median(runs.map((r) => r.rssMiB)).toFixed(0)} MiB (median of ${runs.length})`);
+    console.log(
+      `${way}: start ${median(runs.map((r) => r.ms)).toFixed(0)} ms, idle RSS ` +
+        `${median(runs.map((r) => r.rssMiB)).toFixed(0)} MiB (median of ${runs.length})`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -21,7 +21,12 @@ const precompress = (): Plugin => ({
       const bytes = Buffer.from(file.type === 'chunk' ? file.code : file.source);
       if (bytes.length < 1024) continue;
       const path = join(options.dir!, file.fileName);
-      writeFileSync(`${path}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+      writeFileSync(
+        `${path}.br`,
+        brotliCompressSync(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        }),
+      );
       writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
     }
   },

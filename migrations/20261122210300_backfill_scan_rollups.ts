@@ -19,7 +19,8 @@ const DIMENSIONS: Array<[string, string]> = [
 async function flagFirsts(knex: Knex, flag: string, scope: string): Promise<void> {
   // The extra derived table lets MySQL update the table the subquery reads.
   await knex.raw(
-    `UPDATE scans SET ${flag} = 1 WHERE id IN (SELECT id FROM (SELECT MIN(id) AS id FROM scans GROUP BY ${scope}, ${DAY}, visitor_hash) firsts)`,
+    `UPDATE scans SET ${flag} = 1 WHERE id IN (SELECT id FROM (SELECT MIN(id) AS id FROM scans GROUP BY ${scope}, ` +
+      `${DAY}, visitor_hash) firsts)`,
   );
 }
 

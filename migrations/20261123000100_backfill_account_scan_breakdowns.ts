@@ -14,7 +14,12 @@ const DIMENSIONS: Array<[string, string]> = [
 ];
 
 export async function up(knex: Knex): Promise<void> {
-  await knex('account_scan_rollups').whereIn('dimension', DIMENSIONS.map(([dimension]) => dimension)).delete();
+  await knex('account_scan_rollups')
+    .whereIn(
+      'dimension',
+      DIMENSIONS.map(([dimension]) => dimension),
+    )
+    .delete();
   for (const [dimension, column] of DIMENSIONS) {
     await knex.raw(
       `INSERT INTO account_scan_rollups (account_id, dimension, hour, is_bot, value, scans, unique_scans)
@@ -25,5 +30,10 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex('account_scan_rollups').whereIn('dimension', DIMENSIONS.map(([dimension]) => dimension)).delete();
+  await knex('account_scan_rollups')
+    .whereIn(
+      'dimension',
+      DIMENSIONS.map(([dimension]) => dimension),
+    )
+    .delete();
 }

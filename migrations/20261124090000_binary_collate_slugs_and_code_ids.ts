@@ -9,8 +9,20 @@ import type { Knex } from 'knex';
 // and added back after it. Slug columns also widen from 32 to 64 characters, for custom slugs
 // (3-64 characters; random ones stay 7).
 const KEYS = [
-  { table: 'slugs', column: 'slug', length: 64, nullable: false, referencedBy: { table: 'codes', column: 'slug', nullable: true, onDelete: null } },
-  { table: 'codes', column: 'id', length: 32, nullable: false, referencedBy: { table: 'routing_rules', column: 'code_id', nullable: false, onDelete: 'CASCADE' } },
+  {
+    table: 'slugs',
+    column: 'slug',
+    length: 64,
+    nullable: false,
+    referencedBy: { table: 'codes', column: 'slug', nullable: true, onDelete: null },
+  },
+  {
+    table: 'codes',
+    column: 'id',
+    length: 32,
+    nullable: false,
+    referencedBy: { table: 'routing_rules', column: 'code_id', nullable: false, onDelete: 'CASCADE' },
+  },
 ] as const;
 
 /** Before this migration every one of these columns was VARCHAR(32). */
@@ -19,10 +31,19 @@ const ORIGINAL_LENGTH = 32;
 type Collation = 'utf8mb4_bin' | 'utf8mb4_unicode_ci';
 
 const modify = (knex: Knex, table: string, column: string, length: number, nullable: boolean, collation: Collation) =>
-  knex.raw(`ALTER TABLE ?? MODIFY ?? VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE ${collation} ${nullable ? 'NULL' : 'NOT NULL'}`, [table, column]);
+  knex.raw(
+    `ALTER TABLE ?? MODIFY ?? VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE ${collation} ` +
+      `${nullable ? 'NULL' : 'NOT NULL'}`,
+    [table, column],
+  );
 
-async function setCollation(knex: Knex, collation: Collation, lengthOf: (key: (typeof KEYS)[number]) => number): Promise<void> {
-  if (knex.client.config.client === 'better-sqlite3') return; // SQLite compares text as binary, and ignores VARCHAR lengths
+async function setCollation(
+  knex: Knex,
+  collation: Collation,
+  lengthOf: (key: (typeof KEYS)[number]) => number,
+): Promise<void> {
+  // SQLite compares text as binary, and ignores VARCHAR lengths.
+  if (knex.client.config.client === 'better-sqlite3') return;
   for (const key of KEYS) {
     const { table, column, nullable, referencedBy: by } = key;
     await knex.schema.alterTable(by.table, (t) => t.dropForeign([by.column]));

@@ -27,14 +27,23 @@ export async function up(knex: Knex): Promise<void> {
   });
   // Every account holds the logos its codes use today (counted against its budget from now on).
   const now = Date.now();
-  const used: { account_id: string; logo_id: string }[] = await knex('codes').distinct('account_id', 'logo_id').whereNotNull('logo_id');
+  const used: { account_id: string; logo_id: string }[] = await knex('codes')
+    .distinct('account_id', 'logo_id')
+    .whereNotNull('logo_id');
   const logoIds = [...new Set(used.map((row) => row.logo_id))];
   const bytes = new Map<string, number>();
   for (let i = 0; i < logoIds.length; i += 100) {
-    const rows: { id: string; data_base64: string }[] = await knex('logos').select('id', 'data_base64').whereIn('id', logoIds.slice(i, i + 100));
+    const rows: { id: string; data_base64: string }[] = await knex('logos')
+      .select('id', 'data_base64')
+      .whereIn('id', logoIds.slice(i, i + 100));
     for (const row of rows) bytes.set(row.id, Buffer.byteLength(row.data_base64, 'base64'));
   }
-  const holdings = used.map((row) => ({ account_id: row.account_id, logo_id: row.logo_id, bytes: bytes.get(row.logo_id) ?? 0, stored_at: now }));
+  const holdings = used.map((row) => ({
+    account_id: row.account_id,
+    logo_id: row.logo_id,
+    bytes: bytes.get(row.logo_id) ?? 0,
+    stored_at: now,
+  }));
   for (let i = 0; i < holdings.length; i += 500) await knex('account_logos').insert(holdings.slice(i, i + 500));
 }
 

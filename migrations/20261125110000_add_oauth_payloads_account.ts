@@ -12,10 +12,15 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['model', 'account_id'], 'oauth_payloads_account_idx');
     t.index(['approved_by_key_id'], 'oauth_payloads_approver_idx');
   });
-  const rows: { model: string; id: string; payload: string }[] = await knex('oauth_payloads').select('model', 'id', 'payload');
+  const rows: { model: string; id: string; payload: string }[] = await knex('oauth_payloads').select(
+    'model',
+    'id',
+    'payload',
+  );
   for (const row of rows) {
     const accountId = (JSON.parse(row.payload) as { accountId?: unknown }).accountId;
-    if (typeof accountId === 'string') await knex('oauth_payloads').where({ model: row.model, id: row.id }).update({ account_id: accountId });
+    if (typeof accountId === 'string')
+      await knex('oauth_payloads').where({ model: row.model, id: row.id }).update({ account_id: accountId });
   }
 }
 

@@ -39,6 +39,7 @@ export async function down(knex: Knex): Promise<void> {
     t.dropColumn('outcome');
   });
   await knex.schema.alterTable('codes', (t) => {
-    for (const column of ['status', 'paused_destination', 'expires_at', 'expired_destination', 'max_scans']) t.dropColumn(column);
+    for (const column of ['status', 'paused_destination', 'expires_at', 'expired_destination', 'max_scans'])
+      t.dropColumn(column);
   });
 }

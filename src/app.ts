@@ -56,7 +56,12 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
   app.use(compression());
   // A client may send the rest of a refused body before it reads the answer: twice the largest
   // body limit, or 5 s, is read and dropped so that the problem reaches it.
-  app.use(errorHandler({ maxBytes: 2 * Math.max(services.config.jsonBodyLimit, services.config.bulkBodyLimit), maxMs: 5_000 }));
+  app.use(
+    errorHandler({
+      maxBytes: 2 * Math.max(services.config.jsonBodyLimit, services.config.bulkBodyLimit),
+      maxMs: 5_000,
+    }),
+  );
   // The OAuth server answers /oauth/* itself (OAuth's own error format), before the problem mapping below.
   app.use(oauthServer(services.oauthServer.provider));
   // Routers leave a bare status when nothing answered (404) or the method is wrong (405, 501,
@@ -80,7 +85,11 @@ export function buildApp({ services, logger }: AppDeps): Koa<AppState> {
     createOpenApiRouter(),
     createConsentRouter({ provider: services.oauthServer.provider, consent: services.oauthConsent }),
     createDashboardRouter(),
-    createGraphQLRouter(createGraphQLServer({ graphiql, logger, limits: graphqlLimits(services.config) }), services, graphiql),
+    createGraphQLRouter(
+      createGraphQLServer({ graphiql, logger, limits: graphqlLimits(services.config) }),
+      services,
+      graphiql,
+    ),
     ...API_VERSIONS.map((version) => createApiRouter(version, services)),
   ];
   for (const router of routers) {

@@ -24,7 +24,10 @@ const USAGE = `Usage:
 
 /** `codes:read,codes:write` -> the scopes, or null when a name is unknown or none is given. */
 function parseScopes(list: string): Scope[] | null {
-  const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   return names.length > 0 && names.every(isScope) ? [...new Set(names as Scope[])] : null;
 }
 
@@ -59,7 +62,10 @@ async function run(argv: string[]): Promise<number> {
       await migrateLatest(db);
       const services = await createServices(db, config, createLogger({ logLevel: 'warn' }));
       const issued = await services.accounts.issueKey(values.account, { name: values.name, scopes });
-      console.log(`Created key ${issued.prefix}… (${issued.keyId}) for account '${issued.accountName}' (${issued.accountId}), scopes: ${scopes.join(' ')}.`);
+      console.log(
+        `Created key ${issued.prefix}… (${issued.keyId}) for account '${issued.accountName}' (${issued.accountId}), ` +
+          `scopes: ${scopes.join(' ')}.`,
+      );
       console.log('Store it now: it is shown only this once.');
       console.log(issued.key);
       return 0;

@@ -3,9 +3,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseCidr } from './shared/cidr.ts';
 
-const booleanString = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const booleanString = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 const byteSize = z
   .string()
@@ -22,10 +20,20 @@ const perMinute = z.coerce.number().int().min(0).max(10_000_000);
 /** Browser origins (`https://app.example.com`) or `*`, comma-separated. */
 const originList = z
   .string()
-  .transform((value) => value.split(',').map((origin) => origin.trim().toLowerCase()).filter((origin) => origin !== ''))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((origin) => origin.trim().toLowerCase())
+      .filter((origin) => origin !== ''),
+  )
   .pipe(
     z.array(
-      z.string().regex(/^(\*|https?:\/\/[^/\s?#]+)$/, 'each entry must be an origin such as https://app.example.com (no path), or *'),
+      z
+        .string()
+        .regex(
+          /^(\*|https?:\/\/[^/\s?#]+)$/,
+          'each entry must be an origin such as https://app.example.com (no path), or *',
+        ),
     ),
   );
 
@@ -38,7 +46,10 @@ const envSchema = z.object({
   // The usual name (Heroku sets it from the dyno's size), so a host that sets it gets a cluster.
   WEB_CONCURRENCY: z
     .string()
-    .regex(/^(auto|[1-9]\d{0,2})$/, 'a number of worker processes from 1 to 999 (1: one process, no cluster), or auto (one per core)')
+    .regex(
+      /^(auto|[1-9]\d{0,2})$/,
+      'a number of worker processes from 1 to 999 (1: one process, no cluster), or auto (one per core)',
+    )
     .default('1')
     .transform((value) => (value === 'auto' ? availableParallelism() : Number(value))),
   DATABASE_URL: z
@@ -54,8 +65,14 @@ const envSchema = z.object({
   BULK_BODY_LIMIT: byteSize.default(16 * 1024 * 1024),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   OAUTH_ISSUER: z
-    .url({ protocol: /^https?$/, error: 'must be an http(s) URL ending in /oauth, such as https://api.example.com/oauth' })
-    .refine((value) => /^[^?#]*\/oauth$/.test(value), 'must end in /oauth (where the OAuth server is mounted), without a trailing slash')
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an http(s) URL ending in /oauth, such as https://api.example.com/oauth',
+    })
+    .refine(
+      (value) => /^[^?#]*\/oauth$/.test(value),
+      'must end in /oauth (where the OAuth server is mounted), without a trailing slash',
+    )
     .optional(),
   OAUTH_ACCESS_TOKEN_TTL_MS: z.coerce.number().int().min(60_000).max(3_600_000).default(600_000),
   OAUTH_KEYS_FILE: z.string().min(1).default('./data/oauth-keys.json'),
@@ -66,10 +83,24 @@ const envSchema = z.object({
   TRUST_PROXY: booleanString.default(false),
   TRUSTED_PROXIES: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
-    .pipe(z.array(z.string().refine((entry) => parseCidr(entry) !== null, { error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR such as 10.0.0.0/8` })))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
+    .pipe(
+      z.array(
+        z.string().refine((entry) => parseCidr(entry) !== null, {
+          error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR such as 10.0.0.0/8`,
+        }),
+      ),
+    )
     .default([]),
-  GEO_COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as CF-IPCountry').optional(),
+  GEO_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as CF-IPCountry')
+    .optional(),
   GEOIP_DB: z.string().min(1).optional(),
   SCAN_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(200),
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
@@ -85,17 +116,29 @@ const envSchema = z.object({
   LOGO_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOGO_MAX_BYTES: byteSize.default(1024 * 1024),
   LOGO_BYTES_PER_ACCOUNT: byteSize.default(32 * 1024 * 1024),
-  LOGO_UNREFERENCED_GRACE_MS: z.coerce.number().int().min(0).max(30 * 86_400_000).default(3_600_000),
+  LOGO_UNREFERENCED_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400_000)
+    .default(3_600_000),
   IMAGE_CACHE_BYTES: byteSize.default(64 * 1024 * 1024),
   RENDER_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   RENDER_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(500),
-  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
   WEBHOOK_WORKER: booleanString.default(true),
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
-  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).default(5 * 86_400_000),
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 86_400_000),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(16),
   TAGS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
@@ -109,7 +152,10 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(100_000),
   GRAPHQL_STREAM_MAX_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
-  METRICS_TOKEN: z.string().regex(/^\S{16,}$/, 'must be a random secret of at least 16 characters, without spaces').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{16,}$/, 'must be a random secret of at least 16 characters, without spaces')
+    .optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
@@ -156,7 +202,9 @@ export interface Config {
   readonly scanRawRetentionDays: number | null;
   readonly codeCacheTtlMs: number;
   readonly codeCacheSize: number;
-  /** Lets logo and webhook URLs reach loopback and private addresses (and webhook URLs use http): local testing only. */
+  /**
+   * Lets logo and webhook URLs reach loopback and private addresses (and webhook URLs use http): local testing only.
+   */
   readonly allowPrivateNetworkTargets: boolean;
   readonly logoFetchTimeoutMs: number;
   readonly logoMaxBytes: number;
@@ -224,7 +272,10 @@ export class ConfigError extends Error {
   }
 }
 
-/** Settings each valid alone that do not go together; checked even when other variables are wrong, so every problem is listed. */
+/**
+ * Settings each valid alone that do not go together; checked even when other variables are wrong, so every problem is
+ * listed.
+ */
 function conflicts(env: Record<string, string | undefined>): string[] {
   const workers = envSchema.shape.WEB_CONCURRENCY.safeParse(env.WEB_CONCURRENCY);
   const database = envSchema.shape.DATABASE_URL.safeParse(env.DATABASE_URL);
@@ -244,7 +295,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "not set", as they do in most .env files.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = envSchema.safeParse(present);
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)), ...conflicts(present)];
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...conflicts(present),
+  ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -283,7 +337,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoBytesPerAccount: e.LOGO_BYTES_PER_ACCOUNT,
     logoUnreferencedGraceMs: e.LOGO_UNREFERENCED_GRACE_MS,
     imageCacheBytes: e.IMAGE_CACHE_BYTES,
-    renderWorkers: e.RENDER_WORKERS === 0 && e.WEB_CONCURRENCY > 1 ? Math.max(1, Math.floor((availableParallelism() - 1) / e.WEB_CONCURRENCY)) : e.RENDER_WORKERS,
+    renderWorkers:
+      e.RENDER_WORKERS === 0 && e.WEB_CONCURRENCY > 1
+        ? Math.max(1, Math.floor((availableParallelism() - 1) / e.WEB_CONCURRENCY))
+        : e.RENDER_WORKERS,
     renderQueuePerAccount: e.RENDER_QUEUE_PER_ACCOUNT,
     redisUrl: e.REDIS_URL ?? null,
     webhookWorker: e.WEBHOOK_WORKER,

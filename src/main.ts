@@ -42,8 +42,19 @@ async function main(): Promise<void> {
   // In a cluster METRICS_PORT is the primary's, and every /metrics shows all workers, summed there.
   if (clusterWorker) shareMetricsWithPrimary(services.metrics);
   const metricsServer =
-    config.metricsPort === null || clusterWorker ? null : await startMetricsServer({ metrics: services.metrics, logger, port: config.metricsPort, host: config.metricsHost });
-  if (metricsServer) logger.info({ metrics_url: `http://${config.metricsHost}:${listeningPort(metricsServer)}/metrics` }, 'metrics listening');
+    config.metricsPort === null || clusterWorker
+      ? null
+      : await startMetricsServer({
+          metrics: services.metrics,
+          logger,
+          port: config.metricsPort,
+          host: config.metricsHost,
+        });
+  if (metricsServer)
+    logger.info(
+      { metrics_url: `http://${config.metricsHost}:${listeningPort(metricsServer)}/metrics` },
+      'metrics listening',
+    );
   const server = createServer(buildRequestListener({ services, logger }));
   // While draining, every answer asks its client to reconnect, so keep-alive clients (a load
   // balancer's pool too) move to another instance before the listener closes.
@@ -51,7 +62,10 @@ async function main(): Promise<void> {
     if (services.draining) res.setHeader('Connection', 'close');
   });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  logger.info({ url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] }, 'listening');
+  logger.info(
+    { url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] },
+    'listening',
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -59,7 +73,10 @@ async function main(): Promise<void> {
     stopping = true;
     services.draining = true;
     if (config.shutdownDrainMs > 0) {
-      logger.info({ signal, drain_ms: config.shutdownDrainMs }, 'draining: /readyz answers 503 while load balancers take this instance out');
+      logger.info(
+        { signal, drain_ms: config.shutdownDrainMs },
+        'draining: /readyz answers 503 while load balancers take this instance out',
+      );
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     }
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');

@@ -51,10 +51,21 @@ import { createScanCommit, startScanWriterThread } from './scan-writer/compose.t
 import { createRunLock } from './shared/run-lock.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
-const TOPIC = { slug: 'code-slug', code: 'code-id', apiKey: 'api-key', oauthClient: 'oauth-client', oauthGrant: 'oauth-grant', domains: 'domains' } as const;
+const TOPIC = {
+  slug: 'code-slug',
+  code: 'code-id',
+  apiKey: 'api-key',
+  oauthClient: 'oauth-client',
+  oauthGrant: 'oauth-grant',
+  domains: 'domains',
+} as const;
 
 /** What analytics subtract of deleted codes still being purged. */
-const purgingOf = (store: PurgeStore) => ({ any: store.hasPending, buckets: store.pendingBuckets, values: store.pendingValues });
+const purgingOf = (store: PurgeStore) => ({
+  any: store.hasPending,
+  buckets: store.pendingBuckets,
+  values: store.pendingValues,
+});
 
 /** What tests (and only they) replace. */
 export interface ServicesOptions {
@@ -118,7 +129,10 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     ttlMs: config.codeCacheTtlMs,
   });
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
-  const writerThread = config.scanWriterThread && !isSqlite(db) ? startScanWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl }) : null;
+  const writerThread =
+    config.scanWriterThread && !isSqlite(db)
+      ? startScanWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl })
+      : null;
   const recorder = createScanRecorder({
     commit: limits.wrapCommit(writerThread?.commit ?? createScanCommit(db, config.publicBaseUrl)),
     logger,
@@ -132,16 +146,24 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   });
   metrics.watch({ scanBufferDepth: recorder.pending, db });
   const logos = createLogos(createLogoStore(db), {
-    fetch: { allowPrivateNetwork: config.allowPrivateNetworkTargets, timeoutMs: config.logoFetchTimeoutMs, maxBytes: config.logoMaxBytes, maxRedirects: 3 },
+    fetch: {
+      allowPrivateNetwork: config.allowPrivateNetworkTargets,
+      timeoutMs: config.logoFetchTimeoutMs,
+      maxBytes: config.logoMaxBytes,
+      maxRedirects: 3,
+    },
     bytesPerAccount: config.logoBytesPerAccount,
     graceMs: config.logoUnreferencedGraceMs,
     logosInUse: codesStore.logosInUse,
     logger,
   });
   // Logos of accounts that store no new ones are collected here (the others on their next store).
-  const logoCollector = setInterval(() => {
-    logos.collect().catch((err: unknown) => logger.error({ err }, 'Logo collection failed'));
-  }, Math.min(Math.max(config.logoUnreferencedGraceMs, 60_000), 3_600_000));
+  const logoCollector = setInterval(
+    () => {
+      logos.collect().catch((err: unknown) => logger.error({ err }, 'Logo collection failed'));
+    },
+    Math.min(Math.max(config.logoUnreferencedGraceMs, 60_000), 3_600_000),
+  );
   logoCollector.unref();
   const renderPool = createRenderPool({ threads: config.renderWorkers, queuePerAccount: config.renderQueuePerAccount });
   const images = createImagesService({
@@ -157,7 +179,10 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     db,
     config,
     logger,
-    hooks: { onClientDeleted: (id) => bus.publish(TOPIC.oauthClient, id), onGrantEnded: (id) => bus.publish(TOPIC.oauthGrant, id) },
+    hooks: {
+      onClientDeleted: (id) => bus.publish(TOPIC.oauthClient, id),
+      onGrantEnded: (id) => bus.publish(TOPIC.oauthGrant, id),
+    },
   });
   // Called after the change committed: dropped here before the answer, elsewhere once told.
   const onCodeChanged = (code: ChangedCode) => {
@@ -177,7 +202,11 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   });
   // Accounts' own domains: the scan route keeps the verified ones in memory.
   const domainsStore = createDomainsStore(db);
-  const verifiedHosts = await createVerifiedHosts({ load: domainsStore.verifiedHosts, refreshMs: config.codeCacheTtlMs, logger });
+  const verifiedHosts = await createVerifiedHosts({
+    load: domainsStore.verifiedHosts,
+    refreshMs: config.codeCacheTtlMs,
+    logger,
+  });
   const domains = createDomainsService({
     db,
     store: domainsStore,
@@ -194,7 +223,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     const normal = normalizeHostname(input);
     return 'hostname' in normal && (await domains.isVerified(accountId, normal.hostname)) ? normal.hostname : null;
   };
-  const reloadHosts = () => void verifiedHosts.reload().catch((err: unknown) => logger.error({ err }, 'Reading the verified domains failed'));
+  const reloadHosts = () =>
+    void verifiedHosts.reload().catch((err: unknown) => logger.error({ err }, 'Reading the verified domains failed'));
   bus.on(TOPIC.domains, { drop: reloadHosts, dropAll: reloadHosts });
   bus.on(TOPIC.slug, { drop: targets.invalidate, dropAll: targets.clear });
   bus.on(TOPIC.code, { drop: images.forget, dropAll: images.forgetAll });
@@ -219,14 +249,39 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** The OAuth server (oidc-provider) mounted at /oauth, its issuer and the API's resource indicator. */
     oauthServer: oauth.server,
     /** The consent page's rules: what a request asks, who may approve it, the grant it makes. */
-    oauthConsent: createConsentService({ server: oauth.server, clientMetadata: oauth.service.clientMetadata, authenticateKey: accounts.authenticate, approvedBy: oauth.grants.approved }),
-    codes: createCodesService({ db, codes: codesStore, routing: routingStore, tagging, images: createCodeImageCheck(images, logos), onCodeChanged, emit: emitCodeEvent, verifiedDomainOf }),
+    oauthConsent: createConsentService({
+      server: oauth.server,
+      clientMetadata: oauth.service.clientMetadata,
+      authenticateKey: accounts.authenticate,
+      approvedBy: oauth.grants.approved,
+    }),
+    codes: createCodesService({
+      db,
+      codes: codesStore,
+      routing: routingStore,
+      tagging,
+      images: createCodeImageCheck(images, logos),
+      onCodeChanged,
+      emit: emitCodeEvent,
+      verifiedDomainOf,
+    }),
     /** The account's tags; codes carry them by name. */
     tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
     domains,
     verifiedHosts,
-    bulk: createBulkService({ db, codes: codesStore, routing: routingStore, tagging, images, logos, onCodeChanged, emit: webhooks.outbox.codeEvent, verifiedDomainOf, maxLogoFetches: config.bulkLogoFetchesPerCall }),
+    bulk: createBulkService({
+      db,
+      codes: codesStore,
+      routing: routingStore,
+      tagging,
+      images,
+      logos,
+      onCodeChanged,
+      emit: webhooks.outbox.codeEvent,
+      verifiedDomainOf,
+      maxLogoFetches: config.bulkLogoFetchesPerCall,
+    }),
     idempotency: createIdempotency(createIdempotencyStore(db)),
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */
@@ -238,7 +293,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       // Routing sits below codes and scans: the code lookup and the request's reading are handed in.
       codes: {
         find: codesStore.findById,
-        touch: (accountId, codeId, routingEnabled, trx) => codesStore.update(accountId, codeId, { routingEnabled, updatedAt: new Date() }, trx),
+        touch: (accountId, codeId, routingEnabled, trx) =>
+          codesStore.update(accountId, codeId, { routingEnabled, updatedAt: new Date() }, trx),
       },
       visitorOf: simulatedVisitorOf(clientInfo),
       onCodeChanged,
@@ -260,7 +316,11 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
         }),
       now,
     }),
-    rawScans: createRawScansService({ codes: codesStore, scans: scansStore, rawAvailableSince: scanPurge.rawAvailableSince }),
+    rawScans: createRawScansService({
+      codes: codesStore,
+      scans: scansStore,
+      rawAvailableSince: scanPurge.rawAvailableSince,
+    }),
     /** Raw-scan retention and deleted codes' purges; main.ts starts it, tests call runOnce(). */
     scanPurge,
     webhooks: webhooks.service,

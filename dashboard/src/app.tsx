@@ -17,7 +17,8 @@ import { currentCredential, signOut, useSession } from './session.ts';
 function signOutOfTab(): void {
   const credential = currentCredential();
   signOut();
-  if (credential?.kind === 'oauth' && credential.refreshToken) void revokeRefreshToken(credential.clientId, credential.refreshToken);
+  if (credential?.kind === 'oauth' && credential.refreshToken)
+    void revokeRefreshToken(credential.clientId, credential.refreshToken);
 }
 
 function Page({ route }: { route: Route }) {
@@ -57,7 +58,12 @@ export function App() {
   const route = useRoute();
   if (route.page === 'oauth-callback') return <OAuthCallbackPage />;
   if (!session.credential) return <SignInPage notice={session.notice} />;
-  const section = route.page === 'analytics' || route.page === 'code-analytics' ? 'analytics' : route.page === 'bulk' || route.page === 'connected-apps' || route.page === 'domains' ? route.page : 'codes';
+  const section =
+    route.page === 'analytics' || route.page === 'code-analytics'
+      ? 'analytics'
+      : route.page === 'bulk' || route.page === 'connected-apps' || route.page === 'domains'
+        ? route.page
+        : 'codes';
   return (
     <>
       <header class="top-bar">

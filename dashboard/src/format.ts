@@ -12,7 +12,15 @@ export function formatDateTime(iso: string): string {
 /** A period start as the server wrote it (with the zone's offset), in the zone it was asked in. */
 export function formatPeriod(period: string, granularity: string, timeZone: string): string {
   const date = new Date(period);
-  if (granularity === 'hour') return date.toLocaleString('en', { timeZone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  if (granularity === 'hour')
+    return date.toLocaleString('en', {
+      timeZone,
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
   if (granularity === 'month') return date.toLocaleDateString('en', { timeZone, year: 'numeric', month: 'short' });
   const day = date.toLocaleDateString('en', { timeZone, month: 'short', day: 'numeric' });
   return granularity === 'week' ? `Week of ${day}` : day;
@@ -39,7 +47,13 @@ export function breakdownLabel(dimension: string, value: string | null): string 
 export function describeContent(type: string, content: unknown): string {
   if (typeof content === 'string') return content;
   const fields = (content ?? {}) as Record<string, unknown>;
-  const main = fields.text ?? fields.to ?? fields.number ?? fields.ssid ?? fields.first_name ?? (fields.latitude !== undefined ? `${fields.latitude}, ${fields.longitude}` : undefined);
+  const main =
+    fields.text ??
+    fields.to ??
+    fields.number ??
+    fields.ssid ??
+    fields.first_name ??
+    (fields.latitude !== undefined ? `${fields.latitude}, ${fields.longitude}` : undefined);
   return `${type}: ${main === undefined ? JSON.stringify(content) : String(main)}`;
 }
 

@@ -40,9 +40,11 @@ function post(body: string, key: string, onUploadProgress?: (fraction: number) =
     xhr.setRequestHeader('Content-Type', 'application/json');
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader('Authorization', `Bearer ${key}`);
-    if (onUploadProgress) xhr.upload.onprogress = (event) => event.lengthComputable && onUploadProgress(event.loaded / event.total);
+    if (onUploadProgress)
+      xhr.upload.onprogress = (event) => event.lengthComputable && onUploadProgress(event.loaded / event.total);
     xhr.onload = () => resolve(xhr);
-    xhr.onerror = () => reject(new ApiError('The server could not be reached. Check the connection and try again.', 'NETWORK'));
+    xhr.onerror = () =>
+      reject(new ApiError('The server could not be reached. Check the connection and try again.', 'NETWORK'));
     xhr.send(body);
   });
 }
@@ -59,13 +61,18 @@ function problemOf(xhr: XMLHttpRequest): ApiError {
   return new ApiError(detail, code);
 }
 
-const isProblem = (xhr: XMLHttpRequest) => xhr.getResponseHeader('Content-Type')?.includes('application/problem+json') ?? false;
+const isProblem = (xhr: XMLHttpRequest) =>
+  xhr.getResponseHeader('Content-Type')?.includes('application/problem+json') ?? false;
 
 /**
  * The session's credential was refused (401): an OAuth sign-in is renewed once with its refresh
  * token and the request sent again; otherwise, or if that fails too, the tab is signed out.
  */
-async function afterRefusal(xhr: XMLHttpRequest, refused: string, resend: (bearer: string) => Promise<XMLHttpRequest>): Promise<XMLHttpRequest> {
+async function afterRefusal(
+  xhr: XMLHttpRequest,
+  refused: string,
+  resend: (bearer: string) => Promise<XMLHttpRequest>,
+): Promise<XMLHttpRequest> {
   const credential = currentCredential();
   // A page sends several requests at once: one refused with them may have signed the tab out
   // already, and its reason (say, no refresh token) stays on screen rather than this one's.
@@ -86,7 +93,11 @@ async function afterRefusal(xhr: XMLHttpRequest, refused: string, resend: (beare
 }
 
 /** Runs one operation; resolves with its data or rejects with an ApiError. */
-export async function graphql<T>(query: string, variables: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+export async function graphql<T>(
+  query: string,
+  variables: Record<string, unknown> = {},
+  options: RequestOptions = {},
+): Promise<T> {
   const bearer = options.key ?? currentCredential()?.token;
   if (!bearer) throw new ApiError('Sign in first.', 'UNAUTHORIZED');
   const body = JSON.stringify({ query, variables });

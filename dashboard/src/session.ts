@@ -25,7 +25,11 @@ function isCredential(value: unknown): value is Credential {
   const c = value as Record<string, unknown>;
   if (typeof c.token !== 'string' || c.token === '') return false;
   if (c.kind === 'api-key') return true;
-  return c.kind === 'oauth' && typeof c.clientId === 'string' && (c.refreshToken === null || typeof c.refreshToken === 'string');
+  return (
+    c.kind === 'oauth' &&
+    typeof c.clientId === 'string' &&
+    (c.refreshToken === null || typeof c.refreshToken === 'string')
+  );
 }
 
 /** The tab's credential; anything unreadable in storage counts as signed out. */

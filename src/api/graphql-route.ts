@@ -60,7 +60,9 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
   // unauthenticated is answered with GraphiQL and never executed (content negotiation would also
   // let `Accept: */*` through, which yoga executes).
   const authUnlessGraphiQL: Middleware<AppState> = (ctx, next) =>
-    graphiql && !ctx.get('Authorization') && shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('Accept') }) } as Request)
+    graphiql &&
+    !ctx.get('Authorization') &&
+    shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('Accept') }) } as Request)
       ? next()
       : auth(ctx, next);
 

@@ -74,7 +74,12 @@ function build(version: ApiVersion) {
       description: DESCRIPTION,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: `/${version}`, description: version === CURRENT_API_VERSION ? 'This server, current version' : `This server, ${version}` }],
+    servers: [
+      {
+        url: `/${version}`,
+        description: version === CURRENT_API_VERSION ? 'This server, current version' : `This server, ${version}`,
+      },
+    ],
     tags: MODULES.map((module) => module.tag),
     paths,
     ...(Object.keys(webhooks).length > 0 ? { webhooks } : {}),
@@ -88,10 +93,17 @@ function build(version: ApiVersion) {
         },
         OAuth2: {
           type: 'oauth2',
-          description: 'Access tokens from this service’s OAuth 2.0 server at /oauth (clients are registered with POST /oauth-clients).',
+          description:
+            'Access tokens from this service’s OAuth 2.0 server at /oauth (clients are registered with POST ' +
+            '/oauth-clients).',
           flows: {
             clientCredentials: { tokenUrl: '/oauth/token', scopes },
-            authorizationCode: { authorizationUrl: '/oauth/auth', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes },
+            authorizationCode: {
+              authorizationUrl: '/oauth/auth',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes,
+            },
           },
         },
       },

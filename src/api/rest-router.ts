@@ -33,7 +33,12 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
   };
   // Codes and what hangs off them; bulk before the codes routes, so /codes/bulk is never read as /codes/:id.
   const { idempotency } = services;
-  registerBulkRoutes(router, { ...edge, bulk: services.bulk, idempotency, bulkBodyLimit: services.config.bulkBodyLimit });
+  registerBulkRoutes(router, {
+    ...edge,
+    bulk: services.bulk,
+    idempotency,
+    bulkBodyLimit: services.config.bulkBodyLimit,
+  });
   registerCodeRoutes(router, { ...edge, codes: services.codes, idempotency });
   registerRoutingRoutes(router, { ...edge, routing: services.routing });
   registerImageRoutes(router, { ...edge, images: services.images });
@@ -43,6 +48,11 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
   registerAnalyticsRoutes(router, { ...edge, analytics: services.analytics, rawScans: services.rawScans });
   registerWebhookRoutes(router, { ...edge, webhooks: services.webhooks });
   registerApiKeyRoutes(router, { ...edge, accounts: services.accounts });
-  registerOAuthClientRoutes(router, { ...edge, oauth: services.oauth, oauthGrants: services.oauthGrants, oauthIssuer: services.oauthServer.issuer });
+  registerOAuthClientRoutes(router, {
+    ...edge,
+    oauth: services.oauth,
+    oauthGrants: services.oauthGrants,
+    oauthIssuer: services.oauthServer.issuer,
+  });
   return router;
 }

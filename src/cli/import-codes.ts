@@ -40,16 +40,27 @@ type Output = Writable & { isTTY?: boolean };
 function parseOptions(argv: string[]): Options | string {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { url: { type: 'string' }, key: { type: 'string' }, batch: { type: 'string', default: String(MAX_BULK_CODES) } },
+    options: {
+      url: { type: 'string' },
+      key: { type: 'string' },
+      batch: { type: 'string', default: String(MAX_BULK_CODES) },
+    },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length !== 1) return 'codes import needs exactly one CSV file';
-  if (!values.url || !/^https?:\/\//.test(values.url) || !URL.canParse(values.url)) return 'codes import needs --url <base url>, e.g. http://localhost:3000';
+  if (!values.url || !/^https?:\/\//.test(values.url) || !URL.canParse(values.url))
+    return 'codes import needs --url <base url>, e.g. http://localhost:3000';
   if (!values.key) return 'codes import needs --key <api key>';
   const batchSize = /^\d+$/.test(values.batch) ? Number(values.batch) : NaN;
-  if (!(batchSize >= 1 && batchSize <= MAX_BULK_CODES)) return `--batch must be a whole number from 1 to ${MAX_BULK_CODES}`;
-  return { file: resolve(positionals[0]!), endpoint: `${values.url.replace(/\/+$/, '')}/v1/codes/bulk`, key: values.key, batchSize };
+  if (!(batchSize >= 1 && batchSize <= MAX_BULK_CODES))
+    return `--batch must be a whole number from 1 to ${MAX_BULK_CODES}`;
+  return {
+    file: resolve(positionals[0]!),
+    endpoint: `${values.url.replace(/\/+$/, '')}/v1/codes/bulk`,
+    key: values.key,
+    batchSize,
+  };
 }
 
 /** CSV records of the file, read as a stream (header first); stopping early closes the file. */
@@ -99,14 +110,23 @@ export function batchKey(file: string, batchNumber: number, body: string): strin
  * Server row numbers count from the batch's own header; file rows from the file's. Only paths
  * are renumbered (`row 7.content`, `row 7: …`), not prose such as "the header as row 1".
  */
-const toFileRows = (text: string, offset: number) => text.replace(/\brow (\d+)(?=\.\w|:)/g, (_, n: string) => `row ${Number(n) + offset}`);
+const toFileRows = (text: string, offset: number) =>
+  text.replace(/\brow (\d+)(?=\.\w|:)/g, (_, n: string) => `row ${Number(n) + offset}`);
 
-async function sendBatch(options: Options, body: string, key: string): Promise<{ batchId: string; created: number; replayed: boolean } | { failure: string }> {
+async function sendBatch(
+  options: Options,
+  body: string,
+  key: string,
+): Promise<{ batchId: string; created: number; replayed: boolean } | { failure: string }> {
   let response: Response;
   try {
     response = await fetch(options.endpoint, {
       method: 'POST',
-      headers: { authorization: `Bearer ${options.key}`, 'content-type': 'text/csv; charset=utf-8', 'idempotency-key': key },
+      headers: {
+        authorization: `Bearer ${options.key}`,
+        'content-type': 'text/csv; charset=utf-8',
+        'idempotency-key': key,
+      },
       body,
     });
   } catch (err) {
@@ -121,7 +141,11 @@ async function sendBatch(options: Options, body: string, key: string): Promise<{
     // Not JSON (a proxy's error page, say): shown as text below.
   }
   if (response.status === 201 && json?.batch_id !== undefined && json.created !== undefined) {
-    return { batchId: json.batch_id, created: json.created, replayed: response.headers.get('idempotent-replayed') === 'true' };
+    return {
+      batchId: json.batch_id,
+      created: json.created,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    };
   }
   if (!json?.detail) return { failure: `HTTP ${response.status}: ${text.slice(0, 500)}` };
   const errors: { path: string; message: string }[] = Array.isArray(json.errors) ? json.errors : [];
@@ -146,7 +170,10 @@ async function runImport(options: Options, out: Output, err: Writable): Promise<
     throw new ImportFailed(`Cannot read ${options.file} as CSV: ${e.message}`);
   });
   const problems = header ? headerProblems(normalizeHeader(header)) : [{ message: 'the file is empty' }];
-  if (problems.length > 0) throw new ImportFailed(`The first row of ${options.file} must be a header: ${problems.map((p) => p.message).join('; ')}.`);
+  if (problems.length > 0)
+    throw new ImportFailed(
+      `The first row of ${options.file} must be a header: ${problems.map((p) => p.message).join('; ')}.`,
+    );
   if (total === 0) throw new ImportFailed(`${options.file} has a header but no rows.`);
 
   const batches = Math.ceil(total / options.batchSize);
@@ -164,10 +191,16 @@ async function runImport(options: Options, out: Output, err: Writable): Promise<
     const answer = await sendBatch(options, body, batchKey(options.file, number, body));
     if ('failure' in answer) {
       progress.end();
-      const created = results.length === 0
-        ? 'No batch was created.'
-        : `${results.length === 1 ? 'Batch 1' : `Batches 1-${results.length}`} (rows 2-${csvRowNumber(done - 1)}) ${results.length === 1 ? 'was' : 'were'} created: ${results.map((r) => r.batchId).join(', ')}.`;
-      err.write(`Import failed at ${label}; none of its rows was created.\n${toFileRows(answer.failure, firstRow - 2)}\n${created}\nFix the file and run the same command again: batches already created are not created twice.\n`);
+      const created =
+        results.length === 0
+          ? 'No batch was created.'
+          : `${results.length === 1 ? 'Batch 1' : `Batches 1-${results.length}`} (rows 2-${csvRowNumber(done - 1)}) ` +
+            `${results.length === 1 ? 'was' : 'were'} created: ${results.map((r) => r.batchId).join(', ')}.`;
+      err.write(
+        `Import failed at ${label}; none of its rows was ` +
+          `created.\n${toFileRows(answer.failure, firstRow - 2)}\n${created}\nFix the file and run the same ` +
+          `command again: batches already created are not created twice.\n`,
+      );
       throw new ImportFailed('');
     }
     done += rows.length;
@@ -179,7 +212,11 @@ async function runImport(options: Options, out: Output, err: Writable): Promise<
 }
 
 /** Runs `codes import`; answers the exit code. */
-export async function importCodes(argv: string[], out: Output = process.stdout, err: Writable = process.stderr): Promise<number> {
+export async function importCodes(
+  argv: string[],
+  out: Output = process.stdout,
+  err: Writable = process.stderr,
+): Promise<number> {
   let options: Options | string;
   try {
     options = parseOptions(argv);
@@ -196,8 +233,14 @@ export async function importCodes(argv: string[], out: Output = process.stdout, 
     const created = results.reduce((sum, r) => sum + r.created, 0);
     const replayed = results.filter((r) => r.replayed).length;
     const seconds = (Date.now() - started) / 1000;
-    out.write(`Imported ${options.file}: ${created} codes created in ${results.length} batches${replayed ? ` (${replayed} replayed from an earlier run)` : ''}, ${seconds.toFixed(1)} s.\n`);
-    for (const r of results) out.write(`  ${r.batchId}  rows ${r.firstRow}-${r.lastRow}  ${r.created} codes${r.replayed ? '  (replayed)' : ''}\n`);
+    out.write(
+      `Imported ${options.file}: ${created} codes created in ${results.length} ` +
+        `batches${replayed ? ` (${replayed} replayed from an earlier run)` : ''}, ${seconds.toFixed(1)} s.\n`,
+    );
+    for (const r of results)
+      out.write(
+        `  ${r.batchId}  rows ${r.firstRow}-${r.lastRow}  ${r.created} codes${r.replayed ? '  (replayed)' : ''}\n`,
+      );
     return 0;
   } catch (e) {
     if (!(e instanceof ImportFailed)) throw e;

@@ -23,7 +23,10 @@ export function progressLine(state: ProgressState): string {
   if (state.total === null || state.total === 0) return `${count(state.done)} rows  ${perSecond}`;
   const fraction = Math.min(1, state.done / state.total);
   const filled = Math.round(fraction * BAR_WIDTH);
-  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${count(state.done)}/${count(state.total)} rows  ${Math.floor(fraction * 100)}%  ${perSecond}`;
+  return (
+    `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${count(state.done)}/${count(state.total)} rows  ` +
+    `${Math.floor(fraction * 100)}%  ${perSecond}`
+  );
 }
 
 export interface Progress {
@@ -35,7 +38,11 @@ export interface Progress {
   end(): void;
 }
 
-export function createProgress(out: Writable & { isTTY?: boolean }, total: number | null, now: () => number = Date.now): Progress {
+export function createProgress(
+  out: Writable & { isTTY?: boolean },
+  total: number | null,
+  now: () => number = Date.now,
+): Progress {
   const started = now();
   const tty = out.isTTY === true;
   let done = 0;

@@ -8,7 +8,8 @@ import { normalizeHostname } from '../modules/domains/index.ts';
 import { createServices } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
 
-export const VERIFY_DOMAIN_USAGE = `cli domains verify <hostname>                 mark an account's registered domain verified (no DNS check)`;
+export const VERIFY_DOMAIN_USAGE =
+  `cli domains verify <hostname>                 mark an account's registered ` + `domain verified (no DNS check)`;
 
 export async function verifyDomain(args: string[], db: Knex, config: Config): Promise<number> {
   const [input, ...rest] = args;

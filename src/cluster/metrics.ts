@@ -36,7 +36,10 @@ interface Message {
 const ANSWER_TIMEOUT_MS = 3000;
 
 const isMessage = (value: unknown): value is Message =>
-  typeof value === 'object' && value !== null && typeof (value as Message).type === 'string' && typeof (value as Message).id === 'number';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Message).type === 'string' &&
+  typeof (value as Message).id === 'number';
 
 /** Sends over IPC; a channel that closed meanwhile (the worker is gone) is no error of ours. */
 function send(to: { send: Worker['send'] } | NodeJS.Process, message: Message): void {
@@ -46,7 +49,10 @@ function send(to: { send: Worker['send'] } | NodeJS.Process, message: Message): 
 /** The primary's side: `render()` sums every live worker's metrics and `own` (the primary's). */
 export function createClusterMetrics(own: Registry) {
   let nextId = 0;
-  const pending = new Map<number, { worker: Worker; resolve: (snapshot: Snapshot | null) => void; reject: (err: Error) => void }>();
+  const pending = new Map<
+    number,
+    { worker: Worker; resolve: (snapshot: Snapshot | null) => void; reject: (err: Error) => void }
+  >();
   // Asked once listening: a worker shares its metrics before it listens (main.ts), and one still
   // starting (a replacement) has counted nothing yet but could not answer in time.
   const answering = new Set<Worker>();
@@ -57,7 +63,8 @@ export function createClusterMetrics(own: Registry) {
     if (message.type === SNAPSHOT) {
       const request = pending.get(message.id);
       pending.delete(message.id);
-      if (message.error !== undefined) request?.reject(new Error(`worker ${worker.id} could not read its metrics: ${message.error}`));
+      if (message.error !== undefined)
+        request?.reject(new Error(`worker ${worker.id} could not read its metrics: ${message.error}`));
       else request?.resolve(message.metrics ?? []);
     } else if (message.type === RENDER) {
       render().then(
@@ -81,12 +88,16 @@ export function createClusterMetrics(own: Registry) {
     return new Promise<Snapshot | null>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
-        reject(new Error(`worker ${worker.id} (pid ${worker.process.pid}) sent no metrics within ${ANSWER_TIMEOUT_MS} ms`));
+        reject(
+          new Error(`worker ${worker.id} (pid ${worker.process.pid}) sent no metrics within ${ANSWER_TIMEOUT_MS} ms`),
+        );
       }, ANSWER_TIMEOUT_MS);
-      const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        fn(value);
-      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          fn(value);
+        };
       pending.set(id, { worker, resolve: settle(resolve), reject: settle(reject) });
       send(worker, { type: COLLECT, id });
     });
@@ -117,7 +128,8 @@ export function shareMetricsWithPrimary(metrics: Metrics): void {
     } else if (message.type === RENDERED) {
       const request = waiting.get(message.id);
       waiting.delete(message.id);
-      if (message.error !== undefined) request?.reject(new Error(`the cluster primary could not sum the metrics: ${message.error}`));
+      if (message.error !== undefined)
+        request?.reject(new Error(`the cluster primary could not sum the metrics: ${message.error}`));
       else request?.resolve(message.text ?? '');
     }
   });
@@ -130,10 +142,12 @@ export function shareMetricsWithPrimary(metrics: Metrics): void {
         waiting.delete(id);
         reject(new Error('the cluster primary did not answer with the metrics'));
       }, ANSWER_TIMEOUT_MS + 1000);
-      const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        fn(value);
-      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          fn(value);
+        };
       waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
       send(process, { type: RENDER, id });
     });

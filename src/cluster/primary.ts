@@ -30,8 +30,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   if (config.redisUrl === null) {
     logger.warn(
       { workers: config.webConcurrency },
-      'WEB_CONCURRENCY without REDIS_URL: each worker counts the per-key rate limits on its own (a key may make up to N times its limit), ' +
-        'and a scanCreated subscription sees only the scans of the worker it is connected to; set REDIS_URL to share both',
+      'WEB_CONCURRENCY without REDIS_URL: each worker counts the per-key rate limits on its own (a key may make up ' +
+        'to N times its limit), ' +
+        ('and a scanCreated subscription sees only the scans of the worker it is connected to; set REDIS_URL to ' +
+          'share both'),
     );
   }
 
@@ -46,7 +48,11 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   let allExited = () => {};
 
   const own = new Registry();
-  const restarts = new Counter({ name: 'cluster_worker_restarts_total', help: 'Workers that died outside a shutdown and were replaced.', registers: [own] });
+  const restarts = new Counter({
+    name: 'cluster_worker_restarts_total',
+    help: 'Workers that died outside a shutdown and were replaced.',
+    registers: [own],
+  });
   new Gauge({
     name: 'cluster_workers',
     help: 'Worker processes alive (WEB_CONCURRENCY is the number wanted).',
@@ -64,7 +70,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     metricsServer = await startMetricsServer({ metrics, logger, port: config.metricsPort, host: config.metricsHost });
     const address = metricsServer.address();
     const port = typeof address === 'object' && address ? address.port : config.metricsPort;
-    logger.info({ metrics_url: `http://${config.metricsHost}:${port}/metrics` }, 'metrics listening (every worker, summed)');
+    logger.info(
+      { metrics_url: `http://${config.metricsHost}:${port}/metrics` },
+      'metrics listening (every worker, summed)',
+    );
   }
 
   // Structured clone rather than JSON over the IPC channel: metric values may be NaN or Infinity.
@@ -79,7 +88,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     } else if (listening.size === config.webConcurrency) {
       everyWorkerUp = true;
       const pids = [...listening].map((w) => w.process.pid);
-      logger.info({ url: `http://${config.host}:${address.port}`, workers: config.webConcurrency, pids }, 'every worker listening');
+      logger.info(
+        { url: `http://${config.host}:${address.port}`, workers: config.webConcurrency, pids },
+        'every worker listening',
+      );
     }
   });
 
@@ -107,7 +119,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     const uptimeMs = Date.now() - forkedAt;
     const delayMs = backoff.next(uptimeMs);
     restarts.inc();
-    logger[code === 0 ? 'warn' : 'error']({ ...died, uptime_ms: uptimeMs, restart_in_ms: delayMs }, 'worker exited; starting a replacement');
+    logger[code === 0 ? 'warn' : 'error'](
+      { ...died, uptime_ms: uptimeMs, restart_in_ms: delayMs },
+      'worker exited; starting a replacement',
+    );
     const timer = setTimeout(() => {
       restartTimers.delete(timer);
       fork();
@@ -119,7 +134,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     if (stopping) return;
     stopping = true;
     restartTimers.forEach(clearTimeout);
-    logger.info({ reason, workers: live.size }, 'shutting down: every worker stops accepting, answers its requests in flight and writes its scans');
+    logger.info(
+      { reason, workers: live.size },
+      'shutting down: every worker stops accepting, answers its requests in flight and writes its scans',
+    );
     const exited = new Promise<void>((resolve) => {
       allExited = resolve;
       if (live.size === 0) resolve();
@@ -127,7 +145,9 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     // Each worker's own SIGTERM handler drains it (main.ts). Not worker.kill(): that closes the
     // IPC channel first, and a worker whose channel closes exits at once, scans unwritten.
     for (const worker of live.keys()) worker.process.kill('SIGTERM');
-    const metricsClosed = metricsServer ? new Promise<void>((resolve) => metricsServer!.close(() => resolve())) : Promise.resolve();
+    const metricsClosed = metricsServer
+      ? new Promise<void>((resolve) => metricsServer!.close(() => resolve()))
+      : Promise.resolve();
     metricsServer?.closeAllConnections();
     await Promise.all([exited, metricsClosed]);
     logger.info({ exit_code: exitCode }, 'stopped');

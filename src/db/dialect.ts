@@ -49,7 +49,12 @@ export const LIKE_ESCAPE = '\\';
  * The one known difference: MariaDB's LOWER and JavaScript's toLowerCase disagree on a few
  * special cases (a dotted capital I lowers to two code points in JavaScript).
  */
-export function whereContainsIgnoringCase(db: Knex, builder: Knex.QueryBuilder, column: string, needle: string): Knex.QueryBuilder {
+export function whereContainsIgnoringCase(
+  db: Knex,
+  builder: Knex.QueryBuilder,
+  column: string,
+  needle: string,
+): Knex.QueryBuilder {
   const pattern = containsPattern(needle.toLowerCase());
   return isSqlite(db)
     ? builder.andWhereRaw(`${SQLITE_UNICODE_LOWER}(??) LIKE ? ESCAPE ?`, [column, pattern, LIKE_ESCAPE])

@@ -38,7 +38,9 @@ function createSqlite(path: string): Knex {
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
         // SQLite's lower() and LIKE fold ASCII letters only; search lower-cases as MariaDB does (dialect.ts).
-        conn.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+        conn.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) =>
+          typeof value === 'string' ? value.toLowerCase() : value,
+        );
         done(null, conn);
       },
     },

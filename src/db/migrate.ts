@@ -22,7 +22,10 @@ async function withSqliteForeignKeysDeferred<T>(db: Knex, run: () => Promise<T>)
   try {
     const result = await run();
     const violations: unknown[] = await db.raw('PRAGMA foreign_key_check');
-    if (violations.length > 0) throw new Error(`Migrations left ${violations.length} foreign key violations: ${JSON.stringify(violations.slice(0, 5))}`);
+    if (violations.length > 0)
+      throw new Error(
+        `Migrations left ${violations.length} foreign key violations: ${JSON.stringify(violations.slice(0, 5))}`,
+      );
     return result;
   } finally {
     await db.raw('PRAGMA foreign_keys = ON');
@@ -31,7 +34,9 @@ async function withSqliteForeignKeysDeferred<T>(db: Knex, run: () => Promise<T>)
 
 /** Applies every pending migration; returns the names it applied. */
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await withSqliteForeignKeysDeferred(db, () => db.migrate.latest({ migrationSource: source }))) as [number, string[]];
+  const [, applied] = (await withSqliteForeignKeysDeferred(db, () =>
+    db.migrate.latest({ migrationSource: source }),
+  )) as [number, string[]];
   return applied;
 }
 

@@ -41,7 +41,11 @@ function itemsOf(field: GraphQLField<unknown, unknown>, args: Record<string, unk
   return sizes.length > 0 ? Math.max(1, ...sizes) : DEFAULT_PAGE;
 }
 
-function argumentsOf(field: GraphQLField<unknown, unknown>, node: Parameters<typeof getArgumentValues>[1], variables: Record<string, unknown>) {
+function argumentsOf(
+  field: GraphQLField<unknown, unknown>,
+  node: Parameters<typeof getArgumentValues>[1],
+  variables: Record<string, unknown>,
+) {
   try {
     return getArgumentValues(field, node, variables);
   } catch {
@@ -61,40 +65,60 @@ function costOf(selectionSet: SelectionSetNode, parent: GraphQLCompositeType, wa
     if (selection.kind === Kind.FRAGMENT_SPREAD) {
       const fragment = walk.fragments.get(selection.name.value);
       const type = fragment && walk.schema.getType(fragment.typeCondition.name.value);
-      if (fragment && type && (isObjectType(type) || isInterfaceType(type))) total += costOf(fragment.selectionSet, type, walk);
+      if (fragment && type && (isObjectType(type) || isInterfaceType(type)))
+        total += costOf(fragment.selectionSet, type, walk);
       continue;
     }
     if (selection.name.value.startsWith('__') || isUnionLike(parent)) continue;
     const field = parent.getFields()[selection.name.value];
     if (!field) continue;
     const named = getNamedType(field.type);
-    const own = RENDER_FIELDS.has(`${parent.name}.${field.name}`) ? RENDER_COST : isObjectType(named) || isInterfaceType(named) ? OBJECT_COST : SCALAR_COST;
-    const children = selection.selectionSet && (isObjectType(named) || isInterfaceType(named)) ? costOf(selection.selectionSet, named, walk) : 0;
+    const own = RENDER_FIELDS.has(`${parent.name}.${field.name}`)
+      ? RENDER_COST
+      : isObjectType(named) || isInterfaceType(named)
+        ? OBJECT_COST
+        : SCALAR_COST;
+    const children =
+      selection.selectionSet && (isObjectType(named) || isInterfaceType(named))
+        ? costOf(selection.selectionSet, named, walk)
+        : 0;
     total += (own + children) * itemsOf(field, argumentsOf(field, selection, walk.variables));
   }
   return total;
 }
 
-const isUnionLike = (type: GraphQLCompositeType): type is Exclude<GraphQLCompositeType, { getFields: unknown }> => !('getFields' in type);
+const isUnionLike = (type: GraphQLCompositeType): type is Exclude<GraphQLCompositeType, { getFields: unknown }> =>
+  !('getFields' in type);
 
 /** The cost of the operation `args` would run; 0 when there is no such operation (execution says why). */
-export function operationCost(args: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName' | 'variableValues'>): number {
+export function operationCost(
+  args: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName' | 'variableValues'>,
+): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations = [];
   for (const definition of args.document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
   }
-  const operation = args.operationName ? operations.find((op) => op.name?.value === args.operationName) : operations.length === 1 ? operations[0] : undefined;
+  const operation = args.operationName
+    ? operations.find((op) => op.name?.value === args.operationName)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
   const root = operation && args.schema.getRootType(operation.operation);
   if (!operation || !root) return 0;
-  return costOf(operation.selectionSet, root, { schema: args.schema, fragments, variables: (args.variableValues ?? {}) as Record<string, unknown> });
+  return costOf(operation.selectionSet, root, {
+    schema: args.schema,
+    fragments,
+    variables: (args.variableValues ?? {}) as Record<string, unknown>,
+  });
 }
 
 /** The refusal of an operation over the limit: a validation error, as graphql-armor's was. */
 export function costLimitError(cost: number, maxCost: number): GraphQLError {
   return new GraphQLError(
-    `Query Cost limit of ${maxCost} exceeded, found ${cost}. Lists count once per item they may return (first/last), and each image (svg, previewCode) counts ${RENDER_COST}.`,
+    `Query Cost limit of ${maxCost} exceeded, found ${cost}. Lists count once per item they may return ` +
+      `(first/last), and each image (svg, previewCode) counts ${RENDER_COST}.`,
     { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } },
   );
 }

@@ -29,7 +29,10 @@ export function createMaskError(logger: Logger) {
     // wraps its own GraphQLError for the latter): the caller's mistake, a bad request.
     if (error instanceof GraphQLError && (!error.originalError || original instanceof GraphQLError)) {
       if (!error.originalError && typeof error.extensions.code === 'string') return error;
-      return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, code: 'BAD_REQUEST', status: 400 } });
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        extensions: { ...error.extensions, code: 'BAD_REQUEST', status: 400 },
+      });
     }
     logger.error({ err: original }, 'unhandled error in a GraphQL resolver');
     return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });

@@ -13,12 +13,21 @@ export interface StreamGuard {
   stillAllowed: () => Promise<boolean>;
 }
 
-export function guardedStream<T>(source: AsyncIterableIterator<T>, { recheckMs, maxMs, stillAllowed }: StreamGuard): AsyncIterableIterator<T> {
+export function guardedStream<T>(
+  source: AsyncIterableIterator<T>,
+  { recheckMs, maxMs, stillAllowed }: StreamGuard,
+): AsyncIterableIterator<T> {
   return new Repeater<T>(async (push, stop) => {
     const recheck = setInterval(() => {
       stillAllowed().then(
         (allowed) => {
-          if (!allowed) stop(new DomainError('unauthorized', 'The credential of this stream was revoked, expired or lost its scope; the stream ends.'));
+          if (!allowed)
+            stop(
+              new DomainError(
+                'unauthorized',
+                'The credential of this stream was revoked, expired or lost its scope; the stream ends.',
+              ),
+            );
         },
         (err: unknown) => stop(err),
       );

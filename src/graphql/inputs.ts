@@ -13,6 +13,9 @@ export function snakeKeys(value: object, nullClears: readonly string[] = []): Re
   return Object.fromEntries(
     Object.entries(value)
       .filter(([key, v]) => v !== undefined && (v !== null || nullClears.includes(key)))
-      .map(([key, v]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? v.toISOString() : v]),
+      .map(([key, v]) => [
+        key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        v instanceof Date ? v.toISOString() : v,
+      ]),
   );
 }

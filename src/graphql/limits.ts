@@ -1,6 +1,7 @@
 // What one GraphQL request may ask for: a document the parser can take, depth (graphql-armor),
 // cost (cost.ts), introspection (off in production unless enabled), a few root fields per
-// mutation, one image preview per operation, and the bulk rate limit for the bulk mutations. The key's own rate limit is counted at
+// mutation, one image preview per operation, and the bulk rate limit for the bulk mutations. The key's own rate limit
+// is counted at
 // the HTTP edge, once per request.
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
@@ -89,7 +90,10 @@ export interface GraphQLLimits {
 }
 
 /** Names of the operation's root fields, through fragments (aliases do not hide a field's name). */
-function rootFieldNames(selectionSet: SelectionSetNode, fragment: (name: string) => FragmentDefinitionNode | undefined | null): string[] {
+function rootFieldNames(
+  selectionSet: SelectionSetNode,
+  fragment: (name: string) => FragmentDefinitionNode | undefined | null,
+): string[] {
   const names: string[] = [];
   const seen = new Set<string>();
   const visit = (set: SelectionSetNode) => {
@@ -112,7 +116,13 @@ const mutationFieldLimit: ValidationRule = (context) => ({
     if (node.operation !== 'mutation') return;
     const count = rootFieldNames(node.selectionSet, (name) => context.getFragment(name)).length;
     if (count > MAX_MUTATION_FIELDS) {
-      context.reportError(new GraphQLError(`A mutation may hold at most ${MAX_MUTATION_FIELDS} fields (found ${count}); use bulkCreateCodes for many codes.`, { nodes: [node] }));
+      context.reportError(
+        new GraphQLError(
+          `A mutation may hold at most ${MAX_MUTATION_FIELDS} fields (found ${count}); use bulkCreateCodes for many ` +
+            `codes.`,
+          { nodes: [node] },
+        ),
+      );
     }
   },
 });
@@ -128,7 +138,10 @@ const expensiveFieldLimit: ValidationRule = (context) => ({
     const names = rootFieldNames(node.selectionSet, (name) => context.getFragment(name));
     for (const field of ONE_PER_OPERATION) {
       const count = names.filter((name) => name === field).length;
-      if (count > 1) context.reportError(new GraphQLError(`An operation may hold ${field} once (found ${count}).`, { nodes: [node] }));
+      if (count > 1)
+        context.reportError(
+          new GraphQLError(`An operation may hold ${field} once (found ${count}).`, { nodes: [node] }),
+        );
     }
   },
 });
@@ -143,7 +156,8 @@ function bulkCalls(document: DocumentNode, operationName: string | null | undefi
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  return rootFieldNames(operation.selectionSet, (name) => fragments.get(name)).filter((name) => BULK_FIELDS.has(name)).length;
+  return rootFieldNames(operation.selectionSet, (name) => fragments.get(name)).filter((name) => BULK_FIELDS.has(name))
+    .length;
 }
 
 /** Each bulk field is one bulk call against the key's bulk limit (as POST /codes/bulk is). */
@@ -159,15 +173,18 @@ const bulkRateLimit: Plugin<GraphQLContext> = {
     const retryAfter = Math.max(1, state.resetSeconds);
     setResultAndStopExecution({
       errors: [
-        new GraphQLError(`This API key made more than ${state.limit} bulk calls in a minute. Retry in ${retryAfter} s.`, {
-          extensions: {
-            code: 'RATE_LIMITED',
-            status: 429,
-            retryAfter,
-            // yoga answers with this status and these headers, and leaves `http` out of the body.
-            http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+        new GraphQLError(
+          `This API key made more than ${state.limit} bulk calls in a minute. Retry in ${retryAfter} s.`,
+          {
+            extensions: {
+              code: 'RATE_LIMITED',
+              status: 429,
+              retryAfter,
+              // yoga answers with this status and these headers, and leaves `http` out of the body.
+              http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+            },
           },
-        }),
+        ),
       ],
     });
   },
@@ -178,7 +195,10 @@ const bulkRateLimit: Plugin<GraphQLContext> = {
  * than in validation (whose result yoga caches per document, whatever the variables).
  */
 function costLimit(maxCost: number): Plugin {
-  const refuseOver = (args: Parameters<typeof operationCost>[0], stop: (result: { errors: GraphQLError[] }) => void) => {
+  const refuseOver = (
+    args: Parameters<typeof operationCost>[0],
+    stop: (result: { errors: GraphQLError[] }) => void,
+  ) => {
     const cost = operationCost(args);
     if (cost > maxCost) stop({ errors: [costLimitError(cost, maxCost)] });
   };
@@ -209,6 +229,7 @@ export function limitPlugins({ maxDepth, maxCost, introspection }: GraphQLLimits
     },
     bulkRateLimit as Plugin,
   ];
-  if (!introspection) plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
+  if (!introspection)
+    plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
   return plugins;
 }

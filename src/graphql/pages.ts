@@ -4,11 +4,15 @@ import { DomainError } from '../shared/errors.ts';
 
 /** Refuses backward pagination: the services' keyset cursors only go forward. */
 export function forwardOnly(args: { last?: number | null; before?: string | null }): void {
-  if (args.last != null || args.before != null) throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
+  if (args.last != null || args.before != null)
+    throw new DomainError('validation_failed', 'Only forward pagination (first, after) is supported.');
 }
 
 /** A service's page (data, next cursor, cursor of an item) as a connection. */
-export function connectionOf<T>(page: { data: T[]; nextCursor: string | null; cursorOf(item: T): string }, after: string | null | undefined) {
+export function connectionOf<T>(
+  page: { data: T[]; nextCursor: string | null; cursorOf(item: T): string },
+  after: string | null | undefined,
+) {
   const edges = page.data.map((node) => ({ node, cursor: page.cursorOf(node) }));
   return {
     edges,

@@ -12,7 +12,7 @@ builder.scalarType('DateTime', {
 });
 
 builder.scalarType('JSON', {
-  description: 'Any JSON value: a string (the URL of a url code) or an object (a static code\'s content).',
+  description: "Any JSON value: a string (the URL of a url code) or an object (a static code's content).",
   serialize: (value) => value,
   parseValue: (value) => value,
 });

@@ -12,8 +12,12 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export type Authenticate = (presentedKey: string) => Promise<Principal | null>;
 
 /** Keys by their prefix go the key path; anything else is verified as an OAuth access token. */
-export function bearerAuthenticator(services: { accounts: { authenticate: Authenticate }; oauth: { authenticate: Authenticate } }): Authenticate {
-  return (token) => (looksLikeApiKey(token) ? services.accounts.authenticate(token) : services.oauth.authenticate(token));
+export function bearerAuthenticator(services: {
+  accounts: { authenticate: Authenticate };
+  oauth: { authenticate: Authenticate };
+}): Authenticate {
+  return (token) =>
+    looksLikeApiKey(token) ? services.accounts.authenticate(token) : services.oauth.authenticate(token);
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */
@@ -22,11 +26,16 @@ export const bearerToken = (header: string): string | null => BEARER.exec(header
 export function requireAuth(authenticate: Authenticate): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
-    if (!header) throw new DomainError('unauthorized', 'Send an API key or access token in the header Authorization: Bearer <token>.');
+    if (!header)
+      throw new DomainError(
+        'unauthorized',
+        'Send an API key or access token in the header Authorization: Bearer <token>.',
+      );
     const token = bearerToken(header);
     if (!token) throw new DomainError('unauthorized', 'The Authorization header must have the form: Bearer <token>.');
     const principal = await authenticate(token);
-    if (!principal) throw new DomainError('unauthorized', 'The API key or access token is invalid, revoked or expired.');
+    if (!principal)
+      throw new DomainError('unauthorized', 'The API key or access token is invalid, revoked or expired.');
     ctx.state.principal = principal;
     await next();
   };

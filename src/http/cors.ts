@@ -7,7 +7,17 @@ import type { Middleware } from 'koa';
 import type { AppState } from './context.ts';
 
 /** Answer headers a browser client may read: rate limits, where a created thing is, caching. */
-const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Location', 'ETag', 'X-Request-Id', 'Idempotent-Replayed', 'WWW-Authenticate'];
+const EXPOSED_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Location',
+  'ETag',
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'WWW-Authenticate',
+];
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'];
 
 /** Null when no origin is allowed: then no CORS header is ever sent. */

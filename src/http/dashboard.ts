@@ -32,7 +32,10 @@ const SUFFIX: Record<Precompressed, string> = { br: '.br', gzip: '.gz' };
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const notBuilt = (dir: string) =>
-  new DomainError('unavailable', `The dashboard is not built: ${join(dir, 'index.html')} is missing. Run \`npm run build\`, then reload.`);
+  new DomainError(
+    'unavailable',
+    `The dashboard is not built: ${join(dir, 'index.html')} is missing. Run \`npm run build\`, then reload.`,
+  );
 
 async function fileSize(path: string): Promise<number | null> {
   const info = await stat(path).catch(() => null);
@@ -60,13 +63,21 @@ export function createDashboardRouter(dir: string = DASHBOARD_DIR): Router<AppSt
     if (size === null) {
       if ((await fileSize(indexFile)) === null) throw notBuilt(dir);
       // Not index.html: a page asking for an asset of another build should fail visibly.
-      throw new DomainError('not_found', `The dashboard has no asset '${file}'; reload the page to get the current build.`);
+      throw new DomainError(
+        'not_found',
+        `The dashboard has no asset '${file}'; reload the page to get the current build.`,
+      );
     }
     ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': IMMUTABLE });
     ctx.type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
     // The build wrote .br and .gz beside each script and style sheet of 1 KiB or more.
-    const variants = await Promise.all(PRECOMPRESSED.map(async (encoding) => ({ encoding, size: await fileSize(`${path}${SUFFIX[encoding]}`) })));
-    const encoding = chooseEncoding(ctx, variants.filter((v) => v.size !== null).map((v) => v.encoding));
+    const variants = await Promise.all(
+      PRECOMPRESSED.map(async (encoding) => ({ encoding, size: await fileSize(`${path}${SUFFIX[encoding]}`) })),
+    );
+    const encoding = chooseEncoding(
+      ctx,
+      variants.filter((v) => v.size !== null).map((v) => v.encoding),
+    );
     // A Content-Encoding of our own also tells the compression middleware to keep off.
     if (encoding) ctx.set('Content-Encoding', encoding);
     ctx.length = encoding ? variants.find((v) => v.encoding === encoding)!.size! : size;

@@ -33,7 +33,10 @@ function libraryErrorDetail(err: HttpLikeError, status: number): string {
 
 function toProblem(err: unknown): { problem: Problem; known: boolean } {
   if (err instanceof DomainError) {
-    return { problem: problemFor(err.kind, err.message, err.fieldErrors ? { errors: err.fieldErrors } : {}), known: true };
+    return {
+      problem: problemFor(err.kind, err.message, err.fieldErrors ? { errors: err.fieldErrors } : {}),
+      known: true,
+    };
   }
   const httpErr = (err ?? {}) as HttpLikeError;
   const status = httpErr.status ?? httpErr.statusCode;
@@ -54,7 +57,8 @@ export function errorHandler(drain: DrainBound): Middleware<AppState> {
       if (known) ctx.state.log?.debug({ err, status: problem.status }, 'request failed');
       else ctx.state.log?.error({ err }, 'unhandled error');
       if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="qr-service"');
-      if (err instanceof DomainError && err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
+      if (err instanceof DomainError && err.retryAfterSeconds !== undefined)
+        ctx.set('Retry-After', String(err.retryAfterSeconds));
       await drainUnreadBody(ctx.req, drain);
       ctx.status = problem.status;
       ctx.type = PROBLEM_CONTENT_TYPE;

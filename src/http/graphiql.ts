@@ -56,18 +56,22 @@ function loadFiles(): Promise<GraphiQLFiles> {
   return files;
 }
 
-export const graphiqlAsset = async (name: string): Promise<GraphiQLAsset | undefined> => (await loadFiles()).byName.get(name);
+export const graphiqlAsset = async (name: string): Promise<GraphiQLAsset | undefined> =>
+  (await loadFiles()).byName.get(name);
 
 /** The asset's bytes in `encoding`, compressed the first time they are asked for. */
 export function encodedAsset(asset: GraphiQLAsset, encoding: Precompressed): Buffer {
   asset.encoded[encoding] ??=
     encoding === 'br'
-      ? brotliCompressSync(asset.bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: asset.bytes.length } })
+      ? brotliCompressSync(asset.bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: asset.bytes.length },
+        })
       : gzipSync(asset.bytes, { level: 6 });
   return asset.encoded[encoding]!;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** yoga's `renderGraphiQL`: the page, linking the assets above. */
 export async function renderGraphiQL(options?: GraphiQLOptions): Promise<string> {

@@ -9,15 +9,28 @@ type Answer = { status: number; body: unknown };
 
 /** What the edge needs of the idempotency service. */
 export interface IdempotencyRunner {
-  run(principal: Principal, key: string, requestHash: string, work: () => Promise<Answer>): Promise<Answer & { replayed: boolean }>;
+  run(
+    principal: Principal,
+    key: string,
+    requestHash: string,
+    work: () => Promise<Answer>,
+  ): Promise<Answer & { replayed: boolean }>;
 }
 
 /** Hash of what identifies "the same request": the route and the parsed body. */
 export function requestHash(route: string, body: unknown): string {
-  return createHash('sha256').update(route).update('\n').update(JSON.stringify(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(route)
+    .update('\n')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
 }
 
-export async function answerIdempotently(ctx: AppContext, idempotency: IdempotencyRunner, work: () => Promise<Answer>): Promise<void> {
+export async function answerIdempotently(
+  ctx: AppContext,
+  idempotency: IdempotencyRunner,
+  work: () => Promise<Answer>,
+): Promise<void> {
   const key = ctx.get('Idempotency-Key');
   const answer = key
     ? await idempotency.run(principalOf(ctx), key, requestHash(`${ctx.method} ${ctx.path}`, ctx.request.body), work)

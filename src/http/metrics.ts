@@ -58,7 +58,10 @@ export function createMetricsRouter(metrics: Metrics, token: string): Router<App
     const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
     // Digests have one length, so the comparison takes the same time whatever was sent.
     if (!presented || !timingSafeEqual(digest(presented), expected)) {
-      throw new DomainError('unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <METRICS_TOKEN>.');
+      throw new DomainError(
+        'unauthorized',
+        'GET /metrics needs the metrics token: Authorization: Bearer <METRICS_TOKEN>.',
+      );
     }
     ctx.type = metrics.contentType;
     ctx.body = await metrics.render();
@@ -71,21 +74,39 @@ export function createMetricsRouter(metrics: Metrics, token: string): Router<App
  * The listener of METRICS_PORT: GET /metrics without a token (reaching the port is the
  * permission, so bind it to loopback or a private interface), 404 for anything else.
  */
-export async function startMetricsServer({ metrics, logger, port, host }: { metrics: Metrics; logger: Logger; port: number; host: string }): Promise<Server> {
+export async function startMetricsServer({
+  metrics,
+  logger,
+  port,
+  host,
+}: {
+  metrics: Metrics;
+  logger: Logger;
+  port: number;
+  host: string;
+}): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found: this port serves GET /metrics only.\n');
+      res
+        .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Not found: this port serves GET /metrics only.\n');
       return;
     }
     metrics.render().then(
       (body) => {
-        res.writeHead(200, { 'Content-Type': metrics.contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+        res.writeHead(200, {
+          'Content-Type': metrics.contentType,
+          'Content-Length': Buffer.byteLength(body),
+          'Cache-Control': 'no-store',
+        });
         res.end(req.method === 'HEAD' ? undefined : body);
       },
       (err: unknown) => {
         logger.error({ err }, 'rendering metrics failed');
-        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Rendering the metrics failed; see the log.\n');
+        res
+          .writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
+          .end('Rendering the metrics failed; see the log.\n');
       },
     );
   });

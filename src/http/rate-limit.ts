@@ -18,7 +18,10 @@ function refuse(ctx: AppContext, state: RateLimitState, what: string): never {
   const retryAfter = Math.max(1, state.resetSeconds);
   setRateLimitHeaders((name, value) => ctx.set(name, value), state);
   ctx.set('Retry-After', String(retryAfter));
-  throw new DomainError('rate_limited', `This API key made more than ${state.limit} ${what} in a minute. Retry in ${retryAfter} s.`);
+  throw new DomainError(
+    'rate_limited',
+    `This API key made more than ${state.limit} ${what} in a minute. Retry in ${retryAfter} s.`,
+  );
 }
 
 export function withRateLimit(

@@ -24,7 +24,11 @@ export interface ResourceRoutes<T> {
   remove: (ctx: AppContext, id: string) => Promise<void>;
 }
 
-export function registerResourceRoutes<T>(router: Router<AppState>, { auth, json }: Pick<RouteEdge, 'auth' | 'json'>, routes: ResourceRoutes<T>): void {
+export function registerResourceRoutes<T>(
+  router: Router<AppState>,
+  { auth, json }: Pick<RouteEdge, 'auth' | 'json'>,
+  routes: ResourceRoutes<T>,
+): void {
   const { path, present } = routes;
   const read = scope(routes.read);
   const write = scope(routes.write);

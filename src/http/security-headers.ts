@@ -9,11 +9,14 @@ export const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fr
 });
 
 /** The scan route's pages: markup and an inline style attribute, nothing to fetch or run. */
-export const STATIC_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const STATIC_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** A page's policy: nothing but what `allowed` names, no <base>, no form posts, no framing. */
 function pagePolicy(allowed: string[]): string {
-  return ["default-src 'none'", ...allowed, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+  return ["default-src 'none'", ...allowed, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join(
+    '; ',
+  );
 }
 
 /**
@@ -22,7 +25,12 @@ function pagePolicy(allowed: string[]): string {
  * Chart.js set styles through the CSSOM (element.style), which style-src does not govern, so
  * neither 'unsafe-inline' nor 'unsafe-eval' is needed.
  */
-export const DASHBOARD_CSP = pagePolicy(["script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'"]);
+export const DASHBOARD_CSP = pagePolicy([
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+]);
 
 /**
  * Redoc renders with styled-components (style elements it writes at run time) and builds its

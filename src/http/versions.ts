@@ -39,7 +39,9 @@ const VERSIONED_PATH = /^\/(v\d+)(?:\/|$)/;
  * Sets the version headers before anything else runs, so errors carry them too, and answers a
  * path under a version that does not exist (`/v3/…`) with a 404 listing the supported ones.
  */
-export function apiVersioning(lifecycles: Readonly<Record<ApiVersion, VersionLifecycle>> = VERSION_LIFECYCLES): Middleware<AppState> {
+export function apiVersioning(
+  lifecycles: Readonly<Record<ApiVersion, VersionLifecycle>> = VERSION_LIFECYCLES,
+): Middleware<AppState> {
   return async (ctx, next) => {
     const requested = VERSIONED_PATH.exec(ctx.path)?.[1];
     if (requested !== undefined && !isApiVersion(requested)) {
@@ -47,7 +49,10 @@ export function apiVersioning(lifecycles: Readonly<Record<ApiVersion, VersionLif
       ctx.status = 404;
       ctx.type = PROBLEM_CONTENT_TYPE;
       ctx.body = {
-        ...problemFor('not_found', `API version '${requested}' does not exist. Supported versions: ${API_VERSIONS.join(', ')}.`),
+        ...problemFor(
+          'not_found',
+          `API version '${requested}' does not exist. Supported versions: ${API_VERSIONS.join(', ')}.`,
+        ),
         instance: ctx.path,
         request_id: ctx.state.requestId,
         supported_versions: API_VERSIONS,

@@ -20,6 +20,7 @@ port.on('message', (request: WriterRequest) => {
   const { id, batchId, events } = request;
   commit(events, batchId).then(
     (result) => port.postMessage({ id, result } satisfies WriterReply),
-    (err: NodeJS.ErrnoException) => port.postMessage({ id, error: { message: err.message, code: err.code } } satisfies WriterReply),
+    (err: NodeJS.ErrnoException) =>
+      port.postMessage({ id, error: { message: err.message, code: err.code } } satisfies WriterReply),
   );
 });

@@ -42,7 +42,14 @@ for (const [net, prefix] of [
 }
 
 /** Host names refused before any DNS lookup, since they name internal services wherever they resolve. */
-const FORBIDDEN_HOSTS = new Set(['localhost', 'metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const FORBIDDEN_HOSTS = new Set([
+  'localhost',
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 const FORBIDDEN_HOST_SUFFIXES = ['.localhost', '.internal', '.local', '.home.arpa'];
 
 export function isForbiddenHostName(hostname: string): boolean {
@@ -65,7 +72,8 @@ function ipv6Bytes(address: string): Uint8Array | null {
   const groupsOf = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
   const left = groupsOf(head);
   const right = rest === undefined ? [] : groupsOf(rest);
-  const groups = rest === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const groups =
+    rest === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
   if (groups.length !== 8) return null;
   const bytes = new Uint8Array(16);
   groups.forEach((g, i) => {

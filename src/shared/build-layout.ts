@@ -14,4 +14,5 @@ export const fromProjectRoot = (relative: string): string => fileURLToPath(new U
  * Compiled, the thread loads the compiled module itself; from source it loads a bootstrap
  * (.mjs) that registers tsx first, because a thread does not inherit a TypeScript loader.
  */
-export const threadEntry = (from: string, compiledModule: string, sourceBootstrap: string): URL => new URL(COMPILED ? compiledModule : sourceBootstrap, from);
+export const threadEntry = (from: string, compiledModule: string, sourceBootstrap: string): URL =>
+  new URL(COMPILED ? compiledModule : sourceBootstrap, from);

@@ -9,7 +9,13 @@ export function parseCidr(value: string): { address: string; prefix: number; fam
   if (version === 0 || rest.length > 0) return null;
   const max = version === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) return null;
+  if (
+    !Number.isInteger(prefix) ||
+    prefix < 0 ||
+    prefix > max ||
+    (prefixText !== undefined && !/^\d+$/.test(prefixText))
+  )
+    return null;
   return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 

@@ -15,7 +15,8 @@ export interface ProxyTrust {
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) compares as `10.0.0.1`. */
-const plain = (address: string) => (address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
+const plain = (address: string) =>
+  address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 
 export type ClientAddress = (headers: IncomingHttpHeaders, socketAddress: string | undefined) => string | null;
 

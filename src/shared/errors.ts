@@ -47,7 +47,9 @@ export const notFound = (what: string, id: string) => new DomainError('not_found
 export const validationFailed = (errors: FieldError[]) =>
   new DomainError(
     'validation_failed',
-    errors.length === 1 ? `${errors[0]!.path || 'body'}: ${errors[0]!.message}` : `${errors.length} fields are invalid.`,
+    errors.length === 1
+      ? `${errors[0]!.path || 'body'}: ${errors[0]!.message}`
+      : `${errors.length} fields are invalid.`,
     errors,
   );
 

@@ -44,9 +44,16 @@ interface Message {
   k: string[];
 }
 
-export function createInvalidationBus({ redisUrl, logger }: { redisUrl: string | null; logger: Logger }): InvalidationBus {
+export function createInvalidationBus({
+  redisUrl,
+  logger,
+}: {
+  redisUrl: string | null;
+  logger: Logger;
+}): InvalidationBus {
   const listeners = new Map<string, InvalidationHandlers[]>();
-  const listen = (topic: string, handlers: InvalidationHandlers) => void listeners.set(topic, [...(listeners.get(topic) ?? []), handlers]);
+  const listen = (topic: string, handlers: InvalidationHandlers) =>
+    void listeners.set(topic, [...(listeners.get(topic) ?? []), handlers]);
   if (!redisUrl) return { publish: () => {}, on: listen, close: async () => {} };
 
   const origin = randomBytes(9).toString('base64url');
@@ -56,14 +63,23 @@ export function createInvalidationBus({ redisUrl, logger }: { redisUrl: string |
     // ioredis reconnects by itself; one line a minute is enough while Redis is away.
     if (closed || Date.now() - lastLogged < 60_000) return;
     lastLogged = Date.now();
-    logger.warn({ err }, 'Redis for cache invalidation is unavailable; other instances see changes within their cache TTLs until it is back');
+    logger.warn(
+      { err },
+      'Redis for cache invalidation is unavailable; other instances see changes within their cache TTLs until it is ' +
+        'back',
+    );
   };
   // While Redis is down a publish fails after one retry rather than piling up in memory: the
   // subscribers will have lost their subscription too, and drop everything when it is back.
   const publisher = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   // Resubscribed by hand on each connection (below), so that dropping the caches follows it.
   // Named, so CLIENT LIST shows which connections listen.
-  const subscriber = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: null, autoResubscribe: false, connectionName: SUBSCRIBER_NAME });
+  const subscriber = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: null,
+    autoResubscribe: false,
+    connectionName: SUBSCRIBER_NAME,
+  });
   publisher.on('error', onError);
   subscriber.on('error', onError);
 
@@ -107,7 +123,10 @@ export function createInvalidationBus({ redisUrl, logger }: { redisUrl: string |
       const all = [...keys];
       for (let i = 0; i < all.length; i += KEYS_PER_MESSAGE) {
         const sent = publisher
-          .publish(CHANNEL, JSON.stringify({ o: origin, t: topic, k: all.slice(i, i + KEYS_PER_MESSAGE) } satisfies Message))
+          .publish(
+            CHANNEL,
+            JSON.stringify({ o: origin, t: topic, k: all.slice(i, i + KEYS_PER_MESSAGE) } satisfies Message),
+          )
           .catch(onError)
           .finally(() => inFlight.delete(sent));
         inFlight.add(sent);

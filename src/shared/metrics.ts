@@ -4,13 +4,24 @@
 // process metrics belong to the process: collected once, into a registry every instance's
 // exposition merges in (their collectors hold timers and a GC observer that never stop).
 import type { Knex } from 'knex';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type LabelValues,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 
 /**
  * Seconds. Finer than prom-client's default (which starts at 5 ms) at the low end: the scan
  * route answers in well under a millisecond, and its latency is what operators watch.
  */
-const DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DURATION_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 type RequestLabels = LabelValues<'method' | 'route' | 'status'>;
 
@@ -45,24 +56,39 @@ export function createMetrics() {
   const registers = [registry];
 
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames, registers });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames,
+    registers,
+  });
   const durations = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time from a request arriving to its handler finishing (a streamed body may still be on its way), by method, route template and status.',
+    help:
+      'Time from a request arriving to its handler finishing (a streamed body may still be on its way), by ' +
+      'method, route template and status.',
     labelNames,
     buckets: DURATION_BUCKETS,
     registers,
   });
-  const scansRecorded = new Counter({ name: 'scans_recorded_total', help: 'Scans written to the database, counted when their batch commits.', registers });
+  const scansRecorded = new Counter({
+    name: 'scans_recorded_total',
+    help: 'Scans written to the database, counted when their batch commits.',
+    registers,
+  });
   const scanBatchRetries = new Counter({
     name: 'scan_batch_retries_total',
-    help: 'Scan batch writes that failed and will be retried (no scan is lost), by cause: conflict (deadlock, lock wait, a Galera certification conflict, SQLite busy) or other.',
+    help:
+      'Scan batch writes that failed and will be retried (no scan is lost), by cause: conflict (deadlock, lock ' +
+      'wait, a Galera certification conflict, SQLite busy) or other.',
     labelNames: ['cause'] as const,
     registers,
   });
   const webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
-    help: 'Webhook delivery attempts recorded, by outcome: succeeded, retrying (failed, tried again later) or failed (the last attempt failed).',
+    help:
+      'Webhook delivery attempts recorded, by outcome: succeeded, retrying (failed, tried again later) or ' +
+      'failed (the last attempt failed).',
     labelNames: ['outcome'],
     registers,
   });

@@ -4,7 +4,14 @@ import { DomainError } from './errors.ts';
  * What a credential may do. Every REST route and GraphQL field names the one it needs; the
  * list is closed so a typo fails to compile rather than locking everyone out.
  */
-export const SCOPES = ['codes:read', 'codes:write', 'analytics:read', 'webhooks:read', 'webhooks:write', 'keys:manage'] as const;
+export const SCOPES = [
+  'codes:read',
+  'codes:write',
+  'analytics:read',
+  'webhooks:read',
+  'webhooks:write',
+  'keys:manage',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

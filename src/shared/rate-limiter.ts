@@ -36,7 +36,12 @@ export interface RateLimits {
   close(): void;
 }
 
-function wrap(limiter: RateLimiterAbstract, limit: number, onStoreError: (err: unknown) => void, storeUp: () => boolean = () => true): RateLimit {
+function wrap(
+  limiter: RateLimiterAbstract,
+  limit: number,
+  onStoreError: (err: unknown) => void,
+  storeUp: () => boolean = () => true,
+): RateLimit {
   const state = (res: RateLimiterRes, allowed: boolean): RateLimitState => ({
     allowed,
     limit,
@@ -63,7 +68,13 @@ function wrap(limiter: RateLimiterAbstract, limit: number, onStoreError: (err: u
   };
 }
 
-export function createRateLimits({ config, logger }: { config: Pick<Config, 'redisUrl' | 'rateLimitPerMinute' | 'bulkRateLimitPerMinute' | 'scanRateLimitPerMinute'>; logger: Logger }): RateLimits {
+export function createRateLimits({
+  config,
+  logger,
+}: {
+  config: Pick<Config, 'redisUrl' | 'rateLimitPerMinute' | 'bulkRateLimitPerMinute' | 'scanRateLimitPerMinute'>;
+  logger: Logger;
+}): RateLimits {
   let lastLogged = 0;
   const onStoreError = (err: unknown) => {
     if (Date.now() - lastLogged < 60_000) return;
@@ -71,7 +82,9 @@ export function createRateLimits({ config, logger }: { config: Pick<Config, 'red
     logger.warn({ err }, 'rate limit store (Redis) unavailable: API calls pass without being counted until it is back');
   };
   const needsRedis = config.redisUrl !== null && (config.rateLimitPerMinute > 0 || config.bulkRateLimitPerMinute > 0);
-  const redis = needsRedis ? new Redis(config.redisUrl!, { maxRetriesPerRequest: 1, commandTimeout: REDIS_TIMEOUT_MS }) : null;
+  const redis = needsRedis
+    ? new Redis(config.redisUrl!, { maxRetriesPerRequest: 1, commandTimeout: REDIS_TIMEOUT_MS })
+    : null;
   // Calls made while the first connection is being made wait for it (at most REDIS_TIMEOUT_MS);
   // once Redis was reached or failed, a call while it is away passes at once, uncounted, and
   // ioredis reconnects by itself.
@@ -93,7 +106,14 @@ export function createRateLimits({ config, logger }: { config: Pick<Config, 'red
   return {
     api: shared('api', config.rateLimitPerMinute),
     bulk: shared('bulk', config.bulkRateLimitPerMinute),
-    scan: scanLimit > 0 ? wrap(new RateLimiterMemory({ keyPrefix: `${KEY_PREFIX}:scan`, points: scanLimit, duration: WINDOW_SECONDS }), scanLimit, onStoreError) : null,
+    scan:
+      scanLimit > 0
+        ? wrap(
+            new RateLimiterMemory({ keyPrefix: `${KEY_PREFIX}:scan`, points: scanLimit, duration: WINDOW_SECONDS }),
+            scanLimit,
+            onStoreError,
+          )
+        : null,
     close() {
       redis?.disconnect();
     },

@@ -26,7 +26,9 @@ beforeAll(async () => {
   code = await createCode(app, key, { content: 'https://example.com/dst' });
   for (const [i, at] of SCANS.entries()) {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(at) });
-    const res = await app.request('GET', new URL(code.scan_url).pathname, { headers: { 'user-agent': `Mozilla/5.0 (Windows NT 10.0) visitor-${i}` } });
+    const res = await app.request('GET', new URL(code.scan_url).pathname, {
+      headers: { 'user-agent': `Mozilla/5.0 (Windows NT 10.0) visitor-${i}` },
+    });
     vi.useRealTimers();
     expect(res.status).toBe(302);
   }
@@ -37,7 +39,8 @@ afterAll(() => app.close());
 
 /** Periods are presented in the zone's offset (2026-10-25T02:00:00.000+01:00); compared here as instants. */
 const utc = (instant: string) => new Date(instant).toISOString();
-const series = (body: { timeseries: { period: string; scans: number }[] }) => body.timeseries.map((p) => [utc(p.period), p.scans]);
+const series = (body: { timeseries: { period: string; scans: number }[] }) =>
+  body.timeseries.map((p) => [utc(p.period), p.scans]);
 const get = (query: string) => app.request('GET', `/v1/codes/${code.id}/scans?${query}`, { key });
 
 describe('analytics across a daylight-saving change', () => {
@@ -59,10 +62,9 @@ describe('analytics across a daylight-saving change', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.timeseries).toHaveLength(25);
     // The two 02:00 hours, told apart by their offsets.
-    expect(res.body.timeseries.map((p: { period: string }) => p.period).filter((p: string) => p.includes('T02:00'))).toEqual([
-      '2026-10-25T02:00:00.000+02:00',
-      '2026-10-25T02:00:00.000+01:00',
-    ]);
+    expect(
+      res.body.timeseries.map((p: { period: string }) => p.period).filter((p: string) => p.includes('T02:00')),
+    ).toEqual(['2026-10-25T02:00:00.000+02:00', '2026-10-25T02:00:00.000+01:00']);
     const nonZero = series(res.body).filter(([, scans]) => scans !== 0);
     expect(nonZero).toEqual([
       ['2026-10-24T22:00:00.000Z', 1],

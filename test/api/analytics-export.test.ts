@@ -46,7 +46,11 @@ describe('JSON pages', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: any = await app.request('GET', `/v1/codes/${small.id}/scans/raw?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      const res: any = await app.request(
+        'GET',
+        `/v1/codes/${small.id}/scans/raw?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+        { key },
+      );
       expect(res.status).toBe(200);
       expect(res.body.object).toBe('list');
       seen.push(...res.body.data);
@@ -74,7 +78,11 @@ describe('JSON pages', () => {
   });
 
   it('filters by from and to', async () => {
-    const res = await app.request('GET', `/v1/codes/${small.id}/scans/raw?from=2026-04-01T00:00:10Z&to=2026-04-01T00:00:20Z&limit=1000`, { key });
+    const res = await app.request(
+      'GET',
+      `/v1/codes/${small.id}/scans/raw?from=2026-04-01T00:00:10Z&to=2026-04-01T00:00:20Z&limit=1000`,
+      { key },
+    );
     expect(res.body.data).toHaveLength(20);
   });
 
@@ -107,7 +115,9 @@ describe('CSV export', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toContain(`scans-${small.id}.csv`);
     const lines = res.text.trim().split('\n');
-    expect(lines[0]).toBe('id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome');
+    expect(lines[0]).toBe(
+      'id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome',
+    );
     expect(lines).toHaveLength(251);
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[1]).toMatch(/,false,true,redirect$/);
@@ -117,14 +127,23 @@ describe('CSV export', () => {
     const json: Record<string, unknown>[] = [];
     let cursor: string | null = null;
     do {
-      const res: any = await app.request('GET', `/v1/codes/${small.id}/scans/raw?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      const res: any = await app.request(
+        'GET',
+        `/v1/codes/${small.id}/scans/raw?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+        { key },
+      );
       json.push(...res.body.data);
       cursor = res.body.next_cursor;
     } while (cursor);
     const csv = await app.request('GET', `/v1/codes/${small.id}/scans/raw?format=csv`, { key });
     const rows: Record<string, string>[] = parse(csv.text, { columns: true });
     const asCells = (record: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(record).map(([name, value]) => [name, value === null ? '' : typeof value === 'string' ? defuseFormula(value) : String(value)]));
+      Object.fromEntries(
+        Object.entries(record).map(([name, value]) => [
+          name,
+          value === null ? '' : typeof value === 'string' ? defuseFormula(value) : String(value),
+        ]),
+      );
     expect(rows).toEqual(json.map(asCells));
     // Undone the way a spreadsheet shows it, the defused referrer is the recorded one.
     expect(rows[0]!.referrer_host!.replace(/^'(?=[=+\-@\t\r])/, '')).toBe(json[0]!.referrer_host);
@@ -164,7 +183,9 @@ describe('CSV export', () => {
     try {
       // Uncompressed: gzipped, the whole export (about 1 MB) would fit in the socket buffers, and
       // there would be no pause to see. Compression streams the same way (test/api/compression.test.ts).
-      const response = await fetch(`${app.url}/v1/codes/${big.id}/scans/raw?format=csv`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' } });
+      const response = await fetch(`${app.url}/v1/codes/${big.id}/scans/raw?format=csv`, {
+        headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' },
+      });
       expect(response.status).toBe(200);
       const reader = response.body!.getReader();
       const first = await reader.read();

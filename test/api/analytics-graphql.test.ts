@@ -40,7 +40,10 @@ async function sqlDuring(fn: () => Promise<unknown>): Promise<string[]> {
   return seen;
 }
 
-const LIST = `query($first: Int!) { codes(first: $first, sort: CREATED_AT_ASC) { edges { node { id scanCount(from: "2026-05-01T00:00:00Z", to: "2026-05-03T00:00:00Z") uniqueScanCount(from: "2026-05-01T00:00:00Z", to: "2026-05-03T00:00:00Z") all: scanCount } } } }`;
+const LIST =
+  `query($first: Int!) { codes(first: $first, sort: CREATED_AT_ASC) { edges { node { id scanCount(from: ` +
+  `"2026-05-01T00:00:00Z", to: "2026-05-03T00:00:00Z") uniqueScanCount(from: "2026-05-01T00:00:00Z", to: ` +
+  `"2026-05-03T00:00:00Z") all: scanCount } } } }`;
 
 describe('Code.scanCount through DataLoader', () => {
   it('answers each code its count', async () => {
@@ -51,12 +54,17 @@ describe('Code.scanCount through DataLoader', () => {
     for (const node of nodes) {
       const i = codeIds.indexOf(node.id);
       const extra = i % 10 === 0 ? 1 : 0;
-      expect(node).toMatchObject({ scanCount: (i % 4) + extra, uniqueScanCount: (i % 4 > 0 ? 1 : 0) + extra, all: (i % 4) + extra });
+      expect(node).toMatchObject({
+        scanCount: (i % 4) + extra,
+        uniqueScanCount: (i % 4 > 0 ? 1 : 0) + extra,
+        all: (i % 4) + extra,
+      });
     }
   });
 
   it('runs one grouped count query per distinct window, for 10 codes or 100', async () => {
-    const analyticsSql = (sql: string[]) => sql.filter((s) => s.includes('scan_rollups') || s.includes('`scans`') || s.includes('"scans"'));
+    const analyticsSql = (sql: string[]) =>
+      sql.filter((s) => s.includes('scan_rollups') || s.includes('`scans`') || s.includes('"scans"'));
     const ten = analyticsSql(await sqlDuring(() => app.graphql(key, LIST, { first: 10 })));
     const hundred = analyticsSql(await sqlDuring(() => app.graphql(key, LIST, { first: 100 })));
     // Two windows in the query (the May range and all time): two queries, whatever the page size.
@@ -76,15 +84,26 @@ describe('Code.scans and analyticsOverview', () => {
       { id },
     );
     expect(gql.body.errors).toBeUndefined();
-    const rest = await app.request('GET', `/v1/codes/${id}/scans?from=2026-05-01&to=2026-05-02&timezone=Europe/Berlin`, { key });
+    const rest = await app.request(
+      'GET',
+      `/v1/codes/${id}/scans?from=2026-05-01&to=2026-05-02&timezone=Europe/Berlin`,
+      { key },
+    );
     const scans = gql.body.data.code.scans;
     expect(scans.totalScans).toBe(rest.body.total_scans);
-    expect(scans.timeseries).toEqual(rest.body.timeseries.map((p: any) => ({ period: p.period, scans: p.scans, uniqueScans: p.unique_scans })));
+    expect(scans.timeseries).toEqual(
+      rest.body.timeseries.map((p: any) => ({ period: p.period, scans: p.scans, uniqueScans: p.unique_scans })),
+    );
     expect(scans.breakdowns.rule).toEqual([{ value: 'default', scans: 3 }]);
 
     const overview = await app.request('GET', '/v1/analytics/overview?from=2026-05-01&to=2026-05-02&top=3', { key });
     const o = gql.body.data.analyticsOverview;
-    expect(o).toMatchObject({ totalScans: overview.body.total_scans, uniqueScans: overview.body.unique_scans, activeCodes: 80, totalCodes: 100 });
+    expect(o).toMatchObject({
+      totalScans: overview.body.total_scans,
+      uniqueScans: overview.body.unique_scans,
+      activeCodes: 80,
+      totalCodes: 100,
+    });
     // One visitor scanned on two UTC days: two account-wide uniques, however many codes.
     expect(o).toMatchObject({ totalScans: 150 + 10, uniqueScans: 2 });
     expect(o.topCodes.map((c: any) => c.scans)).toEqual([3, 3, 3]);
@@ -94,15 +113,20 @@ describe('Code.scans and analyticsOverview', () => {
   });
 
   it('never shows another account anything', async () => {
-    const res = await app.graphql(other, `query($id: ID!) { code(id: $id) { id scanCount } analyticsOverview(from: "2026-05-01", to: "2026-05-02") { totalScans activeCodes topCodes { id } } }`, {
-      id: codeIds[1],
-    });
+    const res = await app.graphql(
+      other,
+      `query($id: ID!) { code(id: $id) { id scanCount } analyticsOverview(from: "2026-05-01", to: "2026-05-02") { ` +
+        `totalScans activeCodes topCodes { id } } }`,
+      {
+        id: codeIds[1],
+      },
+    );
     expect(res.body.data.code).toBeNull();
     expect(res.body.data.analyticsOverview).toEqual({ totalScans: 0, activeCodes: 0, topCodes: [] });
   });
 
   it('reports bad arguments as validation errors', async () => {
     const res = await app.graphql(key, `{ analyticsOverview(timezone: "Nowhere/Land") { totalScans } }`);
-    expect(res.body.errors[0].extensions.code).toBe("VALIDATION_FAILED");
+    expect(res.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 });

@@ -25,7 +25,8 @@ const SCANS = [
 
 type Cell = { weekday: number; hour: number; scans: number };
 /** The cells with scans, as "weekday/hour": scans. */
-const nonZero = (cells: Cell[]) => Object.fromEntries(cells.filter((c) => c.scans > 0).map((c) => [`${c.weekday}/${c.hour}`, c.scans]));
+const nonZero = (cells: Cell[]) =>
+  Object.fromEntries(cells.filter((c) => c.scans > 0).map((c) => [`${c.weekday}/${c.hour}`, c.scans]));
 
 beforeAll(async () => {
   app = await getTestApp();
@@ -42,13 +43,19 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const codeCells = (query: string, as = key, id = code.id) => app.request('GET', `/v1/codes/${id}/scans/weekday-hours?${query}`, { key: as });
+const codeCells = (query: string, as = key, id = code.id) =>
+  app.request('GET', `/v1/codes/${id}/scans/weekday-hours?${query}`, { key: as });
 
 describe('weekday x hour cells', () => {
   it('has all 168 cells, Monday 00 first, counted in a whole-hour zone', async () => {
     const res = await codeCells('from=2026-05-31&to=2026-06-07&timezone=America/New_York');
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ code_id: code.id, timezone: 'America/New_York', include_bots: false, total_scans: 5 });
+    expect(res.body).toMatchObject({
+      code_id: code.id,
+      timezone: 'America/New_York',
+      include_bots: false,
+      total_scans: 5,
+    });
     expect(res.body.from).toBe('2026-05-31T00:00:00.000-04:00');
     expect(res.body.to).toBe('2026-06-08T00:00:00.000-04:00');
     expect(res.body.cells).toHaveLength(168);
@@ -80,12 +87,20 @@ describe('weekday x hour cells', () => {
   });
 
   it('sums the account, or the codes of a tag', async () => {
-    const all = await app.request('GET', '/v1/analytics/weekday-hours?from=2026-05-01&to=2026-10-31&timezone=Europe/Berlin', { key });
+    const all = await app.request(
+      'GET',
+      '/v1/analytics/weekday-hours?from=2026-05-01&to=2026-10-31&timezone=Europe/Berlin',
+      { key },
+    );
     expect(all.status, all.text).toBe(200);
     expect(all.body.code_id).toBeUndefined();
     // Berlin is UTC+2 in June: the four Monday scans fall at 05:45 to 06:31.
     expect(nonZero(all.body.cells)).toEqual({ '1/5': 1, '1/6': 3, '6/20': 1, '7/2': 2 });
-    const tagged = await app.request('GET', '/v1/analytics/weekday-hours?from=2026-05-01&to=2026-10-31&timezone=Europe/Berlin&tag=print', { key });
+    const tagged = await app.request(
+      'GET',
+      '/v1/analytics/weekday-hours?from=2026-05-01&to=2026-10-31&timezone=Europe/Berlin&tag=print',
+      { key },
+    );
     expect(nonZero(tagged.body.cells)).toEqual({ '1/5': 1, '1/6': 3, '6/20': 1 });
   });
 
@@ -98,7 +113,11 @@ describe('weekday x hour cells', () => {
     );
     expect(gql.body.errors).toBeUndefined();
     const rest = await codeCells('from=2026-05-31&to=2026-06-06&timezone=Asia/Kolkata');
-    expect(gql.body.data.code.scanWeekdayHours).toEqual({ timezone: 'Asia/Kolkata', totalScans: rest.body.total_scans, cells: rest.body.cells });
+    expect(gql.body.data.code.scanWeekdayHours).toEqual({
+      timezone: 'Asia/Kolkata',
+      totalScans: rest.body.total_scans,
+      cells: rest.body.cells,
+    });
     const account = gql.body.data.analyticsWeekdayHours;
     expect(account).toMatchObject({ includeBots: true, totalScans: 6, from: '2026-05-31T00:00:00.000+05:30' });
     expect(nonZero(account.cells)).toEqual({ '1/9': 3, '1/10': 1, '6/23': 2 });
@@ -110,7 +129,9 @@ describe('weekday x hour cells', () => {
     expect(zone.status).toBe(422);
     expect(zone.text).toContain('IANA time zone');
     expect((await codeCells('granularity=hour')).status).toBe(422);
-    const gql = await app.graphql(other, `query($id: ID!) { code(id: $id) { scanWeekdayHours { totalScans } } }`, { id: code.id });
+    const gql = await app.graphql(other, `query($id: ID!) { code(id: $id) { scanWeekdayHours { totalScans } } }`, {
+      id: code.id,
+    });
     expect(gql.body.data?.code ?? null).toBeNull();
   });
 });

@@ -15,7 +15,16 @@ const SCANS: ScanSpec[] = [
   { at: '2026-03-02T10:00:00Z', visitor: 'a', country: 'US', device: 'ios', referrer: 'news.example' },
   { at: '2026-03-02T10:30:00Z', visitor: 'a', country: 'US', device: 'ios', referrer: 'news.example' },
   { at: '2026-03-02T12:00:00Z', visitor: 'crawler', bot: true, country: 'US', device: 'desktop' },
-  { at: '2026-03-02T23:30:00Z', visitor: 'b', country: 'DE', device: 'desktop', os: 'Windows', browser: 'Chrome', language: 'de', ruleId: 'rule_de' },
+  {
+    at: '2026-03-02T23:30:00Z',
+    visitor: 'b',
+    country: 'DE',
+    device: 'desktop',
+    os: 'Windows',
+    browser: 'Chrome',
+    language: 'de',
+    ruleId: 'rule_de',
+  },
   { at: '2026-03-03T09:00:00Z', visitor: 'a', country: 'US', device: 'ios' },
 ];
 
@@ -35,7 +44,14 @@ describe('GET /v1/codes/:id/scans', () => {
   it('counts per UTC day with empty days as zero, bots excluded, uniques per visitor and day', async () => {
     const res = await get(`/v1/codes/${code.id}/scans?from=2026-03-01&to=2026-03-04`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ code_id: code.id, granularity: 'day', timezone: 'UTC', include_bots: false, total_scans: 4, unique_scans: 3 });
+    expect(res.body).toMatchObject({
+      code_id: code.id,
+      granularity: 'day',
+      timezone: 'UTC',
+      include_bots: false,
+      total_scans: 4,
+      unique_scans: 3,
+    });
     expect(res.body.from).toBe('2026-03-01T00:00:00.000Z');
     expect(res.body.to).toBe('2026-03-05T00:00:00.000Z');
     expect(series(res.body)).toEqual([
@@ -79,7 +95,9 @@ describe('GET /v1/codes/:id/scans', () => {
   });
 
   it('buckets by hour and by month', async () => {
-    const hours = await get(`/v1/codes/${code.id}/scans?from=2026-03-02T09:00:00Z&to=2026-03-02T12:00:00Z&granularity=hour`);
+    const hours = await get(
+      `/v1/codes/${code.id}/scans?from=2026-03-02T09:00:00Z&to=2026-03-02T12:00:00Z&granularity=hour`,
+    );
     expect(series(hours.body)).toEqual([
       ['2026-03-02T09:00:00.000Z', 0, 0],
       ['2026-03-02T10:00:00.000Z', 2, 1],
@@ -168,7 +186,7 @@ describe('GET /v1/codes/:id/scans', () => {
 });
 
 describe('GET /v1/analytics/overview', () => {
-  it('counts a deleted code\'s scans nowhere from its deletion on: not in totals, top or active codes', async () => {
+  it("counts a deleted code's scans nowhere from its deletion on: not in totals, top or active codes", async () => {
     const own = await app.newAccountKey();
     const [kept, gone] = [await createCode(app, own), await createCode(app, own)];
     await recordScans(app, own, kept, [{ at: '2026-04-02T10:00:00Z', visitor: 'k' }]);
@@ -178,7 +196,10 @@ describe('GET /v1/analytics/overview', () => {
     ]);
     const before = (await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-03', own)).body;
     expect(before).toMatchObject({ total_scans: 3, active_codes: 2 });
-    expect(before.top_codes.map((c: any) => [c.id, c.scans])).toEqual([[gone.id, 2], [kept.id, 1]]);
+    expect(before.top_codes.map((c: any) => [c.id, c.scans])).toEqual([
+      [gone.id, 2],
+      [kept.id, 1],
+    ]);
     expect((await app.request('DELETE', `/v1/codes/${gone.id}`, { key: own })).status).toBe(204);
     const after = (await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-03', own)).body;
     expect(after).toMatchObject({ total_scans: 1, active_codes: 1 });
@@ -194,10 +215,19 @@ describe('GET /v1/analytics/overview', () => {
     expect(res.body.trend.map((p: any) => p.scans)).toEqual([0, 3, 1, 0]);
     // One code was scanned in the range: the account's breakdowns are that code's (checked
     // value by value above), for the dimensions the overview keeps.
-    const { language: _language, rule: _rule, ...codeBreakdowns } = (await get(`/v1/codes/${code.id}/scans?from=2026-03-01&to=2026-03-04`)).body.breakdowns;
+    const {
+      language: _language,
+      rule: _rule,
+      ...codeBreakdowns
+    } = (await get(`/v1/codes/${code.id}/scans?from=2026-03-01&to=2026-03-04`)).body.breakdowns;
     expect(res.body.breakdowns).toEqual(codeBreakdowns);
     expect(Object.keys(res.body.breakdowns)).toEqual(['country', 'device', 'os', 'browser', 'referrer']);
-    expect(res.body.previous_period).toEqual({ from: '2026-02-25T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z', total_scans: 0, change_pct: null });
+    expect(res.body.previous_period).toEqual({
+      from: '2026-02-25T00:00:00.000Z',
+      to: '2026-03-01T00:00:00.000Z',
+      total_scans: 0,
+      change_pct: null,
+    });
   });
 
   it('compares with the previous period in percent', async () => {
@@ -217,11 +247,26 @@ describe('overview breakdowns by OS, browser and referrer', () => {
     await recordScans(app, key, first, [
       { at: '2026-04-06T08:00:00Z', visitor: 'c', os: 'Android', browser: 'Chrome', referrer: 'social.example' },
       { at: '2026-04-06T10:00:00Z', visitor: 'd', os: 'iOS', browser: 'Safari', referrer: 'news.example' },
-      { at: '2026-04-07T12:00:00Z', visitor: 'crawler', bot: true, os: 'Linux', browser: 'Googlebot', referrer: 'crawl.example' },
+      {
+        at: '2026-04-07T12:00:00Z',
+        visitor: 'crawler',
+        bot: true,
+        os: 'Linux',
+        browser: 'Googlebot',
+        referrer: 'crawl.example',
+      },
     ]);
     await recordScans(app, key, second, [
       { at: '2026-04-06T08:30:00Z', visitor: 'c', os: 'Android', browser: 'Chrome', referrer: 'social.example' },
-      { at: '2026-04-07T11:00:00Z', visitor: 'e', country: null, device: null, os: null, browser: null, referrer: null },
+      {
+        at: '2026-04-07T11:00:00Z',
+        visitor: 'e',
+        country: null,
+        device: null,
+        os: null,
+        browser: null,
+        referrer: null,
+      },
     ]);
     const theirs = await createCode(app, other);
     await recordScans(app, other, theirs, [
@@ -287,12 +332,19 @@ describe('overview breakdowns by OS, browser and referrer', () => {
       { value: 'news.example', scans: 1 },
     ]);
     const top = await breakdowns('top=1');
-    expect([top.os, top.browser, top.referrer]).toEqual([[{ value: 'Android', scans: 2 }], [{ value: 'Chrome', scans: 2 }], [{ value: 'social.example', scans: 2 }]]);
+    expect([top.os, top.browser, top.referrer]).toEqual([
+      [{ value: 'Android', scans: 2 }],
+      [{ value: 'Chrome', scans: 2 }],
+      [{ value: 'social.example', scans: 2 }],
+    ]);
   });
 
   it('answers the same from raw scans (a half-hour zone) as from the rollups', async () => {
     // 6-7 April in Kolkata is 5 April 18:30Z to 7 April 18:30Z: every April scan.
-    const [fromRaw, fromRollups] = [await breakdowns('timezone=Asia/Kolkata&include_bots=true'), await breakdowns('include_bots=true')];
+    const [fromRaw, fromRollups] = [
+      await breakdowns('timezone=Asia/Kolkata&include_bots=true'),
+      await breakdowns('include_bots=true'),
+    ];
     expect(fromRaw).toEqual(fromRollups);
   });
 

@@ -56,8 +56,12 @@ let downloads = 0;
 
 /** Streams the ZIP to a file; a non-200 answer is returned parsed instead. */
 async function download(batchId: string, query = '', apiKey = key, signal?: AbortSignal) {
-  const response = await fetch(`${app.url}/v1/batches/${batchId}/images.zip${query}`, { headers: { authorization: `Bearer ${apiKey}` }, signal });
-  if (response.status !== 200) return { status: response.status, headers: response.headers, body: (await response.json()) as any, path: '' };
+  const response = await fetch(`${app.url}/v1/batches/${batchId}/images.zip${query}`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+    signal,
+  });
+  if (response.status !== 200)
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any, path: '' };
   const path = join(dir, `download-${++downloads}.zip`);
   await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(path));
   return { status: 200, headers: response.headers, body: undefined, path };
@@ -81,7 +85,9 @@ async function readZip(path: string, keep: (name: string) => boolean = () => tru
 /** Decodes a PNG by wrapping it in an SVG for resvg, the same rasterizer the service uses. */
 function decodePng(png: Buffer): string | null {
   const width = png.readUInt32BE(16); // IHDR width
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${width}"><image href="data:image/png;base64,${png.toString('base64')}" width="${width}" height="${width}"/></svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${width}"><image ` +
+    `href="data:image/png;base64,${png.toString('base64')}" width="${width}" height="${width}"/></svg>`;
   return decodeQr(svgToRgba(svg, width));
 }
 
@@ -98,12 +104,18 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
 
     const dots = codes.find((c) => c.design.style === 'dots')!;
     const staticCode = codes.find((c) => c.type === 'text')!;
-    const { names, files } = await readZip(res.path, (name) => name === 'manifest.csv' || name === `${dots.id}.png` || name === `${staticCode.id}.png`);
+    const { names, files } = await readZip(
+      res.path,
+      (name) => name === 'manifest.csv' || name === `${dots.id}.png` || name === `${staticCode.id}.png`,
+    );
     expect(names).toHaveLength(252);
     expect(names.at(-1)).toBe('manifest.csv');
     expect(names.slice(0, -1).sort()).toEqual(codes.map((c) => `${c.id}.png`).sort());
 
-    const rows: Record<'id' | 'type' | 'content' | 'payload' | 'scan_url', string>[] = parse(files.get('manifest.csv')!, { columns: true });
+    const rows: Record<'id' | 'type' | 'content' | 'payload' | 'scan_url', string>[] = parse(
+      files.get('manifest.csv')!,
+      { columns: true },
+    );
     expect(Object.keys(rows[0]!)).toEqual(['id', 'type', 'content', 'payload', 'scan_url']);
     // In the database's id order, the same as the images'.
     expect(rows.map((row) => `${row.id}.png`)).toEqual(names.slice(0, -1));
@@ -132,7 +144,10 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
 
   it('writes text a spreadsheet would run as a formula with a leading apostrophe', async () => {
     const formulas = ['=HYPERLINK("http://evil.example","x")', '+1+cmd', '-2+3', '@SUM(1)'];
-    const { batchId, codes } = await bulk(key, formulas.map((text) => ({ type: 'text', content: { text } })));
+    const { batchId, codes } = await bulk(
+      key,
+      formulas.map((text) => ({ type: 'text', content: { text } })),
+    );
     const res = await download(batchId, '?format=svg&size=128');
     const { files } = await readZip(res.path, (name) => name === 'manifest.csv');
     const rows: Record<string, string>[] = parse(files.get('manifest.csv')!, { columns: true });
@@ -145,19 +160,34 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
     const importer = await app.newAccountKey('manifest-round-trip');
     // Text a CSV writer and reader must agree on: separators, quotes, line ends, formula
     // starters, spaces, and any other character.
-    const unit = fc.oneof(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', ',', ';', '"', "'", ' ', '{', '}', '\\'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }));
+    const unit = fc.oneof(
+      fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', ',', ';', '"', "'", ' ', '{', '}', '\\'),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    );
     const text = fc.string({ unit, minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== '');
     const item = fc.oneof(
       text.map((value) => ({ type: 'text', content: { text: value } })),
-      fc.webPath().map((path) => ({ type: 'url', content: `https://example.com${path.startsWith('/') ? '' : '/'}${path}` })),
+      fc
+        .webPath()
+        .map((path) => ({ type: 'url', content: `https://example.com${path.startsWith('/') ? '' : '/'}${path}` })),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 6 }), async (items) => {
         const { batchId, codes } = await bulk(key, items);
-        const { files } = await readZip((await download(batchId, '?format=svg&size=128')).path, (name) => name === 'manifest.csv');
+        const { files } = await readZip(
+          (await download(batchId, '?format=svg&size=128')).path,
+          (name) => name === 'manifest.csv',
+        );
         const rows: Record<string, string>[] = parse(files.get('manifest.csv')!, { columns: true });
-        const csv = stringify(rows.map((row) => ({ type: row.type, content: row.content })), { header: true, columns: ['type', 'content'] });
-        const imported = await app.request('POST', '/v1/codes/bulk', { key: importer, rawBody: csv, headers: { 'content-type': 'text/csv; charset=utf-8' } });
+        const csv = stringify(
+          rows.map((row) => ({ type: row.type, content: row.content })),
+          { header: true, columns: ['type', 'content'] },
+        );
+        const imported = await app.request('POST', '/v1/codes/bulk', {
+          key: importer,
+          rawBody: csv,
+          headers: { 'content-type': 'text/csv; charset=utf-8' },
+        });
         expect(imported.status, imported.text).toBe(201);
         const original = new Map(codes.map((code) => [code.id, code]));
         expect(imported.body.data.map((code: any) => ({ type: code.type, content: code.content }))).toEqual(
@@ -169,7 +199,10 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
   });
 
   it('serves SVG (the default) and PDF entries, honouring size and margin', async () => {
-    const { batchId, codes } = await bulk(key, [...urlItems(3, 'formats'), { type: 'text', content: { text: 'hello' } }]);
+    const { batchId, codes } = await bulk(key, [
+      ...urlItems(3, 'formats'),
+      { type: 'text', content: { text: 'hello' } },
+    ]);
     const svg = await download(batchId, '?size=300&margin=6');
     const svgZip = await readZip(svg.path);
     expect(svgZip.names.sort()).toEqual([...codes.map((c) => `${c.id}.svg`), 'manifest.csv'].sort());
@@ -179,7 +212,9 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
       expect(decodeQr(svgToRgba(image, 600))).toBe(code.payload);
     }
     // The same bytes as the single-image endpoint with the same query.
-    const single = await fetch(`${app.url}/v1/codes/${codes[0].id}/image?size=300&margin=6`, { headers: { authorization: `Bearer ${key}` } });
+    const single = await fetch(`${app.url}/v1/codes/${codes[0].id}/image?size=300&margin=6`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(Buffer.from(await single.arrayBuffer()).equals(svgZip.files.get(`${codes[0].id}.svg`)!)).toBe(true);
 
     const pdf = await readZip((await download(batchId, '?format=pdf&size=256')).path);
@@ -198,14 +233,21 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
   it('draws each image at least at the smallest size its code scans at, as the image endpoint does', async () => {
     await requireDecoderTools();
     const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 290);
-    const { batchId, codes } = await bulk(key, [{ type: 'text', content: { text }, design: { style: 'dots' } }, ...urlItems(2, 'small')]);
+    const { batchId, codes } = await bulk(key, [
+      { type: 'text', content: { text }, design: { style: 'dots' } },
+      ...urlItems(2, 'small'),
+    ]);
     const { files } = await readZip((await download(batchId, '?format=png&size=64')).path);
     for (const code of codes) {
       const png = files.get(`${code.id}.png`)!;
       const width = png.readUInt32BE(16); // IHDR width
-      const across = QRCode.create(code.payload, { errorCorrectionLevel: code.design.error_correction }).modules.size + 2 * code.design.margin;
+      const across =
+        QRCode.create(code.payload, { errorCorrectionLevel: code.design.error_correction }).modules.size +
+        2 * code.design.margin;
       expect(width).toBe(MIN_PIXELS_PER_MODULE * across);
-      const single = await fetch(`${app.url}/v1/codes/${code.id}/image?format=png&size=64`, { headers: { authorization: `Bearer ${key}` } });
+      const single = await fetch(`${app.url}/v1/codes/${code.id}/image?format=png&size=64`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(single.headers.get('image-width')).toBe(String(width));
       const path = join(dir, `small-${code.id}.png`);
       await writeFile(path, png);
@@ -218,21 +260,41 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
     const other = await app.newAccountKey();
     const theirs = await download(batchId, '', other);
     const unknown = await download('batch_doesnotexist000000', '', other);
-    for (const [res, id] of [[theirs, batchId], [unknown, 'batch_doesnotexist000000']] as const) {
+    for (const [res, id] of [
+      [theirs, batchId],
+      [unknown, 'batch_doesnotexist000000'],
+    ] as const) {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(res.headers.get('content-disposition')).toBeNull();
       const { request_id: _r, instance: _i, ...problem } = res.body;
-      expect(problem).toEqual({ type: expect.any(String), title: 'Not found', status: 404, detail: `No batch with id '${id}'.` });
+      expect(problem).toEqual({
+        type: expect.any(String),
+        title: 'Not found',
+        status: 404,
+        detail: `No batch with id '${id}'.`,
+      });
     }
     // Unknown ids do not leak either: both problems differ only in the id they repeat.
-    expect({ ...theirs.body, request_id: 0, instance: 0, detail: 0 }).toEqual({ ...unknown.body, request_id: 0, instance: 0, detail: 0 });
+    expect({ ...theirs.body, request_id: 0, instance: 0, detail: 0 }).toEqual({
+      ...unknown.body,
+      request_id: 0,
+      instance: 0,
+      detail: 0,
+    });
     expect((await download(batchId)).status).toBe(200);
   });
 
   it('validates the query like the image endpoint (422)', async () => {
     const { batchId } = await bulk(key, urlItems(1, 'query'));
-    for (const [query, path] of [['?size=10', 'size'], ['?size=5000', 'size'], ['?size=big', 'size'], ['?format=gif', 'format'], ['?margin=1', 'margin'], ['?color=red', 'color']]) {
+    for (const [query, path] of [
+      ['?size=10', 'size'],
+      ['?size=5000', 'size'],
+      ['?size=big', 'size'],
+      ['?format=gif', 'format'],
+      ['?margin=1', 'margin'],
+      ['?color=red', 'color'],
+    ]) {
       const res = await app.request('GET', `/v1/batches/${batchId}/images.zip${query}`, { key });
       expect(res.status, query).toBe(422);
       expect(res.body.errors[0].path, query).toBe(path);
@@ -282,7 +344,10 @@ describe('large batches', () => {
     // than the memory bound below and holding the images could not pass unnoticed. (Flat
     // designs now encode as small palette PNGs.)
     const gradient = { type: 'linear', from: '#000000', to: '#1d4ed8', angle: 30 };
-    big = await bulk(key, urlItems(COUNT, 'memory').map((item) => ({ ...item, design: { ...item.design, gradient } })));
+    big = await bulk(
+      key,
+      urlItems(COUNT, 'memory').map((item) => ({ ...item, design: { ...item.design, gradient } })),
+    );
   }, 120_000);
 
   it(`streams ${COUNT} PNGs with flat memory`, async () => {
@@ -321,13 +386,15 @@ describe('large batches', () => {
     const peakGrowth = Math.max(...samples) - baseline;
     console.log(
       `batch ZIP: ${COUNT} PNGs at 1024 px, ${(zipBytes / MiB).toFixed(1)} MiB in ${seconds.toFixed(1)} s; ` +
-        `kept on this thread: baseline ${(baseline / MiB).toFixed(0)} MiB, peak growth ${(peakGrowth / MiB).toFixed(1)} MiB (${samples.length} samples); ` +
+        (`kept on this thread: baseline ${(baseline / MiB).toFixed(0)} MiB, peak growth ` +
+          `${(peakGrowth / MiB).toFixed(1)} MiB (${samples.length} samples); `) +
         `process RSS peak growth ${((rssPeak - rssBaseline) / MiB).toFixed(1)} MiB`,
     );
     // The bound: the download keeps at most MAX_IMAGES_AHEAD + 1 PNGs (~100 KiB each here), one
     // page of 200 codes, the manifest (~0.3 MiB) and the streams' buffers (some 100 KiB), plus
     // what is allocated between two collections (~4 images with their pixmaps and the PNG
-    // encoder's buffers). Measured: -8 to +21 MiB with resvg's PNGs, +37 MiB with ours. Holding the images instead adds the whole archive, which is
+    // encoder's buffers). Measured: -8 to +21 MiB with resvg's PNGs, +37 MiB with ours. Holding the images instead
+    // adds the whole archive, which is
     // larger than the bound: +183 MiB measured with yazl's addBuffer (it references every
     // added buffer until the ZIP is dropped).
     expect(zipBytes).toBeGreaterThan(100 * MiB);

@@ -37,11 +37,23 @@ describe('POST /v1/codes/bulk with text/csv', () => {
   it('creates 1,000 rows in order, with their design fields', async () => {
     const own = await app.newAccountKey();
     const rows = Array.from({ length: 1000 }, (_, i) =>
-      [i % 10 === 0 ? 'url' : '', `https://example.com/csv/${i}`, i % 2 ? '#1D4ED8' : '', i % 2 ? '#fefce8' : '', STYLES[i % 4], i % 3 ? '' : 'H', i === 999 ? logos.url('/logo.png') : ''].join(','),
+      [
+        i % 10 === 0 ? 'url' : '',
+        `https://example.com/csv/${i}`,
+        i % 2 ? '#1D4ED8' : '',
+        i % 2 ? '#fefce8' : '',
+        STYLES[i % 4],
+        i % 3 ? '' : 'H',
+        i === 999 ? logos.url('/logo.png') : '',
+      ].join(','),
     );
     const res = await postCsv([HEADER, ...rows].join('\r\n') + '\r\n', { key: own });
     expect(res.status, res.text.slice(0, 300)).toBe(201);
-    expect(res.body).toMatchObject({ object: 'bulk_result', created: 1000, batch_id: expect.stringMatching(/^batch_/) });
+    expect(res.body).toMatchObject({
+      object: 'bulk_result',
+      created: 1000,
+      batch_id: expect.stringMatching(/^batch_/),
+    });
     expect(res.body.data.map((c: any) => c.content)).toEqual(rows.map((_, i) => `https://example.com/csv/${i}`));
     expect(res.body.data.every((c: any) => c.type === 'url' && c.scan_url)).toBe(true);
     expect(res.body.data[1].design).toMatchObject({ fg_color: '#1d4ed8', bg_color: '#fefce8', style: 'dots' });
@@ -59,7 +71,14 @@ describe('POST /v1/codes/bulk with text/csv', () => {
 
     const extra = await postCsv(`${HEADER},comment\n,https://example.com,,,,,,hello\n`);
     expect(extra.status).toBe(422);
-    expect(extra.body.errors).toEqual([{ path: 'header.comment', message: expect.stringMatching(/^unknown column 'comment'; the columns are type, content, slug, domain, forward_query, name, notes/) }]);
+    expect(extra.body.errors).toEqual([
+      {
+        path: 'header.comment',
+        message: expect.stringMatching(
+          /^unknown column 'comment'; the columns are type, content, slug, domain, forward_query, name, notes/,
+        ),
+      },
+    ]);
 
     const noHeader = await postCsv('https://example.com/a\nhttps://example.com/b\n');
     expect(noHeader.status).toBe(422);
@@ -89,10 +108,14 @@ describe('POST /v1/codes/bulk with text/csv', () => {
       { path: 'row 1503.content.text', message: 'is required' },
       { path: 'row 1503.content.txt', message: "unknown field 'txt'" },
     ]);
-    expect(res.body.detail).toMatch(/3 of 2000 rows are invalid \(4 problems\).*none was created.*'row <n>\.<column>', counting the header as row 1/);
+    expect(res.body.detail).toMatch(
+      /3 of 2000 rows are invalid \(4 problems\).*none was created.*'row <n>\.<column>', counting the header as row 1/,
+    );
     expect(await countCodes(own)).toBe(0);
 
-    const one = await postCsv(`${HEADER}\n,https://example.com/ok,,,,,\n,https://example.com/x,,,,L-ish,\n`, { key: own });
+    const one = await postCsv(`${HEADER}\n,https://example.com/ok,,,,,\n,https://example.com/x,,,,L-ish,\n`, {
+      key: own,
+    });
     expect(one.status).toBe(422);
     expect(one.body.errors).toEqual([{ path: 'row 3.error_correction', message: 'must be one of L, M, Q, H' }]);
     expect(one.body.detail).toMatch(/^1 of 2 rows are invalid/);
@@ -115,7 +138,12 @@ describe('POST /v1/codes/bulk with text/csv', () => {
       { text: 'multi-line cell' },
       'https://example.com/after',
     ]);
-    expect(res.body.data[1]).toMatchObject({ type: 'text', payload: 'Hello, "world"\nsecond line', scan_url: null, design: { style: 'rounded' } });
+    expect(res.body.data[1]).toMatchObject({
+      type: 'text',
+      payload: 'Hello, "world"\nsecond line',
+      scan_url: null,
+      design: { style: 'rounded' },
+    });
 
     // The row after a three-line record is still row 5 (records, not lines).
     const bad = await postCsv(csv.replace('https://example.com/after', 'nope'));
@@ -124,10 +152,16 @@ describe('POST /v1/codes/bulk with text/csv', () => {
   });
 
   it('treats empty cells as not set: url type, default design', async () => {
-    const res = await postCsv(`${HEADER}\n,https://example.com/e1,,,,,\n  ,https://example.com/e2, ,,dots,,\nurl,https://example.com/e3,,,,,\n`);
+    const res = await postCsv(
+      `${HEADER}\n,https://example.com/e1,,,,,\n  ,https://example.com/e2, ,,dots,,\nurl,https://example.com/e3,,,,,\n`,
+    );
     expect(res.status, res.text).toBe(201);
     const [e1, e2, e3] = res.body.data;
-    expect(e1).toMatchObject({ type: 'url', content: 'https://example.com/e1', design: { style: 'square', fg_color: '#000000', logo_url: null } });
+    expect(e1).toMatchObject({
+      type: 'url',
+      content: 'https://example.com/e1',
+      design: { style: 'square', fg_color: '#000000', logo_url: null },
+    });
     expect(e2).toMatchObject({ type: 'url', design: { style: 'dots', fg_color: '#000000' } });
     expect(e3.type).toBe('url');
 
@@ -136,7 +170,7 @@ describe('POST /v1/codes/bulk with text/csv', () => {
     expect(noContent.body.errors[0].path).toBe('row 2.content');
   });
 
-  it('answers malformed CSV with 400 and csv-parse\'s message', async () => {
+  it("answers malformed CSV with 400 and csv-parse's message", async () => {
     const unclosed = await postCsv(`${HEADER}\n,"https://example.com/open,,,,,\n`);
     expect(unclosed.status).toBe(400);
     expect(unclosed.body.detail).toMatch(/^The request body is not valid CSV: Quote Not Closed/);
@@ -146,10 +180,16 @@ describe('POST /v1/codes/bulk with text/csv', () => {
   });
 
   it('keeps 415 for bodies that are neither JSON nor CSV', async () => {
-    const res = await app.request('POST', '/v1/codes/bulk', { key, rawBody: `${HEADER}\n,https://example.com,,,,,\n`, headers: { 'content-type': 'text/plain' } });
+    const res = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      rawBody: `${HEADER}\n,https://example.com,,,,,\n`,
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
     expect(res.body.detail).toMatch(/application\/json.*text\/csv.*got 'text\/plain'/);
-    const latin1 = await postCsv(`${HEADER}\n,https://example.com,,,,,\n`, { headers: { 'content-type': 'text/csv; charset=iso-8859-1' } });
+    const latin1 = await postCsv(`${HEADER}\n,https://example.com,,,,,\n`, {
+      headers: { 'content-type': 'text/csv; charset=iso-8859-1' },
+    });
     expect(latin1.status).toBe(415);
   });
 
@@ -162,7 +202,10 @@ describe('POST /v1/codes/bulk with text/csv', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    const other = await postCsv([HEADER, ...urlRows(21)].join('\n'), { key: own, headers: { 'idempotency-key': 'csv-run-1' } });
+    const other = await postCsv([HEADER, ...urlRows(21)].join('\n'), {
+      key: own,
+      headers: { 'idempotency-key': 'csv-run-1' },
+    });
     expect(other.status).toBe(422);
     expect(other.body.detail).toMatch(/different request body/);
     expect(await countCodes(own)).toBe(20);
@@ -178,12 +221,17 @@ describe('CSV body limit', () => {
   });
   afterAll(() => small.close());
 
-  const bigCsv = () => [HEADER, ...Array.from({ length: 3000 }, (_, i) => `,https://example.com/limit/${i},,,,,`)].join('\n');
+  const bigCsv = () =>
+    [HEADER, ...Array.from({ length: 3000 }, (_, i) => `,https://example.com/limit/${i},,,,,`)].join('\n');
 
   it('answers 413 past BULK_BODY_LIMIT, by Content-Length and while streaming', async () => {
     const csv = bigCsv();
     expect(csv.length).toBeGreaterThan(64 * 1024);
-    const declared = await small.request('POST', '/v1/codes/bulk', { key: smallKey, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    const declared = await small.request('POST', '/v1/codes/bulk', {
+      key: smallKey,
+      rawBody: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(declared.status).toBe(413);
     expect(declared.body.detail).toBe('The request body is larger than the limit of 65536 bytes.');
 
@@ -204,7 +252,11 @@ describe('CSV body limit', () => {
     expect(chunked.status).toBe(413);
     expect((await chunked.json()).detail).toMatch(/limit of 65536 bytes/);
 
-    const fits = await small.request('POST', '/v1/codes/bulk', { key: smallKey, rawBody: csv.slice(0, csv.indexOf('\n', 60_000)), headers: { 'content-type': 'text/csv' } });
+    const fits = await small.request('POST', '/v1/codes/bulk', {
+      key: smallKey,
+      rawBody: csv.slice(0, csv.indexOf('\n', 60_000)),
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(fits.status, fits.text.slice(0, 300)).toBe(201);
   });
 });

@@ -28,10 +28,17 @@ describe('POST /v1/codes/bulk', () => {
     const own = await app.newAccountKey();
     const res = await app.request('POST', '/v1/codes/bulk', { key: own, body: { codes: items(10_000) } });
     expect(res.status, res.text.slice(0, 300)).toBe(201);
-    expect(res.body).toMatchObject({ object: 'bulk_result', created: 10_000, batch_id: expect.stringMatching(/^batch_/) });
+    expect(res.body).toMatchObject({
+      object: 'bulk_result',
+      created: 10_000,
+      batch_id: expect.stringMatching(/^batch_/),
+    });
     expect(res.body.data.map((c: any) => c.content)).toEqual(items(10_000).map((i) => i.content));
     expect(new Set(res.body.data.map((c: any) => c.scan_url)).size).toBe(10_000);
-    expect(res.body.data[0].routing.rules[0]).toMatchObject({ condition: 'country:DE', destination: 'https://example.de/0' });
+    expect(res.body.data[0].routing.rules[0]).toMatchObject({
+      condition: 'country:DE',
+      destination: 'https://example.de/0',
+    });
     expect(await countCodes(own)).toBe(10_000);
     // A bulk code is a real code: fetch it and scan it.
     const sample = res.body.data[4321];
@@ -46,7 +53,9 @@ describe('POST /v1/codes/bulk', () => {
     codes[7777] = item(7777, { content: 'javascript:alert(1)' });
     const res = await app.request('POST', '/v1/codes/bulk', { key: own, body: { codes } });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ path: 'codes.7777.content', message: 'must be an absolute http:// or https:// URL' }]);
+    expect(res.body.errors).toEqual([
+      { path: 'codes.7777.content', message: 'must be an absolute http:// or https:// URL' },
+    ]);
     expect(res.body.detail).toMatch(/1 of 10000 codes are invalid.*none was created/);
     expect(await countCodes(own)).toBe(0);
   });
@@ -57,17 +66,27 @@ describe('POST /v1/codes/bulk', () => {
     codes[3] = { content: 'nope', colour: 'blue' } as never;
     const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes } });
     expect(res.status).toBe(422);
-    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(['codes.1.design.fg_color', 'codes.3.colour', 'codes.3.content']);
+    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual([
+      'codes.1.design.fg_color',
+      'codes.3.colour',
+      'codes.3.content',
+    ]);
   });
 
   it('answers 10,001 items with 413, an empty list with 422, a body over the limit with 413', async () => {
-    const tooMany = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: Array.from({ length: 10_001 }, () => ({ content: 'https://e.x/' })) } });
+    const tooMany = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: { codes: Array.from({ length: 10_001 }, () => ({ content: 'https://e.x/' })) },
+    });
     expect(tooMany.status).toBe(413);
     expect(tooMany.body.detail).toMatch(/at most 10000/);
     const empty = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: [] } });
     expect(empty.status).toBe(422);
     expect(empty.body.errors[0].path).toBe('codes');
-    const huge = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: [{ content: `https://example.com/${'x'.repeat(5 * 1024 * 1024)}` }] } });
+    const huge = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: { codes: [{ content: `https://example.com/${'x'.repeat(5 * 1024 * 1024)}` }] },
+    });
     expect(huge.status).toBe(413);
     const notAList = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: 'all of them' } });
     expect(notAList.status).toBe(422);
@@ -78,7 +97,10 @@ describe('scannability check per design and payload class', () => {
   const text = (i: number) => ({ type: 'text', content: { text: `Lot ${i}: ${'x'.repeat(i % 180)}` } });
 
   it('creates 600 distinct static texts of many QR versions with one design', async () => {
-    const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: Array.from({ length: 600 }, (_, i) => text(i)) } });
+    const res = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: { codes: Array.from({ length: 600 }, (_, i) => text(i)) },
+    });
     expect(res.status, res.text.slice(0, 300)).toBe(201);
     expect(res.body.created).toBe(600);
   });
@@ -86,7 +108,10 @@ describe('scannability check per design and payload class', () => {
   it('refuses a call that needs more checks than one call may run, naming the limit', async () => {
     const before = await countCodes(key);
     // 51 designs x 1 version x 8 masks = 408 checks.
-    const codes = Array.from({ length: 51 }, (_, i) => ({ content: 'https://example.com/x', design: { fg_color: `#0000${(i + 16).toString(16).padStart(2, '0')}` } }));
+    const codes = Array.from({ length: 51 }, (_, i) => ({
+      content: 'https://example.com/x',
+      design: { fg_color: `#0000${(i + 16).toString(16).padStart(2, '0')}` },
+    }));
     const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes } });
     expect(res.status).toBe(422);
     expect(res.body.detail).toMatch(/408 scannability checks .* one call may run 400/);
@@ -97,7 +122,9 @@ describe('scannability check per design and payload class', () => {
     const codes = [text(1), { type: 'text', content: { text: 'y'.repeat(2000) }, design: { error_correction: 'H' } }];
     const res = await app.request('POST', '/v1/codes/bulk', { key, body: { codes } });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ path: 'codes.1.content', message: expect.stringMatching(/too long for a QR code at error_correction H/) }]);
+    expect(res.body.errors).toEqual([
+      { path: 'codes.1.content', message: expect.stringMatching(/too long for a QR code at error_correction H/) },
+    ]);
   });
 });
 
@@ -105,8 +132,16 @@ describe('Idempotency-Key', () => {
   it('replays the first answer for the same key and body, creating nothing more', async () => {
     const own = await app.newAccountKey();
     const body = { codes: items(20) };
-    const first = await app.request('POST', '/v1/codes/bulk', { key: own, body, headers: { 'idempotency-key': 'print-run-42' } });
-    const again = await app.request('POST', '/v1/codes/bulk', { key: own, body, headers: { 'idempotency-key': 'print-run-42' } });
+    const first = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body,
+      headers: { 'idempotency-key': 'print-run-42' },
+    });
+    const again = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body,
+      headers: { 'idempotency-key': 'print-run-42' },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -116,12 +151,24 @@ describe('Idempotency-Key', () => {
 
   it('refuses the same key with another body (422) and keeps keys per account', async () => {
     const own = await app.newAccountKey();
-    await app.request('POST', '/v1/codes/bulk', { key: own, body: { codes: items(2) }, headers: { 'idempotency-key': 'k1' } });
-    const other = await app.request('POST', '/v1/codes/bulk', { key: own, body: { codes: items(3) }, headers: { 'idempotency-key': 'k1' } });
+    await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body: { codes: items(2) },
+      headers: { 'idempotency-key': 'k1' },
+    });
+    const other = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body: { codes: items(3) },
+      headers: { 'idempotency-key': 'k1' },
+    });
     expect(other.status).toBe(422);
     expect(other.body.detail).toMatch(/different request body/);
     const anotherAccount = await app.newAccountKey();
-    const theirs = await app.request('POST', '/v1/codes/bulk', { key: anotherAccount, body: { codes: items(3) }, headers: { 'idempotency-key': 'k1' } });
+    const theirs = await app.request('POST', '/v1/codes/bulk', {
+      key: anotherAccount,
+      body: { codes: items(3) },
+      headers: { 'idempotency-key': 'k1' },
+    });
     expect(theirs.status).toBe(201);
   });
 
@@ -138,7 +185,11 @@ describe('Idempotency-Key', () => {
       state: 'running',
       created_at: Date.now(),
     });
-    const second = await app.request('POST', '/v1/codes/bulk', { key: own, body, headers: { 'idempotency-key': 'slow-one' } });
+    const second = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body,
+      headers: { 'idempotency-key': 'slow-one' },
+    });
     expect(second.status).toBe(409);
     expect(second.body.detail).toMatch(/still being processed/);
     expect(await countCodes(own)).toBe(0);
@@ -147,9 +198,20 @@ describe('Idempotency-Key', () => {
   it('forgets keys after 24 hours', async () => {
     const own = await app.newAccountKey();
     const body = { codes: items(1) };
-    const first = await app.request('POST', '/v1/codes/bulk', { key: own, body, headers: { 'idempotency-key': 'old' } });
-    await app.testDb.db('idempotency_keys').where({ key: 'old' }).update({ created_at: Date.now() - 25 * 3600 * 1000 });
-    const later = await app.request('POST', '/v1/codes/bulk', { key: own, body, headers: { 'idempotency-key': 'old' } });
+    const first = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body,
+      headers: { 'idempotency-key': 'old' },
+    });
+    await app.testDb
+      .db('idempotency_keys')
+      .where({ key: 'old' })
+      .update({ created_at: Date.now() - 25 * 3600 * 1000 });
+    const later = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body,
+      headers: { 'idempotency-key': 'old' },
+    });
     expect(later.status).toBe(201);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect(later.body.batch_id).not.toBe(first.body.batch_id);
@@ -157,10 +219,22 @@ describe('Idempotency-Key', () => {
 
   it('works on single creates too, and a failed request releases its key', async () => {
     const own = await app.newAccountKey();
-    const bad = await app.request('POST', '/v1/codes', { key: own, body: { content: 'nope' }, headers: { 'idempotency-key': 'single' } });
+    const bad = await app.request('POST', '/v1/codes', {
+      key: own,
+      body: { content: 'nope' },
+      headers: { 'idempotency-key': 'single' },
+    });
     expect(bad.status).toBe(422);
-    const first = await app.request('POST', '/v1/codes', { key: own, body: { content: 'https://example.com/once' }, headers: { 'idempotency-key': 'single' } });
-    const replay = await app.request('POST', '/v1/codes', { key: own, body: { content: 'https://example.com/once' }, headers: { 'idempotency-key': 'single' } });
+    const first = await app.request('POST', '/v1/codes', {
+      key: own,
+      body: { content: 'https://example.com/once' },
+      headers: { 'idempotency-key': 'single' },
+    });
+    const replay = await app.request('POST', '/v1/codes', {
+      key: own,
+      body: { content: 'https://example.com/once' },
+      headers: { 'idempotency-key': 'single' },
+    });
     expect(first.status).toBe(201);
     expect(replay.body.id).toBe(first.body.id);
     expect(replay.headers.get('location')).toBe(`/v1/codes/${first.body.id}`);
@@ -184,16 +258,31 @@ describe('concurrency and GraphQL', () => {
   it('bulkCreateCodes calls the same service', async () => {
     const res = await app.graphql(
       key,
-      `mutation($input: [CreateCodeInput!]!) { bulkCreateCodes(input: $input) { batchId created codes { content scanUrl design { style } } } }`,
-      { input: [{ content: 'https://example.com/g1', design: { style: 'rounded' } }, { type: 'text', content: { text: 'hello' } }] },
+      `mutation($input: [CreateCodeInput!]!) { bulkCreateCodes(input: $input) { batchId created codes { content ` +
+        `scanUrl design { style } } } }`,
+      {
+        input: [
+          { content: 'https://example.com/g1', design: { style: 'rounded' } },
+          { type: 'text', content: { text: 'hello' } },
+        ],
+      },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.bulkCreateCodes).toMatchObject({
       batchId: expect.stringMatching(/^batch_/),
       created: 2,
-      codes: [{ content: 'https://example.com/g1', design: { style: 'rounded' } }, { content: { text: 'hello' }, scanUrl: null }],
+      codes: [
+        { content: 'https://example.com/g1', design: { style: 'rounded' } },
+        { content: { text: 'hello' }, scanUrl: null },
+      ],
     });
-    const invalid = await app.graphql(key, `mutation { bulkCreateCodes(input: [{ content: "https://ok.example" }, { content: "ftp://no" }]) { created } }`);
-    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'codes.1.content' }] });
+    const invalid = await app.graphql(
+      key,
+      `mutation { bulkCreateCodes(input: [{ content: "https://ok.example" }, { content: "ftp://no" }]) { created } }`,
+    );
+    expect(invalid.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: 'codes.1.content' }],
+    });
   });
 });

@@ -23,7 +23,10 @@ const HEADER = 'type,content,fg_color,bg_color,style,error_correction,logo_url';
 
 function writeCsv(name: string, rows: number, bad: Record<number, string> = {}): string {
   const file = join(dir, name);
-  const lines = Array.from({ length: rows }, (_, i) => bad[i] ?? `,https://example.com/import/${i},${i % 2 ? '#1d4ed8' : ''},,${i % 3 ? 'dots' : ''},,`);
+  const lines = Array.from(
+    { length: rows },
+    (_, i) => bad[i] ?? `,https://example.com/import/${i},${i % 2 ? '#1d4ed8' : ''},,${i % 3 ? 'dots' : ''},,`,
+  );
   writeFileSync(file, [HEADER, ...lines].join('\n') + '\n');
   return file;
 }
@@ -35,7 +38,11 @@ async function listContents(apiKey: string): Promise<string[]> {
   const contents: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await app.request('GET', `/v1/codes?limit=500&sort=created_at${cursor ? `&cursor=${cursor}` : ''}`, { key: apiKey });
+    const res: any = await app.request(
+      'GET',
+      `/v1/codes?limit=500&sort=created_at${cursor ? `&cursor=${cursor}` : ''}`,
+      { key: apiKey },
+    );
     contents.push(...res.body.data.map((c: any) => c.content));
     cursor = res.body.next_cursor;
   } while (cursor);
@@ -54,18 +61,26 @@ describe('cli codes import', { timeout: 120_000 }, () => {
     // eslint-disable-next-line no-control-regex -- looking for terminal escape codes is the point
     expect(res.stdout).not.toMatch(/[\r\x1b]/);
     expect(lines.filter((l) => l.startsWith('batch '))).toEqual([
-      expect.stringMatching(/^batch 1\/3 \(rows 2-1001\) created: \[#+-+\] 1,000\/2,500 rows {2}40% {2}[\d,]+ rows\/s$/),
+      expect.stringMatching(
+        /^batch 1\/3 \(rows 2-1001\) created: \[#+-+\] 1,000\/2,500 rows {2}40% {2}[\d,]+ rows\/s$/,
+      ),
       expect.stringMatching(/^batch 2\/3 \(rows 1002-2001\) created: \[#+-+\] 2,000\/2,500 rows {2}80% /),
       expect.stringMatching(/^batch 3\/3 \(rows 2002-2501\) created: \[#{24}\] 2,500\/2,500 rows {2}100% /),
     ]);
     expect(res.stdout).toMatch(/: 2500 codes created in 3 batches, [\d.]+ s\./);
     const batchIds = [...res.stdout.matchAll(/^ {2}(batch_\S+) {2}rows (\d+)-(\d+) {2}(\d+) codes$/gm)];
-    expect(batchIds.map((m) => [m[2], m[3], m[4]])).toEqual([['2', '1001', '1000'], ['1002', '2001', '1000'], ['2002', '2501', '500']]);
+    expect(batchIds.map((m) => [m[2], m[3], m[4]])).toEqual([
+      ['2', '1001', '1000'],
+      ['1002', '2001', '1000'],
+      ['2002', '2501', '500'],
+    ]);
     expect(new Set(batchIds.map((m) => m[1])).size).toBe(3);
 
     const contents = await listContents(key);
     expect(contents).toHaveLength(2500);
-    expect(new Set(contents)).toEqual(new Set(Array.from({ length: 2500 }, (_, i) => `https://example.com/import/${i}`)));
+    expect(new Set(contents)).toEqual(
+      new Set(Array.from({ length: 2500 }, (_, i) => `https://example.com/import/${i}`)),
+    );
   });
 
   it('stops at a bad row in the second batch, naming it; a re-run after the fix creates no duplicates', async () => {

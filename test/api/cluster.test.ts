@@ -46,8 +46,14 @@ function get(url: string, headers: Record<string, string> = {}, agent: Agent | f
 /** The pids of a process's children that run node, from the process tree (tsx may also run an esbuild child). */
 function childPids(pid: number): number[] {
   try {
-    const rows = execFileSync('ps', ['--ppid', String(pid), '-o', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    return rows.map((row) => /^\s*(\d+) (.*)$/.exec(row)!).filter((m) => m[2]!.startsWith(`${process.execPath} `)).map((m) => Number(m[1])).sort();
+    const rows = execFileSync('ps', ['--ppid', String(pid), '-o', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    return rows
+      .map((row) => /^\s*(\d+) (.*)$/.exec(row)!)
+      .filter((m) => m[2]!.startsWith(`${process.execPath} `))
+      .map((m) => Number(m[1]))
+      .sort();
   } catch {
     return []; // ps exits 1 when there are none
   }
@@ -66,7 +72,8 @@ function pidsThatAnswered(logs: string, prefix: string): number[] {
 
 /** Sends `count` probes, each on a new connection, and returns the pids that logged them. */
 async function probe(server: ServerProcess, prefix: string, count = 8): Promise<number[]> {
-  for (let i = 0; i < count; i++) expect((await get(`${server.url}/healthz`, { 'x-request-id': `${prefix}-${i}` })).status).toBe(200);
+  for (let i = 0; i < count; i++)
+    expect((await get(`${server.url}/healthz`, { 'x-request-id': `${prefix}-${i}` })).status).toBe(200);
   const last = `"req_id":"${prefix}-${count - 1}"`;
   await server.waitForLog(new RegExp(last));
   return pidsThatAnswered(server.logs(), prefix);
@@ -90,7 +97,9 @@ describe('WEB_CONCURRENCY on SQLite', () => {
   it('is refused before anything starts, with the reason', async () => {
     const file = join(tmpdir(), `qr-cluster-${randomBytes(4).toString('hex')}.sqlite`);
     const started = startServer({ DATABASE_URL: `sqlite:${file}`, WEB_CONCURRENCY: '2' });
-    await expect(started).rejects.toThrow(/WEB_CONCURRENCY: 2 worker processes need MySQL or MariaDB.*SQLite lets one process write at a time/s);
+    await expect(started).rejects.toThrow(
+      /WEB_CONCURRENCY: 2 worker processes need MySQL or MariaDB.*SQLite lets one process write at a time/s,
+    );
     // Refused by the configuration: not even the database file was made.
     expect(existsSync(file)).toBe(false);
   });
@@ -133,7 +142,10 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
   });
 
   it('migrates once, in the primary, and forks two workers that both answer on the one port', async () => {
-    const migrated = server.logs().split('\n').filter((line) => line.includes('"msg":"migrations applied"'));
+    const migrated = server
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"migrations applied"'));
     expect(migrated).toHaveLength(1);
     expect(migrated[0]).not.toContain('"pid"');
     expect(childPids(primary)).toEqual(workers);
@@ -145,10 +157,14 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     expect(server.logs().match(/OAuth keys created into OAUTH_KEYS_FILE/g)).toHaveLength(1);
     const file = JSON.parse(readFileSync(keysFile, 'utf8')) as { signing: { kid: string }[] };
     expect(file.signing).toHaveLength(1);
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => get(`${server.url}/oauth/jwks`, { 'x-request-id': `jwks-${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => get(`${server.url}/oauth/jwks`, { 'x-request-id': `jwks-${i}` })),
+    );
     for (const answer of answers) {
       expect(answer.status).toBe(200);
-      expect((JSON.parse(answer.body) as { keys: { kid: string }[] }).keys.map((k) => k.kid)).toEqual([file.signing[0]!.kid]);
+      expect((JSON.parse(answer.body) as { keys: { kid: string }[] }).keys.map((k) => k.kid)).toEqual([
+        file.signing[0]!.kid,
+      ]);
     }
     await server.waitForLog(/"req_id":"jwks-5"/);
     expect(pidsThatAnswered(server.logs(), 'jwks-')).toEqual(workers);
@@ -168,46 +184,58 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     expect(sample(main.body, series) - before).toBe(10);
   });
 
-  it('replaces a worker killed with SIGKILL while requests keep succeeding, and backs off when the replacement dies at once', async () => {
-    const [victim, survivor] = workers as [number, number];
-    let answered = 0;
-    let failed = 0;
-    let running = true;
-    const traffic = (async () => {
-      while (running) {
-        await get(`${server.url}/healthz`).then(
-          (answer) => (answer.status === 200 ? answered++ : failed++),
-          () => failed++,
-        );
-      }
-    })();
-    process.kill(victim, 'SIGKILL');
-    await server.waitForLog(new RegExp(`"pid":${victim},"code":null,"signal":"SIGKILL","uptime_ms":\\d+,"restart_in_ms":0,`));
-    // Its replacement is forked at once; kill that one too before it is up: a second quick death.
-    let replacement = 0;
-    await until(() => (replacement = childPids(primary).find((pid) => pid !== survivor) ?? 0) > 0, 'the replacement to be forked');
-    process.kill(replacement, 'SIGKILL');
-    await server.waitForLog(new RegExp(`"pid":${replacement},"code":null,"signal":"SIGKILL","uptime_ms":\\d+,"restart_in_ms":500,`));
-    // A scrape while the next one boots leaves it out rather than waiting for it and failing.
-    await until(() => childPids(primary).length === 2, 'the next replacement to be forked');
-    const duringBoot = await fetch(metricsUrl);
-    expect(duringBoot.status).toBe(200);
-    expect(sample(await duringBoot.text(), 'cluster_workers')).toBe(2);
-    const listening = await server.waitForLog(/"pid":(\d+),"msg":"replacement worker listening"/);
-    const third = Number(listening[1]);
-    // The traffic goes on: counted, not timed (a busy machine answers slowly). A request handed
-    // to the worker as it died may hang until it gives up; everything else is answered.
-    await until(() => answered > 10, 'more than ten answers');
-    running = false;
-    await traffic;
+  it(
+    'replaces a worker killed with SIGKILL while requests keep succeeding, and backs off when the replacement dies ' +
+      'at once',
+    async () => {
+      const [victim, survivor] = workers as [number, number];
+      let answered = 0;
+      let failed = 0;
+      let running = true;
+      const traffic = (async () => {
+        while (running) {
+          await get(`${server.url}/healthz`).then(
+            (answer) => (answer.status === 200 ? answered++ : failed++),
+            () => failed++,
+          );
+        }
+      })();
+      process.kill(victim, 'SIGKILL');
+      await server.waitForLog(
+        new RegExp(`"pid":${victim},"code":null,"signal":"SIGKILL","uptime_ms":\\d+,"restart_in_ms":0,`),
+      );
+      // Its replacement is forked at once; kill that one too before it is up: a second quick death.
+      let replacement = 0;
+      await until(
+        () => (replacement = childPids(primary).find((pid) => pid !== survivor) ?? 0) > 0,
+        'the replacement to be forked',
+      );
+      process.kill(replacement, 'SIGKILL');
+      await server.waitForLog(
+        new RegExp(`"pid":${replacement},"code":null,"signal":"SIGKILL","uptime_ms":\\d+,"restart_in_ms":500,`),
+      );
+      // A scrape while the next one boots leaves it out rather than waiting for it and failing.
+      await until(() => childPids(primary).length === 2, 'the next replacement to be forked');
+      const duringBoot = await fetch(metricsUrl);
+      expect(duringBoot.status).toBe(200);
+      expect(sample(await duringBoot.text(), 'cluster_workers')).toBe(2);
+      const listening = await server.waitForLog(/"pid":(\d+),"msg":"replacement worker listening"/);
+      const third = Number(listening[1]);
+      // The traffic goes on: counted, not timed (a busy machine answers slowly). A request handed
+      // to the worker as it died may hang until it gives up; everything else is answered.
+      await until(() => answered > 10, 'more than ten answers');
+      running = false;
+      await traffic;
 
-    // The survivor answered throughout: at most the one request in flight on the killed worker failed.
-    expect(failed).toBeLessThanOrEqual(1);
-    expect(childPids(primary)).toEqual([survivor, third].sort());
-    expect(await probe(server, 'after-restart')).toEqual([survivor, third].sort());
-    workers = [survivor, third].sort();
-    expect(sample(await (await fetch(metricsUrl)).text(), 'cluster_worker_restarts_total')).toBe(2);
-  }, 30_000);
+      // The survivor answered throughout: at most the one request in flight on the killed worker failed.
+      expect(failed).toBeLessThanOrEqual(1);
+      expect(childPids(primary)).toEqual([survivor, third].sort());
+      expect(await probe(server, 'after-restart')).toEqual([survivor, third].sort());
+      workers = [survivor, third].sort();
+      expect(sample(await (await fetch(metricsUrl)).text(), 'cluster_worker_restarts_total')).toBe(2);
+    },
+    30_000,
+  );
 
   it('on SIGTERM drains every worker: each scan answered with a 302 is stored, then the primary exits 0', async () => {
     const created = await runCli(['keys', 'create', '--account', 'cluster'], { DATABASE_URL: testDb.url });
@@ -221,8 +249,12 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     const path = new URL(code.scan_url).pathname;
 
     // Lanes of one keep-alive connection each; a lane's first request tells which worker holds it.
-    const lanes = Array.from({ length: 6 }, (_, i) => ({ id: `lane-${i}`, agent: new Agent({ keepAlive: true, maxSockets: 1 }) }));
-    for (const lane of lanes) expect((await get(`${server.url}/healthz`, { 'x-request-id': lane.id }, lane.agent)).status).toBe(200);
+    const lanes = Array.from({ length: 6 }, (_, i) => ({
+      id: `lane-${i}`,
+      agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+    }));
+    for (const lane of lanes)
+      expect((await get(`${server.url}/healthz`, { 'x-request-id': lane.id }, lane.agent)).status).toBe(200);
     await server.waitForLog(/"req_id":"lane-5"/);
     expect(pidsThatAnswered(server.logs(), 'lane-')).toEqual(workers);
 
@@ -246,7 +278,9 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     expect(await server.exited).toBe(0);
     const logs = server.logs();
     for (const pid of workers) expect(logs).toContain(`"pid":${pid},"msg":"stopped"`);
-    expect(logs.lastIndexOf('"exit_code":0,"msg":"stopped"')).toBeGreaterThan(Math.max(...workers.map((pid) => logs.indexOf(`"pid":${pid},"msg":"stopped"`))));
+    expect(logs.lastIndexOf('"exit_code":0,"msg":"stopped"')).toBeGreaterThan(
+      Math.max(...workers.map((pid) => logs.indexOf(`"pid":${pid},"msg":"stopped"`))),
+    );
     expect(childPids(primary)).toEqual([]);
     expect(redirects).toBeGreaterThanOrEqual(300);
     const stored = await testDb.db('scans').where({ code_id: code.id }).count({ n: '*' }).first();
@@ -258,8 +292,15 @@ describe.runIf(onMysql)('WEB_CONCURRENCY=2 on MariaDB', () => {
     await once(taken, 'listening');
     const port = (taken.address() as { port: number }).port;
     try {
-      const started = startServer({ DATABASE_URL: testDb.url, WEB_CONCURRENCY: '2', PORT: String(port), OAUTH_KEYS_FILE: keysFile });
-      await expect(started).rejects.toThrow(/EADDRINUSE[\s\S]*a worker exited before every worker was listening: stopping[\s\S]*"exit_code":1,"msg":"stopped"/);
+      const started = startServer({
+        DATABASE_URL: testDb.url,
+        WEB_CONCURRENCY: '2',
+        PORT: String(port),
+        OAUTH_KEYS_FILE: keysFile,
+      });
+      await expect(started).rejects.toThrow(
+        /EADDRINUSE[\s\S]*a worker exited before every worker was listening: stopping[\s\S]*"exit_code":1,"msg":"stopped"/,
+      );
     } finally {
       taken.close();
     }

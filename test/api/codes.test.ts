@@ -55,7 +55,13 @@ describe('POST /v1/codes', () => {
       design: { fg_color: '#1A2B3C', bg_color: '#FFFFFF', style: 'dots', error_correction: 'Q' },
     });
     expect(code.type).toBe('url');
-    expect(code.design).toEqual({ ...DEFAULT_DESIGN, fg_color: '#1a2b3c', eye_color: '#1a2b3c', style: 'dots', error_correction: 'Q' });
+    expect(code.design).toEqual({
+      ...DEFAULT_DESIGN,
+      fg_color: '#1a2b3c',
+      eye_color: '#1a2b3c',
+      style: 'dots',
+      error_correction: 'Q',
+    });
   });
 
   it('raises the default error correction to H when a logo is set', async () => {
@@ -66,7 +72,12 @@ describe('POST /v1/codes', () => {
 
   it('stores inline routing rules with ids and switches routing on', async () => {
     const code = await createCode(app, key, {
-      routing: { rules: [{ condition: 'country:de', destination: 'https://example.de/' }, { condition: 'country:US,CA', destination: 'https://example.com/na' }] },
+      routing: {
+        rules: [
+          { condition: 'country:de', destination: 'https://example.de/' },
+          { condition: 'country:US,CA', destination: 'https://example.com/na' },
+        ],
+      },
     });
     expect(code.routing.enabled).toBe(true);
     expect(code.routing.rules).toHaveLength(2);
@@ -103,7 +114,10 @@ describe('PATCH /v1/codes/:id', () => {
   it('changes the content and bumps updated_at, keeping the rest', async () => {
     const created = await createCode(app, key, { design: { style: 'dots' } });
     await new Promise((r) => setTimeout(r, 5));
-    const res = await app.request('PATCH', `/v1/codes/${created.id}`, { key, body: { content: 'https://example.com/new' } });
+    const res = await app.request('PATCH', `/v1/codes/${created.id}`, {
+      key,
+      body: { content: 'https://example.com/new' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.content).toBe('https://example.com/new');
     expect(res.body.design.style).toBe('dots');
@@ -114,20 +128,33 @@ describe('PATCH /v1/codes/:id', () => {
 
   it('accepts destination as the name of a url code content', async () => {
     const created = await createCode(app, key);
-    const res = await app.request('PATCH', `/v1/codes/${created.id}`, { key, body: { destination: 'https://example.com/dest' } });
+    const res = await app.request('PATCH', `/v1/codes/${created.id}`, {
+      key,
+      body: { destination: 'https://example.com/dest' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.content).toBe('https://example.com/dest');
   });
 
   it('merges design fields and resets a field given as null', async () => {
     const created = await createCode(app, key, { design: { fg_color: '#112233', style: 'dots' } });
-    const res = await app.request('PATCH', `/v1/codes/${created.id}`, { key, body: { design: { style: null, bg_color: '#eeeeee' } } });
+    const res = await app.request('PATCH', `/v1/codes/${created.id}`, {
+      key,
+      body: { design: { style: null, bg_color: '#eeeeee' } },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.design).toEqual({ ...DEFAULT_DESIGN, fg_color: '#112233', eye_color: '#112233', bg_color: '#eeeeee' });
+    expect(res.body.design).toEqual({
+      ...DEFAULT_DESIGN,
+      fg_color: '#112233',
+      eye_color: '#112233',
+      bg_color: '#eeeeee',
+    });
   });
 
   it('replaces routing rules as a whole and switches routing with enabled', async () => {
-    const created = await createCode(app, key, { routing: { rules: [{ condition: 'country:FR', destination: 'https://example.fr/' }] } });
+    const created = await createCode(app, key, {
+      routing: { rules: [{ condition: 'country:FR', destination: 'https://example.fr/' }] },
+    });
     const res = await app.request('PATCH', `/v1/codes/${created.id}`, {
       key,
       body: { routing: { enabled: false, rules: [{ condition: 'country:JP', destination: 'https://example.jp/' }] } },

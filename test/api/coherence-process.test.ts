@@ -72,7 +72,6 @@ async function stop(...servers: ServerProcess[]): Promise<void> {
 
 const newKey = (account: string) => cliKey(testDb.url, account);
 
-
 /** Where B sends a scan of `slug` right now: the Location, or the status when it is no redirect. */
 async function scan(server: ServerProcess, slug: string, headers: Record<string, string> = {}): Promise<string> {
   const res = await fetch(`${server.url}/${slug}`, { redirect: 'manual', headers });
@@ -101,7 +100,8 @@ async function newCode(server: ServerProcess, key: string, body: Record<string, 
   return { id: created.body.id as string, slug: new URL(created.body.scan_url).pathname.slice(1) };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 describe('with REDIS_URL: a change on A reaches B within 1 s', () => {
   let a: ServerProcess;
@@ -112,24 +112,35 @@ describe('with REDIS_URL: a change on A reaches B within 1 s', () => {
     key = await newKey('coherence');
     [a, b] = await startPair({ REDIS_URL, CODE_CACHE_TTL_MS: LONG_TTL, API_KEY_CACHE_TTL_MS: LONG_TTL });
     // B listens for invalidations before it is warmed; otherwise a message could pass unseen.
-    expect(await timeUntil(async () => [a, b].every((s) => s.logs().includes('Cache invalidation subscribed')), 5000)).toBeLessThan(Infinity);
+    expect(
+      await timeUntil(async () => [a, b].every((s) => s.logs().includes('Cache invalidation subscribed')), 5000),
+    ).toBeLessThan(Infinity);
   }, 60_000);
   afterAll(() => stop(a, b));
 
   it('a destination change', async () => {
     const code = await newCode(a, key);
     expect(await scan(b, code.slug)).toBe('https://example.com/before');
-    expect((await call(a, key, 'PATCH', `/v1/codes/${code.id}`, { destination: 'https://example.com/after' })).status).toBe(200);
-    expect(await timeUntil(async () => (await scan(b, code.slug)) === 'https://example.com/after')).toBeLessThan(LIMIT_MS);
+    expect(
+      (await call(a, key, 'PATCH', `/v1/codes/${code.id}`, { destination: 'https://example.com/after' })).status,
+    ).toBe(200);
+    expect(await timeUntil(async () => (await scan(b, code.slug)) === 'https://example.com/after')).toBeLessThan(
+      LIMIT_MS,
+    );
   });
 
   it('a routing change', async () => {
     const code = await newCode(a, key);
     const german = { 'accept-language': 'de-DE,de;q=0.9' };
     expect(await scan(b, code.slug, german)).toBe('https://example.com/before');
-    const put = await call(a, key, 'PUT', `/v1/codes/${code.id}/routing`, { enabled: true, rules: [{ condition: 'language:de', destination: 'https://example.de/' }] });
+    const put = await call(a, key, 'PUT', `/v1/codes/${code.id}/routing`, {
+      enabled: true,
+      rules: [{ condition: 'language:de', destination: 'https://example.de/' }],
+    });
     expect(put.status, put.text).toBe(200);
-    expect(await timeUntil(async () => (await scan(b, code.slug, german)) === 'https://example.de/')).toBeLessThan(LIMIT_MS);
+    expect(await timeUntil(async () => (await scan(b, code.slug, german)) === 'https://example.de/')).toBeLessThan(
+      LIMIT_MS,
+    );
   });
 
   it('a design change: B renders the new image', async () => {
@@ -154,7 +165,9 @@ describe('with REDIS_URL: a change on A reaches B within 1 s', () => {
     const secret = created.body.key as string;
     expect((await call(b, secret, 'GET', '/v1/codes')).status).toBe(200);
     expect((await call(a, key, 'DELETE', `/v1/api-keys/${created.body.id}`)).status).toBe(204);
-    expect(await timeUntil(async () => (await call(b, secret, 'GET', '/v1/codes')).status === 401)).toBeLessThan(LIMIT_MS);
+    expect(await timeUntil(async () => (await call(b, secret, 'GET', '/v1/codes')).status === 401)).toBeLessThan(
+      LIMIT_MS,
+    );
   });
 
   it('a key rotated on A with grace_period_seconds 0: B refuses the old key', async () => {
@@ -163,30 +176,61 @@ describe('with REDIS_URL: a change on A reaches B within 1 s', () => {
     expect((await call(b, secret, 'GET', '/v1/codes')).status).toBe(200);
     const rotated = await call(a, key, 'POST', `/v1/api-keys/${created.body.id}/rotate`, { grace_period_seconds: 0 });
     expect(rotated.status, rotated.text).toBe(201);
-    expect(await timeUntil(async () => (await call(b, secret, 'GET', '/v1/codes')).status === 401)).toBeLessThan(LIMIT_MS);
+    expect(await timeUntil(async () => (await call(b, secret, 'GET', '/v1/codes')).status === 401)).toBeLessThan(
+      LIMIT_MS,
+    );
     expect((await call(b, rotated.body.key, 'GET', '/v1/codes')).status).toBe(200);
   });
 
   it('an OAuth client deleted on A: B refuses its client-credentials token', async () => {
-    const client = await call(a, key, 'POST', '/v1/oauth-clients', { name: 'job', scopes: ['codes:read'], grant_types: ['client_credentials'] });
+    const client = await call(a, key, 'POST', '/v1/oauth-clients', {
+      name: 'job',
+      scopes: ['codes:read'],
+      grant_types: ['client_credentials'],
+    });
     expect(client.status, client.text).toBe(201);
-    const token = await postForm(`${a.url}/oauth/token`, { grant_type: 'client_credentials', scope: 'codes:read' }, { authorization: basic(client.body.client_id, client.body.client_secret) });
+    const token = await postForm(
+      `${a.url}/oauth/token`,
+      { grant_type: 'client_credentials', scope: 'codes:read' },
+      { authorization: basic(client.body.client_id, client.body.client_secret) },
+    );
     expect(token.status, token.text).toBe(200);
     const bearer = token.body.access_token as string;
     expect((await call(b, bearer, 'GET', '/v1/codes')).status).toBe(200);
     expect((await call(a, key, 'DELETE', `/v1/oauth-clients/${client.body.client_id}`)).status).toBe(204);
-    expect(await timeUntil(async () => (await call(b, bearer, 'GET', '/v1/codes')).status === 401)).toBeLessThan(LIMIT_MS);
+    expect(await timeUntil(async () => (await call(b, bearer, 'GET', '/v1/codes')).status === 401)).toBeLessThan(
+      LIMIT_MS,
+    );
   });
 
   it('a grant withdrawn on A: B refuses the access tokens issued under it', async () => {
-    const client = await call(a, key, 'POST', '/v1/oauth-clients', { name: 'app', scopes: ['codes:read'], grant_types: ['authorization_code'], redirect_uris: [REDIRECT_URI] });
+    const client = await call(a, key, 'POST', '/v1/oauth-clients', {
+      name: 'app',
+      scopes: ['codes:read'],
+      grant_types: ['authorization_code'],
+      redirect_uris: [REDIRECT_URI],
+    });
     expect(client.status, client.text).toBe(201);
     const { verifier, challenge } = pkce();
-    const { jar, consentUrl } = await authorize(a.url, { clientId: client.body.client_id, scope: 'codes:read', challenge, redirectUri: REDIRECT_URI });
-    const { final } = await consent(a.url, jar, consentUrl, [['api_key', key], ['scope', 'codes:read'], ['decision', 'approve']]);
+    const { jar, consentUrl } = await authorize(a.url, {
+      clientId: client.body.client_id,
+      scope: 'codes:read',
+      challenge,
+      redirectUri: REDIRECT_URI,
+    });
+    const { final } = await consent(a.url, jar, consentUrl, [
+      ['api_key', key],
+      ['scope', 'codes:read'],
+      ['decision', 'approve'],
+    ]);
     const tokens = await postForm(
       `${a.url}/oauth/token`,
-      { grant_type: 'authorization_code', code: final!.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      {
+        grant_type: 'authorization_code',
+        code: final!.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+      },
       { authorization: basic(client.body.client_id, client.body.client_secret) },
     );
     expect(tokens.status, tokens.text).toBe(200);
@@ -194,7 +238,9 @@ describe('with REDIS_URL: a change on A reaches B within 1 s', () => {
     expect((await call(b, bearer, 'GET', '/v1/codes')).status).toBe(200);
     const [grant] = (await call(a, key, 'GET', '/v1/oauth-grants')).body.data;
     expect((await call(a, key, 'DELETE', `/v1/oauth-grants/${grant.id}`)).status).toBe(204);
-    expect(await timeUntil(async () => (await call(b, bearer, 'GET', '/v1/codes')).status === 401)).toBeLessThan(LIMIT_MS);
+    expect(await timeUntil(async () => (await call(b, bearer, 'GET', '/v1/codes')).status === 401)).toBeLessThan(
+      LIMIT_MS,
+    );
   });
 
   it('a missed message: when B resubscribes after losing Redis, it drops its caches', async () => {
@@ -208,10 +254,15 @@ describe('with REDIS_URL: a change on A reaches B within 1 s', () => {
       const subscribedBefore = b.logs().split('Cache invalidation subscribed').length;
       // Every bus's subscriber (other test files' too: for them it only empties caches).
       const list = (await redis.client('LIST')) as string;
-      const ids = list.split('\n').filter((line) => line.includes(`name=${SUBSCRIBER_NAME} `)).map((line) => /\bid=(\d+)/.exec(line)![1]!);
+      const ids = list
+        .split('\n')
+        .filter((line) => line.includes(`name=${SUBSCRIBER_NAME} `))
+        .map((line) => /\bid=(\d+)/.exec(line)![1]!);
       expect(ids.length).toBeGreaterThanOrEqual(2);
       for (const id of ids) await redis.client('KILL', 'ID', id);
-      expect(await timeUntil(async () => b.logs().split('Cache invalidation subscribed').length > subscribedBefore, 5000)).toBeLessThan(Infinity);
+      expect(
+        await timeUntil(async () => b.logs().split('Cache invalidation subscribed').length > subscribedBefore, 5000),
+      ).toBeLessThan(Infinity);
     } finally {
       redis.disconnect();
     }
@@ -234,14 +285,28 @@ describe('with REDIS_URL: a change on A reaches B within 1 s', () => {
       const secret = created.body.key as string;
       expect((await call(b, secret, 'GET', '/v1/codes?limit=1')).status).toBe(200);
       expect((await call(a, key, 'DELETE', `/v1/api-keys/${created.body.id}`)).status).toBe(204);
-      revocations.push(await timeUntil(async () => (await call(b, secret, 'GET', '/v1/codes?limit=1')).status === 401, 3000, 2));
+      revocations.push(
+        await timeUntil(async () => (await call(b, secret, 'GET', '/v1/codes?limit=1')).status === 401, 3000, 2),
+      );
     }
     const summary = (name: string, samples: number[]) => {
       const sorted = [...samples].sort((x, y) => x - y);
-      return { name, n: sorted.length, p50: +percentile(sorted, 50).toFixed(1), p99: +percentile(sorted, 99).toFixed(1), max: +sorted.at(-1)!.toFixed(1) };
+      return {
+        name,
+        n: sorted.length,
+        p50: +percentile(sorted, 50).toFixed(1),
+        p99: +percentile(sorted, 99).toFixed(1),
+        max: +sorted.at(-1)!.toFixed(1),
+      };
     };
-    const results = [summary('destination change -> B redirects to it', changes), summary('key revocation -> B answers 401', revocations)];
-    console.info(`coherence latency (${testDb.dialect}, ms from A's answer to B's first new answer, polled every 2 ms): ${JSON.stringify(results)}`);
+    const results = [
+      summary('destination change -> B redirects to it', changes),
+      summary('key revocation -> B answers 401', revocations),
+    ];
+    console.info(
+      `coherence latency (${testDb.dialect}, ms from A's answer to B's first new answer, polled every 2 ms): ` +
+        `${JSON.stringify(results)}`,
+    );
     for (const r of results) expect(r.p99).toBeLessThan(LIMIT_MS);
   }, 120_000);
 });
@@ -262,7 +327,9 @@ describe('without REDIS_URL: B sees a change when its cached entry expires (CODE
     const code = await newCode(a, key);
     const cachedAt = performance.now();
     expect(await scan(b, code.slug)).toBe('https://example.com/before');
-    expect((await call(a, key, 'PATCH', `/v1/codes/${code.id}`, { destination: 'https://example.com/after' })).status).toBe(200);
+    expect(
+      (await call(a, key, 'PATCH', `/v1/codes/${code.id}`, { destination: 'https://example.com/after' })).status,
+    ).toBe(200);
     expect(await scan(b, code.slug)).toBe('https://example.com/before');
     await timeUntil(async () => (await scan(b, code.slug)) === 'https://example.com/after', TTL + 2000);
     const seenAfter = performance.now() - cachedAt;

@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** fetch() decodes bodies and hides Content-Encoding's effect on size: node:http shows the wire. */
-function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${app.url}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -30,7 +33,8 @@ function raw(path: string, headers: Record<string, string> = {}): Promise<{ stat
   });
 }
 
-const decode = (encoding: string | undefined, body: Buffer) => (encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body);
+const decode = (encoding: string | undefined, body: Buffer) =>
+  encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
 
 describe('JSON and documents', () => {
   it('compresses the OpenAPI document in the encoding asked for, and identical once decoded', async () => {
@@ -45,11 +49,14 @@ describe('JSON and documents', () => {
       expect(decode(encoding, res.body).equals(identity.body)).toBe(true);
     }
     // A client preferring gzip gets gzip.
-    expect((await raw('/v1/openapi.json', { 'accept-encoding': 'gzip;q=1, br;q=0.5' })).headers['content-encoding']).toBe('gzip');
+    expect(
+      (await raw('/v1/openapi.json', { 'accept-encoding': 'gzip;q=1, br;q=0.5' })).headers['content-encoding'],
+    ).toBe('gzip');
   });
 
   it('compresses a large JSON list and a large GraphQL answer, not a small one', async () => {
-    for (let i = 0; i < 12; i++) await app.request('POST', '/v1/codes', { key, body: { content: `https://example.com/compression/${i}` } });
+    for (let i = 0; i < 12; i++)
+      await app.request('POST', '/v1/codes', { key, body: { content: `https://example.com/compression/${i}` } });
     const list = await raw('/v1/codes?limit=12', { authorization: `Bearer ${key}`, 'accept-encoding': 'br, gzip' });
     expect(list.status).toBe(200);
     expect(list.headers['content-encoding']).toBe('br');
@@ -66,8 +73,13 @@ describe('JSON and documents', () => {
   });
 
   it('compresses the streamed raw-scan CSV export, the same rows once decoded', async () => {
-    const code = (await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/exported' } })).body;
-    for (let i = 0; i < 40; i++) await fetch(code.scan_url, { redirect: 'manual', headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.${i}` } });
+    const code = (await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/exported' } }))
+      .body;
+    for (let i = 0; i < 40; i++)
+      await fetch(code.scan_url, {
+        redirect: 'manual',
+        headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.${i}` },
+      });
     await app.services.scans.recorder.flush();
     const path = `/v1/codes/${code.id}/scans/raw?format=csv`;
     const identity = await raw(path, { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' });
@@ -79,7 +91,9 @@ describe('JSON and documents', () => {
   });
 
   it('never compresses the scan redirect', async () => {
-    const code = (await app.request('POST', '/v1/codes', { key, body: { content: `https://example.com/${'long/'.repeat(300)}` } })).body;
+    const code = (
+      await app.request('POST', '/v1/codes', { key, body: { content: `https://example.com/${'long/'.repeat(300)}` } })
+    ).body;
     const scan = await raw(new URL(code.scan_url).pathname, { 'accept-encoding': 'br, gzip' });
     expect(scan.status).toBe(302);
     expect(scan.headers['content-encoding']).toBeUndefined();
@@ -87,10 +101,13 @@ describe('JSON and documents', () => {
 
   it('never compresses GraphQL event streams', async () => {
     const controller = new AbortController();
-    const res = await fetch(`${app.url}/graphql?query=${encodeURIComponent('subscription { scanCreated { codeId } }')}`, {
-      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'accept-encoding': 'br, gzip' },
-      signal: controller.signal,
-    });
+    const res = await fetch(
+      `${app.url}/graphql?query=${encodeURIComponent('subscription { scanCreated { codeId } }')}`,
+      {
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'accept-encoding': 'br, gzip' },
+        signal: controller.signal,
+      },
+    );
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     // yoga marks its streams `none`, which keeps every compressor (ours, a proxy's) off.
     expect(res.headers.get('content-encoding')).toBe('none');

@@ -31,7 +31,9 @@ async function sqlDuring(fn: () => Promise<unknown>): Promise<string[]> {
   return seen;
 }
 
-const PREVIEW = 'query($input: CreateCodeInput!, $codeId: ID, $size: Int) { previewCode(input: $input, codeId: $codeId, size: $size) }';
+const PREVIEW =
+  'query($input: CreateCodeInput!, $codeId: ID, $size: Int) { previewCode(input: $input, codeId: $codeId, size: ' +
+  '$size) }';
 
 describe('Code.svg', () => {
   it('is the SVG of GET /v1/codes/:id/image at the same size', async () => {
@@ -48,19 +50,27 @@ describe('Code.svg', () => {
     for (let i = 0; i < 12; i++) await createCode(app, own);
     const page = (fields: string) => app.graphql(own, `{ codes(first: 12) { edges { node { id ${fields} } } } }`);
     const without = await sqlDuring(() => page(''));
-    const withSvg = await sqlDuring(async () => expect((await page('svg(size: 64)')).body.data.codes.edges).toHaveLength(12));
+    const withSvg = await sqlDuring(async () =>
+      expect((await page('svg(size: 64)')).body.data.codes.edges).toHaveLength(12),
+    );
     expect(withSvg.length).toBe(without.length);
   });
 
-  it('refuses a size out of range with the image endpoint\'s message', async () => {
+  it("refuses a size out of range with the image endpoint's message", async () => {
     const code = await createCode(app, key);
     const res = await app.graphql(key, 'query($id: ID!) { code(id: $id) { svg(size: 10) } }', { id: code.id });
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'size', message: 'must be at least 64' }] });
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: 'size', message: 'must be at least 64' }],
+    });
   });
 
   it('needs codes:read, like the image endpoint', async () => {
     const writeOnly = await app.newAccountKey(undefined, { scopes: ['codes:write'] });
-    const res = await app.graphql(writeOnly, 'mutation { createCode(input: { content: "https://example.com/w" }) { id svg } }');
+    const res = await app.graphql(
+      writeOnly,
+      'mutation { createCode(input: { content: "https://example.com/w" }) { id svg } }',
+    );
     expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });
@@ -68,7 +78,10 @@ describe('Code.svg', () => {
 describe('previewCode', () => {
   it('draws the design createCode would make, and saves nothing', async () => {
     const own = await app.newAccountKey();
-    const input = { content: 'https://example.com/preview', design: { style: 'branded', fgColor: '#7c3aed', frame: 'banner', frameText: 'Scan me' } };
+    const input = {
+      content: 'https://example.com/preview',
+      design: { style: 'branded', fgColor: '#7c3aed', frame: 'banner', frameText: 'Scan me' },
+    };
     const res = await app.graphql(own, PREVIEW, { input, size: 256 });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.previewCode).toMatch(/^<svg[^>]* width="256"/);
@@ -76,19 +89,32 @@ describe('previewCode', () => {
     expect(await countCodes(app, own)).toBe(0);
   });
 
-  it('with codeId encodes that code\'s scan URL: the saved image for an unchanged design', async () => {
+  it("with codeId encodes that code's scan URL: the saved image for an unchanged design", async () => {
     const code = await createCode(app, key, { design: { style: 'dots', fg_color: '#0f766e' } });
-    const res = await app.graphql(key, PREVIEW, { codeId: code.id, size: 200, input: { content: code.content, design: { style: 'dots', fgColor: '#0f766e' } } });
+    const res = await app.graphql(key, PREVIEW, {
+      codeId: code.id,
+      size: 200,
+      input: { content: code.content, design: { style: 'dots', fgColor: '#0f766e' } },
+    });
     expect(res.body.errors).toBeUndefined();
     const saved = await app.request('GET', `/v1/codes/${code.id}/image?format=svg&size=200`, { key });
     expect(res.body.data.previewCode).toBe(saved.text);
   });
 
   it('refuses what createCode refuses, with the same field paths', async () => {
-    const lowContrast = await app.graphql(key, PREVIEW, { input: { content: 'https://example.com/p', design: { fgColor: '#eeeeee' } } });
-    expect(lowContrast.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'design.fgColor', message: expect.stringMatching(/contrast/) }] });
-    const badContent = await app.graphql(key, PREVIEW, { input: { type: 'wifi', content: { ssid: 'Guest', encryption: 'WPA' } } });
-    expect(badContent.body.errors[0].extensions.errors).toEqual([{ path: 'content.password', message: 'is required when encryption is WPA' }]);
+    const lowContrast = await app.graphql(key, PREVIEW, {
+      input: { content: 'https://example.com/p', design: { fgColor: '#eeeeee' } },
+    });
+    expect(lowContrast.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: 'design.fgColor', message: expect.stringMatching(/contrast/) }],
+    });
+    const badContent = await app.graphql(key, PREVIEW, {
+      input: { type: 'wifi', content: { ssid: 'Guest', encryption: 'WPA' } },
+    });
+    expect(badContent.body.errors[0].extensions.errors).toEqual([
+      { path: 'content.password', message: 'is required when encryption is WPA' },
+    ]);
   });
 
   it('takes one preview per operation: aliases cannot turn one request into many renders', async () => {
@@ -110,7 +136,7 @@ describe('previewCode', () => {
     expect(scan.status).toBe(404);
   });
 
-  it('answers NOT_FOUND for another account\'s code, and FORBIDDEN without codes:write', async () => {
+  it("answers NOT_FOUND for another account's code, and FORBIDDEN without codes:write", async () => {
     const code = await createCode(app, key);
     const foreign = await app.graphql(other, PREVIEW, { codeId: code.id, input: { content: 'https://example.com/x' } });
     expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
@@ -122,7 +148,9 @@ describe('previewCode', () => {
 });
 
 describe('bulkCreateCodesFromCsv', () => {
-  const IMPORT = 'mutation($csv: String!) { bulkCreateCodesFromCsv(csv: $csv) { batchId created codes { id content design { fgColor style } } } }';
+  const IMPORT =
+    'mutation($csv: String!) { bulkCreateCodesFromCsv(csv: $csv) { batchId created codes { id content design { ' +
+    'fgColor style } } } }';
 
   it('creates every row, in order, for the caller only', async () => {
     const own = await app.newAccountKey();
@@ -138,7 +166,9 @@ describe('bulkCreateCodesFromCsv', () => {
       ],
     });
     expect(await countCodes(app, own)).toBe(2);
-    const foreign = await app.graphql(other, 'query($id: ID!) { code(id: $id) { id } }', { id: res.body.data.bulkCreateCodesFromCsv.codes[0].id });
+    const foreign = await app.graphql(other, 'query($id: ID!) { code(id: $id) { id } }', {
+      id: res.body.data.bulkCreateCodesFromCsv.codes[0].id,
+    });
     expect(foreign.body.data.code).toBeNull();
   });
 
@@ -146,7 +176,11 @@ describe('bulkCreateCodesFromCsv', () => {
     const own = await app.newAccountKey();
     const csv = 'content,fg_color\nhttps://example.com/ok,\njavascript:alert(1),\nhttps://example.com/b,blue\n';
     const res = await app.graphql(own, IMPORT, { csv });
-    const rest = await app.request('POST', '/v1/codes/bulk', { key: own, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    const rest = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      rawBody: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(rest.status).toBe(422);
     const error = res.body.errors[0];
     expect(error.extensions.code).toBe('VALIDATION_FAILED');
@@ -169,7 +203,8 @@ describe('bulkCreateCodesFromCsv', () => {
   it('counts against the bulk rate limit, like bulkCreateCodes', async () => {
     const own = await app.newAccountKey();
     const csv = 'content\nhttps://example.com/limited\n';
-    for (let i = 0; i < 3; i++) expect((await app.graphql(own, IMPORT, { csv })).body.data.bulkCreateCodesFromCsv.created).toBe(1);
+    for (let i = 0; i < 3; i++)
+      expect((await app.graphql(own, IMPORT, { csv })).body.data.bulkCreateCodesFromCsv.created).toBe(1);
     const refused = await app.graphql(own, IMPORT, { csv });
     expect(refused.status).toBe(429);
     expect(refused.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 });

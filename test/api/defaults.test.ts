@@ -12,7 +12,10 @@ let key: string;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  key = (await runCli(['keys', 'create', '--account', 'defaults'], { DATABASE_URL: testDb.url })).stdout.trim().split('\n').at(-1)!;
+  key = (await runCli(['keys', 'create', '--account', 'defaults'], { DATABASE_URL: testDb.url })).stdout
+    .trim()
+    .split('\n')
+    .at(-1)!;
   server = await startServer({ DATABASE_URL: testDb.url }, undefined, 'npm start');
 }, 60_000);
 afterAll(async () => {
@@ -22,7 +25,11 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) =>
-  fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('npm start with NODE_ENV unset', () => {
   it('serves no GraphiQL: a browser gets a 401', async () => {
@@ -41,7 +48,9 @@ describe('npm start with NODE_ENV unset', () => {
   it('refuses http:// webhook URLs (checked before any lookup)', async () => {
     const res = await api('POST', '/v1/webhooks', { url: 'http://hooks.example.com/qr', events: ['code.created'] });
     expect(res.status).toBe(422);
-    expect((await res.json()).errors).toEqual([{ path: 'url', message: expect.stringMatching(/must be an https:\/\/ URL/) }]);
+    expect((await res.json()).errors).toEqual([
+      { path: 'url', message: expect.stringMatching(/must be an https:\/\/ URL/) },
+    ]);
   });
 
   it('still does what the README shows: create a code and scan it', async () => {
@@ -59,8 +68,16 @@ describe('npm start with NODE_ENV unset', () => {
     const png = await api('GET', `/v1/codes/${code.id}/image?format=png&size=256`);
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
-    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' };
-    expect((await fetch(`${server.url}${new URL(code.scan_url).pathname}`, { redirect: 'manual', headers: browser })).status).toBe(302);
-    await expect.poll(async () => (await (await api('GET', `/v1/codes/${code.id}/scans`)).json()).total_scans, { timeout: 10_000 }).toBe(1);
+    const browser = {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+    };
+    expect(
+      (await fetch(`${server.url}${new URL(code.scan_url).pathname}`, { redirect: 'manual', headers: browser })).status,
+    ).toBe(302);
+    await expect
+      .poll(async () => (await (await api('GET', `/v1/codes/${code.id}/scans`)).json()).total_scans, {
+        timeout: 10_000,
+      })
+      .toBe(1);
   });
 });

@@ -27,8 +27,10 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const addDomain = (body: Record<string, unknown>, apiKey = key) => app.request('POST', '/v1/domains', { key: apiKey, body });
-const createCode = (body: Record<string, unknown>, apiKey = key) => app.request('POST', '/v1/codes', { key: apiKey, body: { content: 'https://example.com/default', ...body } });
+const addDomain = (body: Record<string, unknown>, apiKey = key) =>
+  app.request('POST', '/v1/domains', { key: apiKey, body });
+const createCode = (body: Record<string, unknown>, apiKey = key) =>
+  app.request('POST', '/v1/codes', { key: apiKey, body: { content: 'https://example.com/default', ...body } });
 
 /** Adds and verifies a domain through its TXT record; returns its JSON. */
 async function verifiedDomain(hostname: string, apiKey = key, extra: Record<string, unknown> = {}) {
@@ -55,7 +57,11 @@ describe('registering domains', () => {
       object: 'domain',
       hostname: 'go.example.com',
       status: 'pending',
-      verification: { type: 'dns_txt', name: '_qr-verify.go.example.com', value: expect.stringMatching(/^qr-verify=[0-9A-Za-z]{32}$/) },
+      verification: {
+        type: 'dns_txt',
+        name: '_qr-verify.go.example.com',
+        value: expect.stringMatching(/^qr-verify=[0-9A-Za-z]{32}$/),
+      },
       fallback_url: 'https://example.com/home',
       verified_at: null,
       created_at: expect.any(String),
@@ -76,11 +82,33 @@ describe('registering domains', () => {
 
   it('refuses what is not a bare domain name with a 422 naming hostname, adding nothing', async () => {
     const before = (await app.request('GET', '/v1/domains', { key })).body.data.length;
-    const bad = ['', 'https://go.example.com', 'go.example.com:8080', 'go.example.com/path', 'user@go.example.com', '127.0.0.1', '[::1]', '::1', 'localhost', 'a..example', '-a.example', 'a-.example', `${'a'.repeat(64)}.example`, `${'a.'.repeat(127)}example`, 'under_score.example', '10.0.0.300', 42, null];
+    const bad = [
+      '',
+      'https://go.example.com',
+      'go.example.com:8080',
+      'go.example.com/path',
+      'user@go.example.com',
+      '127.0.0.1',
+      '[::1]',
+      '::1',
+      'localhost',
+      'a..example',
+      '-a.example',
+      'a-.example',
+      `${'a'.repeat(64)}.example`,
+      `${'a.'.repeat(127)}example`,
+      'under_score.example',
+      '10.0.0.300',
+      42,
+      null,
+    ];
     for (const hostname of bad) {
       const res = await addDomain({ hostname });
       expect(res.status, String(hostname)).toBe(422);
-      expect(res.body.errors.map((e: { path: string }) => e.path), String(hostname)).toContain('hostname');
+      expect(
+        res.body.errors.map((e: { path: string }) => e.path),
+        String(hostname),
+      ).toContain('hostname');
     }
     const fallback = await addDomain({ hostname: 'fine.example', fallback_url: 'javascript:alert(1)' });
     expect(fallback.status).toBe(422);
@@ -97,7 +125,9 @@ describe('registering domains', () => {
       const res = await own.request('POST', '/v1/domains', { key: ownKey, body: { hostname: 'QR.example.net' } });
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([{ path: 'hostname', message: 'is the service’s own domain' }]);
-      expect((await own.request('POST', '/v1/domains', { key: ownKey, body: { hostname: 'links.example.net' } })).status).toBe(201);
+      expect(
+        (await own.request('POST', '/v1/domains', { key: ownKey, body: { hostname: 'links.example.net' } })).status,
+      ).toBe(201);
     } finally {
       await own.close();
     }
@@ -117,7 +147,10 @@ describe('registering domains', () => {
     const stale = (await addDomain({ hostname: 'stale.example' })).body;
     await verifiedDomain('kept.example');
     const eightDaysAgo = Date.now() - 8 * 86_400_000;
-    await app.testDb.db('domains').whereIn('hostname', ['stale.example', 'kept.example']).update({ created_at: eightDaysAgo });
+    await app.testDb
+      .db('domains')
+      .whereIn('hostname', ['stale.example', 'kept.example'])
+      .update({ created_at: eightDaysAgo });
     const taken = await addDomain({ hostname: 'stale.example' }, otherKey);
     expect(taken.status, taken.text).toBe(201);
     expect((await app.request('GET', `/v1/domains/${stale.id}`, { key })).status).toBe(404);
@@ -129,7 +162,10 @@ describe('registering domains', () => {
     for (let i = 0; i < 25; i++) expect((await addDomain({ hostname: `cap${i}.example` }, capped)).status).toBe(201);
     const over = await addDomain({ hostname: 'cap25.example' }, capped);
     expect(over.status).toBe(422);
-    expect(over.body.errors[0]).toEqual({ path: 'hostname', message: expect.stringMatching(/has 25 domains.*DOMAINS_PER_ACCOUNT/) });
+    expect(over.body.errors[0]).toEqual({
+      path: 'hostname',
+      message: expect.stringMatching(/has 25 domains.*DOMAINS_PER_ACCOUNT/),
+    });
   });
 });
 
@@ -189,9 +225,16 @@ describe('verification', () => {
     expect((await runCli(['domains', 'verify', 'http://bad'], { DATABASE_URL: app.testDb.url })).code).toBe(2);
     // The running server reads the verified set again every CODE_CACHE_TTL_MS; here at once.
     await app.services.verifiedHosts.reload();
-    const code = await createCode({ domain: 'operator.example', slug: 'by-operator', content: 'https://example.com/operator' });
+    const code = await createCode({
+      domain: 'operator.example',
+      slug: 'by-operator',
+      content: 'https://example.com/operator',
+    });
     expect(code.status, code.text).toBe(201);
-    expect(await scanAt('operator.example', '/by-operator')).toMatchObject({ status: 302, location: 'https://example.com/operator' });
+    expect(await scanAt('operator.example', '/by-operator')).toMatchObject({
+      status: 302,
+      location: 'https://example.com/operator',
+    });
   });
 });
 
@@ -205,13 +248,22 @@ describe('codes on a domain', () => {
   it('scans at https://<domain>/<slug>, and its image encodes that URL', async () => {
     const res = await createCode({ domain: 'ONE.example', slug: 'hello', content: 'https://example.com/hello' });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ domain: 'one.example', scan_url: 'https://one.example/hello', payload: 'https://one.example/hello' });
-    expect((await app.request('GET', `/v1/codes/${res.body.id}`, { key })).body.scan_url).toBe('https://one.example/hello');
+    expect(res.body).toMatchObject({
+      domain: 'one.example',
+      scan_url: 'https://one.example/hello',
+      payload: 'https://one.example/hello',
+    });
+    expect((await app.request('GET', `/v1/codes/${res.body.id}`, { key })).body.scan_url).toBe(
+      'https://one.example/hello',
+    );
     const svg = await app.request('GET', `/v1/codes/${res.body.id}/image?format=svg`, { key });
     expect(decodeQr(svgToRgba(svg.text, 400))).toBe('https://one.example/hello');
     expect(await scanAt('one.example', '/hello')).toMatchObject({ status: 302, location: 'https://example.com/hello' });
     // The Host header as browsers send it: any case, with a port.
-    expect(await scanAt('One.Example:8443', '/hello')).toMatchObject({ status: 302, location: 'https://example.com/hello' });
+    expect(await scanAt('One.Example:8443', '/hello')).toMatchObject({
+      status: 302,
+      location: 'https://example.com/hello',
+    });
     // Not on the service's own domain, nor on another account domain.
     expect((await scanAt(defaultHost(), '/hello')).status).toBe(404);
     expect((await scanAt('two.example', '/hello')).status).toBe(404);
@@ -224,9 +276,15 @@ describe('codes on a domain', () => {
   it('keeps codes without a domain exactly as before', async () => {
     const res = await createCode({ slug: 'plain-one', content: 'https://example.com/plain' });
     expect(res.body).toMatchObject({ domain: null, scan_url: `${app.url}/plain-one` });
-    expect(await scanAt(defaultHost(), '/plain-one')).toMatchObject({ status: 302, location: 'https://example.com/plain' });
+    expect(await scanAt(defaultHost(), '/plain-one')).toMatchObject({
+      status: 302,
+      location: 'https://example.com/plain',
+    });
     // A Host that is no verified domain is the service's own: deployments behind any name keep working.
-    expect(await scanAt('anything.example', '/plain-one')).toMatchObject({ status: 302, location: 'https://example.com/plain' });
+    expect(await scanAt('anything.example', '/plain-one')).toMatchObject({
+      status: 302,
+      location: 'https://example.com/plain',
+    });
     expect(await scanAt('pending-only.example', '/plain-one')).toMatchObject({ status: 302 });
   });
 
@@ -262,8 +320,12 @@ describe('codes on a domain', () => {
     expect(answers[0]).toEqual([{ path: 'domain', message: 'is not a verified domain of this account' }]);
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
-    for (const domain of ['', 42, 'x'.repeat(254)]) expect((await createCode({ domain })).body.errors.map((e: { path: string }) => e.path)).toContain('domain');
-    const text = await app.request('POST', '/v1/codes', { key, body: { type: 'text', content: { text: 'hi' }, domain: 'one.example' } });
+    for (const domain of ['', 42, 'x'.repeat(254)])
+      expect((await createCode({ domain })).body.errors.map((e: { path: string }) => e.path)).toContain('domain');
+    const text = await app.request('POST', '/v1/codes', {
+      key,
+      body: { type: 'text', content: { text: 'hi' }, domain: 'one.example' },
+    });
     expect(text.status).toBe(422);
     expect(text.body.errors).toContainEqual({ path: 'domain', message: expect.stringMatching(/url codes only/) });
   });
@@ -272,22 +334,37 @@ describe('codes on a domain', () => {
     const code = (await createCode({ slug: 'mover', content: 'https://example.com/mover' })).body;
     const moved = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { domain: 'two.example' } });
     expect(moved.status, moved.text).toBe(200);
-    expect(moved.body).toMatchObject({ domain: 'two.example', scan_url: 'https://two.example/mover', payload: 'https://two.example/mover' });
+    expect(moved.body).toMatchObject({
+      domain: 'two.example',
+      scan_url: 'https://two.example/mover',
+      payload: 'https://two.example/mover',
+    });
     const svg = await app.request('GET', `/v1/codes/${code.id}/image?format=svg`, { key });
     expect(decodeQr(svgToRgba(svg.text, 400))).toBe('https://two.example/mover');
     expect(await scanAt('two.example', '/mover')).toMatchObject({ status: 302, location: 'https://example.com/mover' });
     expect((await scanAt(defaultHost(), '/mover')).status).toBe(404);
     // Its slug on the service's domain stays retired: moving back is a 409, a new slug is fine.
     expect((await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { domain: null } })).status).toBe(409);
-    const back = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { domain: null, slug: 'mover-back' } });
+    const back = await app.request('PATCH', `/v1/codes/${code.id}`, {
+      key,
+      body: { domain: null, slug: 'mover-back' },
+    });
     expect(back.body).toMatchObject({ domain: null, scan_url: `${app.url}/mover-back` });
-    expect((await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { domain: 'theirs.example' } })).status).toBe(422);
+    expect(
+      (await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { domain: 'theirs.example' } })).status,
+    ).toBe(422);
   });
 
   it('sends the root and unknown slugs of a domain to its fallback URL, else answers as before', async () => {
     expect(await scanAt('one.example', '/')).toMatchObject({ status: 302, location: 'https://example.com/one-home' });
-    expect(await scanAt('one.example', '/?utm=x')).toMatchObject({ status: 302, location: 'https://example.com/one-home' });
-    expect(await scanAt('one.example', '/no-such-slug')).toMatchObject({ status: 302, location: 'https://example.com/one-home' });
+    expect(await scanAt('one.example', '/?utm=x')).toMatchObject({
+      status: 302,
+      location: 'https://example.com/one-home',
+    });
+    expect(await scanAt('one.example', '/no-such-slug')).toMatchObject({
+      status: 302,
+      location: 'https://example.com/one-home',
+    });
     // Without a fallback URL: the same answers as the service's own domain gives.
     const unknownHere = await scanAt('two.example', '/no-such-slug');
     const unknownDefault = await scanAt(defaultHost(), '/no-such-slug');
@@ -298,11 +375,23 @@ describe('codes on a domain', () => {
     const problem = (body: string) => ({ ...JSON.parse(body), request_id: undefined });
     expect([rootHere.status, problem(rootHere.body)]).toEqual([rootDefault.status, problem(rootDefault.body)]);
     // The fallback is changed (and removed) with PATCH, at once.
-    expect((await app.request('PATCH', `/v1/domains/${d2.id}`, { key, body: { fallback_url: 'https://example.com/two-home' } })).body.fallback_url).toBe('https://example.com/two-home');
+    expect(
+      (
+        await app.request('PATCH', `/v1/domains/${d2.id}`, {
+          key,
+          body: { fallback_url: 'https://example.com/two-home' },
+        })
+      ).body.fallback_url,
+    ).toBe('https://example.com/two-home');
     expect(await scanAt('two.example', '/')).toMatchObject({ status: 302, location: 'https://example.com/two-home' });
-    expect((await app.request('PATCH', `/v1/domains/${d2.id}`, { key, body: { fallback_url: null } })).body.fallback_url).toBeNull();
+    expect(
+      (await app.request('PATCH', `/v1/domains/${d2.id}`, { key, body: { fallback_url: null } })).body.fallback_url,
+    ).toBeNull();
     expect((await scanAt('two.example', '/')).status).toBe(rootDefault.status);
-    const bad = await app.request('PATCH', `/v1/domains/${d2.id}`, { key, body: { fallback_url: 'ftp://x', hostname: 'x.example' } });
+    const bad = await app.request('PATCH', `/v1/domains/${d2.id}`, {
+      key,
+      body: { fallback_url: 'ftp://x', hostname: 'x.example' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['fallback_url', 'hostname']);
   });
@@ -315,38 +404,97 @@ describe('codes on a domain', () => {
     const raw = await app.request('GET', `/v1/codes/${code.id}/scans/raw`, { key });
     expect(raw.status, raw.text).toBe(200);
     expect(raw.body.data).toHaveLength(1);
-    const event = { codeId: code.id, slug: 'counted', domain: 'one.example', accountId: 'acct', at: 0, ruleId: null, destination: 'https://example.com/default' };
-    expect(scanPayload({ ...event, country: null, device: null, os: null, browser: null, referrerHost: null, language: null, isBot: false, ip: null, userAgent: undefined }, app.url).scan_url).toBe('https://one.example/counted');
+    const event = {
+      codeId: code.id,
+      slug: 'counted',
+      domain: 'one.example',
+      accountId: 'acct',
+      at: 0,
+      ruleId: null,
+      destination: 'https://example.com/default',
+    };
+    expect(
+      scanPayload(
+        {
+          ...event,
+          country: null,
+          device: null,
+          os: null,
+          browser: null,
+          referrerHost: null,
+          language: null,
+          isBot: false,
+          ip: null,
+          userAgent: undefined,
+        },
+        app.url,
+      ).scan_url,
+    ).toBe('https://one.example/counted');
   });
 
   it('creates codes on domains in bulk (JSON and CSV), slugs per domain, naming each refused item', async () => {
     const ok = await app.request('POST', '/v1/codes/bulk', {
       key,
-      body: { codes: [{ content: 'https://example.com/b1', slug: 'bulk-same', domain: 'one.example' }, { content: 'https://example.com/b2', slug: 'bulk-same', domain: 'two.example' }, { content: 'https://example.com/b3', domain: 'two.example' }, { content: 'https://example.com/b4' }] },
+      body: {
+        codes: [
+          { content: 'https://example.com/b1', slug: 'bulk-same', domain: 'one.example' },
+          { content: 'https://example.com/b2', slug: 'bulk-same', domain: 'two.example' },
+          { content: 'https://example.com/b3', domain: 'two.example' },
+          { content: 'https://example.com/b4' },
+        ],
+      },
     });
     expect(ok.status, ok.text).toBe(201);
-    expect(ok.body.data.map((c: { scan_url: string }) => c.scan_url.replace(/[0-9A-Za-z]{7}$/, '*'))).toEqual(['https://one.example/bulk-same', 'https://two.example/bulk-same', 'https://two.example/*', `${app.url}/*`]);
+    expect(ok.body.data.map((c: { scan_url: string }) => c.scan_url.replace(/[0-9A-Za-z]{7}$/, '*'))).toEqual([
+      'https://one.example/bulk-same',
+      'https://two.example/bulk-same',
+      'https://two.example/*',
+      `${app.url}/*`,
+    ]);
     expect((await scanAt('two.example', '/bulk-same')).location).toBe('https://example.com/b2');
     const bad = await app.request('POST', '/v1/codes/bulk', {
       key,
-      body: { codes: [{ content: 'https://example.com/x', domain: 'one.example' }, { content: 'https://example.com/x', domain: 'theirs.example' }, { content: 'https://example.com/x', slug: 'dupe', domain: 'two.example' }, { content: 'https://example.com/x', slug: 'dupe', domain: 'two.example' }] },
+      body: {
+        codes: [
+          { content: 'https://example.com/x', domain: 'one.example' },
+          { content: 'https://example.com/x', domain: 'theirs.example' },
+          { content: 'https://example.com/x', slug: 'dupe', domain: 'two.example' },
+          { content: 'https://example.com/x', slug: 'dupe', domain: 'two.example' },
+        ],
+      },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([{ path: 'codes.1.domain', message: 'is not a verified domain of this account' }]);
-    const taken = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: [{ content: 'https://example.com/x', slug: 'bulk-same', domain: 'two.example' }, { content: 'https://example.com/x', slug: 'bulk-same' }] } });
+    const taken = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: {
+        codes: [
+          { content: 'https://example.com/x', slug: 'bulk-same', domain: 'two.example' },
+          { content: 'https://example.com/x', slug: 'bulk-same' },
+        ],
+      },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.errors).toEqual([{ path: 'codes.0.slug', message: 'is taken' }]);
 
     const csv = await app.request('POST', '/v1/codes/bulk', {
       key,
       headers: { 'content-type': 'text/csv' },
-      rawBody: 'content,slug,domain\nhttps://example.com/c1,csv-one,one.example\nhttps://example.com/c2,csv-one,\nhttps://example.com/c3,,nope.example\n',
+      rawBody:
+        'content,slug,domain\nhttps://example.com/c1,csv-one,one.example\nhttps://example.com/c2,csv-one,\nhttps://example.com/c3,,nope.example\n',
     });
     expect(csv.status).toBe(422);
     expect(csv.body.errors).toEqual([{ path: 'row 4.domain', message: 'is not a verified domain of this account' }]);
-    const csvOk = await app.request('POST', '/v1/codes/bulk', { key, headers: { 'content-type': 'text/csv' }, rawBody: 'content,slug,domain\nhttps://example.com/c1,csv-one,one.example\nhttps://example.com/c2,csv-one,\n' });
+    const csvOk = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      headers: { 'content-type': 'text/csv' },
+      rawBody: 'content,slug,domain\nhttps://example.com/c1,csv-one,one.example\nhttps://example.com/c2,csv-one,\n',
+    });
     expect(csvOk.status, csvOk.text).toBe(201);
-    expect(csvOk.body.data.map((c: { scan_url: string }) => c.scan_url)).toEqual(['https://one.example/csv-one', `${app.url}/csv-one`]);
+    expect(csvOk.body.data.map((c: { scan_url: string }) => c.scan_url)).toEqual([
+      'https://one.example/csv-one',
+      `${app.url}/csv-one`,
+    ]);
   });
 });
 
@@ -398,12 +546,26 @@ describe('GraphQL', () => {
   const FIELDS = 'id hostname status verification { type name value } fallbackUrl verifiedAt createdAt';
 
   it('adds, verifies, lists, changes and removes domains, and puts codes on them, as REST does', async () => {
-    const added = await app.graphql(key, `mutation($input: AddDomainInput!) { addDomain(input: $input) { ${FIELDS} } }`, { input: { hostname: 'GQL.example', fallbackUrl: 'https://example.com/gql' } });
+    const added = await app.graphql(
+      key,
+      `mutation($input: AddDomainInput!) { addDomain(input: $input) { ${FIELDS} } }`,
+      { input: { hostname: 'GQL.example', fallbackUrl: 'https://example.com/gql' } },
+    );
     expect(added.body.errors).toBeUndefined();
     const domain = added.body.data.addDomain;
-    expect(domain).toMatchObject({ hostname: 'gql.example', status: 'pending', fallbackUrl: 'https://example.com/gql', verifiedAt: null, verification: { type: 'dns_txt', name: '_qr-verify.gql.example' } });
+    expect(domain).toMatchObject({
+      hostname: 'gql.example',
+      status: 'pending',
+      fallbackUrl: 'https://example.com/gql',
+      verifiedAt: null,
+      verification: { type: 'dns_txt', name: '_qr-verify.gql.example' },
+    });
     const rest = (await app.request('GET', `/v1/domains/${domain.id}`, { key })).body;
-    expect([domain.hostname, domain.verification, domain.createdAt]).toEqual([rest.hostname, rest.verification, rest.created_at]);
+    expect([domain.hostname, domain.verification, domain.createdAt]).toEqual([
+      rest.hostname,
+      rest.verification,
+      rest.created_at,
+    ]);
 
     const verify = () => app.graphql(key, `mutation($id: ID!) { verifyDomain(id: $id) { status } }`, { id: domain.id });
     const missing = await verify();
@@ -415,18 +577,40 @@ describe('GraphQL', () => {
     const listed = await app.graphql(key, `{ domains { hostname status } domain(id: "${domain.id}") { hostname } }`);
     expect(listed.body.data.domains).toContainEqual({ hostname: 'gql.example', status: 'verified' });
     expect(listed.body.data.domain).toEqual({ hostname: 'gql.example' });
-    expect((await app.graphql(otherKey, `{ domains { id } domain(id: "${domain.id}") { id } }`)).body.data).toEqual({ domains: expect.not.arrayContaining([{ id: domain.id }]), domain: null });
+    expect((await app.graphql(otherKey, `{ domains { id } domain(id: "${domain.id}") { id } }`)).body.data).toEqual({
+      domains: expect.not.arrayContaining([{ id: domain.id }]),
+      domain: null,
+    });
 
-    const code = await app.graphql(key, `mutation($input: CreateCodeInput!) { createCode(input: $input) { id domain scanUrl payload } }`, { input: { content: 'https://example.com/g', slug: 'gql-code', domain: 'gql.example' } });
-    expect(code.body.data.createCode).toMatchObject({ domain: 'gql.example', scanUrl: 'https://gql.example/gql-code', payload: 'https://gql.example/gql-code' });
-    const refused = await app.graphql(key, `mutation($input: CreateCodeInput!) { createCode(input: $input) { id } }`, { input: { content: 'https://example.com/g', domain: 'theirs.example' } });
+    const code = await app.graphql(
+      key,
+      `mutation($input: CreateCodeInput!) { createCode(input: $input) { id domain scanUrl payload } }`,
+      { input: { content: 'https://example.com/g', slug: 'gql-code', domain: 'gql.example' } },
+    );
+    expect(code.body.data.createCode).toMatchObject({
+      domain: 'gql.example',
+      scanUrl: 'https://gql.example/gql-code',
+      payload: 'https://gql.example/gql-code',
+    });
+    const refused = await app.graphql(key, `mutation($input: CreateCodeInput!) { createCode(input: $input) { id } }`, {
+      input: { content: 'https://example.com/g', domain: 'theirs.example' },
+    });
     expect(refused.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
 
-    const remove = () => app.graphql(key, `mutation($id: ID!) { removeDomain(id: $id) { deletedId } }`, { id: domain.id });
+    const remove = () =>
+      app.graphql(key, `mutation($id: ID!) { removeDomain(id: $id) { deletedId } }`, { id: domain.id });
     expect((await remove()).body.errors[0].extensions.code).toBe('CONFLICT');
-    const moved = await app.graphql(key, `mutation($id: ID!) { updateCode(id: $id, input: { domain: null, slug: "gql-moved" }) { domain scanUrl } }`, { id: code.body.data.createCode.id });
+    const moved = await app.graphql(
+      key,
+      `mutation($id: ID!) { updateCode(id: $id, input: { domain: null, slug: "gql-moved" }) { domain scanUrl } }`,
+      { id: code.body.data.createCode.id },
+    );
     expect(moved.body.data.updateCode).toEqual({ domain: null, scanUrl: `${app.url}/gql-moved` });
-    const cleared = await app.graphql(key, `mutation($id: ID!) { updateDomain(id: $id, input: { fallbackUrl: null }) { fallbackUrl } }`, { id: domain.id });
+    const cleared = await app.graphql(
+      key,
+      `mutation($id: ID!) { updateDomain(id: $id, input: { fallbackUrl: null }) { fallbackUrl } }`,
+      { id: domain.id },
+    );
     expect(cleared.body.data.updateDomain.fallbackUrl).toBeNull();
     expect((await remove()).body.data.removeDomain).toEqual({ deletedId: domain.id });
   });

@@ -15,7 +15,12 @@ afterAll(() => app.close());
 function expectProblem(res: { status: number; headers: Headers; body: any; text: string }, status: number) {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toContain('application/problem+json');
-  expect(res.body).toMatchObject({ status, type: expect.stringMatching(/^\/problems\//), title: expect.any(String), detail: expect.any(String) });
+  expect(res.body).toMatchObject({
+    status,
+    type: expect.stringMatching(/^\/problems\//),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   expect(res.text).not.toMatch(/\bat .+\.ts:\d+/); // no stack trace
 }
 
@@ -59,18 +64,30 @@ describe('404, 405', () => {
 
 describe('bodies', () => {
   it('answers a body that is not JSON with 415', async () => {
-    const res = await app.request('POST', '/v1/codes', { key, rawBody: 'content=https://example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await app.request('POST', '/v1/codes', {
+      key,
+      rawBody: 'content=https://example.com',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectProblem(res, 415);
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await app.request('POST', '/v1/codes', { key, rawBody: '{"content": ', headers: { 'content-type': 'application/json' } });
+    const res = await app.request('POST', '/v1/codes', {
+      key,
+      rawBody: '{"content": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(res, 400);
     expect(res.body.detail).toContain('not valid JSON');
   });
 
   it('answers a JSON scalar body with 400', async () => {
-    const res = await app.request('POST', '/v1/codes', { key, rawBody: '"https://example.com"', headers: { 'content-type': 'application/json' } });
+    const res = await app.request('POST', '/v1/codes', {
+      key,
+      rawBody: '"https://example.com"',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(res, 400);
   });
 
@@ -110,24 +127,64 @@ describe('422 validation, one message per bad field', () => {
     ['unknown style', { design: { style: 'hearts' } }, 'design.style', /square, dots, rounded, branded/],
     ['unknown level', { design: { error_correction: 'X' } }, 'design.error_correction', /L, M, Q, H/],
     ['logo not http', { design: { logo_url: 'ftp://example.com/logo.png' } }, 'design.logo_url', /http/],
-    ['logo with level L', { design: { logo_url: 'https://example.com/l.png', error_correction: 'L' } }, 'design.error_correction', /Q or H/],
+    [
+      'logo with level L',
+      { design: { logo_url: 'https://example.com/l.png', error_correction: 'L' } },
+      'design.error_correction',
+      /Q or H/,
+    ],
     ['same colors', { design: { fg_color: '#000000', bg_color: '#000000' } }, 'design.fg_color', /contrast of 1\.0:1/],
     ['low contrast', { design: { fg_color: '#aaaaaa', bg_color: '#ffffff' } }, 'design.fg_color', /at least 3:1/],
-    ['low-contrast gradient end', { design: { gradient: { type: 'linear', from: '#000000', to: '#eeeeee' } } }, 'design.gradient.to', /contrast/],
+    [
+      'low-contrast gradient end',
+      { design: { gradient: { type: 'linear', from: '#000000', to: '#eeeeee' } } },
+      'design.gradient.to',
+      /contrast/,
+    ],
     ['unknown eye style', { design: { eye_style: 'star' } }, 'design.eye_style', /square, rounded, circle/],
     ['margin below 2', { design: { margin: 1 } }, 'design.margin', /at least 2/],
     ['frame text without banner', { design: { frame_text: 'Scan me' } }, 'design.frame_text', /banner/],
     ['frame text too long', { design: { frame: 'banner', frame_text: 'x'.repeat(31) } }, 'design.frame_text', /30/],
-    ['unknown static field', { type: 'wifi', content: { ssid: 'Cafe', password: 'secret123', vlan: 3 } }, 'content.vlan', /unknown field 'vlan'/],
-    ['routing on a static code', { type: 'text', content: { text: 'hi' }, routing: { rules: [] } }, 'routing', /url codes only/],
+    [
+      'unknown static field',
+      { type: 'wifi', content: { ssid: 'Cafe', password: 'secret123', vlan: 3 } },
+      'content.vlan',
+      /unknown field 'vlan'/,
+    ],
+    [
+      'routing on a static code',
+      { type: 'text', content: { text: 'hi' }, routing: { rules: [] } },
+      'routing',
+      /url codes only/,
+    ],
     ['unknown top-level field', { colour: 'blue' }, 'colour', /unknown field 'colour'/],
     ['unknown design field', { design: { shape: 'star' } }, 'design.shape', /unknown field 'shape'/],
     ['routing not an object', { routing: [] }, 'routing', /object/],
     ['enabled not boolean', { routing: { enabled: 'yes' } }, 'routing.enabled', /boolean/],
-    ['bad condition form', { routing: { rules: [{ condition: 'US', destination: 'https://example.com' }] } }, 'routing.rules.0.condition', /<dimension>:<value>/],
-    ['unknown dimension', { routing: { rules: [{ condition: 'planet:mars', destination: 'https://example.com' }] } }, 'routing.rules.0.condition', /unknown dimension/],
-    ['unknown country', { routing: { rules: [{ condition: 'country:XX', destination: 'https://example.com' }] } }, 'routing.rules.0.condition', /ISO 3166/],
-    ['bad rule destination', { routing: { rules: [{ condition: 'country:US', destination: 'javascript:x' }] } }, 'routing.rules.0.destination', /http/],
+    [
+      'bad condition form',
+      { routing: { rules: [{ condition: 'US', destination: 'https://example.com' }] } },
+      'routing.rules.0.condition',
+      /<dimension>:<value>/,
+    ],
+    [
+      'unknown dimension',
+      { routing: { rules: [{ condition: 'planet:mars', destination: 'https://example.com' }] } },
+      'routing.rules.0.condition',
+      /unknown dimension/,
+    ],
+    [
+      'unknown country',
+      { routing: { rules: [{ condition: 'country:XX', destination: 'https://example.com' }] } },
+      'routing.rules.0.condition',
+      /ISO 3166/,
+    ],
+    [
+      'bad rule destination',
+      { routing: { rules: [{ condition: 'country:US', destination: 'javascript:x' }] } },
+      'routing.rules.0.destination',
+      /http/,
+    ],
   ];
 
   it.each(cases)('%s', async (_label, overrides, path, message) => {
@@ -144,14 +201,22 @@ describe('422 validation, one message per bad field', () => {
       body: { type: 'url', content: 'nope', design: { fg_color: 'red', style: 'x' }, extra: 1 },
     });
     expectProblem(res, 422);
-    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['content', 'design.fg_color', 'design.style', 'extra']);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'content',
+      'design.fg_color',
+      'design.style',
+      'extra',
+    ]);
   });
 
   it('changes nothing when validation fails', async () => {
     const before = await app.request('GET', '/v1/codes?limit=500', { key });
     await app.request('POST', '/v1/codes', { key, body: codeBody({ design: { fg_color: 'nope' } }) });
     const code = await createCode(app, key);
-    const patch = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { content: 'ftp://x', design: { style: 'dots' } } });
+    const patch = await app.request('PATCH', `/v1/codes/${code.id}`, {
+      key,
+      body: { content: 'ftp://x', design: { style: 'dots' } },
+    });
     expectProblem(patch, 422);
     const after = await app.request('GET', `/v1/codes/${code.id}`, { key });
     expect(after.body).toEqual(code);
@@ -161,14 +226,20 @@ describe('422 validation, one message per bad field', () => {
 
   it('rejects a PATCH with both content and destination', async () => {
     const code = await createCode(app, key);
-    const res = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { content: 'https://a.example', destination: 'https://b.example' } });
+    const res = await app.request('PATCH', `/v1/codes/${code.id}`, {
+      key,
+      body: { content: 'https://a.example', destination: 'https://b.example' },
+    });
     expectProblem(res, 422);
     expect(res.body.errors[0].path).toBe('destination');
   });
 
   it('rejects a PATCH that would put a logo on a level-M code', async () => {
     const code = await createCode(app, key, { design: { error_correction: 'M' } });
-    const res = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { design: { logo_url: 'https://example.com/logo.png' } } });
+    const res = await app.request('PATCH', `/v1/codes/${code.id}`, {
+      key,
+      body: { design: { logo_url: 'https://example.com/logo.png' } },
+    });
     expectProblem(res, 422);
     expect(res.body.errors[0].path).toBe('design.error_correction');
   });

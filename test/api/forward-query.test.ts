@@ -30,8 +30,12 @@ describe('forward_query', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body.forward_query).toBe(true);
     const scanUrl = created.body.scan_url;
-    expect(await locationOf(scanUrl, '?utm_source=flyer&utm_campaign=spring')).toBe('https://example.com/spring?ref=poster&utm_source=flyer&utm_campaign=spring#offer');
-    expect(await locationOf(scanUrl, '?utm_source=flyer&utm_campaign=spring', { 'x-test-country': 'DE' })).toBe('https://example.de/fruehling?utm_source=site&utm_campaign=spring');
+    expect(await locationOf(scanUrl, '?utm_source=flyer&utm_campaign=spring')).toBe(
+      'https://example.com/spring?ref=poster&utm_source=flyer&utm_campaign=spring#offer',
+    );
+    expect(await locationOf(scanUrl, '?utm_source=flyer&utm_campaign=spring', { 'x-test-country': 'DE' })).toBe(
+      'https://example.de/fruehling?utm_source=site&utm_campaign=spring',
+    );
     expect(await locationOf(scanUrl, '')).toBe('https://example.com/spring?ref=poster#offer');
   });
 
@@ -39,22 +43,49 @@ describe('forward_query', () => {
     const code = (await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/plain' } })).body;
     expect(code.forward_query).toBe(false);
     expect(await locationOf(code.scan_url, '?utm_source=flyer')).toBe('https://example.com/plain');
-    expect((await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { forward_query: true } })).body.forward_query).toBe(true);
+    expect(
+      (await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { forward_query: true } })).body.forward_query,
+    ).toBe(true);
     expect(await locationOf(code.scan_url, '?utm_source=flyer')).toBe('https://example.com/plain?utm_source=flyer');
-    const off = await app.graphql(key, `mutation { updateCode(id: "${code.id}", input: { forwardQuery: false }) { forwardQuery } }`);
+    const off = await app.graphql(
+      key,
+      `mutation { updateCode(id: "${code.id}", input: { forwardQuery: false }) { forwardQuery } }`,
+    );
     expect(off.body.data.updateCode.forwardQuery).toBe(false);
     expect(await locationOf(code.scan_url, '?utm_source=flyer')).toBe('https://example.com/plain');
   });
 
   it('refuses a non-boolean and a static code’s with a 422, and takes true/false from CSV', async () => {
-    expect((await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/x', forward_query: 'yes' } })).status).toBe(422);
-    const text = await app.request('POST', '/v1/codes', { key, body: { type: 'text', content: { text: 'hi' }, forward_query: true } });
+    expect(
+      (
+        await app.request('POST', '/v1/codes', {
+          key,
+          body: { content: 'https://example.com/x', forward_query: 'yes' },
+        })
+      ).status,
+    ).toBe(422);
+    const text = await app.request('POST', '/v1/codes', {
+      key,
+      body: { type: 'text', content: { text: 'hi' }, forward_query: true },
+    });
     expect(text.status).toBe(422);
-    expect(text.body.errors).toContainEqual({ path: 'forward_query', message: expect.stringMatching(/url codes only/) });
-    const csv = await app.request('POST', '/v1/codes/bulk', { key, rawBody: 'content,forward_query\nhttps://example.com/c1,TRUE\nhttps://example.com/c2,false\nhttps://example.com/c3,\n', headers: { 'content-type': 'text/csv' } });
+    expect(text.body.errors).toContainEqual({
+      path: 'forward_query',
+      message: expect.stringMatching(/url codes only/),
+    });
+    const csv = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      rawBody:
+        'content,forward_query\nhttps://example.com/c1,TRUE\nhttps://example.com/c2,false\nhttps://example.com/c3,\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(csv.status, csv.text).toBe(201);
     expect(csv.body.data.map((c: any) => c.forward_query)).toEqual([true, false, false]);
-    const bad = await app.request('POST', '/v1/codes/bulk', { key, rawBody: 'content,forward_query\nhttps://example.com/c4,maybe\n', headers: { 'content-type': 'text/csv' } });
+    const bad = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      rawBody: 'content,forward_query\nhttps://example.com/c4,maybe\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([{ path: 'row 2.forward_query', message: 'must be true or false' }]);
   });

@@ -26,7 +26,9 @@ import { startReceiver } from '../support/webhook-receiver.ts';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 // One seed per run, printed, so a failure replays with FUZZ_SEED=<seed> (fast-check reports the
 // path within the run too).
-const SEED = { seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 };
+const SEED = {
+  seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0,
+};
 console.log(`fuzz seed ${SEED.seed} (replay: FUZZ_SEED=${SEED.seed} npm test -- test/api/fuzz.test.ts)`);
 const TIMEOUT_MS = 120_000;
 
@@ -59,7 +61,11 @@ async function seedAccount(key: string, marker: string) {
   });
   const rule = code.routing.rules[0];
   const batch = await ok('POST', '/v1/codes/bulk', key, { codes: [{ content: `https://${marker}.example/bulk` }] });
-  const webhook = await ok('POST', '/v1/webhooks', key, { url: receiver.url(`/${marker}`), events: ['scan.created', 'code.updated'], description: marker });
+  const webhook = await ok('POST', '/v1/webhooks', key, {
+    url: receiver.url(`/${marker}`),
+    events: ['scan.created', 'code.updated'],
+    description: marker,
+  });
   const delivery = await ok('POST', `/v1/webhooks/${webhook.id}/test`, key);
   return {
     code,
@@ -79,10 +85,42 @@ const victimSecrets = [...b.ids, victim.keyId, b.slug, b.secret, 'victim-7c1d9e'
 // ---------------------------------------------------------------- arbitraries
 
 const oddStrings = fc.constantFrom(
-  '', ' ', '\u0000', '\u202e', '\ud800', '\udfff', '𝕏𝔂', '👩‍👩‍👧‍👦', 'Ω≈ç√∫', 'null', 'undefined', '0', '-1', 'NaN', '1e309', 'true',
-  "'; DROP TABLE codes;--", '<script>alert(1)</script>', '../../etc/passwd', '%00', '%ZZ', 'https://example.com/x',
-  'javascript:alert(1)', 'http://127.0.0.1:1/x', '//evil.example', '#fff', '#ABCDEF', 'country:US', 'device:ios & country:DE',
-  '2026-02-30', '9999-12-31T23:59:59Z', '-000001-01-01T00:00:00Z', 'Europe/Berlin', 'Mars/Olympus', 'qr_', 'whsec_x',
+  '',
+  ' ',
+  '\u0000',
+  '\u202e',
+  '\ud800',
+  '\udfff',
+  '𝕏𝔂',
+  '👩‍👩‍👧‍👦',
+  'Ω≈ç√∫',
+  'null',
+  'undefined',
+  '0',
+  '-1',
+  'NaN',
+  '1e309',
+  'true',
+  "'; DROP TABLE codes;--",
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '%00',
+  '%ZZ',
+  'https://example.com/x',
+  'javascript:alert(1)',
+  'http://127.0.0.1:1/x',
+  '//evil.example',
+  '#fff',
+  '#ABCDEF',
+  'country:US',
+  'device:ios & country:DE',
+  '2026-02-30',
+  '9999-12-31T23:59:59Z',
+  '-000001-01-01T00:00:00Z',
+  'Europe/Berlin',
+  'Mars/Olympus',
+  'qr_',
+  'whsec_x',
 );
 const text = fc.oneof(
   { weight: 3, arbitrary: oddStrings },
@@ -93,15 +131,41 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...a.ids) },
 );
 /** Big strings, some past JSON_BODY_LIMIT (1 MB), built at once rather than unit by unit. */
-const huge = fc.tuple(fc.integer({ min: 2000, max: 700_000 }), fc.constantFrom('x', 'é', '😀', '[', '"', '\\')).map(([n, c]) => c.repeat(n));
-const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(-0, 1e308, -1e308, 2 ** 53 + 1, 4096, 4097, 0.5, -1));
+const huge = fc
+  .tuple(fc.integer({ min: 2000, max: 700_000 }), fc.constantFrom('x', 'é', '😀', '[', '"', '\\'))
+  .map(([n, c]) => c.repeat(n));
+const number = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(-0, 1e308, -1e308, 2 ** 53 + 1, 4096, 4097, 0.5, -1),
+);
 const scalar = fc.oneof(text, number, fc.boolean(), fc.constant(null));
 const key = fc.oneof(
   text,
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'content', 'type', 'design', 'routing', 'rules', 'url', 'events', 'codes', 'weights'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'content',
+    'type',
+    'design',
+    'routing',
+    'rules',
+    'url',
+    'events',
+    'codes',
+    'weights',
+  ),
 );
 const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+  ),
 })).value;
 const deep = fc.tuple(fc.integer({ min: 20, max: 600 }), fc.boolean()).map(([depth, arrays]) => {
   let value: unknown = 1;
@@ -110,28 +174,82 @@ const deep = fc.tuple(fc.integer({ min: 20, max: 600 }), fc.boolean()).map(([dep
 });
 
 /** Valid bodies of each route; fuzzing mostly damages them a little, to get past the first check. */
-const design = { fg_color: '#112233', bg_color: '#ffffff', style: 'dots', eye_style: 'rounded', margin: 4, error_correction: 'Q', frame: 'banner', frame_text: 'Scan', gradient: { type: 'linear', from: '#000000', to: '#333333', angle: 45 } };
-const createBody = { type: 'url', content: 'https://example.com/fuzz', design, routing: { enabled: true, rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } };
+const design = {
+  fg_color: '#112233',
+  bg_color: '#ffffff',
+  style: 'dots',
+  eye_style: 'rounded',
+  margin: 4,
+  error_correction: 'Q',
+  frame: 'banner',
+  frame_text: 'Scan',
+  gradient: { type: 'linear', from: '#000000', to: '#333333', angle: 45 },
+};
+const createBody = {
+  type: 'url',
+  content: 'https://example.com/fuzz',
+  design,
+  routing: { enabled: true, rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] },
+};
 const staticBodies = [
   { type: 'wifi', content: { ssid: 'Café', password: 'p;w', encryption: 'WPA', hidden: false } },
-  { type: 'vcard', content: { first_name: 'Ada', phones: ['+49 30 123'], emails: ['a@example.com'], address: { street: 'x', city: 'y', region: 'z', postal_code: '1', country: 'DE' } } },
+  {
+    type: 'vcard',
+    content: {
+      first_name: 'Ada',
+      phones: ['+49 30 123'],
+      emails: ['a@example.com'],
+      address: { street: 'x', city: 'y', region: 'z', postal_code: '1', country: 'DE' },
+    },
+  },
   { type: 'geo', content: { latitude: 52.5, longitude: 13.4 } },
   { type: 'email', content: { to: 'a@example.com', subject: 's', body: 'b' } },
 ];
 const rules = [
   { condition: 'device:ios', destination: 'https://example.com/ios' },
-  { type: 'time', priority: 3, conditions: { days: ['sat', 'sun'], from: '22:00', to: '02:00', timezone: 'Europe/Berlin' }, destination: 'https://example.com/w' },
-  { type: 'split', conditions: { weights: [{ destination: 'https://a.example', weight: 1 }, { destination: 'https://b.example', weight: 2 }] } },
+  {
+    type: 'time',
+    priority: 3,
+    conditions: { days: ['sat', 'sun'], from: '22:00', to: '02:00', timezone: 'Europe/Berlin' },
+    destination: 'https://example.com/w',
+  },
+  {
+    type: 'split',
+    conditions: {
+      weights: [
+        { destination: 'https://a.example', weight: 1 },
+        { destination: 'https://b.example', weight: 2 },
+      ],
+    },
+  },
   { type: 'ip', conditions: { cidrs: ['203.0.113.0/24', '2001:db8::/32'] }, destination: 'https://example.com/ip' },
 ];
-const webhookBody = { url: receiver.url('/fuzz'), events: ['scan.created', 'code.deleted'], code_ids: [a.ids[0]], description: 'fuzz', enabled: true };
+const webhookBody = {
+  url: receiver.url('/fuzz'),
+  events: ['scan.created', 'code.deleted'],
+  code_ids: [a.ids[0]],
+  description: 'fuzz',
+  enabled: true,
+};
 const BASES: Record<string, unknown[]> = {
   'POST /v1/codes': [createBody, ...staticBodies],
-  'PATCH /v1/codes/:id': [{ destination: 'https://example.com/new', design: { style: null, logo_url: null }, routing: { enabled: false } }, { content: 'https://example.com/c' }],
+  'PATCH /v1/codes/:id': [
+    { destination: 'https://example.com/new', design: { style: null, logo_url: null }, routing: { enabled: false } },
+    { content: 'https://example.com/c' },
+  ],
   'POST /v1/codes/bulk': [{ codes: [createBody, ...staticBodies] }],
   'PUT /v1/codes/:id/routing': [{ enabled: true, rules }],
   'POST /v1/codes/:id/routing/rules': rules,
-  'POST /v1/codes/:id/routing/resolve': [{ ip: '8.8.8.8', country: 'DE', user_agent: 'Mozilla/5.0 (iPhone)', accept_language: 'de-DE', time: '2026-11-24T10:00:00Z', query: { src: 'flyer' } }],
+  'POST /v1/codes/:id/routing/resolve': [
+    {
+      ip: '8.8.8.8',
+      country: 'DE',
+      user_agent: 'Mozilla/5.0 (iPhone)',
+      accept_language: 'de-DE',
+      time: '2026-11-24T10:00:00Z',
+      query: { src: 'flyer' },
+    },
+  ],
   'POST /v1/webhooks': [webhookBody],
   'PATCH /v1/webhooks/:id': [{ ...webhookBody, code_ids: null }],
   'POST /v1/api-keys': [{ name: 'fuzz', scopes: ['codes:read'] }],
@@ -139,7 +257,10 @@ const BASES: Record<string, unknown[]> = {
 
 type Json = unknown;
 /** Replaces, deletes or adds values inside `base` (a deep copy), near its top. */
-function damage(base: Json, edits: { at: number; action: 'replace' | 'delete' | 'add'; value: Json; key: string }[]): Json {
+function damage(
+  base: Json,
+  edits: { at: number; action: 'replace' | 'delete' | 'add'; value: Json; key: string }[],
+): Json {
   const copy = structuredClone(base);
   for (const edit of edits) {
     const containers: (Record<string, Json> | Json[])[] = [];
@@ -161,7 +282,8 @@ function damage(base: Json, edits: { at: number; action: 'replace' | 'delete' | 
     const name = keys.length && edit.action !== 'add' ? keys[edit.at % keys.length]! : edit.key;
     if (edit.action === 'delete') delete target[name];
     // defineProperty: a key named __proto__ becomes an own property, as JSON.parse makes it.
-    else Object.defineProperty(target, name, { value: edit.value, enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(target, name, { value: edit.value, enumerable: true, writable: true, configurable: true });
   }
   return copy;
 }
@@ -176,10 +298,27 @@ const edits = fc.array(
 );
 
 const rawBodies = fc.constantFrom(
-  '', '{', '{"a":', '[1,2', 'null', '"str"', '5', 'true', '\ufeff{}', '{"content":"https://e.com"} trailing', '{"a":1,"a":2}',
+  '',
+  '{',
+  '{"a":',
+  '[1,2',
+  'null',
+  '"str"',
+  '5',
+  'true',
+  '\ufeff{}',
+  '{"content":"https://e.com"} trailing',
+  '{"a":1,"a":2}',
   '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"content":"https://example.com"}',
-  '{"codes":[{"__proto__":{"polluted":true},"content":"https://example.com"}]}', '\u0000', '\udead', 'type,content\nurl,https://e.com\n',
-  'content\n"unclosed', `{"x":"${'\\u0000'.repeat(50)}"}`, '[]', '{}', '{"codes":[]}',
+  '{"codes":[{"__proto__":{"polluted":true},"content":"https://example.com"}]}',
+  '\u0000',
+  '\udead',
+  'type,content\nurl,https://e.com\n',
+  'content\n"unclosed',
+  `{"x":"${'\\u0000'.repeat(50)}"}`,
+  '[]',
+  '{}',
+  '{"codes":[]}',
 );
 
 interface Body {
@@ -198,22 +337,93 @@ function bodyFor(route: string): fc.Arbitrary<Body | undefined> {
   );
   const contentType = fc.oneof(
     { weight: 8, arbitrary: fc.constant('application/json') },
-    { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'application/merge-patch+json', 'text/csv', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'application/json; charset=utf-8',
+        'application/json; charset=latin1',
+        'application/merge-patch+json',
+        'text/csv',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        '',
+      ),
+    },
   );
-  return fc.option(fc.tuple(json, contentType).map(([body, type]) => ({ ...body, contentType: type })), { freq: 8 });
+  return fc.option(
+    fc.tuple(json, contentType).map(([body, type]) => ({ ...body, contentType: type })),
+    { freq: 8 },
+  );
 }
 
-const paramNames = fc.constantFrom('limit', 'cursor', 'sort', 'type', 'q', 'created_after', 'created_before', 'from', 'to', 'granularity', 'timezone', 'include_bots', 'top', 'format', 'size', 'margin', 'status', 'x', '__proto__');
+const paramNames = fc.constantFrom(
+  'limit',
+  'cursor',
+  'sort',
+  'type',
+  'q',
+  'created_after',
+  'created_before',
+  'from',
+  'to',
+  'granularity',
+  'timezone',
+  'include_bots',
+  'top',
+  'format',
+  'size',
+  'margin',
+  'status',
+  'x',
+  '__proto__',
+);
 const query = fc.option(
   fc.oneof(
-    fc.array(fc.tuple(paramNames, fc.oneof(text, number.map(String), fc.constantFrom('svg', 'png', 'pdf', 'csv', 'json', 'hour', 'week', 'month', '-created_at', 'failed', 'true'))), { maxLength: 5 }).map((entries) => {
-      try {
-        return `?${new URLSearchParams(entries as [string, string][])}`;
-      } catch {
-        return '?q=%ED%A0%80';
-      }
-    }),
-    fc.constantFrom('?%', '?%ZZ=1', '?limit=1&limit=2', '?limit[]=1', '?=&&=', `?cursor=${'A'.repeat(5000)}`, '?q=%00', '?format=pdf&size=4096&margin=16', '?from=2026-13-45&to=1900-01-01', '?granularity=hour&from=2000-01-01', '?timezone=Asia/Kathmandu&granularity=hour&top=100'),
+    fc
+      .array(
+        fc.tuple(
+          paramNames,
+          fc.oneof(
+            text,
+            number.map(String),
+            fc.constantFrom(
+              'svg',
+              'png',
+              'pdf',
+              'csv',
+              'json',
+              'hour',
+              'week',
+              'month',
+              '-created_at',
+              'failed',
+              'true',
+            ),
+          ),
+        ),
+        { maxLength: 5 },
+      )
+      .map((entries) => {
+        try {
+          return `?${new URLSearchParams(entries as [string, string][])}`;
+        } catch {
+          return '?q=%ED%A0%80';
+        }
+      }),
+    fc.constantFrom(
+      '?%',
+      '?%ZZ=1',
+      '?limit=1&limit=2',
+      '?limit[]=1',
+      '?=&&=',
+      `?cursor=${'A'.repeat(5000)}`,
+      '?q=%00',
+      '?format=pdf&size=4096&margin=16',
+      '?from=2026-13-45&to=1900-01-01',
+      '?granularity=hour&from=2000-01-01',
+      '?timezone=Asia/Kathmandu&granularity=hour&top=100',
+    ),
   ),
   { freq: 2 },
 );
@@ -240,18 +450,44 @@ const pathParam = (path: string, param: string) =>
     { weight: 6, arbitrary: fc.constantFrom(...idsFor(path, param)) },
     { weight: 1, arbitrary: fc.constantFrom(...a.ids, ...b.ids) },
     { weight: 2, arbitrary: text.map(encode) },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%ZZ', '..', '%2e%2e', '%2F', 'x'.repeat(3000), `qr_${'A'.repeat(20)}`, '-1', '0') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%ZZ',
+        '..',
+        '%2e%2e',
+        '%2F',
+        'x'.repeat(3000),
+        `qr_${'A'.repeat(20)}`,
+        '-1',
+        '0',
+      ),
+    },
   );
 const headerValue = fc.string({ unit: 'grapheme-ascii', maxLength: 200 });
-const extraHeaders = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.record(
+const extraHeaders = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({}) },
   {
-    'idempotency-key': fc.oneof(headerValue, fc.constant('x'.repeat(300))),
-    'if-none-match': fc.oneof(headerValue, fc.constant('*')),
-    accept: fc.constantFrom('application/json', 'text/html', 'text/csv', '*/*', 'application/graphql-response+json', ''),
-    'x-request-id': headerValue,
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        'idempotency-key': fc.oneof(headerValue, fc.constant('x'.repeat(300))),
+        'if-none-match': fc.oneof(headerValue, fc.constant('*')),
+        accept: fc.constantFrom(
+          'application/json',
+          'text/html',
+          'text/csv',
+          '*/*',
+          'application/graphql-response+json',
+          '',
+        ),
+        'x-request-id': headerValue,
+      },
+      { requiredKeys: [] },
+    ),
   },
-  { requiredKeys: [] },
-) });
+);
 
 // ---------------------------------------------------------------- sending and checking
 
@@ -265,19 +501,29 @@ interface Sent {
 async function send(request: Sent) {
   const headers: Record<string, string> = { authorization: `Bearer ${keyA}`, ...request.headers };
   if (request.body?.contentType) headers['content-type'] = request.body.contentType;
-  const res = await fetch(app.url + request.path, { method: request.method, headers, body: request.body?.raw, redirect: 'manual' }).catch((err: Error) => {
-    throw new Error(`no answer (${err.cause ?? err.message}) to ${shown(request)} (${request.body?.raw.length ?? 0} characters)`);
+  const res = await fetch(app.url + request.path, {
+    method: request.method,
+    headers,
+    body: request.body?.raw,
+    redirect: 'manual',
+  }).catch((err: Error) => {
+    throw new Error(
+      `no answer (${err.cause ?? err.message}) to ${shown(request)} (${request.body?.raw.length ?? 0} characters)`,
+    );
   });
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
-const shown = (request: Sent) => `${request.method} ${request.path.slice(0, 300)} ${request.body?.contentType ?? ''} ${request.body?.raw.slice(0, 300) ?? ''}`;
+const shown = (request: Sent) =>
+  `${request.method} ${request.path.slice(0, 300)} ${request.body?.contentType ?? ''} ` +
+  `${request.body?.raw.slice(0, 300) ?? ''}`;
 
 /** None of the victim's ids in the answer, unless the request carried them itself. */
 function expectNothingOfTheVictim(request: Sent, answer: string) {
   const sent = `${request.path} ${request.body?.raw ?? ''} ${JSON.stringify(request.headers)}`;
   for (const secret of victimSecrets) {
-    if (!sent.includes(secret) && !sent.includes(encode(secret))) expect(answer.includes(secret), `${secret} leaked to ${shown(request)}`).toBe(false);
+    if (!sent.includes(secret) && !sent.includes(encode(secret)))
+      expect(answer.includes(secret), `${secret} leaked to ${shown(request)}`).toBe(false);
   }
 }
 
@@ -299,7 +545,15 @@ const restRoutes = apiRoutes('v1', app.services)
 describe('fuzzing REST', () => {
   it('reads every route off the router', () => {
     const names = restRoutes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ['POST /v1/codes', 'POST /v1/codes/bulk', 'PUT /v1/codes/:id/routing', 'GET /v1/codes/:id/scans/raw', 'GET /v1/analytics/overview', 'GET /v1/batches/:batch_id/images.zip', 'POST /v1/webhooks/:id/deliveries/:deliveryId/retry']) {
+    for (const expected of [
+      'POST /v1/codes',
+      'POST /v1/codes/bulk',
+      'PUT /v1/codes/:id/routing',
+      'GET /v1/codes/:id/scans/raw',
+      'GET /v1/analytics/overview',
+      'GET /v1/batches/:batch_id/images.zip',
+      'POST /v1/webhooks/:id/deliveries/:deliveryId/retry',
+    ]) {
       expect(names).toContain(expected);
     }
   });
@@ -311,14 +565,24 @@ describe('fuzzing REST', () => {
       values: fc.tuple(...params.map((param) => pathParam(path, param))),
       query,
       // fetch sends no body with GET; DELETE and body-less POSTs sometimes get one anyway.
-      body: method === 'GET' ? fc.constant(undefined) : ['PUT', 'PATCH'].includes(method) || BASES[route] ? bodyFor(route) : fc.option(bodyFor(route), { freq: 4 }).map((b) => b ?? undefined),
+      body:
+        method === 'GET'
+          ? fc.constant(undefined)
+          : ['PUT', 'PATCH'].includes(method) || BASES[route]
+            ? bodyFor(route)
+            : fc.option(bodyFor(route), { freq: 4 }).map((b) => b ?? undefined),
       headers: extraHeaders,
     });
     await fc.assert(
       fc.asyncProperty(arbitrary, async ({ values, query: q, body, headers }) => {
         let filled = path;
         params.forEach((param, i) => (filled = filled.replace(param, values[i]!)));
-        const request: Sent = { method, path: filled + (q ?? ''), body: body ?? undefined, headers: headers as Record<string, string> };
+        const request: Sent = {
+          method,
+          path: filled + (q ?? ''),
+          body: body ?? undefined,
+          headers: headers as Record<string, string>,
+        };
         expectRestAnswer(request, await send(request));
       }),
       { numRuns: RUNS, endOnFailure: true, ...SEED },
@@ -337,14 +601,28 @@ function inputFor(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   else if (isInputObjectType(named)) {
     const fields = Object.values(named.getFields());
     const requiredKeys = fields.filter((f) => isNonNullType(f.type)).map((f) => f.name);
-    right = depth > 4 ? fc.constant({}) : fc.record(Object.fromEntries(fields.map((f) => [f.name, inputFor(f.type, depth + 1)])), { requiredKeys });
-  } else if (isEnumType(named)) right = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...named.getValues().map((v) => v.name)) }, { weight: 1, arbitrary: text });
-  else if (isScalarType(named) && named.name === 'ID') right = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...a.ids, ...b.ids) }, { weight: 1, arbitrary: text });
-  else if (isScalarType(named) && named.name === 'JSON') right = fc.oneof(fc.constantFrom('https://example.com/gql', ...staticBodies.map((s) => s.content)), anyJson);
-  else if (isScalarType(named) && named.name === 'Int') right = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: -5, max: 600 }) }, { weight: 1, arbitrary: number });
+    right =
+      depth > 4
+        ? fc.constant({})
+        : fc.record(Object.fromEntries(fields.map((f) => [f.name, inputFor(f.type, depth + 1)])), { requiredKeys });
+  } else if (isEnumType(named))
+    right = fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...named.getValues().map((v) => v.name)) },
+      { weight: 1, arbitrary: text },
+    );
+  else if (isScalarType(named) && named.name === 'ID')
+    right = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...a.ids, ...b.ids) }, { weight: 1, arbitrary: text });
+  else if (isScalarType(named) && named.name === 'JSON')
+    right = fc.oneof(fc.constantFrom('https://example.com/gql', ...staticBodies.map((s) => s.content)), anyJson);
+  else if (isScalarType(named) && named.name === 'Int')
+    right = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: -5, max: 600 }) }, { weight: 1, arbitrary: number });
   else if (isScalarType(named) && named.name === 'Float') right = number;
   else if (isScalarType(named) && named.name === 'Boolean') right = fc.boolean();
-  else if (isScalarType(named) && named.name === 'DateTime') right = fc.oneof({ weight: 6, arbitrary: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) }, { weight: 1, arbitrary: text });
+  else if (isScalarType(named) && named.name === 'DateTime')
+    right = fc.oneof(
+      { weight: 6, arbitrary: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) },
+      { weight: 1, arbitrary: text },
+    );
   else right = text;
   // Wrong types and nulls mostly at the top: deep inside, one wrong field would hide the rest.
   const rare = depth === 0 ? 1 : 0.1;
@@ -365,7 +643,39 @@ function operationFor(kind: 'query' | 'mutation', field: GraphQLField<unknown, u
 
 /** Documents made of GraphQL's own tokens, mostly not well formed. */
 const junkDocument = fc
-  .array(fc.constantFrom('{', '}', '(', ')', '[', ']', '$', '...', ':', '!', '@include(if: true)', 'mutation', 'query', 'subscription', 'fragment F on Code', 'createCode', 'codes', 'id', 'input:', '"s"', '"""b"""', '# c\n', '1', '-1.5e3', 'null', '__schema', '__typename', ' '), { maxLength: 60 })
+  .array(
+    fc.constantFrom(
+      '{',
+      '}',
+      '(',
+      ')',
+      '[',
+      ']',
+      '$',
+      '...',
+      ':',
+      '!',
+      '@include(if: true)',
+      'mutation',
+      'query',
+      'subscription',
+      'fragment F on Code',
+      'createCode',
+      'codes',
+      'id',
+      'input:',
+      '"s"',
+      '"""b"""',
+      '# c\n',
+      '1',
+      '-1.5e3',
+      'null',
+      '__schema',
+      '__typename',
+      ' ',
+    ),
+    { maxLength: 60 },
+  )
   .map((tokens) => tokens.join(' '));
 
 function expectGraphQLAnswer(request: Sent, res: Awaited<ReturnType<typeof send>>) {
@@ -392,30 +702,67 @@ const graphqlFields = [
 ];
 
 describe('fuzzing GraphQL', () => {
-  it.each(graphqlFields.map(({ kind, field }) => ({ name: `${kind} ${field.name}`, kind, field })))('$name', { timeout: TIMEOUT_MS }, async ({ kind, field }) => {
-    const document = operationFor(kind, field);
-    const requiredKeys = field.args.filter((arg) => isNonNullType(arg.type)).map((arg) => arg.name);
-    const variables = fc.oneof(
-      { weight: 9, arbitrary: fc.record(Object.fromEntries(field.args.map((arg) => [arg.name, inputFor(arg.type)])), { requiredKeys }) },
-      { weight: 1, arbitrary: fc.record(Object.fromEntries(field.args.map((arg) => [arg.name, inputFor(arg.type)])), { requiredKeys: [] }) },
-    );
-    const body = fc.oneof(
-      { weight: 6, arbitrary: variables.map((v) => JSON.stringify({ query: document, variables: v })) },
-      { weight: 1, arbitrary: fc.tuple(anyJson, anyJson).map(([q, v]) => JSON.stringify({ query: q, variables: v, operationName: 'Fuzz' })) },
-      { weight: 1, arbitrary: junkDocument.map((q) => JSON.stringify({ query: q })) },
-      { weight: 1, arbitrary: rawBodies },
-    );
-    await fc.assert(
-      fc.asyncProperty(body, fc.constantFrom('application/json', 'application/graphql-response+json'), async (raw, accept) => {
-        const request: Sent = { method: 'POST', path: '/graphql', body: { raw, contentType: 'application/json' }, headers: { accept } };
-        expectGraphQLAnswer(request, await send(request));
-      }),
-      { numRuns: RUNS, endOnFailure: true, ...SEED },
-    );
-  });
+  it.each(graphqlFields.map(({ kind, field }) => ({ name: `${kind} ${field.name}`, kind, field })))(
+    '$name',
+    { timeout: TIMEOUT_MS },
+    async ({ kind, field }) => {
+      const document = operationFor(kind, field);
+      const requiredKeys = field.args.filter((arg) => isNonNullType(arg.type)).map((arg) => arg.name);
+      const variables = fc.oneof(
+        {
+          weight: 9,
+          arbitrary: fc.record(Object.fromEntries(field.args.map((arg) => [arg.name, inputFor(arg.type)])), {
+            requiredKeys,
+          }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record(Object.fromEntries(field.args.map((arg) => [arg.name, inputFor(arg.type)])), {
+            requiredKeys: [],
+          }),
+        },
+      );
+      const body = fc.oneof(
+        { weight: 6, arbitrary: variables.map((v) => JSON.stringify({ query: document, variables: v })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(anyJson, anyJson)
+            .map(([q, v]) => JSON.stringify({ query: q, variables: v, operationName: 'Fuzz' })),
+        },
+        { weight: 1, arbitrary: junkDocument.map((q) => JSON.stringify({ query: q })) },
+        { weight: 1, arbitrary: rawBodies },
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          body,
+          fc.constantFrom('application/json', 'application/graphql-response+json'),
+          async (raw, accept) => {
+            const request: Sent = {
+              method: 'POST',
+              path: '/graphql',
+              body: { raw, contentType: 'application/json' },
+              headers: { accept },
+            };
+            expectGraphQLAnswer(request, await send(request));
+          },
+        ),
+        { numRuns: RUNS, endOnFailure: true, ...SEED },
+      );
+    },
+  );
 
   it('answers GET /graphql with odd query strings', { timeout: TIMEOUT_MS }, async () => {
-    const params = fc.record({ query: fc.oneof(junkDocument, text, fc.constant('mutation { deleteCode(id: "x") { deletedId } }')), variables: fc.oneof(text, anyJson.map((v) => JSON.stringify(v))) }, { requiredKeys: [] });
+    const params = fc.record(
+      {
+        query: fc.oneof(junkDocument, text, fc.constant('mutation { deleteCode(id: "x") { deletedId } }')),
+        variables: fc.oneof(
+          text,
+          anyJson.map((v) => JSON.stringify(v)),
+        ),
+      },
+      { requiredKeys: [] },
+    );
     await fc.assert(
       fc.asyncProperty(params, async (p) => {
         let search: string;

@@ -34,11 +34,18 @@ const named = (type: TypeRef): TypeRef => (type.ofType ? named(type.ofType) : ty
 async function typeOf(name: string) {
   const res = await app.graphql(
     key,
-    `query($name: String!) { __type(name: $name) { kind enumValues { name } fields { name type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } inputFields { name type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }`,
+    `query($name: String!) { __type(name: $name) { kind enumValues { name } fields { name type { kind name ofType { ` +
+      `kind name ofType { kind name ofType { kind name } } } } } inputFields { name type { kind name ofType { kind ` +
+      `name ofType { kind name ofType { kind name } } } } } } }`,
     { name },
   );
   expect(res.body.errors).toBeUndefined();
-  return res.body.data.__type as { kind: string; enumValues: { name: string }[] | null; fields: { name: string; type: TypeRef }[] | null; inputFields: { name: string; type: TypeRef }[] | null };
+  return res.body.data.__type as {
+    kind: string;
+    enumValues: { name: string }[] | null;
+    fields: { name: string; type: TypeRef }[] | null;
+    inputFields: { name: string; type: TypeRef }[] | null;
+  };
 }
 
 describe('enums derived from the zod schemas', () => {
@@ -81,32 +88,71 @@ describe('enums derived from the zod schemas', () => {
   it('accepts the values as variables and as enum literals, and answers them as read', async () => {
     const byVariable = await app.graphql(
       key,
-      'mutation($input: CreateCodeInput!) { createCode(input: $input) { type design { style errorCorrection eyeStyle frame frameText gradient { type } } } }',
-      { input: { type: 'url', content: 'https://enum.example/v', design: { style: 'dots', errorCorrection: 'Q', eyeStyle: 'circle', frame: 'banner', frameText: 'Scan', gradient: { type: 'linear', from: '#000000', to: '#1d4ed8' } } } },
+      'mutation($input: CreateCodeInput!) { createCode(input: $input) { type design { style errorCorrection ' +
+        'eyeStyle frame frameText gradient { type } } } }',
+      {
+        input: {
+          type: 'url',
+          content: 'https://enum.example/v',
+          design: {
+            style: 'dots',
+            errorCorrection: 'Q',
+            eyeStyle: 'circle',
+            frame: 'banner',
+            frameText: 'Scan',
+            gradient: { type: 'linear', from: '#000000', to: '#1d4ed8' },
+          },
+        },
+      },
     );
     expect(byVariable.body.errors).toBeUndefined();
-    expect(byVariable.body.data.createCode).toEqual({ type: 'url', design: { style: 'dots', errorCorrection: 'Q', eyeStyle: 'circle', frame: 'banner', frameText: 'Scan', gradient: { type: 'linear' } } });
+    expect(byVariable.body.data.createCode).toEqual({
+      type: 'url',
+      design: {
+        style: 'dots',
+        errorCorrection: 'Q',
+        eyeStyle: 'circle',
+        frame: 'banner',
+        frameText: 'Scan',
+        gradient: { type: 'linear' },
+      },
+    });
 
-    const byLiteral = await app.graphql(key, 'mutation { createCode(input: { type: text, content: { text: "hi" }, design: { style: rounded, errorCorrection: H } }) { type design { style errorCorrection } } }');
+    const byLiteral = await app.graphql(
+      key,
+      'mutation { createCode(input: { type: text, content: { text: "hi" }, design: { style: rounded, ' +
+        'errorCorrection: H } }) { type design { style errorCorrection } } }',
+    );
     expect(byLiteral.body.errors).toBeUndefined();
-    expect(byLiteral.body.data.createCode).toEqual({ type: 'text', design: { style: 'rounded', errorCorrection: 'H' } });
+    expect(byLiteral.body.data.createCode).toEqual({
+      type: 'text',
+      design: { style: 'rounded', errorCorrection: 'H' },
+    });
   });
 
   it('refuses an unknown value with an error naming the value and the enum, creating nothing', async () => {
     const own = await app.newAccountKey();
-    const variable = await app.graphql(own, 'mutation($input: CreateCodeInput!) { createCode(input: $input) { id } }', { input: { content: 'https://enum.example/x', design: { style: 'zigzag' } } });
+    const variable = await app.graphql(own, 'mutation($input: CreateCodeInput!) { createCode(input: $input) { id } }', {
+      input: { content: 'https://enum.example/x', design: { style: 'zigzag' } },
+    });
     expect(variable.body.data ?? null).toBeNull();
     expect(variable.body.errors).toHaveLength(1);
     expect(variable.body.errors[0].message).toContain('"zigzag"');
     expect(variable.body.errors[0].message).toContain('QrStyle');
 
-    const literal = await app.graphql(own, 'mutation { createCode(input: { content: "https://enum.example/y", design: { errorCorrection: X } }) { id } }');
+    const literal = await app.graphql(
+      own,
+      'mutation { createCode(input: { content: "https://enum.example/y", design: { errorCorrection: X } }) { id } }',
+    );
     expect(literal.body.data ?? null).toBeNull();
     expect(literal.body.errors[0].message).toContain('X');
     expect(literal.body.errors[0].message).toContain('ErrorCorrection');
 
     // A string literal is not an enum literal either.
-    const quoted = await app.graphql(own, 'mutation { createCode(input: { type: "url", content: "https://enum.example/z" }) { id } }');
+    const quoted = await app.graphql(
+      own,
+      'mutation { createCode(input: { type: "url", content: "https://enum.example/z" }) { id } }',
+    );
     expect(quoted.body.data ?? null).toBeNull();
     expect(quoted.body.errors[0].message).toContain('CodeType');
 
@@ -116,16 +162,25 @@ describe('enums derived from the zod schemas', () => {
 
   it('refuses an unknown device in a routing rule, and reads known ones back as enum values', async () => {
     const code = await createCode(app, key);
-    const bad = await app.graphql(key, 'mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: device, conditions: { devices: [toaster] }, destination: "https://enum.example/d" }) { ruleId } }', { id: code.id });
+    const bad = await app.graphql(
+      key,
+      'mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: device, conditions: { devices: [toaster] }, ' +
+        'destination: "https://enum.example/d" }) { ruleId } }',
+      { id: code.id },
+    );
     expect(bad.body.errors[0].message).toContain('toaster');
     expect(bad.body.errors[0].message).toContain('Device');
 
     const good = await app.graphql(
       key,
-      'mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: device, conditions: { devices: [ios, tablet], days: [mon] }, destination: "https://enum.example/d" }) { type conditions { devices days } } }',
+      'mutation($id: ID!) { addRoutingRule(codeId: $id, input: { type: device, conditions: { devices: [ios, ' +
+        'tablet], days: [mon] }, destination: "https://enum.example/d" }) { type conditions { devices days } } }',
       { id: code.id },
     );
     expect(good.body.errors).toBeUndefined();
-    expect(good.body.data.addRoutingRule).toEqual({ type: 'device', conditions: { devices: ['ios', 'tablet'], days: ['mon'] } });
+    expect(good.body.data.addRoutingRule).toEqual({
+      type: 'device',
+      conditions: { devices: ['ios', 'tablet'], days: ['mon'] },
+    });
   });
 });

@@ -12,7 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const CODE_FIELDS = 'id type content scanUrl createdAt updatedAt design { fgColor bgColor style logoUrl errorCorrection } routing { enabled rules { ruleId type priority condition destination } }';
+const CODE_FIELDS =
+  'id type content scanUrl createdAt updatedAt design { fgColor bgColor style logoUrl errorCorrection } routing { ' +
+  'enabled rules { ruleId type priority condition destination } }';
 
 describe('auth', () => {
   it('answers an operation without a key with 401 problem+json', async () => {
@@ -28,7 +30,9 @@ describe('auth', () => {
 
   it('serves GraphiQL to a browser without a key, from local assets, executing nothing', async () => {
     const existing = await createCode(app, key);
-    const res = await app.request('GET', '/graphql?query=%7Bcodes%7Bedges%7Bnode%7Bid%7D%7D%7D%7D', { headers: { accept: 'text/html' } });
+    const res = await app.request('GET', '/graphql?query=%7Bcodes%7Bedges%7Bnode%7Bid%7D%7D%7D%7D', {
+      headers: { accept: 'text/html' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.text).toContain('GraphiQL');
@@ -42,7 +46,13 @@ describe('mutations and queries', () => {
     const res = await app.graphql(
       key,
       `mutation($input: CreateCodeInput!) { createCode(input: $input) { ${CODE_FIELDS} } }`,
-      { input: { content: 'https://example.com/gql', design: { style: 'branded', fgColor: '#FF0000' }, routing: { rules: [{ condition: 'country:CA', destination: 'https://example.ca/' }] } } },
+      {
+        input: {
+          content: 'https://example.com/gql',
+          design: { style: 'branded', fgColor: '#FF0000' },
+          routing: { rules: [{ condition: 'country:CA', destination: 'https://example.ca/' }] },
+        },
+      },
     );
     expect(res.body.errors).toBeUndefined();
     const code = res.body.data.createCode;
@@ -53,12 +63,26 @@ describe('mutations and queries', () => {
       scanUrl: rest.scan_url,
       createdAt: rest.created_at,
       design: { fgColor: '#ff0000', bgColor: '#ffffff', style: 'branded', logoUrl: null, errorCorrection: 'M' },
-      routing: { enabled: true, rules: [{ ruleId: rest.routing.rules[0].ruleId, type: 'geo', priority: 1, condition: 'country:CA', destination: 'https://example.ca/' }] },
+      routing: {
+        enabled: true,
+        rules: [
+          {
+            ruleId: rest.routing.rules[0].ruleId,
+            type: 'geo',
+            priority: 1,
+            condition: 'country:CA',
+            destination: 'https://example.ca/',
+          },
+        ],
+      },
     });
   });
 
   it('reports validation failures with the field paths of the GraphQL input', async () => {
-    const res = await app.graphql(key, 'mutation { createCode(input: { content: "javascript:alert(1)", design: { fgColor: "blue" } }) { id } }');
+    const res = await app.graphql(
+      key,
+      'mutation { createCode(input: { content: "javascript:alert(1)", design: { fgColor: "blue" } }) { id } }',
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
     const error = res.body.errors[0];
@@ -69,16 +93,30 @@ describe('mutations and queries', () => {
 
   it('code(id) returns a code and null for an unknown id', async () => {
     const created = await createCode(app, key);
-    const res = await app.graphql(key, `query($a: ID!, $b: ID!) { a: code(id: $a) { id content } b: code(id: $b) { id } }`, { a: created.id, b: 'qr_unknown' });
+    const res = await app.graphql(
+      key,
+      `query($a: ID!, $b: ID!) { a: code(id: $a) { id content } b: code(id: $b) { id } }`,
+      { a: created.id, b: 'qr_unknown' },
+    );
     expect(res.body).toEqual({ data: { a: { id: created.id, content: created.content }, b: null } });
   });
 
   it('updateCode changes content, resets a design field with null, replaces rules', async () => {
-    const created = await createCode(app, key, { design: { style: 'dots', fg_color: '#123456' }, routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } });
+    const created = await createCode(app, key, {
+      design: { style: 'dots', fg_color: '#123456' },
+      routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] },
+    });
     const res = await app.graphql(
       key,
       `mutation($id: ID!, $input: UpdateCodeInput!) { updateCode(id: $id, input: $input) { ${CODE_FIELDS} } }`,
-      { id: created.id, input: { content: 'https://example.com/changed', design: { style: null }, routing: { enabled: false, rules: [] } } },
+      {
+        id: created.id,
+        input: {
+          content: 'https://example.com/changed',
+          design: { style: null },
+          routing: { enabled: false, rules: [] },
+        },
+      },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.updateCode).toMatchObject({
@@ -90,10 +128,14 @@ describe('mutations and queries', () => {
 
   it('deleteCode deletes, and a second delete is NOT_FOUND', async () => {
     const created = await createCode(app, key);
-    const first = await app.graphql(key, 'mutation($id: ID!) { deleteCode(id: $id) { deletedId } }', { id: created.id });
+    const first = await app.graphql(key, 'mutation($id: ID!) { deleteCode(id: $id) { deletedId } }', {
+      id: created.id,
+    });
     expect(first.body.data.deleteCode.deletedId).toBe(created.id);
     expect((await app.request('GET', `/v1/codes/${created.id}`, { key })).status).toBe(404);
-    const second = await app.graphql(key, 'mutation($id: ID!) { deleteCode(id: $id) { deletedId } }', { id: created.id });
+    const second = await app.graphql(key, 'mutation($id: ID!) { deleteCode(id: $id) { deletedId } }', {
+      id: created.id,
+    });
     expect(second.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 });
@@ -102,12 +144,18 @@ describe('images and static types', () => {
   it('creates a static wifi code with a designed image and reads its payload', async () => {
     const res = await app.graphql(
       key,
-      `mutation($input: CreateCodeInput!) { createCode(input: $input) { type content payload scanUrl routing { enabled } design { style eyeStyle eyeColor margin frame frameText gradient { type from to angle } } } }`,
+      `mutation($input: CreateCodeInput!) { createCode(input: $input) { type content payload scanUrl routing { ` +
+        `enabled } design { style eyeStyle eyeColor margin frame frameText gradient { type from to angle } } } }`,
       {
         input: {
           type: 'wifi',
           content: { ssid: 'Lobby', password: 'correct horse' },
-          design: { style: 'branded', frame: 'banner', frameText: 'Join the Wi-Fi', gradient: { type: 'radial', from: '#1d4ed8', to: '#7c3aed' } },
+          design: {
+            style: 'branded',
+            frame: 'banner',
+            frameText: 'Join the Wi-Fi',
+            gradient: { type: 'radial', from: '#1d4ed8', to: '#7c3aed' },
+          },
         },
       },
     );
@@ -118,13 +166,27 @@ describe('images and static types', () => {
       payload: 'WIFI:T:WPA;S:Lobby;P:correct horse;;',
       scanUrl: null,
       routing: { enabled: false },
-      design: { style: 'branded', eyeStyle: 'rounded', eyeColor: '#1d4ed8', margin: 4, frame: 'banner', frameText: 'Join the Wi-Fi', gradient: { type: 'radial', from: '#1d4ed8', to: '#7c3aed', angle: 0 } },
+      design: {
+        style: 'branded',
+        eyeStyle: 'rounded',
+        eyeColor: '#1d4ed8',
+        margin: 4,
+        frame: 'banner',
+        frameText: 'Join the Wi-Fi',
+        gradient: { type: 'radial', from: '#1d4ed8', to: '#7c3aed', angle: 0 },
+      },
     });
   });
 
   it('reports static content errors under content', async () => {
-    const res = await app.graphql(key, 'mutation { createCode(input: { type: geo, content: { latitude: 95, longitude: 0 } }) { id } }');
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'content.latitude' }] });
+    const res = await app.graphql(
+      key,
+      'mutation { createCode(input: { type: geo, content: { latitude: 95, longitude: 0 } }) { id } }',
+    );
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: 'content.latitude' }],
+    });
   });
 });
 

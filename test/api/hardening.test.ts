@@ -19,20 +19,33 @@ const nested = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repea
 
 describe('request bodies', () => {
   it('refuses JSON nested deeper than 32 levels with a 400 problem, on REST and /graphql', async () => {
-    const deep = await app.request('POST', '/v1/codes', { key, rawBody: `{"content":"https://example.com","x":${nested(32)}}`, headers: { 'content-type': 'application/json' } });
+    const deep = await app.request('POST', '/v1/codes', {
+      key,
+      rawBody: `{"content":"https://example.com","x":${nested(32)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(deep.status).toBe(400);
     expect(deep.headers.get('content-type')).toContain('application/problem+json');
     expect(deep.body.detail).toMatch(/deeper than 32 levels/);
     // 32 levels are parsed (and then refused for the unknown field, as usual).
-    const edge = await app.request('POST', '/v1/codes', { key, rawBody: `{"content":"https://example.com","x":${nested(31)}}`, headers: { 'content-type': 'application/json' } });
+    const edge = await app.request('POST', '/v1/codes', {
+      key,
+      rawBody: `{"content":"https://example.com","x":${nested(31)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(edge.status).toBe(422);
     // Brackets inside strings are text, not nesting.
-    const text = await app.request('POST', '/v1/codes', { key, body: { type: 'text', content: { text: '[{'.repeat(500) } } });
+    const text = await app.request('POST', '/v1/codes', {
+      key,
+      body: { type: 'text', content: { text: '[{'.repeat(500) } },
+    });
     expect(text.status).toBe(201);
 
     const variables = await app.request('POST', '/graphql', {
       key,
-      rawBody: `{"query":"mutation($i: CreateCodeInput!) { createCode(input: $i) { id } }","variables":{"i":${nested(40)}}}`,
+      rawBody:
+        `{"query":"mutation($i: CreateCodeInput!) { createCode(input: $i) { id } ` +
+        `}","variables":{"i":${nested(40)}}}`,
       headers: { 'content-type': 'application/json' },
     });
     expect(variables.status).toBe(400);
@@ -43,7 +56,11 @@ describe('request bodies', () => {
     const big = await app.graphql(key, `{ codes(first: 1) { edges { node { id } } } } # ${'x'.repeat(70 * 1024)}`);
     expect(big.status).toBe(413);
     expect(big.headers.get('content-type')).toContain('application/problem+json');
-    const gzip = await app.request('POST', '/graphql', { key, rawBody: 'xx', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const gzip = await app.request('POST', '/graphql', {
+      key,
+      rawBody: 'xx',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
     expect(gzip.status).toBe(415);
     // Within the limit, as before.
     expect((await app.graphql(key, '{ codes(first: 1) { edges { node { id } } } }')).body.errors).toBeUndefined();
@@ -77,7 +94,10 @@ describe('GraphQL limits', () => {
     // A mutation over the limit creates nothing: 13 renders of the new code (3,253).
     const own = await app.newAccountKey('cost-mutation');
     const svgs = Array.from({ length: 13 }, (_, i) => `s${i}: svg`).join(' ');
-    const mutation = await app.graphql(own, `mutation { createCode(input: { content: "https://example.com/cost" }) { id ${svgs} } }`);
+    const mutation = await app.graphql(
+      own,
+      `mutation { createCode(input: { content: "https://example.com/cost" }) { id ${svgs} } }`,
+    );
     expect(mutation.body.errors[0].message).toMatch(/Cost limit of 3000 exceeded, found 3253/);
     expect((await app.request('GET', '/v1/codes', { key: own })).body.data).toEqual([]);
   });
@@ -88,20 +108,29 @@ describe('GraphQL limits', () => {
     expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
     expect(res.body.errors[0].message).toMatch(/deeper than 64 levels/);
     // Brackets in strings and comments do not count.
-    const quoted = await app.graphql(key, `# ${'{'.repeat(100)}\n{ codes(filter: { q: "${'['.repeat(100)}" }) { edges { node { id } } } }`);
+    const quoted = await app.graphql(
+      key,
+      `# ${'{'.repeat(100)}\n{ codes(filter: { q: "${'['.repeat(100)}" }) { edges { node { id } } } }`,
+    );
     expect(quoted.body.errors).toBeUndefined();
   });
 
   it(`allows at most ${MAX_MUTATION_FIELDS} fields in one mutation`, async () => {
-    const fields = (n: number) => Array.from({ length: n }, (_, i) => `d${i}: deleteCode(id: "qr_nope${i}") { deletedId }`).join(' ');
+    const fields = (n: number) =>
+      Array.from({ length: n }, (_, i) => `d${i}: deleteCode(id: "qr_nope${i}") { deletedId }`).join(' ');
     const many = await app.graphql(key, `mutation { ${fields(MAX_MUTATION_FIELDS + 1)} }`);
     expect(many.body.errors[0].message).toMatch(/at most 20 fields/);
-    const fragment = await app.graphql(key, `mutation { ...F } fragment F on Mutation { ${fields(MAX_MUTATION_FIELDS + 1)} }`);
+    const fragment = await app.graphql(
+      key,
+      `mutation { ...F } fragment F on Mutation { ${fields(MAX_MUTATION_FIELDS + 1)} }`,
+    );
     expect(fragment.body.errors[0].message).toMatch(/at most 20 fields/);
   });
 
   it('answers a variable of the wrong type as a BAD_REQUEST error, not an internal one', async () => {
-    const res = await app.graphql(key, 'mutation($i: CreateCodeInput!) { createCode(input: $i) { id } }', { i: 'not an object' });
+    const res = await app.graphql(key, 'mutation($i: CreateCodeInput!) { createCode(input: $i) { id } }', {
+      i: 'not an object',
+    });
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
     expect(res.body.errors[0].message).toMatch(/Variable "\$i" got invalid value/);
   });
@@ -138,7 +167,13 @@ describe('GraphQL introspection in production', () => {
 describe('CORS', () => {
   const origin = 'https://app.example.com';
   const preflight = (target: TestApp, path: string) =>
-    target.request('OPTIONS', path, { headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    target.request('OPTIONS', path, {
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
 
   it('is closed by default: no CORS header on REST, GraphQL or preflights', async () => {
     for (const res of [
@@ -166,14 +201,21 @@ describe('CORS', () => {
       const list = await open.request('GET', '/v1/codes', { key: openKey, headers: { origin } });
       expect(list.headers.get('access-control-allow-origin')).toBe(origin);
       expect(list.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Remaining/);
-      const gql = await open.request('POST', '/graphql', { key: openKey, body: { query: '{ __typename }' }, headers: { origin } });
+      const gql = await open.request('POST', '/graphql', {
+        key: openKey,
+        body: { query: '{ __typename }' },
+        headers: { origin },
+      });
       expect(gql.headers.get('access-control-allow-origin')).toBe(origin);
       // A browser can read our problems too.
       const denied = await open.request('GET', '/v1/codes', { key: 'qrk_nope', headers: { origin } });
       expect(denied.status).toBe(401);
       expect(denied.headers.get('access-control-allow-origin')).toBe(origin);
 
-      const stranger = await open.request('GET', '/v1/codes', { key: openKey, headers: { origin: 'https://evil.example' } });
+      const stranger = await open.request('GET', '/v1/codes', {
+        key: openKey,
+        headers: { origin: 'https://evil.example' },
+      });
       expect(stranger.status).toBe(200);
       expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
 
@@ -194,10 +236,15 @@ describe('security headers on HTML answers', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
-    const csp = Object.fromEntries(res.headers.get('content-security-policy')!.split(';').map((d) => {
-      const [name, ...values] = d.trim().split(/\s+/);
-      return [name, values.join(' ')];
-    }));
+    const csp = Object.fromEntries(
+      res.headers
+        .get('content-security-policy')!
+        .split(';')
+        .map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/);
+          return [name, values.join(' ')];
+        }),
+    );
     expect(csp).toMatchObject({
       'default-src': "'none'",
       'script-src': "'self'",
@@ -208,17 +255,22 @@ describe('security headers on HTML answers', () => {
     });
     // No inline script runs: the one script element without src holds JSON data.
     const scripts = [...res.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.map(([, attributes]) => attributes!.trim())).toEqual(['type="application/json" id="graphiql-options"', expect.stringMatching(/^src="\/graphql\/assets\/graphiql-[0-9a-f]{16}\.js"$/)]);
+    expect(scripts.map(([, attributes]) => attributes!.trim())).toEqual([
+      'type="application/json" id="graphiql-options"',
+      expect.stringMatching(/^src="\/graphql\/assets\/graphiql-[0-9a-f]{16}\.js"$/),
+    ]);
     expect(JSON.parse(scripts[0]![2]!)).toMatchObject({ title: 'QR service GraphQL' });
     expect(res.text).not.toMatch(/<link[^>]+href="https?:/);
     expect(res.text.length).toBeLessThan(2000);
   });
 
-  it('serves the scan route\'s 404 page with the same headers and a no-script policy', async () => {
+  it("serves the scan route's 404 page with the same headers and a no-script policy", async () => {
     const res = await fetch(`${app.url}/Zz9Zz9Z`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('text/html');
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
@@ -226,19 +278,45 @@ describe('security headers on HTML answers', () => {
 });
 
 describe('open redirects', () => {
-  const unsafe = ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', '/relative/path', '//evil.example/x', 'ftp://files.example/x', 'mailto:a@example.com', 'http://', 'https://'];
+  const unsafe = [
+    'javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    '/relative/path',
+    '//evil.example/x',
+    'ftp://files.example/x',
+    'mailto:a@example.com',
+    'http://',
+    'https://',
+  ];
 
   it.each(unsafe)('refuses %s as a destination on every write path', async (destination) => {
     const code = await createCode(app, key);
     const writes = [
       app.request('POST', '/v1/codes', { key, body: { content: destination } }),
       app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { destination } }),
-      app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com', routing: { rules: [{ condition: 'country:US', destination }] } } }),
-      app.request('PUT', `/v1/codes/${code.id}/routing`, { key, body: { rules: [{ condition: 'device:ios', destination }] } }),
-      app.request('POST', `/v1/codes/${code.id}/routing/rules`, { key, body: { type: 'geo', conditions: { countries: ['DE'] }, destination } }),
+      app.request('POST', '/v1/codes', {
+        key,
+        body: { content: 'https://example.com', routing: { rules: [{ condition: 'country:US', destination }] } },
+      }),
+      app.request('PUT', `/v1/codes/${code.id}/routing`, {
+        key,
+        body: { rules: [{ condition: 'device:ios', destination }] },
+      }),
       app.request('POST', `/v1/codes/${code.id}/routing/rules`, {
         key,
-        body: { type: 'split', conditions: { weights: [{ destination, weight: 1 }, { destination: 'https://b.example', weight: 1 }] } },
+        body: { type: 'geo', conditions: { countries: ['DE'] }, destination },
+      }),
+      app.request('POST', `/v1/codes/${code.id}/routing/rules`, {
+        key,
+        body: {
+          type: 'split',
+          conditions: {
+            weights: [
+              { destination, weight: 1 },
+              { destination: 'https://b.example', weight: 1 },
+            ],
+          },
+        },
       }),
       app.request('POST', '/v1/codes/bulk', { key, body: { codes: [{ content: destination }] } }),
     ];
@@ -246,9 +324,16 @@ describe('open redirects', () => {
       expect(res.status).toBe(422);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }
-    const gql = await app.graphql(key, 'mutation($c: JSON!) { createCode(input: { content: $c }) { id } }', { c: destination });
+    const gql = await app.graphql(key, 'mutation($c: JSON!) { createCode(input: { content: $c }) { id } }', {
+      c: destination,
+    });
     expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
-    const rules = await app.graphql(key, 'mutation($id: ID!, $d: String!) { replaceRouting(codeId: $id, rules: [{ type: geo, conditions: { countries: ["US"] }, destination: $d }]) { enabled } }', { id: code.id, d: destination });
+    const rules = await app.graphql(
+      key,
+      'mutation($id: ID!, $d: String!) { replaceRouting(codeId: $id, rules: [{ type: geo, conditions: { countries: ' +
+        '["US"] }, destination: $d }]) { enabled } }',
+      { id: code.id, d: destination },
+    );
     expect(rules.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
     // The code still sends scans where it did.
     const scan = await fetch(code.scan_url, { redirect: 'manual' });
@@ -258,13 +343,22 @@ describe('open redirects', () => {
   it('redirects only to the stored destination, whatever the scan URL carries', async () => {
     const code = await createCode(app, key, { content: 'https://example.com/stored' });
     const path = new URL(code.scan_url).pathname;
-    for (const query of ['?url=https://evil.example', '?next=//evil.example&destination=javascript:alert(1)', '?redirect=%2F%2Fevil.example']) {
+    for (const query of [
+      '?url=https://evil.example',
+      '?next=//evil.example&destination=javascript:alert(1)',
+      '?redirect=%2F%2Fevil.example',
+    ]) {
       const res = await fetch(`${app.url}${path}${query}`, { redirect: 'manual' });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('https://example.com/stored');
     }
     // Paths that are not a slug never redirect.
-    for (const other of [`${path}/https://evil.example`, '//evil.example', '/%2F%2Fevil.example', `${path}%0d%0aLocation:%20https://evil.example`]) {
+    for (const other of [
+      `${path}/https://evil.example`,
+      '//evil.example',
+      '/%2F%2Fevil.example',
+      `${path}%0d%0aLocation:%20https://evil.example`,
+    ]) {
       const res = await fetch(`${app.url}${other}`, { redirect: 'manual' });
       expect(res.status).toBe(404);
       expect(res.headers.get('location')).toBeNull();
@@ -287,14 +381,23 @@ describe('found by the fuzz test', () => {
       expect(res.status).toBe(422);
       expect(res.body.errors[0].message).toMatch(/ISO 8601 date/);
     }
-    expect((await app.request('GET', '/v1/analytics/overview?from=2024-02-29&granularity=month', { key })).status).toBe(200);
+    expect((await app.request('GET', '/v1/analytics/overview?from=2024-02-29&granularity=month', { key })).status).toBe(
+      200,
+    );
   });
 
   it('refuses text with a lone surrogate (mailto: encoding threw on it) with 422', async () => {
-    const res = await app.request('POST', '/v1/codes', { key, rawBody: '{"type":"email","content":{"to":"a@example.com","subject":"x\\ud800"}}', headers: { 'content-type': 'application/json' } });
+    const res = await app.request('POST', '/v1/codes', {
+      key,
+      rawBody: '{"type":"email","content":{"to":"a@example.com","subject":"x\\ud800"}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toEqual({ path: 'content.subject', message: 'must be valid Unicode text' });
-    const pair = await app.request('POST', '/v1/codes', { key, body: { type: 'email', content: { to: 'a@example.com', subject: 'Hi 😀' } } });
+    const pair = await app.request('POST', '/v1/codes', {
+      key,
+      body: { type: 'email', content: { to: 'a@example.com', subject: 'Hi 😀' } },
+    });
     expect(pair.status).toBe(201);
   });
 
@@ -318,7 +421,9 @@ describe('found by the fuzz test', () => {
       // The quote error is in the first line; 1 MB of rows follow that nobody parses.
       const csv = `content\n"bad"x\n${'https://example.com/row\n'.repeat(45_000)}`;
       expect(await send('/v1/codes/bulk', 'text/csv', csv)).toBe(400);
-      expect(await send('/v1/codes', 'application/json', JSON.stringify({ content: 'https://example.com/next' }))).toBe(201);
+      expect(await send('/v1/codes', 'application/json', JSON.stringify({ content: 'https://example.com/next' }))).toBe(
+        201,
+      );
     } finally {
       agent.destroy();
       await roomy.close();

@@ -32,13 +32,17 @@ async function zbar(name: string, bytes: Uint8Array, expected: string): Promise<
 }
 
 async function fetchImage(id: string, query = '', headers: Record<string, string> = {}) {
-  const response = await fetch(`${app.url}/v1/codes/${id}/image${query}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+  const response = await fetch(`${app.url}/v1/codes/${id}/image${query}`, {
+    headers: { authorization: `Bearer ${key}`, ...headers },
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 /** Decodes a PNG by wrapping it in an SVG for resvg, the same rasterizer the service uses. */
 function decodePng(png: Buffer, width: number): string | null {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${width}"><image href="data:image/png;base64,${png.toString('base64')}" width="${width}" height="${width}"/></svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${width}"><image ` +
+    `href="data:image/png;base64,${png.toString('base64')}" width="${width}" height="${width}"/></svg>`;
   return decodeQr(svgToRgba(svg, width));
 }
 
@@ -72,7 +76,8 @@ describe('formats', () => {
     expect(res.bytes.toString('latin1')).toContain('/MediaBox [0 0 256 256]');
     const pdf = await files.write(`${code.id}.pdf`, res.bytes);
     // 72 dpi: one pixel per point, the size asked; 300 dpi: as printed.
-    for (const dpi of [72, 300]) expect((await zbarRead([await rasterisePdf(pdf, dpi)], code.scan_url))[0], `${dpi} dpi`).toBe(code.scan_url);
+    for (const dpi of [72, 300])
+      expect((await zbarRead([await rasterisePdf(pdf, dpi)], code.scan_url))[0], `${dpi} dpi`).toBe(code.scan_url);
   });
 
   it('honours margin and validates the query', async () => {
@@ -80,7 +85,14 @@ describe('formats', () => {
     const narrow = (await fetchImage(code.id, '?margin=2')).bytes.toString();
     const wide = (await fetchImage(code.id, '?margin=10')).bytes.toString();
     expect(narrow).not.toBe(wide);
-    for (const [query, path] of [['?size=10', 'size'], ['?size=5000', 'size'], ['?size=big', 'size'], ['?format=gif', 'format'], ['?margin=1', 'margin'], ['?color=red', 'color']]) {
+    for (const [query, path] of [
+      ['?size=10', 'size'],
+      ['?size=5000', 'size'],
+      ['?size=big', 'size'],
+      ['?format=gif', 'format'],
+      ['?margin=1', 'margin'],
+      ['?color=red', 'color'],
+    ]) {
       const res = await app.request('GET', `/v1/codes/${code.id}/image${query}`, { key });
       expect(res.status, query).toBe(422);
       expect(res.body.errors[0].path).toBe(path);
@@ -120,9 +132,13 @@ describe('sizes too small to scan', () => {
     expect(pdf.bytes.toString('latin1')).toContain(`/MediaBox [0 0 ${smallest} ${smallest}]`);
     expect((await zbarRead([await rasterisePdf(await files.write('small.pdf', pdf.bytes))], text))[0]).toBe(text);
     // A 304 says it too, and a size that scans is served as asked.
-    const again = await fetchImage(code.id, '?format=png&size=64', { 'if-none-match': (await fetchImage(code.id, '?format=png&size=64')).headers.get('etag')! });
+    const again = await fetchImage(code.id, '?format=png&size=64', {
+      'if-none-match': (await fetchImage(code.id, '?format=png&size=64')).headers.get('etag')!,
+    });
     expect([again.status, again.headers.get('image-width')]).toEqual([304, String(smallest)]);
-    expect((await fetchImage(code.id, `?format=png&size=${smallest + 1}`)).headers.get('image-width')).toBe(String(smallest + 1));
+    expect((await fetchImage(code.id, `?format=png&size=${smallest + 1}`)).headers.get('image-width')).toBe(
+      String(smallest + 1),
+    );
   });
 
   it('follow the quiet zone the query asks for', async () => {
@@ -172,10 +188,19 @@ describe('logos', () => {
   });
 
   it('refuses a logo that is not an image, or missing, with a 422 that says why', async () => {
-    const html = await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com', design: { logo_url: logos.url('/page.html') } } });
+    const html = await app.request('POST', '/v1/codes', {
+      key,
+      body: { content: 'https://example.com', design: { logo_url: logos.url('/page.html') } },
+    });
     expect(html.status).toBe(422);
-    expect(html.body.errors[0]).toMatchObject({ path: 'design.logo_url', message: expect.stringMatching(/not a PNG, JPEG, GIF or WebP/) });
-    const missing = await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com', design: { logo_url: logos.url('/nope.png') } } });
+    expect(html.body.errors[0]).toMatchObject({
+      path: 'design.logo_url',
+      message: expect.stringMatching(/not a PNG, JPEG, GIF or WebP/),
+    });
+    const missing = await app.request('POST', '/v1/codes', {
+      key,
+      body: { content: 'https://example.com', design: { logo_url: logos.url('/nope.png') } },
+    });
     expect(missing.body.errors[0].message).toMatch(/answered 404/);
   });
 
@@ -184,9 +209,15 @@ describe('logos', () => {
     try {
       const strictKey = await strict.newAccountKey();
       const before = logos.requests();
-      const res = await strict.request('POST', '/v1/codes', { key: strictKey, body: { content: 'https://example.com', design: { logo_url: logos.url() } } });
+      const res = await strict.request('POST', '/v1/codes', {
+        key: strictKey,
+        body: { content: 'https://example.com', design: { logo_url: logos.url() } },
+      });
       expect(res.status).toBe(422);
-      expect(res.body.errors[0]).toMatchObject({ path: 'design.logo_url', message: expect.stringMatching(/private|loopback|not allowed|forbidden/i) });
+      expect(res.body.errors[0]).toMatchObject({
+        path: 'design.logo_url',
+        message: expect.stringMatching(/private|loopback|not allowed|forbidden/i),
+      });
       expect(logos.requests()).toBe(before);
     } finally {
       await strict.close();
@@ -197,40 +228,104 @@ describe('logos', () => {
 describe('scannability and static types', () => {
   it('runs the decode check on write: a design that cannot be read is refused', async () => {
     const payload = 'https://qr.example/AbC1234';
-    const design = { fg_color: '#ffffff', bg_color: '#ffffff', style: 'square', logo_url: null, error_correction: 'M', eye_style: 'square', eye_color: '#ffffff', gradient: null, frame: 'none', frame_text: null, margin: 4 } as const;
-    await expect(app.services.images.verify('acct_check', payload, design, null)).rejects.toThrow(/does not scan: the contrast/);
-    await expect(app.services.images.verify('acct_check', payload, { ...design, fg_color: '#000000', eye_color: '#000000' }, null)).resolves.toBeUndefined();
+    const design = {
+      fg_color: '#ffffff',
+      bg_color: '#ffffff',
+      style: 'square',
+      logo_url: null,
+      error_correction: 'M',
+      eye_style: 'square',
+      eye_color: '#ffffff',
+      gradient: null,
+      frame: 'none',
+      frame_text: null,
+      margin: 4,
+    } as const;
+    await expect(app.services.images.verify('acct_check', payload, design, null)).rejects.toThrow(
+      /does not scan: the contrast/,
+    );
+    await expect(
+      app.services.images.verify('acct_check', payload, { ...design, fg_color: '#000000', eye_color: '#000000' }, null),
+    ).resolves.toBeUndefined();
   });
 
   it('checks many codes once per design and QR version, naming the first that does not scan', async () => {
-    const black = { fg_color: '#000000', bg_color: '#ffffff', style: 'dots', logo_url: null, error_correction: 'M', eye_style: 'square', eye_color: '#000000', gradient: null, frame: 'none', frame_text: null, margin: 4 } as const;
+    const black = {
+      fg_color: '#000000',
+      bg_color: '#ffffff',
+      style: 'dots',
+      logo_url: null,
+      error_correction: 'M',
+      eye_style: 'square',
+      eye_color: '#000000',
+      gradient: null,
+      frame: 'none',
+      frame_text: null,
+      margin: 4,
+    } as const;
     const white = { ...black, fg_color: '#ffffff', eye_color: '#ffffff' } as const;
     // Payloads of 1 to 180 characters: QR versions 1 to 9.
     const items = Array.from({ length: 120 }, (_, i) => {
       const design = i === 57 || i === 90 ? white : black;
-      return { payload: `Lot ${i}: ${'x'.repeat((i * 3) % 180)}`, designKey: JSON.stringify(design), design, logo: null };
+      return {
+        payload: `Lot ${i}: ${'x'.repeat((i * 3) % 180)}`,
+        designKey: JSON.stringify(design),
+        design,
+        logo: null,
+      };
     });
-    await expect(app.services.images.verifyAll('acct_check', items.filter((_, i) => i !== 57 && i !== 90))).resolves.toBeUndefined();
+    await expect(
+      app.services.images.verifyAll(
+        'acct_check',
+        items.filter((_, i) => i !== 57 && i !== 90),
+      ),
+    ).resolves.toBeUndefined();
     const refused = await app.services.images.verifyAll('acct_check', items).catch((err) => err);
-    expect(refused.fieldErrors).toEqual([{ path: '57.design', message: expect.stringMatching(/^does not scan: the contrast/) }]);
+    expect(refused.fieldErrors).toEqual([
+      { path: '57.design', message: expect.stringMatching(/^does not scan: the contrast/) },
+    ]);
   });
 
   // [type, content sent, content stored, payload]
   const statics: [string, unknown, unknown, string][] = [
     ['text', { text: 'Hello, Welt ☕' }, { text: 'Hello, Welt ☕' }, 'Hello, Welt ☕'],
-    ['email', { to: 'hi@example.com', subject: 'Hello there' }, { to: 'hi@example.com', subject: 'Hello there' }, 'mailto:hi@example.com?subject=Hello%20there'],
+    [
+      'email',
+      { to: 'hi@example.com', subject: 'Hello there' },
+      { to: 'hi@example.com', subject: 'Hello there' },
+      'mailto:hi@example.com?subject=Hello%20there',
+    ],
     ['phone', { number: '+49 30 123456' }, { number: '+4930123456' }, 'tel:+4930123456'],
     ['sms', { number: '+4930123456', body: 'Hi' }, { number: '+4930123456', body: 'Hi' }, 'SMSTO:+4930123456:Hi'],
-    ['wifi', { ssid: 'Café;Guest', password: 'p@ss:w,rd!' }, { ssid: 'Café;Guest', password: 'p@ss:w,rd!', encryption: 'WPA' }, 'WIFI:T:WPA;S:Café\\;Guest;P:p@ss\\:w\\,rd!;;'],
-    ['geo', { latitude: 52.520008, longitude: 13.404954 }, { latitude: 52.520008, longitude: 13.404954 }, 'geo:52.520008,13.404954'],
+    [
+      'wifi',
+      { ssid: 'Café;Guest', password: 'p@ss:w,rd!' },
+      { ssid: 'Café;Guest', password: 'p@ss:w,rd!', encryption: 'WPA' },
+      'WIFI:T:WPA;S:Café\\;Guest;P:p@ss\\:w\\,rd!;;',
+    ],
+    [
+      'geo',
+      { latitude: 52.520008, longitude: 13.404954 },
+      { latitude: 52.520008, longitude: 13.404954 },
+      'geo:52.520008,13.404954',
+    ],
   ];
 
-  it.each(statics)('%s codes encode their payload directly and have no scan URL', async (type, content, stored, payload) => {
-    const code = await createCode(app, key, { type, content, design: { style: 'rounded' } });
-    expect(code).toMatchObject({ type, content: stored, payload, scan_url: null, routing: { enabled: false, rules: [] } });
-    const svg = (await fetchImage(code.id)).bytes.toString();
-    expect(decodeQr(svgToRgba(svg, 600))).toBe(payload);
-  });
+  it.each(statics)(
+    '%s codes encode their payload directly and have no scan URL',
+    async (type, content, stored, payload) => {
+      const code = await createCode(app, key, { type, content, design: { style: 'rounded' } });
+      expect(code).toMatchObject({
+        type,
+        content: stored,
+        payload,
+        scan_url: null,
+        routing: { enabled: false, rules: [] },
+      });
+      const svg = (await fetchImage(code.id)).bytes.toString();
+      expect(decodeQr(svgToRgba(svg, 600))).toBe(payload);
+    },
+  );
 
   it('decodes a vCard with characters that need escaping', async () => {
     const code = await createCode(app, key, {
@@ -244,9 +339,15 @@ describe('scannability and static types', () => {
 
   it('says routing and destinations apply to url codes only', async () => {
     const code = await createCode(app, key, { type: 'text', content: { text: 'static' } });
-    const patch = await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { destination: 'https://example.com' } });
+    const patch = await app.request('PATCH', `/v1/codes/${code.id}`, {
+      key,
+      body: { destination: 'https://example.com' },
+    });
     expect(patch.status).toBe(422);
-    expect(patch.body.errors[0]).toMatchObject({ path: 'destination', message: expect.stringMatching(/url codes only/) });
+    expect(patch.body.errors[0]).toMatchObject({
+      path: 'destination',
+      message: expect.stringMatching(/url codes only/),
+    });
     const rules = await app.request('GET', `/v1/codes/${code.id}/routing`, { key });
     expect(rules.status).toBe(422);
     expect(rules.body.errors[0].message).toMatch(/url codes only/);
@@ -258,8 +359,14 @@ describe('scannability and static types', () => {
   });
 
   it('refuses content too long for the chosen error correction level', async () => {
-    const res = await app.request('POST', '/v1/codes', { key, body: { type: 'text', content: { text: 'x'.repeat(1900) }, design: { error_correction: 'H' } } });
+    const res = await app.request('POST', '/v1/codes', {
+      key,
+      body: { type: 'text', content: { text: 'x'.repeat(1900) }, design: { error_correction: 'H' } },
+    });
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ path: 'content', message: expect.stringMatching(/too long .* error_correction H/) });
+    expect(res.body.errors[0]).toMatchObject({
+      path: 'content',
+      message: expect.stringMatching(/too long .* error_correction H/),
+    });
   });
 });

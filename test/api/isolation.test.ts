@@ -18,11 +18,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('REST', () => {
-  it('A cannot get B\'s code', async () => {
+  it("A cannot get B's code", async () => {
     expect((await app.request('GET', `/v1/codes/${codeOfB.id}`, { key: keyA })).status).toBe(404);
   });
 
-  it('A does not list or count B\'s codes, whatever the filter', async () => {
+  it("A does not list or count B's codes, whatever the filter", async () => {
     for (const query of ['', '?q=secret', '?sort=updated_at', '?type=url&limit=500']) {
       const res = await app.request('GET', `/v1/codes${query}`, { key: keyA });
       expect(res.status).toBe(200);
@@ -31,13 +31,16 @@ describe('REST', () => {
     }
   });
 
-  it('A cannot patch B\'s code, and B\'s code is unchanged', async () => {
-    const res = await app.request('PATCH', `/v1/codes/${codeOfB.id}`, { key: keyA, body: { content: 'https://a.example/hijack' } });
+  it("A cannot patch B's code, and B's code is unchanged", async () => {
+    const res = await app.request('PATCH', `/v1/codes/${codeOfB.id}`, {
+      key: keyA,
+      body: { content: 'https://a.example/hijack' },
+    });
     expect(res.status).toBe(404);
     expect((await app.request('GET', `/v1/codes/${codeOfB.id}`, { key: keyB })).body).toEqual(codeOfB);
   });
 
-  it('A cannot delete B\'s code, and it still exists', async () => {
+  it("A cannot delete B's code, and it still exists", async () => {
     expect((await app.request('DELETE', `/v1/codes/${codeOfB.id}`, { key: keyA })).status).toBe(404);
     expect((await app.request('GET', `/v1/codes/${codeOfB.id}`, { key: keyB })).status).toBe(200);
   });
@@ -49,15 +52,23 @@ describe('REST', () => {
 });
 
 describe('GraphQL', () => {
-  it('A gets null for B\'s code and does not list it', async () => {
-    const res = await app.graphql(keyA, 'query($id: ID!) { code(id: $id) { id } codes(first: 500) { edges { node { id content } } } }', { id: codeOfB.id });
+  it("A gets null for B's code and does not list it", async () => {
+    const res = await app.graphql(
+      keyA,
+      'query($id: ID!) { code(id: $id) { id } codes(first: 500) { edges { node { id content } } } }',
+      { id: codeOfB.id },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.code).toBeNull();
     expect(res.text).not.toContain(codeOfB.id);
   });
 
-  it('A cannot update or delete B\'s code', async () => {
-    const update = await app.graphql(keyA, 'mutation($id: ID!) { updateCode(id: $id, input: { content: "https://a.example/x" }) { id } }', { id: codeOfB.id });
+  it("A cannot update or delete B's code", async () => {
+    const update = await app.graphql(
+      keyA,
+      'mutation($id: ID!) { updateCode(id: $id, input: { content: "https://a.example/x" }) { id } }',
+      { id: codeOfB.id },
+    );
     expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const del = await app.graphql(keyA, 'mutation($id: ID!) { deleteCode(id: $id) { deletedId } }', { id: codeOfB.id });
     expect(del.body.errors[0].extensions.code).toBe('NOT_FOUND');

@@ -32,9 +32,21 @@ async function createKey(body: Record<string, unknown>, key = admin) {
 
 describe('POST /v1/api-keys', () => {
   it('creates a scoped key, shown once, that can do what its scopes allow and nothing else', async () => {
-    const res = await app.request('POST', '/v1/api-keys', { key: admin, body: { name: 'dashboard', scopes: ['codes:read', 'analytics:read'] } });
+    const res = await app.request('POST', '/v1/api-keys', {
+      key: admin,
+      body: { name: 'dashboard', scopes: ['codes:read', 'analytics:read'] },
+    });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ object: 'api_key', name: 'dashboard', scopes: ['codes:read', 'analytics:read'], status: 'active', expires_at: null, last_used_at: null, revoked_at: null, replaced_by: null });
+    expect(res.body).toMatchObject({
+      object: 'api_key',
+      name: 'dashboard',
+      scopes: ['codes:read', 'analytics:read'],
+      status: 'active',
+      expires_at: null,
+      last_used_at: null,
+      revoked_at: null,
+      replaced_by: null,
+    });
     expect(res.body.key).toMatch(/^qrk_[0-9A-Za-z]{40}$/);
     expect(res.body.prefix).toBe(res.body.key.slice(0, 10));
     expect(res.headers.get('location')).toBe(`/v1/api-keys/${res.body.id}`);
@@ -42,7 +54,9 @@ describe('POST /v1/api-keys', () => {
     const key = res.body.key;
     expect((await app.request('GET', '/v1/codes', { key })).status).toBe(200);
     expect((await app.request('GET', '/v1/analytics/overview', { key })).status).toBe(200);
-    expect((await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com' } })).status).toBe(403);
+    expect((await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com' } })).status).toBe(
+      403,
+    );
     expect((await app.request('GET', '/v1/api-keys', { key })).status).toBe(403);
   });
 
@@ -69,16 +83,29 @@ describe('POST /v1/api-keys', () => {
       body: { name: '', scopes: ['codes:read', 'codes:delete'], expires_at: '2001-01-01T00:00:00Z', extra: 1 },
     });
     expect(res.status).toBe(422);
-    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['expires_at', 'extra', 'name', 'scopes.1']);
-    expect((await app.request('POST', '/v1/api-keys', { key: admin, body: { name: 'x', scopes: [] } })).status).toBe(422);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'expires_at',
+      'extra',
+      'name',
+      'scopes.1',
+    ]);
+    expect((await app.request('POST', '/v1/api-keys', { key: admin, body: { name: 'x', scopes: [] } })).status).toBe(
+      422,
+    );
   });
 
   it('cannot hand out a scope the calling key lacks', async () => {
     const manager = await createKey({ name: 'manager', scopes: ['keys:manage', 'codes:read'] });
-    const res = await app.request('POST', '/v1/api-keys', { key: manager.key, body: { name: 'escalate', scopes: ['codes:read', 'codes:write'] } });
+    const res = await app.request('POST', '/v1/api-keys', {
+      key: manager.key,
+      body: { name: 'escalate', scopes: ['codes:read', 'codes:write'] },
+    });
     expect(res.status).toBe(403);
     expect(res.body.detail).toContain('codes:write');
-    expect((await app.request('POST', '/v1/api-keys', { key: manager.key, body: { name: 'ok', scopes: ['codes:read'] } })).status).toBe(201);
+    expect(
+      (await app.request('POST', '/v1/api-keys', { key: manager.key, body: { name: 'ok', scopes: ['codes:read'] } }))
+        .status,
+    ).toBe(201);
   });
 
   it('a key stops working at its expires_at', async () => {
@@ -99,7 +126,9 @@ describe('POST /v1/api-keys', () => {
     expect((await app.request('GET', `/v1/api-keys/${mine.id}`, { key: other })).status).toBe(404);
     expect((await app.request('POST', `/v1/api-keys/${mine.id}/rotate`, { key: other })).status).toBe(404);
     expect((await app.request('DELETE', `/v1/api-keys/${mine.id}`, { key: other })).status).toBe(404);
-    expect((await app.request('GET', '/v1/api-keys', { key: other })).body.data.map((k: { id: string }) => k.id)).not.toContain(mine.id);
+    expect(
+      (await app.request('GET', '/v1/api-keys', { key: other })).body.data.map((k: { id: string }) => k.id),
+    ).not.toContain(mine.id);
     expect((await app.request('GET', '/v1/codes', { key: mine.key })).status).toBe(200);
   });
 });
@@ -110,7 +139,12 @@ describe('POST /v1/api-keys/:id/rotate', () => {
     const before = Date.now();
     const res = await app.request('POST', `/v1/api-keys/${old.id}/rotate`, { key: admin });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ name: 'ci', scopes: ['codes:read', 'codes:write'], status: 'active', replaced_by: null });
+    expect(res.body).toMatchObject({
+      name: 'ci',
+      scopes: ['codes:read', 'codes:write'],
+      status: 'active',
+      replaced_by: null,
+    });
     expect(res.body.key).toMatch(/^qrk_/);
     expect(res.body.id).not.toBe(old.id);
     expect(res.body.previous).toMatchObject({ id: old.id, replaced_by: res.body.id, status: 'active' });
@@ -129,7 +163,10 @@ describe('POST /v1/api-keys/:id/rotate', () => {
   it('a grace period of 0 retires the old key at once, even while it is cached', async () => {
     const old = await createKey({ name: 'leaked', scopes: ['codes:read'] });
     expect((await app.request('GET', '/v1/codes', { key: old.key })).status).toBe(200);
-    const res = await app.request('POST', `/v1/api-keys/${old.id}/rotate`, { key: admin, body: { grace_period_seconds: 0 } });
+    const res = await app.request('POST', `/v1/api-keys/${old.id}/rotate`, {
+      key: admin,
+      body: { grace_period_seconds: 0 },
+    });
     expect(res.status).toBe(201);
     expect((await app.request('GET', '/v1/codes', { key: old.key })).status).toBe(401);
     expect((await app.request('GET', '/v1/codes', { key: res.body.key })).status).toBe(200);
@@ -138,7 +175,10 @@ describe('POST /v1/api-keys/:id/rotate', () => {
   it('the old key stops at the end of a short grace period', async () => {
     const old = await createKey({ name: 'grace', scopes: ['codes:read'] });
     expect((await app.request('GET', '/v1/codes', { key: old.key })).status).toBe(200);
-    const res = await app.request('POST', `/v1/api-keys/${old.id}/rotate`, { key: admin, body: { grace_period_seconds: 1 } });
+    const res = await app.request('POST', `/v1/api-keys/${old.id}/rotate`, {
+      key: admin,
+      body: { grace_period_seconds: 1 },
+    });
     expect((await app.request('GET', '/v1/codes', { key: old.key })).status).toBe(200);
     await sleep(1100);
     expect((await app.request('GET', '/v1/codes', { key: old.key })).status).toBe(401);
@@ -152,7 +192,10 @@ describe('POST /v1/api-keys/:id/rotate', () => {
     const res = await app.request('POST', `/v1/api-keys/${old.id}/rotate`, { key: admin, body: { expires_at: later } });
     expect(res.body.expires_at).toBe(later);
     expect(res.body.previous.expires_at).toBe(soon);
-    const bad = await app.request('POST', `/v1/api-keys/${res.body.id}/rotate`, { key: admin, body: { grace_period_seconds: 8 * 86_400 } });
+    const bad = await app.request('POST', `/v1/api-keys/${res.body.id}/rotate`, {
+      key: admin,
+      body: { grace_period_seconds: 8 * 86_400 },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe('grace_period_seconds');
   });
@@ -160,7 +203,9 @@ describe('POST /v1/api-keys/:id/rotate', () => {
   // Rotating hands the caller the replacement's secret, so it is granting: never wider than the caller.
   async function expectRotationRefused(manager: string) {
     const strong = await createKey({ name: 'everything', scopes: [...SCOPES] });
-    expect((await app.request('POST', '/v1/codes', { key: manager, body: { content: 'https://example.com/x' } })).status).toBe(403);
+    expect(
+      (await app.request('POST', '/v1/codes', { key: manager, body: { content: 'https://example.com/x' } })).status,
+    ).toBe(403);
     const res = await app.request('POST', `/v1/api-keys/${strong.id}/rotate`, { key: manager });
     expect(res.status, res.text).toBe(403);
     expect(res.body.detail).toContain('codes:write');
@@ -178,9 +223,16 @@ describe('POST /v1/api-keys/:id/rotate', () => {
   });
 
   it('refuses the same through an OAuth access token with keys:manage', async () => {
-    const client = await app.request('POST', '/v1/oauth-clients', { key: admin, body: { name: 'key job', scopes: ['keys:manage'], grant_types: ['client_credentials'] } });
+    const client = await app.request('POST', '/v1/oauth-clients', {
+      key: admin,
+      body: { name: 'key job', scopes: ['keys:manage'], grant_types: ['client_credentials'] },
+    });
     expect(client.status, client.text).toBe(201);
-    const issued = await postForm(`${app.url}/oauth/token`, { grant_type: 'client_credentials', scope: 'keys:manage' }, { authorization: basic(client.body.client_id, client.body.client_secret) });
+    const issued = await postForm(
+      `${app.url}/oauth/token`,
+      { grant_type: 'client_credentials', scope: 'keys:manage' },
+      { authorization: basic(client.body.client_id, client.body.client_secret) },
+    );
     expect(issued.status, issued.text).toBe(200);
     await expectRotationRefused(issued.body.access_token);
   });
@@ -198,12 +250,20 @@ describe('DELETE /v1/api-keys/:id', () => {
     expect(listed.revoked_at).not.toBeNull();
     // Revoking again changes nothing; a revoked key cannot be rotated back to life.
     expect((await app.request('DELETE', `/v1/api-keys/${created.id}`, { key: admin })).status).toBe(204);
-    expect((await app.request('GET', `/v1/api-keys/${created.id}`, { key: admin })).body.revoked_at).toBe(listed.revoked_at);
+    expect((await app.request('GET', `/v1/api-keys/${created.id}`, { key: admin })).body.revoked_at).toBe(
+      listed.revoked_at,
+    );
     expect((await app.request('POST', `/v1/api-keys/${created.id}/rotate`, { key: admin })).status).toBe(409);
   });
 
   it('another process refuses a revoked key once its cache entry ages out (API_KEY_CACHE_TTL_MS)', async () => {
-    const config = loadConfig({ DATABASE_URL: app.testDb.url, PUBLIC_BASE_URL: app.url, LOG_LEVEL: 'silent', API_KEY_CACHE_TTL_MS: '400', WEBHOOK_WORKER: 'false' });
+    const config = loadConfig({
+      DATABASE_URL: app.testDb.url,
+      PUBLIC_BASE_URL: app.url,
+      LOG_LEVEL: 'silent',
+      API_KEY_CACHE_TTL_MS: '400',
+      WEBHOOK_WORKER: 'false',
+    });
     const other = await createServices(app.testDb.db, config, createLogger(config));
     try {
       const created = await createKey({ name: 'two-processes', scopes: ['codes:read'] });
@@ -231,7 +291,10 @@ describe('keys from before scopes', () => {
 
   it('get every scope in the migration, and keep working', async () => {
     const upTo = (last: string): Knex.MigrationSource<string> => ({
-      getMigrations: async () => Object.keys(migrations).filter((name) => name <= last).sort(),
+      getMigrations: async () =>
+        Object.keys(migrations)
+          .filter((name) => name <= last)
+          .sort(),
       getMigrationName: (name) => name,
       getMigration: async (name) => migrations[name]!,
     });
@@ -239,7 +302,14 @@ describe('keys from before scopes', () => {
     await db('accounts').insert({ id: 'acct_old', name: 'old', created_at: Date.now() });
     const { hashApiKey } = await import('../../src/shared/api-key.ts');
     const key = `qrk_${'a'.repeat(40)}`;
-    await db('api_keys').insert({ id: 'key_old', account_id: 'acct_old', name: 'old', prefix: key.slice(0, 10), secret_hash: hashApiKey(key), created_at: Date.now() });
+    await db('api_keys').insert({
+      id: 'key_old',
+      account_id: 'acct_old',
+      name: 'old',
+      prefix: key.slice(0, 10),
+      secret_hash: hashApiKey(key),
+      created_at: Date.now(),
+    });
     await db.migrate.latest({ migrationSource: upTo('99999999999999') });
     const row = await db('api_keys').where({ id: 'key_old' }).first();
     expect(JSON.parse(row.scopes)).toEqual([...SCOPES]);
@@ -249,12 +319,17 @@ describe('keys from before scopes', () => {
 describe('cli keys create', () => {
   it('takes --scopes and --name; every scope without --scopes; refuses unknown scopes', async () => {
     const env = { DATABASE_URL: app.testDb.url };
-    const res = await runCli(['keys', 'create', '--account', 'cli-scoped', '--name', 'ci', '--scopes', 'codes:read,analytics:read'], env);
+    const res = await runCli(
+      ['keys', 'create', '--account', 'cli-scoped', '--name', 'ci', '--scopes', 'codes:read,analytics:read'],
+      env,
+    );
     expect(res.code, res.stderr).toBe(0);
     const key = res.stdout.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^qrk_[0-9A-Za-z]{40}$/);
     expect((await app.request('GET', '/v1/codes', { key })).status).toBe(200);
-    expect((await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com' } })).status).toBe(403);
+    expect((await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com' } })).status).toBe(
+      403,
+    );
     const manage = await runCli(['keys', 'create', '--account', 'cli-scoped'], env);
     const full = manage.stdout.trim().split('\n').at(-1)!;
     const listed = (await app.request('GET', '/v1/api-keys', { key: full })).body.data;

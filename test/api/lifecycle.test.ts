@@ -17,12 +17,20 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const BROWSER = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const BROWSER =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+  'Mobile/15E148 Safari/604.1';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 async function scan(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { redirect: 'manual', headers: { 'user-agent': BROWSER, ...headers } });
-  return { status: res.status, location: res.headers.get('location'), type: res.headers.get('content-type'), headers: res.headers, text: await res.text() };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    type: res.headers.get('content-type'),
+    headers: res.headers,
+    text: await res.text(),
+  };
 }
 
 async function create(body: Record<string, unknown>, k = key) {
@@ -31,7 +39,8 @@ async function create(body: Record<string, unknown>, k = key) {
   return res.body;
 }
 
-const patch = (id: string, body: Record<string, unknown>, k = key) => app.request('PATCH', `/v1/codes/${id}`, { key: k, body });
+const patch = (id: string, body: Record<string, unknown>, k = key) =>
+  app.request('PATCH', `/v1/codes/${id}`, { key: k, body });
 
 async function rawOutcomes(id: string): Promise<{ outcome: string; is_bot: boolean }[]> {
   await app.services.scans.recorder.flush();
@@ -43,37 +52,51 @@ async function rawOutcomes(id: string): Promise<{ outcome: string; is_bot: boole
 describe('defaults', () => {
   it('a new code is active with no fallbacks, expiry or limit, and scans redirect', async () => {
     const code = await create({ content: 'https://example.com/plain' });
-    expect(code).toMatchObject({ status: 'active', state: 'active', paused_destination: null, expires_at: null, expired_destination: null, max_scans: null });
+    expect(code).toMatchObject({
+      status: 'active',
+      state: 'active',
+      paused_destination: null,
+      expires_at: null,
+      expired_destination: null,
+      max_scans: null,
+    });
     expect((await scan(code.scan_url)).location).toBe('https://example.com/plain');
     expect(await rawOutcomes(code.id)).toEqual([{ outcome: 'redirect', is_bot: false }]);
   });
 });
 
 describe('paused and archived', () => {
-  it('a paused code without a fallback answers 404: an HTML page for browsers, a problem for JSON clients, never cached', async () => {
-    const code = await create({ content: 'https://example.com/live', routing: { rules: [{ condition: 'country:DE', destination: 'https://example.de/' }] } });
-    const paused = await patch(code.id, { status: 'paused' });
-    expect(paused.status, paused.text).toBe(200);
-    expect(paused.body).toMatchObject({ status: 'paused', state: 'paused' });
+  it(
+    'a paused code without a fallback answers 404: an HTML page for browsers, a problem for JSON clients, never ' +
+      'cached',
+    async () => {
+      const code = await create({
+        content: 'https://example.com/live',
+        routing: { rules: [{ condition: 'country:DE', destination: 'https://example.de/' }] },
+      });
+      const paused = await patch(code.id, { status: 'paused' });
+      expect(paused.status, paused.text).toBe(200);
+      expect(paused.body).toMatchObject({ status: 'paused', state: 'paused' });
 
-    const html = await scan(code.scan_url, { accept: 'text/html,application/xhtml+xml', 'x-test-country': 'DE' });
-    expect(html.status).toBe(404);
-    expect(html.type).toMatch(/^text\/html/);
-    expect(html.text).toContain('This code is paused');
-    expect(html.headers.get('cache-control')).toBe('no-store');
-    expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(html.text).not.toMatch(/https?:\/\//);
+      const html = await scan(code.scan_url, { accept: 'text/html,application/xhtml+xml', 'x-test-country': 'DE' });
+      expect(html.status).toBe(404);
+      expect(html.type).toMatch(/^text\/html/);
+      expect(html.text).toContain('This code is paused');
+      expect(html.headers.get('cache-control')).toBe('no-store');
+      expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(html.text).not.toMatch(/https?:\/\//);
 
-    const json = await scan(code.scan_url, { accept: 'application/json' });
-    expect(json.status).toBe(404);
-    expect(json.type).toBe('application/problem+json');
-    expect(JSON.parse(json.text)).toMatchObject({ type: '/problems/code-paused', status: 404 });
+      const json = await scan(code.scan_url, { accept: 'application/json' });
+      expect(json.status).toBe(404);
+      expect(json.type).toBe('application/problem+json');
+      expect(JSON.parse(json.text)).toMatchObject({ type: '/problems/code-paused', status: 404 });
 
-    // Resumed: the next scan goes to the destination again (the cache was told).
-    expect((await patch(code.id, { status: 'active' })).body.state).toBe('active');
-    expect((await scan(code.scan_url)).location).toBe('https://example.com/live');
-    expect((await rawOutcomes(code.id)).map((s) => s.outcome)).toEqual(['paused', 'paused', 'redirect']);
-  });
+      // Resumed: the next scan goes to the destination again (the cache was told).
+      expect((await patch(code.id, { status: 'active' })).body.state).toBe('active');
+      expect((await scan(code.scan_url)).location).toBe('https://example.com/live');
+      expect((await rawOutcomes(code.id)).map((s) => s.outcome)).toEqual(['paused', 'paused', 'redirect']);
+    },
+  );
 
   it('a paused code with paused_destination sends scans there, rules left aside and forward_query kept', async () => {
     const code = await create({
@@ -83,7 +106,11 @@ describe('paused and archived', () => {
       paused_destination: 'https://example.com/back-soon',
       routing: { rules: [{ condition: 'country:DE', destination: 'https://example.de/' }] },
     });
-    expect(code).toMatchObject({ status: 'paused', state: 'paused', paused_destination: 'https://example.com/back-soon' });
+    expect(code).toMatchObject({
+      status: 'paused',
+      state: 'paused',
+      paused_destination: 'https://example.com/back-soon',
+    });
     const res = await scan(`${code.scan_url}?utm_source=flyer`, { 'x-test-country': 'DE' });
     expect(res.status).toBe(302);
     expect(res.location).toBe('https://example.com/back-soon?utm_source=flyer');
@@ -99,16 +126,21 @@ describe('paused and archived', () => {
     const archivedScan = await scan((await app.request('GET', `/v1/codes/${ids.archived}`, { key: k })).body.scan_url);
     expect(archivedScan.status).toBe(404);
 
-    const list = async (query: string) => (await app.request('GET', `/v1/codes${query}`, { key: k })).body.data.map((c: any) => c.id).sort();
+    const list = async (query: string) =>
+      (await app.request('GET', `/v1/codes${query}`, { key: k })).body.data.map((c: any) => c.id).sort();
     expect(await list('')).toEqual([ids.active, ids.paused].sort());
     expect(await list('?status=archived')).toEqual([ids.archived]);
     expect(await list('?status=active,archived')).toEqual([ids.active, ids.archived].sort());
     expect(await list('?status=paused&status=archived')).toEqual([ids.paused, ids.archived].sort());
-    expect((await app.request('GET', '/v1/codes?status=deleted', { key: k })).body.errors).toEqual([{ path: 'status.0', message: 'must be one of active, paused, archived' }]);
+    expect((await app.request('GET', '/v1/codes?status=deleted', { key: k })).body.errors).toEqual([
+      { path: 'status.0', message: 'must be one of active, paused, archived' },
+    ]);
 
     // GraphQL: the same default and filter.
     const gql = async (filter: string) =>
-      (await app.graphql(k, `{ codes${filter} { edges { node { id status state } } } }`)).body.data.codes.edges.map((e: any) => e.node.id).sort();
+      (await app.graphql(k, `{ codes${filter} { edges { node { id status state } } } }`)).body.data.codes.edges
+        .map((e: any) => e.node.id)
+        .sort();
     expect(await gql('')).toEqual([ids.active, ids.paused].sort());
     expect(await gql('(filter: { status: [ARCHIVED] })')).toEqual([ids.archived]);
 
@@ -130,7 +162,11 @@ describe('paused and archived', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: any = await app.request('GET', `/v1/codes?limit=2${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: k });
+        const res: any = await app.request(
+          'GET',
+          `/v1/codes?limit=2${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { key: k },
+        );
         expect(res.status, res.text).toBe(200);
         seen.push(...res.body.data.map((c: any) => c.id));
         cursor = res.body.next_cursor ?? null;
@@ -183,11 +219,17 @@ describe('expiry', () => {
 
 describe('max_scans', () => {
   it('the first max_scans non-bot scans redirect, bots and HEAD do not count, the next goes to the fallback', async () => {
-    const code = await create({ content: 'https://example.com/limited', max_scans: 3, expired_destination: 'https://example.com/sold-out' });
+    const code = await create({
+      content: 'https://example.com/limited',
+      max_scans: 3,
+      expired_destination: 'https://example.com/sold-out',
+    });
     expect(code).toMatchObject({ max_scans: 3, state: 'active' });
     expect((await scan(code.scan_url)).location).toBe('https://example.com/limited');
     expect((await scan(code.scan_url, { 'user-agent': BOT })).location).toBe('https://example.com/limited');
-    expect((await fetch(code.scan_url, { method: 'HEAD', redirect: 'manual' })).headers.get('location')).toBe('https://example.com/limited');
+    expect((await fetch(code.scan_url, { method: 'HEAD', redirect: 'manual' })).headers.get('location')).toBe(
+      'https://example.com/limited',
+    );
     expect((await scan(code.scan_url)).location).toBe('https://example.com/limited');
     await app.services.scans.recorder.flush();
     // Counted from committed scans plus this instance's since: the third still goes through.
@@ -219,7 +261,9 @@ describe('max_scans', () => {
 
   it('exactly max_scans of many concurrent scans redirect', async () => {
     const code = await create({ content: 'https://example.com/burst', max_scans: 10 });
-    const answers = await Promise.all(Array.from({ length: 25 }, () => scan(code.scan_url, { accept: 'application/json' })));
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => scan(code.scan_url, { accept: 'application/json' })),
+    );
     expect(answers.filter((a) => a.status === 302)).toHaveLength(10);
     expect(answers.filter((a) => a.status === 410)).toHaveLength(15);
   });
@@ -238,14 +282,33 @@ describe('GraphQL', () => {
     const expires = new Date(Date.now() + 86_400_000).toISOString();
     const created = await app.graphql(
       key,
-      `mutation { createCode(input: { content: "https://example.com/g", status: PAUSED, pausedDestination: "https://example.com/gp", expiresAt: "${expires}", expiredDestination: "https://example.com/ge", maxScans: 5 }) { id status state pausedDestination expiresAt expiredDestination maxScans } }`,
+      `mutation { createCode(input: { content: "https://example.com/g", status: PAUSED, pausedDestination: ` +
+        `"https://example.com/gp", expiresAt: "${expires}", expiredDestination: "https://example.com/ge", ` +
+        `maxScans: 5 }) { id status state pausedDestination expiresAt expiredDestination maxScans } }`,
     );
     expect(created.body.errors).toBeUndefined();
     const code = created.body.data.createCode;
-    expect(code).toMatchObject({ status: 'PAUSED', state: 'PAUSED', pausedDestination: 'https://example.com/gp', expiredDestination: 'https://example.com/ge', maxScans: 5 });
+    expect(code).toMatchObject({
+      status: 'PAUSED',
+      state: 'PAUSED',
+      pausedDestination: 'https://example.com/gp',
+      expiredDestination: 'https://example.com/ge',
+      maxScans: 5,
+    });
     expect(new Date(code.expiresAt).toISOString()).toBe(expires);
-    const updated = await app.graphql(key, `mutation { updateCode(id: "${code.id}", input: { status: ACTIVE, maxScans: null, expiresAt: null, pausedDestination: null }) { status state maxScans expiresAt pausedDestination expiredDestination } }`);
-    expect(updated.body.data.updateCode).toEqual({ status: 'ACTIVE', state: 'ACTIVE', maxScans: null, expiresAt: null, pausedDestination: null, expiredDestination: 'https://example.com/ge' });
+    const updated = await app.graphql(
+      key,
+      `mutation { updateCode(id: "${code.id}", input: { status: ACTIVE, maxScans: null, expiresAt: null, ` +
+        `pausedDestination: null }) { status state maxScans expiresAt pausedDestination expiredDestination } }`,
+    );
+    expect(updated.body.data.updateCode).toEqual({
+      status: 'ACTIVE',
+      state: 'ACTIVE',
+      maxScans: null,
+      expiresAt: null,
+      pausedDestination: null,
+      expiredDestination: 'https://example.com/ge',
+    });
     const bad = await app.graphql(key, `mutation { updateCode(id: "${code.id}", input: { maxScans: 0 }) { id } }`);
     expect(bad.body.errors?.[0]?.extensions?.errors ?? bad.body.errors).toBeTruthy();
   });
@@ -264,26 +327,46 @@ describe('bad input', () => {
     ['a javascript: paused_destination', { paused_destination: 'javascript:alert(1)' }, 'paused_destination'],
     ['a relative expired_destination', { expired_destination: '/over' }, 'expired_destination'],
   ];
-  it.each(cases)('refuses %s on create and update with a 422 naming the field, changing nothing', async (_what, fields, path) => {
-    const before = (await app.request('GET', '/v1/codes?limit=500&status=active,paused,archived', { key })).body.data.length;
-    const created = await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/bad', ...fields } });
-    expect(created.status).toBe(422);
-    expect(created.body.errors.map((e: any) => e.path)).toContain(path);
-    expect((await app.request('GET', '/v1/codes?limit=500&status=active,paused,archived', { key })).body.data.length).toBe(before);
+  it.each(cases)(
+    'refuses %s on create and update with a 422 naming the field, changing nothing',
+    async (_what, fields, path) => {
+      const before = (await app.request('GET', '/v1/codes?limit=500&status=active,paused,archived', { key })).body.data
+        .length;
+      const created = await app.request('POST', '/v1/codes', {
+        key,
+        body: { content: 'https://example.com/bad', ...fields },
+      });
+      expect(created.status).toBe(422);
+      expect(created.body.errors.map((e: any) => e.path)).toContain(path);
+      expect(
+        (await app.request('GET', '/v1/codes?limit=500&status=active,paused,archived', { key })).body.data.length,
+      ).toBe(before);
 
-    const code = await create({ content: 'https://example.com/unchanged' });
-    const updated = await patch(code.id, fields);
-    expect(updated.status).toBe(422);
-    expect(updated.body.errors.map((e: any) => e.path)).toContain(path);
-    expect((await app.request('GET', `/v1/codes/${code.id}`, { key })).body).toMatchObject({ status: 'active', paused_destination: null, expires_at: null, expired_destination: null, max_scans: null, updated_at: code.updated_at });
-  });
+      const code = await create({ content: 'https://example.com/unchanged' });
+      const updated = await patch(code.id, fields);
+      expect(updated.status).toBe(422);
+      expect(updated.body.errors.map((e: any) => e.path)).toContain(path);
+      expect((await app.request('GET', `/v1/codes/${code.id}`, { key })).body).toMatchObject({
+        status: 'active',
+        paused_destination: null,
+        expires_at: null,
+        expired_destination: null,
+        max_scans: null,
+        updated_at: code.updated_at,
+      });
+    },
+  );
 
   it('a static code takes a status but none of the url-only fields', async () => {
     const text = await create({ type: 'text', content: { text: 'hello' }, status: 'archived' });
     expect(text).toMatchObject({ status: 'archived', state: 'paused', max_scans: null });
     for (const field of ['paused_destination', 'expires_at', 'expired_destination', 'max_scans']) {
-      const value = field === 'max_scans' ? 5 : field === 'expires_at' ? '2099-01-01T00:00:00Z' : 'https://example.com/x';
-      const created = await app.request('POST', '/v1/codes', { key, body: { type: 'text', content: { text: 'x' }, [field]: value } });
+      const value =
+        field === 'max_scans' ? 5 : field === 'expires_at' ? '2099-01-01T00:00:00Z' : 'https://example.com/x';
+      const created = await app.request('POST', '/v1/codes', {
+        key,
+        body: { type: 'text', content: { text: 'x' }, [field]: value },
+      });
       expect(created.status).toBe(422);
       expect(created.body.errors).toContainEqual({ path: field, message: expect.stringMatching(/url codes only/) });
       expect((await patch(text.id, { [field]: value })).status).toBe(422);
@@ -297,7 +380,12 @@ describe('bulk', () => {
     const expires = new Date(Date.now() + 86_400_000).toISOString();
     const json = await app.request('POST', '/v1/codes/bulk', {
       key,
-      body: { codes: [{ content: 'https://example.com/j1', status: 'paused', paused_destination: 'https://example.com/jp' }, { content: 'https://example.com/j2', max_scans: 7, expires_at: expires }] },
+      body: {
+        codes: [
+          { content: 'https://example.com/j1', status: 'paused', paused_destination: 'https://example.com/jp' },
+          { content: 'https://example.com/j2', max_scans: 7, expires_at: expires },
+        ],
+      },
     });
     expect(json.status, json.text).toBe(201);
     expect(json.body.data.map((c: any) => [c.status, c.paused_destination, c.max_scans, c.expires_at])).toEqual([
@@ -314,7 +402,11 @@ describe('bulk', () => {
       ['archived', null, null, null],
       ['active', expires, 'https://example.com/over', 100],
     ]);
-    const bad = await app.request('POST', '/v1/codes/bulk', { key, rawBody: 'content,max_scans,status\nhttps://example.com/c3,0,on\n', headers: { 'content-type': 'text/csv' } });
+    const bad = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      rawBody: 'content,max_scans,status\nhttps://example.com/c3,0,on\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([
       { path: 'row 2.status', message: 'must be one of active, paused, archived' },
@@ -326,14 +418,22 @@ describe('bulk', () => {
 describe('webhooks', () => {
   it('code.updated carries the new status, and scan.created the outcome (null destination for a page)', async () => {
     const k = await app.newAccountKey('lifecycle-hooks');
-    const endpoint = await app.request('POST', '/v1/webhooks', { key: k, body: { url: 'https://hooks.example.com/lifecycle', events: ['code.updated', 'scan.created'] } });
+    const endpoint = await app.request('POST', '/v1/webhooks', {
+      key: k,
+      body: { url: 'https://hooks.example.com/lifecycle', events: ['code.updated', 'scan.created'] },
+    });
     expect(endpoint.status, endpoint.text).toBe(201);
     const code = await create({ content: 'https://example.com/hooked' }, k);
     expect((await patch(code.id, { status: 'paused' }, k)).status).toBe(200);
     expect((await scan(code.scan_url)).status).toBe(404);
     await app.services.scans.recorder.flush();
     const deliveries = (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries`, { key: k })).body.data;
-    const events = await Promise.all(deliveries.map(async (d: any) => (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries/${d.id}`, { key: k })).body.event));
+    const events = await Promise.all(
+      deliveries.map(
+        async (d: any) =>
+          (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries/${d.id}`, { key: k })).body.event,
+      ),
+    );
     const byType = Object.fromEntries(events.map((event: any) => [event.type, event.data]));
     expect(byType['code.updated']).toMatchObject({ id: code.id, status: 'paused', state: 'paused' });
     expect(byType['scan.created']).toMatchObject({ code_id: code.id, outcome: 'paused', destination: null });
@@ -344,8 +444,13 @@ describe('isolation', () => {
   it('another account can neither see nor change a code’s lifecycle, nor find it by status', async () => {
     const code = await create({ content: 'https://example.com/mine', status: 'archived' });
     expect((await patch(code.id, { status: 'active' }, otherKey)).status).toBe(404);
-    expect((await app.request('GET', '/v1/codes?status=archived', { key: otherKey })).body.data.map((c: any) => c.id)).not.toContain(code.id);
-    const gql = await app.graphql(otherKey, '{ codes(filter: { status: [ARCHIVED, ACTIVE, PAUSED] }) { edges { node { id } } } }');
+    expect(
+      (await app.request('GET', '/v1/codes?status=archived', { key: otherKey })).body.data.map((c: any) => c.id),
+    ).not.toContain(code.id);
+    const gql = await app.graphql(
+      otherKey,
+      '{ codes(filter: { status: [ARCHIVED, ACTIVE, PAUSED] }) { edges { node { id } } } }',
+    );
     expect(gql.body.data.codes.edges.map((e: any) => e.node.id)).not.toContain(code.id);
     expect((await app.request('GET', `/v1/codes/${code.id}`, { key })).body.status).toBe('archived');
   });

@@ -47,7 +47,8 @@ function parseExposition(text: string): Sample[] {
 function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   const wanted = Object.entries(labels);
   const found = samples.find(
-    (s) => s.name === name && Object.keys(s.labels).length === wanted.length && wanted.every(([k, v]) => s.labels[k] === v),
+    (s) =>
+      s.name === name && Object.keys(s.labels).length === wanted.length && wanted.every(([k, v]) => s.labels[k] === v),
   );
   return found?.value ?? 0;
 }
@@ -63,7 +64,8 @@ async function deltas(app: TestApp, action: () => Promise<void>) {
   const before = await scrape(app);
   await action();
   const after = await scrape(app);
-  return (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+  return (name: string, labels: Record<string, string> = {}) =>
+    valueOf(after, name, labels) - valueOf(before, name, labels);
 }
 
 const requests = (method: string, route: string, status: number) => ({ method, route, status: String(status) });
@@ -90,14 +92,25 @@ describe('with METRICS_TOKEN', () => {
   beforeAll(async () => {
     // Scans stay buffered until a test flushes them, so the buffer's depth is known. Retries
     // have no delay, so a failing delivery runs its whole schedule at once.
-    app = await getTestApp({ METRICS_TOKEN: TOKEN, SCAN_FLUSH_INTERVAL_MS: '60000', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', WEBHOOK_RETRY_SCALE: '0', WEBHOOK_POLL_INTERVAL_MS: '20' });
+    app = await getTestApp({
+      METRICS_TOKEN: TOKEN,
+      SCAN_FLUSH_INTERVAL_MS: '60000',
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+      WEBHOOK_RETRY_SCALE: '0',
+      WEBHOOK_POLL_INTERVAL_MS: '20',
+    });
     app.services.webhookWorker.start();
     key = await app.newAccountKey();
   });
   afterAll(() => app.close());
 
   it('answers 401 problem+json without the token, with a wrong one, or with another scheme', async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }, { authorization: 'Bearer short' }, { authorization: `Basic ${TOKEN}` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}x` },
+      { authorization: 'Bearer short' },
+      { authorization: `Basic ${TOKEN}` },
+    ];
     for (const headers of attempts) {
       const res = await app.request('GET', '/metrics', { headers });
       expect(res.status).toBe(401);
@@ -128,7 +141,8 @@ describe('with METRICS_TOKEN', () => {
     const samples = parseExposition(res.text);
     expect(samples.find((s) => s.name === 'nodejs_version_info')?.labels.version).toBe(process.version);
     // Every delivery outcome is there from the start, before any delivery.
-    for (const outcome of ['succeeded', 'retrying', 'failed']) expect(res.text).toContain(`webhook_deliveries_total{outcome="${outcome}"} 0\n`);
+    for (const outcome of ['succeeded', 'retrying', 'failed'])
+      expect(res.text).toContain(`webhook_deliveries_total{outcome="${outcome}"} 0\n`);
   });
 
   it('counts REST, GraphQL and OAuth requests under their route templates, never raw paths', async () => {
@@ -159,7 +173,11 @@ describe('with METRICS_TOKEN', () => {
 
     const after = await scrape(app);
     const routes = new Set(after.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
-    expect([...routes].some((route) => route!.includes(codeId) || route!.includes('doesnotexist') || route!.includes('/no/such'))).toBe(false);
+    expect(
+      [...routes].some(
+        (route) => route!.includes(codeId) || route!.includes('doesnotexist') || route!.includes('/no/such'),
+      ),
+    ).toBe(false);
     // The histogram has the same label sets; its +Inf bucket and count equal the counter.
     const labels = requests('POST', '/v1/codes', 201);
     const count = valueOf(after, 'http_request_duration_seconds_count', labels);
@@ -209,7 +227,10 @@ describe('with METRICS_TOKEN', () => {
     it('counts every attempt recorded by its outcome: succeeded, retrying, failed', async () => {
       const owner = await app.newAccountKey();
       for (const path of ['/ok', '/flaky', '/dead']) {
-        const res = await app.request('POST', '/v1/webhooks', { key: owner, body: { url: receiver.url(path), events: ['code.created'] } });
+        const res = await app.request('POST', '/v1/webhooks', {
+          key: owner,
+          body: { url: receiver.url(path), events: ['code.created'] },
+        });
         expect(res.status, res.text).toBe(201);
       }
       const before = await scrape(app);
@@ -223,7 +244,9 @@ describe('with METRICS_TOKEN', () => {
       do {
         await new Promise((resolve) => setTimeout(resolve, 20));
         const after = await scrape(app);
-        const delta = (outcome: string) => valueOf(after, 'webhook_deliveries_total', { outcome }) - valueOf(before, 'webhook_deliveries_total', { outcome });
+        const delta = (outcome: string) =>
+          valueOf(after, 'webhook_deliveries_total', { outcome }) -
+          valueOf(before, 'webhook_deliveries_total', { outcome });
         counted = { succeeded: delta('succeeded'), retrying: delta('retrying'), failed: delta('failed') };
       } while (counted.succeeded + counted.retrying + counted.failed < 11 && Date.now() < deadline);
       expect(counted).toEqual(expected);
@@ -236,7 +259,9 @@ describe('with METRICS_TOKEN', () => {
     const samples = await scrape(app);
     const state = (s: string) => samples.filter((x) => x.name === 'db_pool_connections' && x.labels.state === s);
     for (const s of ['used', 'free', 'pending_create']) expect(state(s)).toHaveLength(1);
-    const open = valueOf(samples, 'db_pool_connections', { state: 'used' }) + valueOf(samples, 'db_pool_connections', { state: 'free' });
+    const open =
+      valueOf(samples, 'db_pool_connections', { state: 'used' }) +
+      valueOf(samples, 'db_pool_connections', { state: 'free' });
     // SQLite has its one connection; MySQL has up to 10.
     expect(open).toBeGreaterThanOrEqual(1);
     expect(open).toBeLessThanOrEqual(app.testDb.dialect === 'sqlite' ? 1 : 10);
@@ -265,7 +290,9 @@ describe('with METRICS_PORT (the real main.ts)', () => {
       expect(valueOf(samples, 'http_requests_total', requests('GET', '/healthz', 200))).toBe(1);
 
       expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
-      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(
+        404,
+      );
       expect((await fetch(metricsUrl!.replace('/metrics', '/healthz'))).status).toBe(404);
     } finally {
       server.child.kill('SIGTERM');

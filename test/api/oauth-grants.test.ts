@@ -16,27 +16,48 @@ beforeAll(async () => {
   const developer = await app.newAccountKey('grants-developer');
   const registered = await app.request('POST', '/v1/oauth-clients', {
     key: developer,
-    body: { name: 'Acme Reports', scopes: ['codes:read', 'analytics:read'], grant_types: ['authorization_code', 'refresh_token'], redirect_uris: [REDIRECT_URI] },
+    body: {
+      name: 'Acme Reports',
+      scopes: ['codes:read', 'analytics:read'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      redirect_uris: [REDIRECT_URI],
+    },
   });
   expect(registered.status).toBe(201);
   client = registered.body;
 });
 afterAll(() => app.close());
 
-const token = (fields: Record<string, string>) => postForm(`${app.url}/oauth/token`, fields, { authorization: basic(client.client_id, client.client_secret) });
+const token = (fields: Record<string, string>) =>
+  postForm(`${app.url}/oauth/token`, fields, { authorization: basic(client.client_id, client.client_secret) });
 
 /** The owner of the account behind `ownerKey` consents to codes:read; the client's tokens. */
 async function consentWith(ownerKey: string) {
   const { verifier, challenge } = pkce();
-  const { jar, consentUrl } = await authorize(app.url, { clientId: client.client_id, scope: 'codes:read', challenge, redirectUri: REDIRECT_URI });
-  const { final } = await consent(app.url, jar, consentUrl, [['api_key', ownerKey], ['scope', 'codes:read'], ['decision', 'approve']]);
-  const tokens = await token({ grant_type: 'authorization_code', code: final!.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier });
+  const { jar, consentUrl } = await authorize(app.url, {
+    clientId: client.client_id,
+    scope: 'codes:read',
+    challenge,
+    redirectUri: REDIRECT_URI,
+  });
+  const { final } = await consent(app.url, jar, consentUrl, [
+    ['api_key', ownerKey],
+    ['scope', 'codes:read'],
+    ['decision', 'approve'],
+  ]);
+  const tokens = await token({
+    grant_type: 'authorization_code',
+    code: final!.searchParams.get('code')!,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier,
+  });
   expect(tokens.status, tokens.text).toBe(200);
   return { access: tokens.body.access_token as string, refresh: tokens.body.refresh_token as string };
 }
 
 const canRead = async (bearer: string) => (await app.request('GET', '/v1/codes', { key: bearer })).status;
-const grantsOf = async (key: string) => (await app.request('GET', '/v1/oauth-grants', { key })).body.data as Array<Record<string, any>>;
+const grantsOf = async (key: string) =>
+  (await app.request('GET', '/v1/oauth-grants', { key })).body.data as Array<Record<string, any>>;
 
 describe('GET /v1/oauth-grants', () => {
   it('lists the consent with its client, scopes and approving key; another account sees nothing of it', async () => {
@@ -75,7 +96,9 @@ describe('DELETE /v1/oauth-grants/:id', () => {
     const [grant] = await grantsOf(owner.key);
     expect((await app.request('DELETE', `/v1/oauth-grants/${grant!.id}`, { key: owner.key })).status).toBe(204);
     expect(await canRead(tokens.access)).toBe(401);
-    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh })).body.error).toBe('invalid_grant');
+    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh })).body.error).toBe(
+      'invalid_grant',
+    );
     expect(await grantsOf(owner.key)).toEqual([]);
     expect((await app.request('DELETE', `/v1/oauth-grants/${grant!.id}`, { key: owner.key })).status).toBe(404);
   });
@@ -85,15 +108,27 @@ describe('GraphQL oauthGrants and revokeOAuthGrant', () => {
   it('lists and withdraws like REST; another account gets NOT_FOUND and changes nothing', async () => {
     const owner = await app.services.accounts.issueKey('grants-graphql');
     const tokens = await consentWith(owner.key);
-    const listed = await app.graphql(owner.key, '{ oauthGrants { id clientId clientName scopes approvedByKeyId createdAt expiresAt } }');
+    const listed = await app.graphql(
+      owner.key,
+      '{ oauthGrants { id clientId clientName scopes approvedByKeyId createdAt expiresAt } }',
+    );
     const [grant] = listed.body.data.oauthGrants;
-    expect(grant).toMatchObject({ clientId: client.client_id, clientName: 'Acme Reports', scopes: ['codes:read'], approvedByKeyId: owner.keyId });
+    expect(grant).toMatchObject({
+      clientId: client.client_id,
+      clientName: 'Acme Reports',
+      scopes: ['codes:read'],
+      approvedByKeyId: owner.keyId,
+    });
     const stranger = await app.newAccountKey('grants-graphql-stranger');
     expect((await app.graphql(stranger, '{ oauthGrants { id } }')).body.data.oauthGrants).toEqual([]);
-    const foreign = await app.graphql(stranger, 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { revokedId } }', { id: grant.id });
+    const foreign = await app.graphql(stranger, 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { revokedId } }', {
+      id: grant.id,
+    });
     expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect(await canRead(tokens.access)).toBe(200);
-    const revoked = await app.graphql(owner.key, 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { revokedId } }', { id: grant.id });
+    const revoked = await app.graphql(owner.key, 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { revokedId } }', {
+      id: grant.id,
+    });
     expect(revoked.body.data.revokeOAuthGrant).toEqual({ revokedId: grant.id });
     expect(await canRead(tokens.access)).toBe(401);
   });
@@ -104,7 +139,11 @@ describe('POST /oauth/token/revocation of a refresh token', () => {
     const owner = await app.services.accounts.issueKey('grants-rfc7009');
     const tokens = await consentWith(owner.key);
     expect(await canRead(tokens.access)).toBe(200);
-    const revoked = await postForm(`${app.url}/oauth/token/revocation`, { token: tokens.refresh }, { authorization: basic(client.client_id, client.client_secret) });
+    const revoked = await postForm(
+      `${app.url}/oauth/token/revocation`,
+      { token: tokens.refresh },
+      { authorization: basic(client.client_id, client.client_secret) },
+    );
     expect(revoked.status).toBe(200);
     expect(await grantsOf(owner.key)).toEqual([]);
     expect(await canRead(tokens.access)).toBe(401);
@@ -120,7 +159,9 @@ describe('the approving key', () => {
     expect(await grantsOf(other.key)).toHaveLength(2);
     expect((await app.request('DELETE', `/v1/api-keys/${approver.keyId}`, { key: other.key })).status).toBe(204);
     expect(await canRead(approved.access)).toBe(401);
-    expect((await token({ grant_type: 'refresh_token', refresh_token: approved.refresh })).body.error).toBe('invalid_grant');
+    expect((await token({ grant_type: 'refresh_token', refresh_token: approved.refresh })).body.error).toBe(
+      'invalid_grant',
+    );
     expect((await grantsOf(other.key)).map((grant) => grant.approved_by_key_id)).toEqual([other.keyId]);
     expect(await canRead(approvedByOther.access)).toBe(200);
     expect((await token({ grant_type: 'refresh_token', refresh_token: approvedByOther.refresh })).status).toBe(200);
@@ -129,7 +170,10 @@ describe('the approving key', () => {
   it('rotated: the grant passes to the replacement, and ends when the replacement is revoked', async () => {
     const approver = await app.services.accounts.issueKey('grants-rotate');
     const tokens = await consentWith(approver.key);
-    const rotated = await app.request('POST', `/v1/api-keys/${approver.keyId}/rotate`, { key: approver.key, body: { grace_period_seconds: 0 } });
+    const rotated = await app.request('POST', `/v1/api-keys/${approver.keyId}/rotate`, {
+      key: approver.key,
+      body: { grace_period_seconds: 0 },
+    });
     expect(rotated.status, rotated.text).toBe(201);
     const replacement = rotated.body as { id: string; key: string };
     expect((await grantsOf(replacement.key)).map((grant) => grant.approved_by_key_id)).toEqual([replacement.id]);

@@ -26,13 +26,26 @@ afterAll(() => app.close());
 
 /** Services of a second process on the same database, with the given key file. */
 async function otherProcess(keysFile: string): Promise<Services> {
-  const config = loadConfig({ DATABASE_URL: app.testDb.url, PUBLIC_BASE_URL: app.url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'false', OAUTH_KEYS_FILE: keysFile });
+  const config = loadConfig({
+    DATABASE_URL: app.testDb.url,
+    PUBLIC_BASE_URL: app.url,
+    LOG_LEVEL: 'silent',
+    WEBHOOK_WORKER: 'false',
+    OAUTH_KEYS_FILE: keysFile,
+  });
   return createServices(app.testDb.db, config, createLogger(config));
 }
 
 async function clientCredentialsToken(): Promise<string> {
-  const client = await app.request('POST', '/v1/oauth-clients', { key: developer, body: { name: 'job', scopes: ['codes:read'], grant_types: ['client_credentials'] } });
-  const issued = await postForm(`${app.url}/oauth/token`, { grant_type: 'client_credentials', scope: 'codes:read' }, { authorization: basic(client.body.client_id, client.body.client_secret) });
+  const client = await app.request('POST', '/v1/oauth-clients', {
+    key: developer,
+    body: { name: 'job', scopes: ['codes:read'], grant_types: ['client_credentials'] },
+  });
+  const issued = await postForm(
+    `${app.url}/oauth/token`,
+    { grant_type: 'client_credentials', scope: 'codes:read' },
+    { authorization: basic(client.body.client_id, client.body.client_secret) },
+  );
   expect(issued.status, issued.text).toBe(200);
   return issued.body.access_token;
 }
@@ -63,7 +76,11 @@ describe('OAuth keys', () => {
     const old = readKeysFile(app.config.oauthKeysFile);
     const rotatedFile = join(dir, 'rotated.json');
     const fresh = newSigningKey();
-    writeFileSync(rotatedFile, JSON.stringify({ signing: [fresh, ...old.signing], cookies: [newCookieKey(), ...old.cookies] }), { mode: 0o600 });
+    writeFileSync(
+      rotatedFile,
+      JSON.stringify({ signing: [fresh, ...old.signing], cookies: [newCookieKey(), ...old.cookies] }),
+      { mode: 0o600 },
+    );
     const rotated = await otherProcess(rotatedFile);
     try {
       expect((await rotated.oauth.authenticate(bearer))?.scopes.has('codes:read')).toBe(true);
@@ -96,7 +113,9 @@ describe('OAuth keys', () => {
     const bad = join(dir, 'bad.json');
     const { d: _private, ...publicOnly } = newSigningKey();
     writeFileSync(bad, JSON.stringify({ signing: [publicOnly], cookies: ['short'] }));
-    await expect(otherProcess(bad)).rejects.toThrow(/signing\.0\.d: must be a private key[\s\S]*cookies\.0: a cookie key has at least 32 characters/);
+    await expect(otherProcess(bad)).rejects.toThrow(
+      /signing\.0\.d: must be a private key[\s\S]*cookies\.0: a cookie key has at least 32 characters/,
+    );
     writeFileSync(bad, '{ not json');
     await expect(otherProcess(bad)).rejects.toThrow(/is not readable JSON/);
     expect(readFileSync(bad, 'utf8')).toBe('{ not json');

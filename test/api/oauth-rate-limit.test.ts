@@ -13,7 +13,12 @@ beforeAll(async () => {
   const developer = await app.newAccountKey('rate-developer');
   const registered = await app.request('POST', '/v1/oauth-clients', {
     key: developer,
-    body: { name: 'Shared app', scopes: ['codes:read'], grant_types: ['authorization_code'], redirect_uris: [REDIRECT_URI] },
+    body: {
+      name: 'Shared app',
+      scopes: ['codes:read'],
+      grant_types: ['authorization_code'],
+      redirect_uris: [REDIRECT_URI],
+    },
   });
   expect(registered.status, registered.text).toBe(201);
   client = registered.body;
@@ -24,11 +29,32 @@ afterAll(() => app.close());
 async function tokenFor(userKey: string): Promise<string> {
   const { verifier, challenge } = pkce();
   const jar = cookieJar();
-  const query = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'codes:read', state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
+  const query = new URLSearchParams({
+    client_id: client.client_id,
+    response_type: 'code',
+    redirect_uri: REDIRECT_URI,
+    scope: 'codes:read',
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   const start = await fetch(`${app.url}/oauth/auth?${query}`, { redirect: 'manual' });
   jar.take(start.headers);
-  const { final } = await consent(app.url, jar, new URL(start.headers.get('location')!, app.url), [['api_key', userKey], ['scope', 'codes:read'], ['decision', 'approve']]);
-  const tokens = await postForm(`${app.url}/oauth/token`, { grant_type: 'authorization_code', code: final!.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier }, { authorization: basic(client.client_id, client.client_secret) });
+  const { final } = await consent(app.url, jar, new URL(start.headers.get('location')!, app.url), [
+    ['api_key', userKey],
+    ['scope', 'codes:read'],
+    ['decision', 'approve'],
+  ]);
+  const tokens = await postForm(
+    `${app.url}/oauth/token`,
+    {
+      grant_type: 'authorization_code',
+      code: final!.searchParams.get('code')!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+    },
+    { authorization: basic(client.client_id, client.client_secret) },
+  );
   expect(tokens.status, tokens.text).toBe(200);
   return tokens.body.access_token;
 }

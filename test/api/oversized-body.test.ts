@@ -32,18 +32,23 @@ except Exception as e:
 `;
 
 async function python(path: string, bytes: number, apiKey = key): Promise<string> {
-  const { stdout } = await promisify(execFile)('python3', ['-c', PYTHON, `${app.url}${path}`, String(bytes), apiKey], { timeout: 60_000 });
+  const { stdout } = await promisify(execFile)('python3', ['-c', PYTHON, `${app.url}${path}`, String(bytes), apiKey], {
+    timeout: 60_000,
+  });
   return stdout.trim();
 }
 
 // 8 MiB: more than loopback's socket buffers take in while nobody reads.
 describe('a body sent whole before the answer is read', () => {
-  it.each(['/v1/codes', '/graphql', '/v1/codes/bulk'])('%s: the 413 problem arrives, not a broken pipe', async (path) => {
-    const bytes = path === '/v1/codes' ? 8 * 1024 * 1024 : 24 * 1024 * 1024;
-    const answer = await python(path, bytes);
-    expect(answer).toMatch(/^413 application\/problem\+json /);
-    expect(answer).toContain('"status":413');
-  });
+  it.each(['/v1/codes', '/graphql', '/v1/codes/bulk'])(
+    '%s: the 413 problem arrives, not a broken pipe',
+    async (path) => {
+      const bytes = path === '/v1/codes' ? 8 * 1024 * 1024 : 24 * 1024 * 1024;
+      const answer = await python(path, bytes);
+      expect(answer).toMatch(/^413 application\/problem\+json /);
+      expect(answer).toContain('"status":413');
+    },
+  );
 
   it('an unknown key with a big body gets its 401 problem too', async () => {
     expect(await python('/v1/codes', 8 * 1024 * 1024, 'qrk_unknown')).toMatch(/^401 application\/problem\+json /);

@@ -14,7 +14,10 @@ const alive = new Set<string>();
 beforeAll(async () => {
   app = await getTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
   key = await app.newAccountKey('pagination-properties');
-  const bulk = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: Array.from({ length: 60 }, (_, i) => ({ content: `https://example.com/tie-${i}` })) } });
+  const bulk = await app.request('POST', '/v1/codes/bulk', {
+    key,
+    body: { codes: Array.from({ length: 60 }, (_, i) => ({ content: `https://example.com/tie-${i}` })) },
+  });
   expect(bulk.status, bulk.text).toBe(201);
   for (const code of bulk.body.data) alive.add(code.id);
   for (let i = 0; i < 20; i++) alive.add((await createCode(app, key)).id);
@@ -25,7 +28,11 @@ async function walk(sort: string, limit: number): Promise<string[]> {
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await app.request('GET', `/v1/codes?sort=${sort}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const res: any = await app.request(
+      'GET',
+      `/v1/codes?sort=${sort}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { key },
+    );
     expect(res.status, res.text).toBe(200);
     seen.push(...res.body.data.map((code: { id: string }) => code.id));
     cursor = res.body.next_cursor;
@@ -64,8 +71,14 @@ describe('cursor pagination under concurrent creates and deletes', () => {
           const [seen] = await Promise.all([walk(sort, limit), change(operations, created, deleted)]);
           for (const id of deleted) stable.delete(id);
           expect(new Set(seen).size, 'a code was listed twice').toBe(seen.length);
-          expect([...stable].filter((id) => !seen.includes(id)), 'codes alive for the whole walk were skipped').toEqual([]);
-          expect(seen.filter((id) => !stable.has(id) && !created.has(id) && !deleted.has(id)), 'listed codes that do not exist').toEqual([]);
+          expect(
+            [...stable].filter((id) => !seen.includes(id)),
+            'codes alive for the whole walk were skipped',
+          ).toEqual([]);
+          expect(
+            seen.filter((id) => !stable.has(id) && !created.has(id) && !deleted.has(id)),
+            'listed codes that do not exist',
+          ).toEqual([]);
         },
       ),
       { numRuns: 12 },

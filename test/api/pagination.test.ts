@@ -15,7 +15,11 @@ async function walk(key: string, query: string, between?: () => Promise<void>): 
   let cursor: string | null = null;
   do {
     const sep = query ? '&' : '';
-    const res: any = await app.request('GET', `/v1/codes?${query}${sep}${cursor ? `cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const res: any = await app.request(
+      'GET',
+      `/v1/codes?${query}${sep}${cursor ? `cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { key },
+    );
     expect(res.status, res.text).toBe(200);
     pages.push(res.body.data);
     cursor = res.body.next_cursor;
@@ -80,7 +84,11 @@ describe('filters', () => {
   });
 
   it('created_after and created_before are exclusive bounds', async () => {
-    const res = await app.request('GET', `/v1/codes?created_after=${early.created_at}&created_before=${late.created_at}`, { key });
+    const res = await app.request(
+      'GET',
+      `/v1/codes?created_after=${early.created_at}&created_before=${late.created_at}`,
+      { key },
+    );
     expect(ids(res)).toEqual([middle.id]);
   });
 

@@ -21,7 +21,12 @@ async function search(q: string): Promise<string[]> {
 
 describe('q= search', () => {
   beforeAll(async () => {
-    for (const content of ['https://example.com/Straße/CAFÉ', 'https://example.com/cafe', 'https://example.com/ÇA-VA', 'https://example.com/100%_off']) {
+    for (const content of [
+      'https://example.com/Straße/CAFÉ',
+      'https://example.com/cafe',
+      'https://example.com/ÇA-VA',
+      'https://example.com/100%_off',
+    ]) {
       await createCode(app, key, { content });
     }
   });
@@ -65,13 +70,19 @@ describe('created_after / created_before', () => {
 describe('sort order', () => {
   it('breaks ties in created_at by id, compared as bytes (upper case before lower case), both ways', async () => {
     const other = await app.newAccountKey('parity-sort');
-    const bulk = await app.request('POST', '/v1/codes/bulk', { key: other, body: { codes: Array.from({ length: 40 }, (_, i) => ({ content: `https://example.com/tie-${i}` })) } });
+    const bulk = await app.request('POST', '/v1/codes/bulk', {
+      key: other,
+      body: { codes: Array.from({ length: 40 }, (_, i) => ({ content: `https://example.com/tie-${i}` })) },
+    });
     expect(bulk.status, bulk.text).toBe(201);
     const ids: string[] = bulk.body.data.map((code: { id: string }) => code.id);
     const bytewise = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     // Base62 ids of 20 characters: 40 of them are all but certain to mix cases at some position.
     expect(bytewise).not.toEqual([...ids].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
-    const list = async (sort: string) => (await app.request('GET', `/v1/codes?sort=${sort}&limit=100`, { key: other })).body.data.map((c: { id: string }) => c.id);
+    const list = async (sort: string) =>
+      (await app.request('GET', `/v1/codes?sort=${sort}&limit=100`, { key: other })).body.data.map(
+        (c: { id: string }) => c.id,
+      );
     expect(await list('created_at')).toEqual(bytewise);
     expect(await list('-created_at')).toEqual([...bytewise].reverse());
   });

@@ -29,7 +29,10 @@ describe('cli keys create', () => {
 
 describe('main.ts', () => {
   it('serves with a CLI-made key and finishes an in-flight request on SIGTERM before exiting', async () => {
-    const key = (await runCli(['keys', 'create', '--account', 'shutdown'], { DATABASE_URL: testDb.url })).stdout.trim().split('\n').at(-1)!;
+    const key = (await runCli(['keys', 'create', '--account', 'shutdown'], { DATABASE_URL: testDb.url })).stdout
+      .trim()
+      .split('\n')
+      .at(-1)!;
     const server = await startServer({ DATABASE_URL: testDb.url, PUBLIC_BASE_URL: 'http://qr.test' });
     try {
       const health = await fetch(`${server.url}/healthz`);
@@ -41,7 +44,11 @@ describe('main.ts', () => {
       const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
         const req = request(`${server.url}/v1/codes`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(body.length) },
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+          },
         });
         req.on('response', (res) => {
           let text = '';
@@ -109,7 +116,10 @@ describe('draining for a rolling restart (SHUTDOWN_DRAIN_MS)', () => {
 
 describe('scan durability', () => {
   it('fires N scans, SIGTERM, start again: exactly N are stored', async () => {
-    const key = (await runCli(['keys', 'create', '--account', 'durability'], { DATABASE_URL: testDb.url })).stdout.trim().split('\n').at(-1)!;
+    const key = (await runCli(['keys', 'create', '--account', 'durability'], { DATABASE_URL: testDb.url })).stdout
+      .trim()
+      .split('\n')
+      .at(-1)!;
     // A flush interval longer than the test: only the shutdown drain can write these scans.
     const env = { DATABASE_URL: testDb.url, SCAN_FLUSH_INTERVAL_MS: '60000', SCAN_BATCH_SIZE: '10000' };
     const first = await startServer(env);
@@ -126,7 +136,9 @@ describe('scan durability', () => {
       const N = 300;
       let redirects = 0;
       for (let i = 0; i < N; i += 50) {
-        const answers = await Promise.all(Array.from({ length: 50 }, () => fetch(first.url + path, { redirect: 'manual' })));
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, () => fetch(first.url + path, { redirect: 'manual' })),
+        );
         redirects += answers.filter((a) => a.status === 302).length;
       }
       expect(redirects).toBe(N);
@@ -146,4 +158,3 @@ describe('scan durability', () => {
     }
   });
 });
-

@@ -15,14 +15,25 @@ import { createTestDb, type TestDb } from '../support/db.ts';
 import { createCode } from '../support/factories.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const LIMITS = { RATE_LIMIT_PER_MINUTE: '5', BULK_RATE_LIMIT_PER_MINUTE: '2', SCAN_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' };
+const LIMITS = {
+  RATE_LIMIT_PER_MINUTE: '5',
+  BULK_RATE_LIMIT_PER_MINUTE: '2',
+  SCAN_RATE_LIMIT_PER_MINUTE: '3',
+  TRUST_PROXY: 'true',
+};
 
 /** A second instance on the same database, as a load balancer would have behind it. */
 async function startInstance(testDb: TestDb, env: Record<string, string>, logger = pino({ level: 'silent' })) {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: testDb.url, PUBLIC_BASE_URL: url, ...env });
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: testDb.url,
+    PUBLIC_BASE_URL: url,
+    ...env,
+  });
   const services: Services = await createServices(testDb.db, config, logger);
   server.on('request', buildRequestListener({ services, logger }));
   return {
@@ -90,7 +101,11 @@ describe.each([
 
   it('counts a GraphQL request as one call, however many fields it asks for', async () => {
     const key = await app.newAccountKey();
-    const res = await app.graphql(key, '{ a: codes(first: 1) { edges { node { id } } } b: codes(first: 2) { edges { node { id } } } webhooks { edges { node { id } } } }');
+    const res = await app.graphql(
+      key,
+      '{ a: codes(first: 1) { edges { node { id } } } b: codes(first: 2) { edges { node { id } } } webhooks { edges ' +
+        '{ node { id } } } }',
+    );
     expect(res.body.errors).toBeUndefined();
     expectLimitHeaders(res, 5, 4);
   });
@@ -103,7 +118,8 @@ describe.each([
 
   it('counts a bulk call once against the key and once against the lower bulk limit', async () => {
     const key = await app.newAccountKey();
-    const bulk = () => app.request('POST', '/v1/codes/bulk', { key, body: { codes: [{ content: 'https://example.com/bulk' }] } });
+    const bulk = () =>
+      app.request('POST', '/v1/codes/bulk', { key, body: { codes: [{ content: 'https://example.com/bulk' }] } });
     const first = await bulk();
     expect(first.status).toBe(201);
     // The headers show the limit that runs out first: the bulk one.
@@ -137,7 +153,8 @@ describe.each([
   it('limits scans per visitor address, with a small 429 page or problem and Retry-After', async () => {
     const code = await createCode(app, await app.newAccountKey());
     const path = new URL(code.scan_url).pathname;
-    const scan = (ip: string, accept = 'text/html') => fetch(app.url + path, { redirect: 'manual', headers: { 'x-forwarded-for': ip, accept } });
+    const scan = (ip: string, accept = 'text/html') =>
+      fetch(app.url + path, { redirect: 'manual', headers: { 'x-forwarded-for': ip, accept } });
     const ip = '203.0.113.7';
     for (let i = 0; i < 3; i++) expect((await scan(ip)).status).toBe(302);
     const page = await scan(ip);
@@ -193,7 +210,11 @@ describe('rate limits when Redis is down', () => {
       },
     });
     // Nothing listens on port 1: every count fails.
-    instance = await startInstance(testDb, { ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1' }, pino({ level: 'warn' }, sink));
+    instance = await startInstance(
+      testDb,
+      { ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1' },
+      pino({ level: 'warn' }, sink),
+    );
   });
   afterAll(async () => {
     await instance.close();

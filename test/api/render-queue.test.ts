@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const png = (key: string, codeId: string, size: number) => app.request('GET', `/v1/codes/${codeId}/image?format=png&size=${size}`, { key });
+const png = (key: string, codeId: string, size: number) =>
+  app.request('GET', `/v1/codes/${codeId}/image?format=png&size=${size}`, { key });
 
 describe('per-account render queue', () => {
   it('refuses images past the bound with 429 and Retry-After, and serves another account meanwhile', async () => {
@@ -45,9 +46,12 @@ describe('per-account render queue', () => {
     const res = await app.graphql(key, '{ codes(first: 5) { edges { node { id svg(size: 256) } } } }');
     expect(res.status).toBe(200);
     // svg is non-null, so a refused render nulls the answer up to the nearest nullable field.
-    const refused = res.body.errors.filter((error: { extensions: { code: string } }) => error.extensions.code === 'RATE_LIMITED');
+    const refused = res.body.errors.filter(
+      (error: { extensions: { code: string } }) => error.extensions.code === 'RATE_LIMITED',
+    );
     expect(refused.length).toBeGreaterThanOrEqual(1);
-    for (const error of refused) expect(error.extensions).toMatchObject({ status: 429, retryAfter: expect.any(Number) });
+    for (const error of refused)
+      expect(error.extensions).toMatchObject({ status: 429, retryAfter: expect.any(Number) });
     expect(refused[0].message).toMatch(/RENDER_QUEUE_PER_ACCOUNT/);
   });
 });

@@ -19,9 +19,12 @@ afterAll(() => app.close());
 // Header values only: no traffic goes to these addresses.
 const IPS = ['81.2.69.142', '8.8.8.8', '1.1.1.1', '91.198.174.192', '203.0.113.7', '2a00:1450:4001::1', '::1'];
 const USER_AGENTS = [
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
-  'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+    'Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile ' +
+    'Safari/537.36',
+  'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+    'Mobile/15E148 Safari/604.1',
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
   'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
   '',
@@ -37,17 +40,33 @@ const DIMENSIONS = {
   params: fc.constantFrom({ src: 'flyer' }, { src: 'poster' }, { lang: 'de' }),
   after: fc.constantFrom('2020-01-01T00:00:00Z', '2099-01-01T00:00:00Z'),
 };
-const TYPE_OF: Record<string, string> = { countries: 'geo', devices: 'device', languages: 'language', cidrs: 'ip', params: 'query', after: 'schedule' };
+const TYPE_OF: Record<string, string> = {
+  countries: 'geo',
+  devices: 'device',
+  languages: 'language',
+  cidrs: 'ip',
+  params: 'query',
+  after: 'schedule',
+};
 type Dimension = keyof typeof DIMENSIONS;
 
 /** A rule's conditions: its own dimension, and sometimes a second one that must match too. */
 const conditions = fc
-  .tuple(fc.constantFrom(...(Object.keys(DIMENSIONS) as Dimension[])), fc.option(fc.constantFrom(...(Object.keys(DIMENSIONS) as Dimension[])), { freq: 3 }))
-  .chain(([first, second]) => fc.record(Object.fromEntries([first, second ?? first].map((d) => [d, DIMENSIONS[d]]))).map((c) => ({ type: TYPE_OF[first]!, conditions: c })));
+  .tuple(
+    fc.constantFrom(...(Object.keys(DIMENSIONS) as Dimension[])),
+    fc.option(fc.constantFrom(...(Object.keys(DIMENSIONS) as Dimension[])), { freq: 3 }),
+  )
+  .chain(([first, second]) =>
+    fc
+      .record(Object.fromEntries([first, second ?? first].map((d) => [d, DIMENSIONS[d]])))
+      .map((c) => ({ type: TYPE_OF[first]!, conditions: c })),
+  );
 
 const rules = fc
   .array(fc.tuple(conditions, fc.integer({ min: 1, max: 3 })), { maxLength: 5 })
-  .map((list) => list.map(([rule, priority], i) => ({ ...rule, priority, destination: `https://example.com/rule-${i}` })));
+  .map((list) =>
+    list.map(([rule, priority], i) => ({ ...rule, priority, destination: `https://example.com/rule-${i}` })),
+  );
 
 const scanRequest = fc.record({
   ip: fc.constantFrom(...IPS),
@@ -63,7 +82,10 @@ describe('routing: explain agrees with the redirect', () => {
     const outcomes = { rule: 0, fallback: 0 };
     await fc.assert(
       fc.asyncProperty(rules, fc.array(scanRequest, { minLength: 1, maxLength: 4 }), async (ruleSet, scans) => {
-        const put = await app.request('PUT', `/v1/codes/${code.id}/routing`, { key, body: { enabled: true, rules: ruleSet } });
+        const put = await app.request('PUT', `/v1/codes/${code.id}/routing`, {
+          key,
+          body: { enabled: true, rules: ruleSet },
+        });
         expect(put.status, put.text).toBe(200);
         for (const scan of scans) {
           const explained = await app.request('POST', `/v1/codes/${code.id}/routing/resolve`, {
@@ -76,7 +98,9 @@ describe('routing: explain agrees with the redirect', () => {
           const search = new URLSearchParams(scan.query).toString();
           const redirected = await app.request('GET', `${slug}${search ? `?${search}` : ''}`, { headers });
           expect(redirected.status).toBe(302);
-          expect(redirected.headers.get('location'), JSON.stringify({ ruleSet, scan, explained: explained.body })).toBe(explained.body.destination);
+          expect(redirected.headers.get('location'), JSON.stringify({ ruleSet, scan, explained: explained.body })).toBe(
+            explained.body.destination,
+          );
           outcomes[explained.body.ruleId ? 'rule' : 'fallback']++;
         }
       }),

@@ -21,8 +21,10 @@ afterAll(() => app.close());
 
 const get = (path: string, key: string) => app.request('GET', path, { key });
 const db = () => app.testDb.db;
-const rawCount = async (where: Record<string, string>) => Number((await db()('scans').where(where).count({ n: '*' }).first())!.n);
-const rollupCount = async (table: string, codeId: string) => Number((await db()(table).where({ code_id: codeId }).count({ n: '*' }).first())!.n);
+const rawCount = async (where: Record<string, string>) =>
+  Number((await db()('scans').where(where).count({ n: '*' }).first())!.n);
+const rollupCount = async (table: string, codeId: string) =>
+  Number((await db()(table).where({ code_id: codeId }).count({ n: '*' }).first())!.n);
 
 /** A purge over the app's database with a small batch, recording the size and end of every batch it wrote. */
 function smallBatchPurge(batchSize: number, pauseMs = 1) {
@@ -39,8 +41,20 @@ function smallBatchPurge(batchSize: number, pauseMs = 1) {
       }
       return n;
     };
-  const spied: PurgeStore = { ...store, deleteBefore: record(store.deleteBefore), purgeRawBatch: record(store.purgeRawBatch) };
-  const purge = createScanPurge({ store: spied, retentionDays: 7, lock: createRunLock(null), logger: createLogger({ logLevel: 'silent' }), batchSize, pauseMs, now: () => clock });
+  const spied: PurgeStore = {
+    ...store,
+    deleteBefore: record(store.deleteBefore),
+    purgeRawBatch: record(store.purgeRawBatch),
+  };
+  const purge = createScanPurge({
+    store: spied,
+    retentionDays: 7,
+    lock: createRunLock(null),
+    logger: createLogger({ logLevel: 'silent' }),
+    batchSize,
+    pauseMs,
+    now: () => clock,
+  });
   return { purge, batches, times };
 }
 
@@ -67,7 +81,9 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     const result = await purge.runOnce();
     expect(result.expired).toBeGreaterThanOrEqual(20);
     expect(await rawCount({ code_id: code.id })).toBe(30);
-    expect(Number((await db()('scans').where({ code_id: code.id }).min({ at: 'scanned_at' }).first())!.at)).toBeGreaterThanOrEqual(Date.parse('2026-04-05T00:00:00Z'));
+    expect(
+      Number((await db()('scans').where({ code_id: code.id }).min({ at: 'scanned_at' }).first())!.at),
+    ).toBeGreaterThanOrEqual(Date.parse('2026-04-05T00:00:00Z'));
     // In batches of at most 7 rows each (20 of this account's scans, and others' old ones).
     expect(batches.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...batches)).toBeLessThanOrEqual(7);
@@ -98,7 +114,8 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     expect((await get(`/v1/codes/${code.id}/scans/raw?from=2026-04-05T00:00:00Z`, key)).status).toBe(200);
 
     // India's half-hour offset is answered from raw scans: not before the horizon.
-    const kolkata = (from: string) => get(`/v1/codes/${code.id}/scans?from=${from}&to=2026-04-10&timezone=Asia/Kolkata`, key);
+    const kolkata = (from: string) =>
+      get(`/v1/codes/${code.id}/scans?from=${from}&to=2026-04-10&timezone=Asia/Kolkata`, key);
     const refused = await kolkata('2026-04-01');
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].path).toBe('from');
@@ -122,13 +139,19 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
       code: { scans: { rawAvailableSince: '2026-04-05T00:00:00.000Z', totalScans: 4 } },
       analyticsOverview: { rawAvailableSince: '2026-04-05T00:00:00.000Z', totalScans: 4 },
     });
-    const gqlEarly = await app.graphql(key, `{ analyticsOverview(from: "2026-04-01", to: "2026-04-10", timezone: "Asia/Kolkata") { totalScans } }`);
+    const gqlEarly = await app.graphql(
+      key,
+      `{ analyticsOverview(from: "2026-04-01", to: "2026-04-10", timezone: "Asia/Kolkata") { totalScans } }`,
+    );
     expect(gqlEarly.body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
     // Per-code counts: on whole hours from rollups, any window; otherwise not before the horizon.
-    const count = (from: string) => app.graphql(key, `query($id: ID!) { code(id: $id) { scanCount(from: "${from}") } }`, { id: code.id });
+    const count = (from: string) =>
+      app.graphql(key, `query($id: ID!) { code(id: $id) { scanCount(from: "${from}") } }`, { id: code.id });
     expect((await count('2026-04-01T00:00:00Z')).body.data.code.scanCount).toBe(4);
     expect((await count('2026-04-06T00:30:00Z')).body.data.code.scanCount).toBe(4);
-    expect((await count('2026-04-01T00:30:00Z')).body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
+    expect((await count('2026-04-01T00:30:00Z')).body.errors[0].message).toMatch(
+      /raw scans are kept from 2026-04-05T00:00:00.000Z/,
+    );
   });
 
   it('lets the writer write during a purge: every concurrent scan is stored', async () => {
@@ -182,7 +205,8 @@ describe('deleting a code', () => {
     expect(justAfter.breakdowns.country).toEqual([{ value: 'DE', scans: 12 }]);
     expect(justAfter.breakdowns.device).toEqual([{ value: 'mobile', scans: 12 }]);
     expect(justAfter.trend.map((t: any) => t.scans)).toEqual([4, 4, 4]);
-    const rawBacked = (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key)).body;
+    const rawBacked = (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key))
+      .body;
     expect(rawBacked.total_scans).toBe(12);
     expect(await rawCount({ code_id: gone.id })).toBe(120);
 
@@ -215,7 +239,9 @@ describe('deleting a code', () => {
     expect(await rollupCount('scan_dimension_rollups', gone.id)).toBe(0);
     expect((await db()('code_purges').where({ code_id: gone.id }).first()).purged_at).not.toBeNull();
     expect(await overview()).toEqual(justAfter);
-    expect((await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key)).body.total_scans).toBe(12);
+    expect(
+      (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key)).body.total_scans,
+    ).toBe(12);
     // The kept code is whole.
     expect(await rawCount({ code_id: kept.id })).toBe(12);
     expect((await get(`/v1/codes/${kept.id}/scans?from=2026-04-06&to=2026-04-08`, key)).body.total_scans).toBe(12);

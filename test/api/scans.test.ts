@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+  'Mobile/15E148 Safari/604.1';
+const WINDOWS_CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const SLACK_PREVIEW = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 
 let app: TestApp;
@@ -41,7 +44,9 @@ describe('redirect', () => {
     });
     expect(code.content).toBe('https://bücher.example/straße?q=café');
     expect((await scan(code)).headers.get('location')).toBe('https://xn--bcher-kva.example/stra%C3%9Fe?q=caf%C3%A9');
-    expect((await scan(code, { 'user-agent': IPHONE })).headers.get('location')).toBe(new URL('https://例え.example/パス').href);
+    expect((await scan(code, { 'user-agent': IPHONE })).headers.get('location')).toBe(
+      new URL('https://例え.example/パス').href,
+    );
   });
 
   it('needs no key, and the scan URL is the short form PUBLIC_BASE_URL/slug', async () => {
@@ -68,10 +73,13 @@ describe('redirect', () => {
         ],
       },
     });
-    const location = async (headers: Record<string, string>, query = '') => (await scan(code, headers, 'GET', query)).headers.get('location');
+    const location = async (headers: Record<string, string>, query = '') =>
+      (await scan(code, headers, 'GET', query)).headers.get('location');
     expect(await location({ 'user-agent': IPHONE }, '?src=flyer')).toBe('https://example.com/flyer');
     expect(await location({ 'user-agent': IPHONE, 'accept-language': 'de-DE' })).toBe('https://apps.apple.com/app');
-    expect(await location({ 'user-agent': WINDOWS_CHROME, 'accept-language': 'de-DE,en;q=0.5' })).toBe('https://example.de/');
+    expect(await location({ 'user-agent': WINDOWS_CHROME, 'accept-language': 'de-DE,en;q=0.5' })).toBe(
+      'https://example.de/',
+    );
     expect(await location({ 'user-agent': WINDOWS_CHROME, 'accept-language': 'en-US,de;q=0.5' })).toBe(code.content);
   });
 
@@ -111,17 +119,26 @@ describe('unknown and deleted codes', () => {
     expect((await scan({ scan_url: `${app.url}/zzzzzzz` })).status).toBe(404);
   });
 
-  it('leaves the server\'s own paths alone', async () => {
+  it("leaves the server's own paths alone", async () => {
     for (const path of ['/healthz', '/readyz']) expect((await app.request('GET', path)).status).toBe(200);
-    expect((await app.request('GET', '/graphql', { headers: { accept: 'text/html' } })).headers.get('content-type')).toContain('text/html');
+    expect(
+      (await app.request('GET', '/graphql', { headers: { accept: 'text/html' } })).headers.get('content-type'),
+    ).toContain('text/html');
     expect((await app.request('GET', '/v1/codes')).status).toBe(401);
   });
 });
 
 describe('recording', () => {
   it('stores one row per GET with the visitor facts and no address', async () => {
-    const code = await createCode(app, key, { routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } });
-    await scan(code, { 'x-forwarded-for': '8.8.8.8', 'user-agent': IPHONE, 'accept-language': 'fr-CA,fr;q=0.9', referer: 'https://news.example.org/story' });
+    const code = await createCode(app, key, {
+      routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] },
+    });
+    await scan(code, {
+      'x-forwarded-for': '8.8.8.8',
+      'user-agent': IPHONE,
+      'accept-language': 'fr-CA,fr;q=0.9',
+      referer: 'https://news.example.org/story',
+    });
     const rows = await storedScans(code.id);
     expect(rows).toHaveLength(1);
     const row = rows[0];
@@ -181,7 +198,9 @@ describe('proxy and header settings', () => {
     const own = await getTestApp();
     try {
       const ownKey = await own.newAccountKey();
-      const code = await createCode(own, ownKey, { routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } });
+      const code = await createCode(own, ownKey, {
+        routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] },
+      });
       const res = await own.request('GET', pathOf(code), { headers: { 'x-forwarded-for': '8.8.8.8' } });
       expect(res.headers.get('location')).toBe(code.content);
     } finally {
@@ -193,7 +212,9 @@ describe('proxy and header settings', () => {
     const own = await getTestApp({ GEO_COUNTRY_HEADER: 'CF-IPCountry', SCAN_REDIRECT_STATUS: '307' });
     try {
       const ownKey = await own.newAccountKey();
-      const code = await createCode(own, ownKey, { routing: { rules: [{ condition: 'country:JP', destination: 'https://example.jp/' }] } });
+      const code = await createCode(own, ownKey, {
+        routing: { rules: [{ condition: 'country:JP', destination: 'https://example.jp/' }] },
+      });
       const res = await own.request('GET', pathOf(code), { headers: { 'cf-ipcountry': 'jp' } });
       expect(res.status).toBe(307);
       expect(res.headers.get('location')).toBe('https://example.jp/');
@@ -209,12 +230,17 @@ describe('behind proxies', () => {
     const own = await getTestApp({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', SCAN_RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const ownKey = await own.newAccountKey();
-      const code = await createCode(own, ownKey, { content: 'https://example.com/elsewhere', routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } });
+      const code = await createCode(own, ownKey, {
+        content: 'https://example.com/elsewhere',
+        routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] },
+      });
       // The client (81.2.69.142, GB) claims to be 8.8.8.8 (US); our proxy 10.0.0.2 appended the real address.
       const forged = (n: number) => ({ 'x-forwarded-for': `8.8.8.${n}, 81.2.69.142, 10.0.0.2` });
       const answers = [];
       for (let n = 0; n < 4; n++) answers.push(await own.request('GET', pathOf(code), { headers: forged(n) }));
-      expect(answers.slice(0, 3).map((res) => res.headers.get('location'))).toEqual(Array(3).fill('https://example.com/elsewhere'));
+      expect(answers.slice(0, 3).map((res) => res.headers.get('location'))).toEqual(
+        Array(3).fill('https://example.com/elsewhere'),
+      );
       // Another forged entry each time, the same visitor: the fourth scan in the minute is limited.
       expect(answers[3]!.status).toBe(429);
       await own.services.scans.recorder.flush();

@@ -68,7 +68,10 @@ const REST: Record<string, Scope> = {
 const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
   'Query.code': { scope: 'codes:read', query: '{ code(id: "qr_nope") { id } }' },
   'Query.codes': { scope: 'codes:read', query: '{ codes(first: 1) { edges { cursor } } }' },
-  'Query.resolveRouting': { scope: 'codes:read', query: '{ resolveRouting(codeId: "qr_nope", scan: {}) { __typename } }' },
+  'Query.resolveRouting': {
+    scope: 'codes:read',
+    query: '{ resolveRouting(codeId: "qr_nope", scan: {}) { __typename } }',
+  },
   'Query.tag': { scope: 'codes:read', query: '{ tag(id: "tag_nope") { id } }' },
   'Query.tags': { scope: 'codes:read', query: '{ tags(first: 1) { edges { cursor } } }' },
   'Query.previewCode': { scope: 'codes:write', query: '{ previewCode(input: { content: "not a url" }) }' },
@@ -78,30 +81,69 @@ const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
   'Query.domain': { scope: 'codes:read', query: '{ domain(id: "dom_nope") { id } }' },
   'Mutation.addDomain': { scope: 'codes:write', query: 'mutation { addDomain(input: { hostname: "nope" }) { id } }' },
   'Mutation.verifyDomain': { scope: 'codes:write', query: 'mutation { verifyDomain(id: "dom_nope") { id } }' },
-  'Mutation.updateDomain': { scope: 'codes:write', query: 'mutation { updateDomain(id: "dom_nope", input: {}) { id } }' },
+  'Mutation.updateDomain': {
+    scope: 'codes:write',
+    query: 'mutation { updateDomain(id: "dom_nope", input: {}) { id } }',
+  },
   'Mutation.removeDomain': { scope: 'codes:write', query: 'mutation { removeDomain(id: "dom_nope") { deletedId } }' },
   'Query.webhooks': { scope: 'webhooks:read', query: '{ webhooks(first: 1) { edges { cursor } } }' },
   'Query.webhook': { scope: 'webhooks:read', query: '{ webhook(id: "wh_nope") { id } }' },
   'Query.oauthGrants': { scope: 'keys:manage', query: '{ oauthGrants { id } }' },
-  'Mutation.revokeOAuthGrant': { scope: 'keys:manage', query: 'mutation { revokeOAuthGrant(id: "nope") { revokedId } }' },
-  'Query.webhookDelivery': { scope: 'webhooks:read', query: '{ webhookDelivery(webhookId: "wh_nope", deliveryId: "dlv_nope") { id } }' },
-  'Mutation.createCode': { scope: 'codes:write', query: 'mutation { createCode(input: { content: "not a url" }) { id } }' },
+  'Mutation.revokeOAuthGrant': {
+    scope: 'keys:manage',
+    query: 'mutation { revokeOAuthGrant(id: "nope") { revokedId } }',
+  },
+  'Query.webhookDelivery': {
+    scope: 'webhooks:read',
+    query: '{ webhookDelivery(webhookId: "wh_nope", deliveryId: "dlv_nope") { id } }',
+  },
+  'Mutation.createCode': {
+    scope: 'codes:write',
+    query: 'mutation { createCode(input: { content: "not a url" }) { id } }',
+  },
   'Mutation.updateCode': { scope: 'codes:write', query: 'mutation { updateCode(id: "qr_nope", input: {}) { id } }' },
   'Mutation.deleteCode': { scope: 'codes:write', query: 'mutation { deleteCode(id: "qr_nope") { deletedId } }' },
   'Mutation.createTag': { scope: 'codes:write', query: 'mutation { createTag(input: { name: "" }) { id } }' },
   'Mutation.updateTag': { scope: 'codes:write', query: 'mutation { updateTag(id: "tag_nope", input: {}) { id } }' },
   'Mutation.deleteTag': { scope: 'codes:write', query: 'mutation { deleteTag(id: "tag_nope") { deletedId } }' },
   'Mutation.bulkCreateCodes': { scope: 'codes:write', query: 'mutation { bulkCreateCodes(input: []) { created } }' },
-  'Mutation.bulkCreateCodesFromCsv': { scope: 'codes:write', query: 'mutation { bulkCreateCodesFromCsv(csv: "content\\nnot a url") { created } }' },
-  'Mutation.replaceRouting': { scope: 'codes:write', query: 'mutation { replaceRouting(codeId: "qr_nope", rules: []) { enabled } }' },
-  'Mutation.addRoutingRule': { scope: 'codes:write', query: 'mutation { addRoutingRule(codeId: "qr_nope", input: { type: geo, conditions: {} }) { __typename } }' },
-  'Mutation.removeRoutingRule': { scope: 'codes:write', query: 'mutation { removeRoutingRule(codeId: "qr_nope", ruleId: "rule_nope") { deletedRuleId } }' },
-  'Mutation.createWebhook': { scope: 'webhooks:write', query: 'mutation { createWebhook(input: { url: "nope", events: [] }) { secret } }' },
-  'Mutation.updateWebhook': { scope: 'webhooks:write', query: 'mutation { updateWebhook(id: "wh_nope", input: {}) { id } }' },
-  'Mutation.deleteWebhook': { scope: 'webhooks:write', query: 'mutation { deleteWebhook(id: "wh_nope") { deletedId } }' },
-  'Mutation.rotateWebhookSecret': { scope: 'webhooks:write', query: 'mutation { rotateWebhookSecret(id: "wh_nope") { secret } }' },
+  'Mutation.bulkCreateCodesFromCsv': {
+    scope: 'codes:write',
+    query: 'mutation { bulkCreateCodesFromCsv(csv: "content\\nnot a url") { created } }',
+  },
+  'Mutation.replaceRouting': {
+    scope: 'codes:write',
+    query: 'mutation { replaceRouting(codeId: "qr_nope", rules: []) { enabled } }',
+  },
+  'Mutation.addRoutingRule': {
+    scope: 'codes:write',
+    query: 'mutation { addRoutingRule(codeId: "qr_nope", input: { type: geo, conditions: {} }) { __typename } }',
+  },
+  'Mutation.removeRoutingRule': {
+    scope: 'codes:write',
+    query: 'mutation { removeRoutingRule(codeId: "qr_nope", ruleId: "rule_nope") { deletedRuleId } }',
+  },
+  'Mutation.createWebhook': {
+    scope: 'webhooks:write',
+    query: 'mutation { createWebhook(input: { url: "nope", events: [] }) { secret } }',
+  },
+  'Mutation.updateWebhook': {
+    scope: 'webhooks:write',
+    query: 'mutation { updateWebhook(id: "wh_nope", input: {}) { id } }',
+  },
+  'Mutation.deleteWebhook': {
+    scope: 'webhooks:write',
+    query: 'mutation { deleteWebhook(id: "wh_nope") { deletedId } }',
+  },
+  'Mutation.rotateWebhookSecret': {
+    scope: 'webhooks:write',
+    query: 'mutation { rotateWebhookSecret(id: "wh_nope") { secret } }',
+  },
   'Mutation.testWebhook': { scope: 'webhooks:write', query: 'mutation { testWebhook(id: "wh_nope") { id } }' },
-  'Mutation.retryWebhookDelivery': { scope: 'webhooks:write', query: 'mutation { retryWebhookDelivery(webhookId: "wh_nope", deliveryId: "dlv_nope") { id } }' },
+  'Mutation.retryWebhookDelivery': {
+    scope: 'webhooks:write',
+    query: 'mutation { retryWebhookDelivery(webhookId: "wh_nope", deliveryId: "dlv_nope") { id } }',
+  },
   'Subscription.scanCreated': { scope: 'analytics:read', query: 'subscription { scanCreated { codeId } }' },
 };
 
@@ -115,13 +157,18 @@ beforeAll(async () => {
   app = await getTestApp();
   for (const scope of SCOPES) {
     only.set(scope, (await app.services.accounts.issueKey(ACCOUNT, { scopes: [scope] })).key);
-    allBut.set(scope, (await app.services.accounts.issueKey(ACCOUNT, { scopes: SCOPES.filter((s) => s !== scope) })).key);
+    allBut.set(
+      scope,
+      (await app.services.accounts.issueKey(ACCOUNT, { scopes: SCOPES.filter((s) => s !== scope) })).key,
+    );
   }
 });
 afterAll(() => app.close());
 
 function registeredRoutes(): Record<string, Scope | undefined> {
-  return Object.fromEntries(apiRoutes('v1', app.services).map((route) => [`${route.method} ${route.path}`, route.scope]));
+  return Object.fromEntries(
+    apiRoutes('v1', app.services).map((route) => [`${route.method} ${route.path}`, route.scope]),
+  );
 }
 
 const concrete = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => `${name}_nope`);
@@ -139,7 +186,9 @@ describe('REST', () => {
     expect(denied.headers.get('content-type')).toContain('application/problem+json');
     expect(denied.body).toMatchObject({ type: '/problems/forbidden', status: 403 });
     expect(denied.body.detail).toContain(`'${scope}'`);
-    expect(denied.headers.get('www-authenticate')).toBe(`Bearer realm="qr-service", error="insufficient_scope", scope="${scope}"`);
+    expect(denied.headers.get('www-authenticate')).toBe(
+      `Bearer realm="qr-service", error="insufficient_scope", scope="${scope}"`,
+    );
 
     const allowed = await app.request(method, concrete(path), { key: only.get(scope)!, body });
     expect([401, 403], `${route}: ${allowed.status} ${allowed.text}`).not.toContain(allowed.status);
@@ -163,7 +212,10 @@ describe('GraphQL', () => {
       expect(denied.body.errors?.[0]?.extensions, denied.text).toMatchObject({ code: 'FORBIDDEN', status: 403 });
       expect(denied.body.errors[0].message).toContain(`'${scope}'`);
       // Null where the field is nullable, no data at all where it is not.
-      expect(Object.values(denied.body.data ?? {}).every((value) => value === null), denied.text).toBe(true);
+      expect(
+        Object.values(denied.body.data ?? {}).every((value) => value === null),
+        denied.text,
+      ).toBe(true);
 
       const allowed = await app.graphql(only.get(scope)!, query);
       for (const error of allowed.body.errors ?? []) expect(error.extensions?.code, allowed.text).not.toBe('FORBIDDEN');
@@ -188,10 +240,16 @@ describe('GraphQL', () => {
   it('every object field that reads through the context names its scope, the one in this table', () => {
     const found: Record<string, Scope | undefined> = {};
     for (const type of Object.values(schema.getTypeMap())) {
-      if (!isObjectType(type) || type.name.startsWith('__') || [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(type)) continue;
+      if (
+        !isObjectType(type) ||
+        type.name.startsWith('__') ||
+        [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(type)
+      )
+        continue;
       for (const field of Object.values(type.getFields())) {
         const name = `${type.name}.${field.name}`;
-        if (field.resolve && field.resolve.length >= 3 && !CONFIG_ONLY.includes(name)) found[name] = (field.resolve as { requiredScope?: Scope }).requiredScope;
+        if (field.resolve && field.resolve.length >= 3 && !CONFIG_ONLY.includes(name))
+          found[name] = (field.resolve as { requiredScope?: Scope }).requiredScope;
       }
     }
     expect(found).toEqual(OBJECT_FIELDS);
@@ -199,9 +257,17 @@ describe('GraphQL', () => {
 
   it('a write scope does not read deliveries through a mutation answer', async () => {
     const writer = (await app.services.accounts.issueKey('scopes-webhook-fields', { scopes: ['webhooks:write'] })).key;
-    const created = await app.graphql(writer, 'mutation { createWebhook(input: { url: "https://hooks.example.com/x", events: ["code.created"] }) { webhook { id } } }');
+    const created = await app.graphql(
+      writer,
+      'mutation { createWebhook(input: { url: "https://hooks.example.com/x", events: ["code.created"] }) { webhook ' +
+        '{ id } } }',
+    );
     const id = created.body.data.createWebhook.webhook.id;
-    const answer = await app.graphql(writer, `mutation { updateWebhook(id: "${id}", input: { description: "x" }) { id deliveries { edges { node { id eventData attemptHistory { attempt } } } } } }`);
+    const answer = await app.graphql(
+      writer,
+      `mutation { updateWebhook(id: "${id}", input: { description: "x" }) { id deliveries { edges { node { id ` +
+        `eventData attemptHistory { attempt } } } } } }`,
+    );
     expect(answer.body.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
     expect(answer.body.errors[0].message).toContain("'webhooks:read'");
     expect(JSON.stringify(answer.body.data ?? null)).not.toContain('edges');
@@ -225,20 +291,30 @@ describe('GraphQL', () => {
     const allowed = await fetch(`${app.url}/graphql`, {
       method: 'POST',
       signal: controller.signal,
-      headers: { authorization: `Bearer ${only.get('analytics:read')!}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: {
+        authorization: `Bearer ${only.get('analytics:read')!}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
       body: JSON.stringify({ query: GRAPHQL['Subscription.scanCreated']!.query }),
     });
     expect(allowed.status).toBe(200);
     // The stream stays open (it waits for scans) instead of answering an error at once.
     const reader = allowed.body!.getReader();
-    const first = await Promise.race([reader.read().then((r) => new TextDecoder().decode(r.value)), new Promise<string>((r) => setTimeout(() => r(''), 300))]);
+    const first = await Promise.race([
+      reader.read().then((r) => new TextDecoder().decode(r.value)),
+      new Promise<string>((r) => setTimeout(() => r(''), 300)),
+    ]);
     expect(first).not.toContain('FORBIDDEN');
     controller.abort();
   });
 
   it('analytics fields of a code need analytics:read too, and nothing of the query leaks without it', async () => {
-    const readOnly = (await app.services.accounts.issueKey('scopes-fields', { scopes: ['codes:read', 'codes:write'] })).key;
-    const withAnalytics = (await app.services.accounts.issueKey('scopes-fields', { scopes: ['codes:read', 'analytics:read'] })).key;
+    const readOnly = (await app.services.accounts.issueKey('scopes-fields', { scopes: ['codes:read', 'codes:write'] }))
+      .key;
+    const withAnalytics = (
+      await app.services.accounts.issueKey('scopes-fields', { scopes: ['codes:read', 'analytics:read'] })
+    ).key;
     await createCode(app, readOnly, { content: 'https://example.com/secret-content' });
     for (const field of ['scanCount', 'uniqueScanCount', 'scans { totalScans }']) {
       const query = `{ codes(first: 5) { edges { node { content ${field} } } } }`;

@@ -20,8 +20,12 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const createCode = (body: Record<string, unknown> = {}, apiKey = key) =>
-  app.request('POST', '/v1/codes', { key: apiKey, body: { content: `https://example.com/${Math.random().toString(36).slice(2)}`, ...body } });
-const createTag = (body: Record<string, unknown>, apiKey = key) => app.request('POST', '/v1/tags', { key: apiKey, body });
+  app.request('POST', '/v1/codes', {
+    key: apiKey,
+    body: { content: `https://example.com/${Math.random().toString(36).slice(2)}`, ...body },
+  });
+const createTag = (body: Record<string, unknown>, apiKey = key) =>
+  app.request('POST', '/v1/tags', { key: apiKey, body });
 const allTags = async (apiKey = key) => (await app.request('GET', '/v1/tags?limit=500', { key: apiKey })).body.data;
 const paths = (res: { body: any }) => res.body.errors.map((e: { path: string }) => e.path);
 
@@ -30,7 +34,11 @@ async function walk(query: string, limit: number, apiKey = key): Promise<string[
   const pages: string[][] = [];
   let cursor: string | null = null;
   do {
-    const res: { status: number; text: string; body: any } = await app.request('GET', `/v1/codes?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { key: apiKey });
+    const res: { status: number; text: string; body: any } = await app.request(
+      'GET',
+      `/v1/codes?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+      { key: apiKey },
+    );
     expect(res.status, res.text).toBe(200);
     pages.push(res.body.data.map((c: any) => c.id));
     cursor = res.body.next_cursor;
@@ -48,7 +56,11 @@ describe('/v1/tags', () => {
     const tag = created.body;
     await createCode({ tags: ['print'] });
     await createCode({ tags: ['PRINT', 'other'] });
-    expect((await app.request('GET', `/v1/tags/${tag.id}`, { key })).body).toMatchObject({ id: tag.id, name: 'Print', code_count: 2 });
+    expect((await app.request('GET', `/v1/tags/${tag.id}`, { key })).body).toMatchObject({
+      id: tag.id,
+      name: 'Print',
+      code_count: 2,
+    });
     expect((await allTags()).find((t: any) => t.id === tag.id).code_count).toBe(2);
 
     const renamed = await app.request('PATCH', `/v1/tags/${tag.id}`, { key, body: { name: 'Printed' } });
@@ -57,7 +69,9 @@ describe('/v1/tags', () => {
     expect(listed.map((c: any) => c.tags)).toEqual([['other', 'Printed'], ['Printed']]);
     expect((await app.request('PATCH', `/v1/tags/${tag.id}`, { key, body: { color: null } })).body.color).toBeNull();
     // Only the case changes: the tag keeps its own name.
-    expect((await app.request('PATCH', `/v1/tags/${tag.id}`, { key, body: { name: 'PRINTED' } })).body.name).toBe('PRINTED');
+    expect((await app.request('PATCH', `/v1/tags/${tag.id}`, { key, body: { name: 'PRINTED' } })).body.name).toBe(
+      'PRINTED',
+    );
 
     const deleted = await app.request('DELETE', `/v1/tags/${tag.id}`, { key });
     expect(deleted.status).toBe(204);
@@ -106,7 +120,10 @@ describe('/v1/tags', () => {
     const bad = await app.request('PATCH', `/v1/tags/${tag.id}`, { key, body: { name: '', color: '#12345' } });
     expect(bad.status).toBe(422);
     expect(paths(bad).sort()).toEqual(['color', 'name']);
-    expect((await app.request('GET', `/v1/tags/${tag.id}`, { key })).body).toMatchObject({ name: 'stays', color: null });
+    expect((await app.request('GET', `/v1/tags/${tag.id}`, { key })).body).toMatchObject({
+      name: 'stays',
+      color: null,
+    });
     expect((await app.request('GET', '/v1/tags?limit=0', { key })).status).toBe(422);
     const cursor = await app.request('GET', '/v1/tags?cursor=nonsense', { key });
     expect(cursor.status).toBe(422);
@@ -120,7 +137,9 @@ describe('/v1/tags', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: any } = await app.request('GET', `/v1/tags?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { key: own });
+      const res: { body: any } = await app.request('GET', `/v1/tags?limit=3${cursor ? `&cursor=${cursor}` : ''}`, {
+        key: own,
+      });
       expect(res.body.data.length).toBeLessThanOrEqual(3);
       seen.push(...res.body.data.map((t: any) => t.name));
       cursor = res.body.next_cursor;
@@ -136,7 +155,11 @@ describe('tags on codes', () => {
     const code = await createCode({ tags: ['spring', 'zeta', 'Autumn', 'ZETA', ' autumn '] }, own);
     expect(code.status, code.text).toBe(201);
     expect(code.body.tags).toEqual(['Autumn', 'Spring', 'zeta']);
-    expect((await app.request('GET', `/v1/codes/${code.body.id}`, { key: own })).body.tags).toEqual(['Autumn', 'Spring', 'zeta']);
+    expect((await app.request('GET', `/v1/codes/${code.body.id}`, { key: own })).body.tags).toEqual([
+      'Autumn',
+      'Spring',
+      'zeta',
+    ]);
     const tags = await allTags(own);
     expect(tags.map((t: any) => [t.name, t.color, t.code_count])).toEqual([
       ['Autumn', null, 1],
@@ -148,7 +171,9 @@ describe('tags on codes', () => {
 
   it('codes created at once with the same new tag share one tag', async () => {
     const own = await app.newAccountKey('tags-race');
-    const made = await Promise.all(Array.from({ length: 6 }, (_, i) => createCode({ tags: [i % 2 ? 'Rush' : 'rush', `own-${i}`] }, own)));
+    const made = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => createCode({ tags: [i % 2 ? 'Rush' : 'rush', `own-${i}`] }, own)),
+    );
     expect(made.map((r) => r.status)).toEqual(Array(6).fill(201));
     const rush = (await allTags(own)).filter((t: any) => t.name.toLowerCase() === 'rush');
     expect(rush).toHaveLength(1);
@@ -161,10 +186,20 @@ describe('tags on codes', () => {
     const codes = await Promise.all(Array.from({ length: 8 }, () => createCode({}, own)));
     const tagging = createCodeTagging(createTagsStore(app.testDb.db), 1000);
     await Promise.all(
-      codes.map((code, i) => inTransaction(app.testDb.db, (trx) => tagging.set(accountId, [{ codeId: code.body.id, names: i % 2 ? ['Zulu', 'alpha', `own-${i}`] : ['alpha', 'zulu'] }], trx))),
+      codes.map((code, i) =>
+        inTransaction(app.testDb.db, (trx) =>
+          tagging.set(
+            accountId,
+            [{ codeId: code.body.id, names: i % 2 ? ['Zulu', 'alpha', `own-${i}`] : ['alpha', 'zulu'] }],
+            trx,
+          ),
+        ),
+      ),
     );
     const tags = await allTags(own);
-    expect(tags.filter((t: any) => !t.name.startsWith('own-')).map((t: any) => [t.name.toLowerCase(), t.code_count])).toEqual([
+    expect(
+      tags.filter((t: any) => !t.name.startsWith('own-')).map((t: any) => [t.name.toLowerCase(), t.code_count]),
+    ).toEqual([
       ['alpha', 8],
       ['zulu', 8],
     ]);
@@ -172,8 +207,13 @@ describe('tags on codes', () => {
 
   it('PATCH replaces the set, [] clears it, and leaving tags out keeps them', async () => {
     const code = (await createCode({ tags: ['keep-a', 'keep-b'] })).body;
-    expect((await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { name: 'renamed' } })).body.tags).toEqual(['keep-a', 'keep-b']);
-    expect((await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { tags: ['keep-b', 'new-c'] } })).body.tags).toEqual(['keep-b', 'new-c']);
+    expect((await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { name: 'renamed' } })).body.tags).toEqual([
+      'keep-a',
+      'keep-b',
+    ]);
+    expect(
+      (await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { tags: ['keep-b', 'new-c'] } })).body.tags,
+    ).toEqual(['keep-b', 'new-c']);
     expect((await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { tags: [] } })).body.tags).toEqual([]);
     expect((await app.request('GET', `/v1/codes/${code.id}`, { key })).body.tags).toEqual([]);
     // The tags stay in the account without codes.
@@ -191,7 +231,10 @@ describe('tags on codes', () => {
     const collapsing = await createCode({ tags: [...twenty, 'CAP-0', 'cap-19 '] });
     expect(collapsing.status, collapsing.text).toBe(201);
     expect(collapsing.body.tags).toHaveLength(20);
-    const patch = await app.request('PATCH', `/v1/codes/${collapsing.body.id}`, { key, body: { tags: [...twenty, 'one-more'] } });
+    const patch = await app.request('PATCH', `/v1/codes/${collapsing.body.id}`, {
+      key,
+      body: { tags: [...twenty, 'one-more'] },
+    });
     expect(patch.status).toBe(422);
     expect((await app.request('GET', `/v1/codes/${collapsing.body.id}`, { key })).body.tags).toHaveLength(20);
   });
@@ -206,13 +249,25 @@ describe('tags on codes', () => {
 
   it('carries tags in webhook payloads of code events', async () => {
     const own = await app.newAccountKey('tags-hooks');
-    const endpoint = await app.request('POST', '/v1/webhooks', { key: own, body: { url: 'https://hooks.example.com/tags', events: ['code.created', 'code.updated'] } });
+    const endpoint = await app.request('POST', '/v1/webhooks', {
+      key: own,
+      body: { url: 'https://hooks.example.com/tags', events: ['code.created', 'code.updated'] },
+    });
     expect(endpoint.status, endpoint.text).toBe(201);
     const code = (await createCode({ tags: ['hooked'] }, own)).body;
     await app.request('PATCH', `/v1/codes/${code.id}`, { key: own, body: { tags: ['Hooked', 'again'] } });
-    const deliveries = (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries`, { key: own })).body.data;
-    const events = await Promise.all(deliveries.map(async (d: any) => (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries/${d.id}`, { key: own })).body.event));
-    expect(Object.fromEntries(events.map((e: any) => [e.type, e.data.tags]))).toEqual({ 'code.created': ['hooked'], 'code.updated': ['again', 'hooked'] });
+    const deliveries = (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries`, { key: own })).body
+      .data;
+    const events = await Promise.all(
+      deliveries.map(
+        async (d: any) =>
+          (await app.request('GET', `/v1/webhooks/${endpoint.body.id}/deliveries/${d.id}`, { key: own })).body.event,
+      ),
+    );
+    expect(Object.fromEntries(events.map((e: any) => [e.type, e.data.tags]))).toEqual({
+      'code.created': ['hooked'],
+      'code.updated': ['again', 'hooked'],
+    });
   });
 });
 
@@ -227,21 +282,41 @@ describe('a per-account cap on tags (TAGS_PER_ACCOUNT)', () => {
 
   it('refuses a tag past the cap with a 422 naming the setting, whether made directly or on the fly', async () => {
     expect((await capped.request('POST', '/v1/tags', { key: own, body: { name: 'one' } })).status).toBe(201);
-    const code = await capped.request('POST', '/v1/codes', { key: own, body: { content: 'https://example.com/capped', tags: ['two', 'three'] } });
+    const code = await capped.request('POST', '/v1/codes', {
+      key: own,
+      body: { content: 'https://example.com/capped', tags: ['two', 'three'] },
+    });
     expect(code.status, code.text).toBe(201);
     const direct = await capped.request('POST', '/v1/tags', { key: own, body: { name: 'four' } });
     expect(direct.status).toBe(422);
     expect(direct.body.detail).toContain('TAGS_PER_ACCOUNT');
-    const onTheFly = await capped.request('POST', '/v1/codes', { key: own, body: { content: 'https://example.com/capped-2', tags: ['one', 'four'] } });
+    const onTheFly = await capped.request('POST', '/v1/codes', {
+      key: own,
+      body: { content: 'https://example.com/capped-2', tags: ['one', 'four'] },
+    });
     expect(onTheFly.status).toBe(422);
     expect(paths(onTheFly)).toEqual(['tags']);
     expect(onTheFly.body.detail).toContain('TAGS_PER_ACCOUNT');
-    const bulk = await capped.request('POST', '/v1/codes/bulk', { key: own, body: { codes: [{ content: 'https://example.com/b', tags: ['five'] }] } });
+    const bulk = await capped.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body: { codes: [{ content: 'https://example.com/b', tags: ['five'] }] },
+    });
     expect(bulk.status).toBe(422);
     expect((await capped.request('GET', '/v1/codes', { key: own })).body.data).toHaveLength(1);
-    expect((await capped.request('GET', '/v1/tags', { key: own })).body.data.map((t: any) => t.name)).toEqual(['one', 'three', 'two']);
+    expect((await capped.request('GET', '/v1/tags', { key: own })).body.data.map((t: any) => t.name)).toEqual([
+      'one',
+      'three',
+      'two',
+    ]);
     // Existing tags are still free to use, and another account has its own allowance.
-    expect((await capped.request('POST', '/v1/codes', { key: own, body: { content: 'https://example.com/capped-3', tags: ['ONE', 'two'] } })).status).toBe(201);
+    expect(
+      (
+        await capped.request('POST', '/v1/codes', {
+          key: own,
+          body: { content: 'https://example.com/capped-3', tags: ['ONE', 'two'] },
+        })
+      ).status,
+    ).toBe(201);
     const other = await capped.newAccountKey('capped-other');
     expect((await capped.request('POST', '/v1/tags', { key: other, body: { name: 'four' } })).status).toBe(201);
   });
@@ -306,7 +381,9 @@ describe('analytics overview by tag', () => {
     // Rollups (whole hours) and raw scans (a half-hour zone) must agree.
     for (const zone of ['UTC', 'Asia/Kolkata']) {
       const all = (await app.request('GET', `/v1/analytics/overview?${range}&timezone=${zone}`, { key: own })).body;
-      const res = await app.request('GET', `/v1/analytics/overview?${range}&timezone=${zone}&tag=CAMPAIGN`, { key: own });
+      const res = await app.request('GET', `/v1/analytics/overview?${range}&timezone=${zone}&tag=CAMPAIGN`, {
+        key: own,
+      });
       expect(res.status, res.text).toBe(200);
       const body = res.body;
       expect(all.total_scans).toBe(8);
@@ -320,11 +397,17 @@ describe('analytics overview by tag', () => {
         [alsoTagged.id, 1],
       ]);
       expect(body.trend.reduce((sum: number, p: any) => sum + p.scans, 0)).toBe(4);
-      expect(Object.fromEntries(body.breakdowns.country.map((c: any) => [c.value, c.scans]))).toEqual({ DE: 2, FR: 1, US: 1 });
+      expect(Object.fromEntries(body.breakdowns.country.map((c: any) => [c.value, c.scans]))).toEqual({
+        DE: 2,
+        FR: 1,
+        US: 1,
+      });
     }
     // At query time: untagging a code takes its scans out.
     await app.request('PATCH', `/v1/codes/${alsoTagged.id}`, { key: own, body: { tags: [] } });
-    expect((await app.request('GET', `/v1/analytics/overview?${range}&tag=campaign`, { key: own })).body).toMatchObject({ total_scans: 3, total_codes: 1 });
+    expect((await app.request('GET', `/v1/analytics/overview?${range}&tag=campaign`, { key: own })).body).toMatchObject(
+      { total_scans: 3, total_codes: 1 },
+    );
     const none = (await app.request('GET', `/v1/analytics/overview?${range}&tag=nothing`, { key: own })).body;
     expect(none).toMatchObject({ total_scans: 0, unique_scans: 0, total_codes: 0, active_codes: 0, top_codes: [] });
     const bad = await app.request('GET', `/v1/analytics/overview?${range}&tag=`, { key: own });
@@ -339,7 +422,13 @@ describe('bulk and CSV', () => {
     await createTag({ name: 'Shelf' }, own);
     const res = await app.request('POST', '/v1/codes/bulk', {
       key: own,
-      body: { codes: [{ content: 'https://example.com/b1', tags: ['shelf', 'aisle-4'] }, { content: 'https://example.com/b2', tags: ['Aisle-4'] }, { content: 'https://example.com/b3' }] },
+      body: {
+        codes: [
+          { content: 'https://example.com/b1', tags: ['shelf', 'aisle-4'] },
+          { content: 'https://example.com/b2', tags: ['Aisle-4'] },
+          { content: 'https://example.com/b3' },
+        ],
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.map((c: any) => c.tags)).toEqual([['aisle-4', 'Shelf'], ['aisle-4'], []]);
@@ -347,18 +436,31 @@ describe('bulk and CSV', () => {
       ['aisle-4', 2],
       ['Shelf', 1],
     ]);
-    const bad = await app.request('POST', '/v1/codes/bulk', { key: own, body: { codes: [{ content: 'https://example.com/b4' }, { content: 'https://example.com/b5', tags: [''] }] } });
+    const bad = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      body: { codes: [{ content: 'https://example.com/b4' }, { content: 'https://example.com/b5', tags: [''] }] },
+    });
     expect(bad.status).toBe(422);
     expect(paths(bad)).toEqual(['codes.1.tags.0']);
   });
 
   it('a CSV `tags` column holds names separated by |', async () => {
     const own = await app.newAccountKey('tags-csv');
-    const csv = 'content,tags,name\nhttps://example.com/c1,"Window | door, front",one\nhttps://example.com/c2,,two\nhttps://example.com/c3,window,three\n';
-    const res = await app.request('POST', '/v1/codes/bulk', { key: own, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    const csv =
+      'content,tags,name\nhttps://example.com/c1,"Window | door, ' +
+      'front",one\nhttps://example.com/c2,,two\nhttps://example.com/c3,window,three\n';
+    const res = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      rawBody: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.map((c: any) => c.tags)).toEqual([['door, front', 'Window'], [], ['Window']]);
-    const tooLong = await app.request('POST', '/v1/codes/bulk', { key: own, rawBody: `content,tags\nhttps://example.com/c4,ok|${'x'.repeat(51)}\n`, headers: { 'content-type': 'text/csv' } });
+    const tooLong = await app.request('POST', '/v1/codes/bulk', {
+      key: own,
+      rawBody: `content,tags\nhttps://example.com/c4,ok|${'x'.repeat(51)}\n`,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(tooLong.status).toBe(422);
     expect(paths(tooLong)).toEqual(['row 2.tags.1']);
   });
@@ -367,25 +469,48 @@ describe('bulk and CSV', () => {
 describe('GraphQL', () => {
   it('creates, lists, renames and deletes tags; codes carry, change and filter by them', async () => {
     const own = await app.newAccountKey('tags-gql');
-    const created = await app.graphql(own, 'mutation { createTag(input: { name: "Menu", color: "#123ABC" }) { id name color codeCount } }');
+    const created = await app.graphql(
+      own,
+      'mutation { createTag(input: { name: "Menu", color: "#123ABC" }) { id name color codeCount } }',
+    );
     const tag = created.body.data.createTag;
     expect(tag).toMatchObject({ name: 'Menu', color: '#123abc', codeCount: 0 });
-    const code = (await app.graphql(own, 'mutation { createCode(input: { content: "https://example.com/g1", tags: ["menu", "table"] }) { id tags } }')).body.data.createCode;
+    const code = (
+      await app.graphql(
+        own,
+        'mutation { createCode(input: { content: "https://example.com/g1", tags: ["menu", "table"] }) { id tags } }',
+      )
+    ).body.data.createCode;
     expect(code.tags).toEqual(['Menu', 'table']);
     await app.graphql(own, 'mutation { createCode(input: { content: "https://example.com/g2" }) { id } }');
-    const filtered = await app.graphql(own, '{ codes(first: 10, filter: { tags: ["TABLE", "nothing"] }) { edges { node { id tags } } } }');
+    const filtered = await app.graphql(
+      own,
+      '{ codes(first: 10, filter: { tags: ["TABLE", "nothing"] }) { edges { node { id tags } } } }',
+    );
     expect(filtered.body.data.codes.edges.map((e: any) => e.node.id)).toEqual([code.id]);
-    const listed = await app.graphql(own, '{ tags(first: 1) { edges { node { name codeCount } } pageInfo { hasNextPage endCursor } } }');
+    const listed = await app.graphql(
+      own,
+      '{ tags(first: 1) { edges { node { name codeCount } } pageInfo { hasNextPage endCursor } } }',
+    );
     expect(listed.body.data.tags.edges.map((e: any) => e.node)).toEqual([{ name: 'Menu', codeCount: 1 }]);
-    const next = await app.graphql(own, `{ tags(first: 5, after: "${listed.body.data.tags.pageInfo.endCursor}") { edges { node { name } } pageInfo { hasNextPage } } }`);
+    const next = await app.graphql(
+      own,
+      `{ tags(first: 5, after: "${listed.body.data.tags.pageInfo.endCursor}") { edges { node { name } } pageInfo { ` +
+        `hasNextPage } } }`,
+    );
     expect(next.body.data.tags).toEqual({ edges: [{ node: { name: 'table' } }], pageInfo: { hasNextPage: false } });
-    const renamed = await app.graphql(own, `mutation { updateTag(id: "${tag.id}", input: { name: "Menus", color: null }) { name color } }`);
+    const renamed = await app.graphql(
+      own,
+      `mutation { updateTag(id: "${tag.id}", input: { name: "Menus", color: null }) { name color } }`,
+    );
     expect(renamed.body.data.updateTag).toEqual({ name: 'Menus', color: null });
     const clash = await app.graphql(own, `mutation { updateTag(id: "${tag.id}", input: { name: "TABLE" }) { name } }`);
     expect(clash.body.errors[0].extensions.code).toBe('CONFLICT');
     const retagged = await app.graphql(own, `mutation { updateCode(id: "${code.id}", input: { tags: [] }) { tags } }`);
     expect(retagged.body.data.updateCode.tags).toEqual([]);
-    expect((await app.graphql(own, `mutation { deleteTag(id: "${tag.id}") { deletedId } }`)).body.data.deleteTag.deletedId).toBe(tag.id);
+    expect(
+      (await app.graphql(own, `mutation { deleteTag(id: "${tag.id}") { deletedId } }`)).body.data.deleteTag.deletedId,
+    ).toBe(tag.id);
     expect((await app.graphql(own, `{ tag(id: "${tag.id}") { id } }`)).body.data.tag).toBeNull();
     const overview = await app.graphql(own, '{ analyticsOverview(tag: "table") { totalCodes } }');
     expect(overview.body.errors).toBeUndefined();
@@ -402,17 +527,31 @@ describe('isolation', () => {
     const theirCode = (await createCode({ tags: ['secret', 'shared-name'] }, theirs)).body;
     // The same name in two accounts is two tags.
     expect((await createTag({ name: 'Secret' }, mine)).status).toBe(201);
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'mine now' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
       expect((await app.request(method, `/v1/tags/${theirTag.id}`, { key: mine, body })).status).toBe(404);
     }
-    expect((await app.request('GET', `/v1/tags/${theirTag.id}`, { key: theirs })).body).toMatchObject({ name: 'secret', code_count: 1 });
+    expect((await app.request('GET', `/v1/tags/${theirTag.id}`, { key: theirs })).body).toMatchObject({
+      name: 'secret',
+      code_count: 1,
+    });
     expect((await allTags(mine)).map((t: any) => t.name)).toEqual(['Secret', 'shared-name']);
     expect((await allTags(mine)).find((t: any) => t.name === 'shared-name').code_count).toBe(1);
-    expect((await app.request('GET', '/v1/codes?tag=shared-name', { key: mine })).body.data.map((c: any) => c.id)).toEqual([myCode.id]);
+    expect(
+      (await app.request('GET', '/v1/codes?tag=shared-name', { key: mine })).body.data.map((c: any) => c.id),
+    ).toEqual([myCode.id]);
     expect((await app.request('GET', '/v1/codes?tag=secret', { key: mine })).body.data).toEqual([]);
-    expect((await app.request('GET', '/v1/codes?tag=secret', { key: theirs })).body.data.map((c: any) => c.id)).toEqual([theirCode.id]);
+    expect((await app.request('GET', '/v1/codes?tag=secret', { key: theirs })).body.data.map((c: any) => c.id)).toEqual(
+      [theirCode.id],
+    );
     expect((await app.graphql(mine, `{ tag(id: "${theirTag.id}") { id } }`)).body.data.tag).toBeNull();
-    expect((await app.graphql(mine, `mutation { deleteTag(id: "${theirTag.id}") { deletedId } }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(
+      (await app.graphql(mine, `mutation { deleteTag(id: "${theirTag.id}") { deletedId } }`)).body.errors[0].extensions
+        .code,
+    ).toBe('NOT_FOUND');
     const overview = (await app.request('GET', '/v1/analytics/overview?tag=secret', { key: mine })).body;
     expect(overview.total_codes).toBe(0);
   });

@@ -38,13 +38,16 @@ describe('API versions', () => {
     expect((await app.graphql(key, '{ __typename }')).headers.get('api-version')).toBe('v2');
   });
 
-  it.each(['/v3/codes', '/v0', '/v10/codes/qr_1/image'])('answers %s with a 404 problem listing the supported versions', async (path) => {
-    const res = await app.request('GET', path, { key });
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(res.body).toMatchObject({ type: '/problems/not-found', status: 404, supported_versions: ['v1', 'v2'] });
-    expect(res.body.detail).toContain('v1, v2');
-  });
+  it.each(['/v3/codes', '/v0', '/v10/codes/qr_1/image'])(
+    'answers %s with a 404 problem listing the supported versions',
+    async (path) => {
+      const res = await app.request('GET', path, { key });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body).toMatchObject({ type: '/problems/not-found', status: 404, supported_versions: ['v1', 'v2'] });
+      expect(res.body.detail).toContain('v1, v2');
+    },
+  );
 
   it('lets allowed browser origins read the unknown-version problem (CORS runs first)', async () => {
     const cors = await getTestApp({ CORS_ORIGINS: 'https://app.example' });
@@ -78,7 +81,11 @@ describe('versionHeaders', () => {
   });
 
   it('marks a retired version with Deprecation (RFC 9745), Sunset (RFC 8594) and its successor', () => {
-    const headers = versionHeaders('v1', { deprecatedAt: new Date('2027-01-01T00:00:00Z'), sunsetAt: new Date('2027-07-01T00:00:00Z'), successor: 'v2' });
+    const headers = versionHeaders('v1', {
+      deprecatedAt: new Date('2027-01-01T00:00:00Z'),
+      sunsetAt: new Date('2027-07-01T00:00:00Z'),
+      successor: 'v2',
+    });
     expect(headers).toEqual({
       'API-Version': 'v1',
       Deprecation: '@1798761600',

@@ -13,7 +13,9 @@ import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const SUBSCRIPTION = `subscription ($codeId: ID) { scanCreated(codeId: $codeId) { codeId scanUrl destination ruleId device os browser referrerHost isBot scannedAt } }`;
+const SUBSCRIPTION =
+  `subscription ($codeId: ID) { scanCreated(codeId: $codeId) { codeId scanUrl destination ruleId ` +
+  `device os browser referrerHost isBot scannedAt } }`;
 
 interface Stream {
   status: number;
@@ -28,11 +30,19 @@ interface Stream {
 }
 
 /** POST /graphql with Accept: text/event-stream; parses the `event: next` messages as they come. */
-async function subscribe(baseUrl: string, key: string | undefined, variables: Record<string, unknown> = {}): Promise<Stream> {
+async function subscribe(
+  baseUrl: string,
+  key: string | undefined,
+  variables: Record<string, unknown> = {},
+): Promise<Stream> {
   const controller = new AbortController();
   const res = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
-    headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...(key && { authorization: `Bearer ${key}` }) },
+    headers: {
+      accept: 'text/event-stream',
+      'content-type': 'application/json',
+      ...(key && { authorization: `Bearer ${key}` }),
+    },
     body: JSON.stringify({ query: SUBSCRIPTION, variables }),
     signal: controller.signal,
   });
@@ -50,8 +60,14 @@ async function subscribe(baseUrl: string, key: string | undefined, variables: Re
             const message = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const lines = message.split('\n');
-            const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
-            const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+            const event = lines
+              .find((l) => l.startsWith('event:'))
+              ?.slice(6)
+              .trim();
+            const data = lines
+              .filter((l) => l.startsWith('data:'))
+              .map((l) => l.slice(5).trim())
+              .join('\n');
             if (event === 'next' && data) events.push(JSON.parse(data));
           }
         }
@@ -68,7 +84,8 @@ async function subscribe(baseUrl: string, key: string | undefined, variables: Re
     async next(n, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (events.length < n) {
-        if (Date.now() > deadline) throw new Error(`expected ${n} events, got ${events.length}: ${JSON.stringify(events)}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${n} events, got ${events.length}: ${JSON.stringify(events)}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return events;
@@ -161,7 +178,15 @@ describe('scanCreated across instances (REDIS_URL)', () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: app.testDb.url, PUBLIC_BASE_URL: url, SCAN_FLUSH_INTERVAL_MS: '20', REDIS_URL });
+    const config = loadConfig({
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: app.testDb.url,
+      PUBLIC_BASE_URL: url,
+      SCAN_FLUSH_INTERVAL_MS: '20',
+      REDIS_URL,
+    });
     const logger = createLogger(config);
     const services = await createServices(app.testDb.db, config, logger);
     server.on('request', buildRequestListener({ services, logger }));
@@ -218,13 +243,20 @@ describe('scanCreated and its credential', () => {
   let admin: string;
   beforeAll(async () => {
     // Credentials are re-checked every 200 ms; a stream lives at most 1.5 s.
-    app = await getTestApp({ SCAN_FLUSH_INTERVAL_MS: '20', API_KEY_CACHE_TTL_MS: '200', GRAPHQL_STREAM_MAX_MS: '1500' });
+    app = await getTestApp({
+      SCAN_FLUSH_INTERVAL_MS: '20',
+      API_KEY_CACHE_TTL_MS: '200',
+      GRAPHQL_STREAM_MAX_MS: '1500',
+    });
     admin = await app.newAccountKey('live-revocation');
   });
   afterAll(() => app.close());
 
   it('ends the stream of a key once it is revoked, delivering nothing after', async () => {
-    const created = await app.request('POST', '/v1/api-keys', { key: admin, body: { name: 'watcher', scopes: ['analytics:read'] } });
+    const created = await app.request('POST', '/v1/api-keys', {
+      key: admin,
+      body: { name: 'watcher', scopes: ['analytics:read'] },
+    });
     const code = await createCode(app, admin);
     const stream = await subscribe(app.url, created.body.key);
     try {
@@ -238,7 +270,10 @@ describe('scanCreated and its credential', () => {
       // The scan before, then the error that ended the stream; nothing of the scan after.
       expect(stream.events).toHaveLength(2);
       expect(stream.events[0].data.scanCreated.codeId).toBe(code.id);
-      expect(stream.events[1].errors[0]).toMatchObject({ message: expect.stringMatching(/revoked/), extensions: { code: 'UNAUTHORIZED' } });
+      expect(stream.events[1].errors[0]).toMatchObject({
+        message: expect.stringMatching(/revoked/),
+        extensions: { code: 'UNAUTHORIZED' },
+      });
     } finally {
       stream.close();
     }

@@ -26,7 +26,6 @@ const baseEnv = () => ({
 
 const newKey = (account: string) => cliKey(testDb.url, account);
 
-
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -48,31 +47,56 @@ describe('webhooks across processes', () => {
     const first = await startServer(env);
     let webhookId: string;
     try {
-      const created = await call(first, key, 'POST', '/v1/webhooks', { url: receiver.url(path), events: ['code.created', 'scan.created'] });
+      const created = await call(first, key, 'POST', '/v1/webhooks', {
+        url: receiver.url(path),
+        events: ['code.created', 'scan.created'],
+      });
       expect(created.status).toBe(201);
       webhookId = created.body.id;
       for (let i = 0; i < 5; i++) {
         const code = await call(first, key, 'POST', '/v1/codes', { content: `https://example.com/killed/${i}` });
-        for (let s = 0; s < 4; s++) expect((await fetch(first.url + new URL(code.body.scan_url).pathname, { redirect: 'manual' })).status).toBe(302);
+        for (let s = 0; s < 4; s++)
+          expect((await fetch(first.url + new URL(code.body.scan_url).pathname, { redirect: 'manual' })).status).toBe(
+            302,
+          );
       }
       // All 25 events are in the outbox (the scan batches committed) and some are in flight.
-      await until(async () => (await countOf(testDb.db('webhook_events').count({ n: '*' }).first())) === 25, 10_000, 'the outbox rows').catch(async (err) => {
-        throw new Error(`${err.message}: ${JSON.stringify(await testDb.db('webhook_events').count({ n: '*' }).first())}\n${first.logs()}`);
+      await until(
+        async () => (await countOf(testDb.db('webhook_events').count({ n: '*' }).first())) === 25,
+        10_000,
+        'the outbox rows',
+      ).catch(async (err) => {
+        throw new Error(
+          `${err.message}: ` +
+            `${JSON.stringify(await testDb.db('webhook_events').count({ n: '*' }).first())}\n${first.logs()}`,
+        );
       });
-      await until(async () => receiver.received.filter((r) => r.path === path).length >= 3, 10_000, 'attempts in flight');
+      await until(
+        async () => receiver.received.filter((r) => r.path === path).length >= 3,
+        10_000,
+        'attempts in flight',
+      );
       first.child.kill('SIGKILL');
       expect(await first.exited).toBeNull();
     } finally {
       first.child.kill('SIGKILL');
     }
-    const undelivered = await countOf(testDb.db('webhook_deliveries').whereNot('status', 'succeeded').count({ n: '*' }).first());
+    const undelivered = await countOf(
+      testDb.db('webhook_deliveries').whereNot('status', 'succeeded').count({ n: '*' }).first(),
+    );
     expect(undelivered).toBe(25);
 
     answering = true;
     const second = await startServer(env);
     try {
       // In-flight claims of the dead process come due when their lease (timeout + 5 s) runs out.
-      await until(async () => (await countOf(testDb.db('webhook_deliveries').where('status', 'succeeded').count({ n: '*' }).first())) === 25, 30_000, 'every delivery');
+      await until(
+        async () =>
+          (await countOf(testDb.db('webhook_deliveries').where('status', 'succeeded').count({ n: '*' }).first())) ===
+          25,
+        30_000,
+        'every delivery',
+      );
       const eventIds = (await testDb.db('webhook_events').select('id')).map((row) => row.id).sort();
       const answered = receiver.received.filter((r) => r.path === path && r.at > 0);
       expect([...new Set(answered.map((r) => r.id))].sort()).toEqual(eventIds);
@@ -92,9 +116,15 @@ describe('webhooks across processes', () => {
     const env = { ...baseEnv(), WEBHOOK_CONCURRENCY: '4' };
     const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     try {
-      const created = await call(a, key, 'POST', '/v1/webhooks', { url: receiver.url(path), events: ['scan.created', 'code.created'] });
+      const created = await call(a, key, 'POST', '/v1/webhooks', {
+        url: receiver.url(path),
+        events: ['scan.created', 'code.created'],
+      });
       expect(created.status).toBe(201);
-      const codes = [await call(a, key, 'POST', '/v1/codes', { content: 'https://example.com/a' }), await call(b, key, 'POST', '/v1/codes', { content: 'https://example.com/b' })];
+      const codes = [
+        await call(a, key, 'POST', '/v1/codes', { content: 'https://example.com/a' }),
+        await call(b, key, 'POST', '/v1/codes', { content: 'https://example.com/b' }),
+      ];
       // 2 code events and 200 scans, half through each process.
       for (let i = 0; i < 200; i += 20) {
         await Promise.all(
@@ -106,7 +136,18 @@ describe('webhooks across processes', () => {
         );
       }
       const endpointId = created.body.id;
-      await until(async () => (await countOf(testDb.db('webhook_deliveries').where({ endpoint_id: endpointId, status: 'succeeded' }).count({ n: '*' }).first())) >= 202, 30_000, 'every delivery');
+      await until(
+        async () =>
+          (await countOf(
+            testDb
+              .db('webhook_deliveries')
+              .where({ endpoint_id: endpointId, status: 'succeeded' })
+              .count({ n: '*' })
+              .first(),
+          )) >= 202,
+        30_000,
+        'every delivery',
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
       const got = receiver.received.filter((r) => r.path === path);
       const perId = new Map<string, number>();
@@ -114,7 +155,11 @@ describe('webhooks across processes', () => {
       expect(perId.size).toBe(202);
       expect([...perId.values()].every((n) => n === 1)).toBe(true);
       // Both processes sent some.
-      const workers = await testDb.db('webhook_attempts as t').join('webhook_deliveries as d', 'd.id', 't.delivery_id').where('d.endpoint_id', endpointId).distinct('t.worker');
+      const workers = await testDb
+        .db('webhook_attempts as t')
+        .join('webhook_deliveries as d', 'd.id', 't.delivery_id')
+        .where('d.endpoint_id', endpointId)
+        .distinct('t.worker');
       expect(workers.length).toBe(2);
     } finally {
       a.child.kill('SIGTERM');

@@ -28,7 +28,9 @@ const connects: unknown[] = [];
 beforeEach(() => {
   connects.length = 0;
   const realConnect = net.Socket.prototype.connect;
-  const mysqlPort = Number(new URL(app.testDb.url.startsWith('mysql') ? app.testDb.url : 'mysql://x:3306/').port || 3306);
+  const mysqlPort = Number(
+    new URL(app.testDb.url.startsWith('mysql') ? app.testDb.url : 'mysql://x:3306/').port || 3306,
+  );
   vi.spyOn(net.Socket.prototype, 'connect').mockImplementation(function (this: net.Socket, ...args: unknown[]) {
     // Node hands connect() its normalized arguments: [[options, callback]], or (options | port, …).
     const first = Array.isArray(args[0]) ? args[0][0] : args[0];
@@ -49,7 +51,10 @@ afterEach(() => {
 
 describe('at registration', () => {
   it.each([
-    ['http://example.com/hook', 'must be an https:// URL (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS=true)'],
+    [
+      'http://example.com/hook',
+      'must be an https:// URL (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS=true)',
+    ],
     ['https://127.0.0.1/hook', 'points to a private or reserved address (127.0.0.1)'],
     ['https://10.0.0.1/hook', 'points to a private or reserved address (10.0.0.1)'],
     ['https://192.168.1.20:8443/hook', 'points to a private or reserved address (192.168.1.20)'],
@@ -59,7 +64,10 @@ describe('at registration', () => {
     ['https://[::1]/hook', 'points to a private or reserved address (::1)'],
     ['https://[::ffff:10.0.0.1]/hook', 'points to a private or reserved address (::ffff:a00:1)'],
     ['https://[fd00::1]/hook', 'points to a private or reserved address (fd00::1)'],
-    ['https://metadata.google.internal/computeMetadata/v1/', 'points to an internal host name (metadata.google.internal)'],
+    [
+      'https://metadata.google.internal/computeMetadata/v1/',
+      'points to an internal host name (metadata.google.internal)',
+    ],
     ['https://localhost:8080/hook', 'points to an internal host name (localhost)'],
     ['https://printer.local/hook', 'points to an internal host name (printer.local)'],
     ['https://user:secret@example.com/hook', 'must not contain a user name or password'],
@@ -71,12 +79,26 @@ describe('at registration', () => {
   });
 
   it('refuses the same on PATCH, and over GraphQL', async () => {
-    const created = await createWebhooksModule(async () => [{ address: '93.184.216.34', family: 4 }]).service.create(principal, { url: 'https://hooks.example/in', events: ['code.created'] });
-    const patch = await app.request('PATCH', `/v1/webhooks/${created.webhook.id}`, { key, body: { url: 'https://169.254.169.254/' } });
+    const created = await createWebhooksModule(async () => [{ address: '93.184.216.34', family: 4 }]).service.create(
+      principal,
+      { url: 'https://hooks.example/in', events: ['code.created'] },
+    );
+    const patch = await app.request('PATCH', `/v1/webhooks/${created.webhook.id}`, {
+      key,
+      body: { url: 'https://169.254.169.254/' },
+    });
     expect(patch.status).toBe(422);
-    expect(patch.body.errors).toEqual([{ path: 'url', message: 'points to a private or reserved address (169.254.169.254)' }]);
-    const gql = await app.graphql(key, 'mutation { createWebhook(input: { url: "https://10.0.0.1/", events: ["scan.created"] }) { secret } }');
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'url', message: 'points to a private or reserved address (10.0.0.1)' }] });
+    expect(patch.body.errors).toEqual([
+      { path: 'url', message: 'points to a private or reserved address (169.254.169.254)' },
+    ]);
+    const gql = await app.graphql(
+      key,
+      'mutation { createWebhook(input: { url: "https://10.0.0.1/", events: ["scan.created"] }) { secret } }',
+    );
+    expect(gql.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: 'url', message: 'points to a private or reserved address (10.0.0.1)' }],
+    });
     expect(connects).toEqual([]);
   });
 
@@ -85,7 +107,9 @@ describe('at registration', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.1', family: 4 },
     ]);
-    await expect(module.service.create(principal, { url: 'https://sneaky.example/hook', events: ['scan.created'] })).rejects.toMatchObject({
+    await expect(
+      module.service.create(principal, { url: 'https://sneaky.example/hook', events: ['scan.created'] }),
+    ).rejects.toMatchObject({
       kind: 'validation_failed',
       fieldErrors: [{ path: 'url', message: 'resolves to a private or reserved address, which is refused' }],
     });
@@ -99,11 +123,19 @@ describe('at delivery', () => {
     let answer = '93.184.216.34';
     const resolve = vi.fn(async () => [{ address: answer, family: 4 as const }]);
     const module = createWebhooksModule(resolve);
-    const { webhook } = await module.service.create(principal, { url: 'https://rebind.example/hook', events: ['code.created'] });
+    const { webhook } = await module.service.create(principal, {
+      url: 'https://rebind.example/hook',
+      events: ['code.created'],
+    });
     answer = '169.254.169.254';
 
     const tested = await module.service.test(principal, webhook.id);
-    expect(tested).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: null, lastError: 'refused: the host name resolves to a private or reserved address, which is refused' });
+    expect(tested).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastResponseStatus: null,
+      lastError: 'refused: the host name resolves to a private or reserved address, which is refused',
+    });
 
     // The worker path: an event from a code change, claimed and refused the same way.
     module.worker.start();
@@ -113,7 +145,9 @@ describe('at delivery', () => {
         const page = await module.service.deliveries(principal, webhook.id, { limit: 10 });
         return page.data.find((d) => d.eventType === 'code.created' && d.attempts > 0);
       });
-      expect(refused.lastError).toBe('refused: the host name resolves to a private or reserved address, which is refused');
+      expect(refused.lastError).toBe(
+        'refused: the host name resolves to a private or reserved address, which is refused',
+      );
     } finally {
       await module.close();
     }
@@ -123,22 +157,39 @@ describe('at delivery', () => {
 
   it('refuses a loopback URL registered while private targets were allowed, once they are not', async () => {
     const permissive = createWebhooksModule(undefined, { allowPrivateNetworkTargets: true });
-    const { webhook } = await permissive.service.create(principal, { url: 'http://127.0.0.1:9/hook', events: ['code.created'] });
+    const { webhook } = await permissive.service.create(principal, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['code.created'],
+    });
     const strict = createWebhooksModule(async () => []);
     const tested = await strict.service.test(principal, webhook.id);
-    expect(tested.lastError).toBe('refused: the URL must be an https:// URL (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS=true)');
+    expect(tested.lastError).toBe(
+      'refused: the URL must be an https:// URL (http:// only in development or with ' +
+        'ALLOW_PRIVATE_NETWORK_TARGETS=true)',
+    );
     await app.request('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { description: 'still here' } });
     // Even over https, a loopback literal is refused at delivery.
     await permissive.service.update(principal, webhook.id, { url: 'https://127.0.0.1:9/hook' });
-    expect((await strict.service.test(principal, webhook.id)).lastError).toBe('refused: the URL points to a private or reserved address (127.0.0.1)');
+    expect((await strict.service.test(principal, webhook.id)).lastError).toBe(
+      'refused: the URL points to a private or reserved address (127.0.0.1)',
+    );
     expect(connects).toEqual([]);
   });
 });
 
 /** A second webhooks module on the app's database, with a stand-in resolver. */
-function createWebhooksModule(resolve?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>, overrides: Partial<TestApp['config']> = {}): Webhooks {
+function createWebhooksModule(
+  resolve?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>,
+  overrides: Partial<TestApp['config']> = {},
+): Webhooks {
   const config = { ...app.config, ...overrides };
-  return createWebhooks({ db: app.testDb.db, config, logger: createLogger(config), resolve, ownedCodeIds: createOwnedCodeIds(app.testDb.db) });
+  return createWebhooks({
+    db: app.testDb.db,
+    config,
+    logger: createLogger(config),
+    resolve,
+    ownedCodeIds: createOwnedCodeIds(app.testDb.db),
+  });
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {

@@ -7,7 +7,12 @@ import { createCode } from '../support/factories.ts';
 import { startReceiver, type Receiver, type Received } from '../support/webhook-receiver.ts';
 
 // Retries shrunk 20,000x: 5 s -> 0.25 ms, 5 min -> 15 ms, 30 min -> 90 ms, … 10 h -> 1.8 s.
-const FAST = { ALLOW_PRIVATE_NETWORK_TARGETS: 'true', WEBHOOK_RETRY_SCALE: '0.00005', WEBHOOK_POLL_INTERVAL_MS: '20', SCAN_FLUSH_INTERVAL_MS: '20' };
+const FAST = {
+  ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+  WEBHOOK_RETRY_SCALE: '0.00005',
+  WEBHOOK_POLL_INTERVAL_MS: '20',
+  SCAN_FLUSH_INTERVAL_MS: '20',
+};
 
 let app: TestApp;
 let key: string;
@@ -25,7 +30,11 @@ afterAll(async () => {
 });
 
 /** Registers an endpoint at the receiver (a fresh path per test) and returns it with its secret. */
-async function register(events: string[], extra: Record<string, unknown> = {}, path = `/hook/${Math.random().toString(36).slice(2)}`) {
+async function register(
+  events: string[],
+  extra: Record<string, unknown> = {},
+  path = `/hook/${Math.random().toString(36).slice(2)}`,
+) {
   const res = await app.request('POST', '/v1/webhooks', { key, body: { url: receiver.url(path), events, ...extra } });
   expect(res.status, res.text).toBe(201);
   return { webhook: res.body, secret: res.body.secret as string, path };
@@ -38,7 +47,11 @@ describe('registration', () => {
   it('answers 201 with the endpoint and its whsec_ secret, shown once', async () => {
     const res = await app.request('POST', '/v1/webhooks', {
       key,
-      body: { url: receiver.url('/a'), events: ['scan.created', 'code.created', 'scan.created'], description: 'CRM sync' },
+      body: {
+        url: receiver.url('/a'),
+        events: ['scan.created', 'code.created', 'scan.created'],
+        description: 'CRM sync',
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({
@@ -66,7 +79,10 @@ describe('registration', () => {
     const other = await app.newAccountKey();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await app.request('POST', '/v1/webhooks', { key: other, body: { url: receiver.url(`/list/${i}`), events: ['code.created'] } });
+      const res = await app.request('POST', '/v1/webhooks', {
+        key: other,
+        body: { url: receiver.url(`/list/${i}`), events: ['code.created'] },
+      });
       ids.push(res.body.id);
     }
     const first = await app.request('GET', '/v1/webhooks?limit=2', { key: other });
@@ -88,8 +104,15 @@ describe('registration', () => {
       body: { events: ['code.updated', 'code.deleted'], code_ids: [code.id], description: 'only one' },
     });
     expect(patched.status, patched.text).toBe(200);
-    expect(patched.body).toMatchObject({ events: ['code.updated', 'code.deleted'], code_ids: [code.id], description: 'only one' });
-    const cleared = await app.request('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { code_ids: null, description: null } });
+    expect(patched.body).toMatchObject({
+      events: ['code.updated', 'code.deleted'],
+      code_ids: [code.id],
+      description: 'only one',
+    });
+    const cleared = await app.request('PATCH', `/v1/webhooks/${webhook.id}`, {
+      key,
+      body: { code_ids: null, description: null },
+    });
     expect(cleared.body).toMatchObject({ code_ids: null, description: null, events: ['code.updated', 'code.deleted'] });
 
     expect((await app.request('DELETE', `/v1/webhooks/${webhook.id}`, { key })).status).toBe(204);
@@ -102,25 +125,48 @@ describe('registration', () => {
     const foreign = await createCode(app, strangers);
     const res = await app.request('POST', '/v1/webhooks', {
       key,
-      body: { url: 'ftp://example.com/hook', events: ['scan.created', 'scan.deleted'], code_ids: [foreign.id], description: 'x'.repeat(501), colour: 'red' },
+      body: {
+        url: 'ftp://example.com/hook',
+        events: ['scan.created', 'scan.deleted'],
+        code_ids: [foreign.id],
+        description: 'x'.repeat(501),
+        colour: 'red',
+      },
     });
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     const paths = res.body.errors.map((e: { path: string }) => e.path).sort();
     expect(paths).toEqual(['colour', 'description', 'events.1', 'url']);
     // code_ids are checked once the body itself is valid: another account's code is unknown here.
-    const codes = await app.request('POST', '/v1/webhooks', { key, body: { url: receiver.url(), events: ['scan.created'], code_ids: ['qr_nope', foreign.id] } });
+    const codes = await app.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: receiver.url(), events: ['scan.created'], code_ids: ['qr_nope', foreign.id] },
+    });
     expect(codes.status).toBe(422);
     expect(codes.body.errors).toEqual([
       { path: 'code_ids.0', message: "no code with id 'qr_nope'" },
       { path: 'code_ids.1', message: `no code with id '${foreign.id}'` },
     ]);
-    const empty = await app.request('POST', '/v1/webhooks', { key, body: { url: receiver.url(), events: [], code_ids: [] } });
+    const empty = await app.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: receiver.url(), events: [], code_ids: [] },
+    });
     expect(empty.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['code_ids', 'events']);
-    const patch = await app.request('PATCH', `/v1/webhooks/${(await register(['code.created'])).webhook.id}`, { key, body: { enabled: 'yes', url: 'nope' } });
+    const patch = await app.request('PATCH', `/v1/webhooks/${(await register(['code.created'])).webhook.id}`, {
+      key,
+      body: { enabled: 'yes', url: 'nope' },
+    });
     expect(patch.status).toBe(422);
     expect(patch.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['enabled', 'url']);
-    expect((await app.request('POST', '/v1/webhooks', { key, rawBody: '{"url":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await app.request('POST', '/v1/webhooks', {
+          key,
+          rawBody: '{"url":',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("answers 404 for another account's webhook and deliveries, on every route", async () => {
@@ -164,14 +210,20 @@ describe('delivery', () => {
     expect(Number(headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -1);
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(headers['content-type']).toBe('application/json');
-    const verified = new Webhook(secret).verify(request!.body, headers) as { type: string; timestamp: string; data: unknown };
+    const verified = new Webhook(secret).verify(request!.body, headers) as {
+      type: string;
+      timestamp: string;
+      data: unknown;
+    };
     expect(Object.keys(verified)).toEqual(['type', 'timestamp', 'data']);
     expect(verified.type).toBe('code.created');
     expect(new Date(verified.timestamp).toISOString()).toBe(verified.timestamp);
     // The code as GET returns it.
     expect(verified.data).toEqual((await app.request('GET', `/v1/codes/${code.id}`, { key })).body);
     // A wrong secret, or a tampered body, does not verify.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(request!.body, headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(request!.body, headers),
+    ).toThrow();
     expect(() => new Webhook(secret).verify(request!.body.replace('code.created', 'code.deleted'), headers)).toThrow();
   });
 
@@ -181,7 +233,10 @@ describe('delivery', () => {
     await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { content: 'https://example.com/changed' } });
     const before = (await app.request('GET', `/v1/codes/${code.id}`, { key })).body;
     await app.request('DELETE', `/v1/codes/${code.id}`, { key });
-    const bulk = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: [{ content: 'https://example.com/1' }, { type: 'text', content: { text: 'hi' } }] } });
+    const bulk = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: { codes: [{ content: 'https://example.com/1' }, { type: 'text', content: { text: 'hi' } }] },
+    });
     expect(bulk.status, bulk.text).toBe(201);
     const got = at(path)(await receiver.waitFor((rs) => at(path)(rs).length >= 3));
     const events = got.map((r) => new Webhook(secret).verify(r.body, headersOf(r)) as { type: string; data: any });
@@ -193,22 +248,35 @@ describe('delivery', () => {
       object: 'batch',
       batch_id: bulk.body.batch_id,
       count: 2,
-      codes: bulk.body.data.map((c: { id: string; type: string; scan_url: string | null }) => ({ id: c.id, type: c.type, scan_url: c.scan_url })),
+      codes: bulk.body.data.map((c: { id: string; type: string; scan_url: string | null }) => ({
+        id: c.id,
+        type: c.type,
+        scan_url: c.scan_url,
+      })),
     });
     // Three events, three distinct ids.
     expect(new Set(got.map((r) => r.id)).size).toBe(3);
   });
 
   it('sends scan.created with the scan facts, only for the codes an endpoint is limited to', async () => {
-    const watched = await createCode(app, key, { routing: { rules: [{ condition: 'device:ios', destination: 'https://apps.apple.com/app' }] } });
+    const watched = await createCode(app, key, {
+      routing: { rules: [{ condition: 'device:ios', destination: 'https://apps.apple.com/app' }] },
+    });
     const ignored = await createCode(app, key);
     const { secret, path } = await register(['scan.created'], { code_ids: [watched.id] });
-    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+      'Mobile/15E148 Safari/604.1';
     await app.request('GET', new URL(ignored.scan_url).pathname);
-    const scan = await app.request('GET', new URL(watched.scan_url).pathname, { headers: { 'user-agent': iphone, referer: 'https://news.example.org/story', 'accept-language': 'de-DE' } });
+    const scan = await app.request('GET', new URL(watched.scan_url).pathname, {
+      headers: { 'user-agent': iphone, referer: 'https://news.example.org/story', 'accept-language': 'de-DE' },
+    });
     expect(scan.status).toBe(302);
     const [request] = at(path)(await receiver.waitFor((rs) => at(path)(rs).length >= 1));
-    const event = new Webhook(secret).verify(request!.body, headersOf(request!)) as { type: string; data: Record<string, unknown> };
+    const event = new Webhook(secret).verify(request!.body, headersOf(request!)) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(event.type).toBe('scan.created');
     expect(event.data).toEqual({
       code_id: watched.id,
@@ -245,11 +313,27 @@ describe('delivery', () => {
       expect(got[3]!.at - got[2]!.at).toBeGreaterThanOrEqual(70);
 
       const list = await waitForDelivery(webhook.id, (d) => d.status === 'succeeded');
-      expect(list).toMatchObject({ status: 'succeeded', attempts: 4, last_response_status: 200, next_attempt_at: null, last_error: null });
+      expect(list).toMatchObject({
+        status: 'succeeded',
+        attempts: 4,
+        last_response_status: 200,
+        next_attempt_at: null,
+        last_error: null,
+      });
       const detail = await app.request('GET', `/v1/webhooks/${webhook.id}/deliveries/${list.id}`, { key });
-      expect(detail.body.attempt_history.map((a: { response_status: number }) => a.response_status)).toEqual([500, 500, 500, 200]);
-      expect(detail.body.attempt_history[0]).toMatchObject({ attempt: 1, error: 'HTTP 500', duration_ms: expect.any(Number) });
-      expect(detail.body.event).toMatchObject({ id: got[0]!.id, type: 'code.created', data: expect.objectContaining({ object: 'code' }) });
+      expect(detail.body.attempt_history.map((a: { response_status: number }) => a.response_status)).toEqual([
+        500, 500, 500, 200,
+      ]);
+      expect(detail.body.attempt_history[0]).toMatchObject({
+        attempt: 1,
+        error: 'HTTP 500',
+        duration_ms: expect.any(Number),
+      });
+      expect(detail.body.event).toMatchObject({
+        id: got[0]!.id,
+        type: 'code.created',
+        data: expect.objectContaining({ object: 'code' }),
+      });
     } finally {
       receiver.respond(() => 200);
     }
@@ -263,7 +347,12 @@ describe('delivery', () => {
       const { webhook } = await register(['code.created'], {}, path);
       await createCode(app, key);
       const failed = await waitForDelivery(webhook.id, (d) => d.status === 'failed', 20_000);
-      expect(failed).toMatchObject({ attempts: 8, next_attempt_at: null, last_response_status: 503, last_error: 'HTTP 503' });
+      expect(failed).toMatchObject({
+        attempts: 8,
+        next_attempt_at: null,
+        last_response_status: 503,
+        last_error: 'HTTP 503',
+      });
       const pending = await app.request('GET', `/v1/webhooks/${webhook.id}/deliveries?status=pending`, { key });
       expect(pending.body.data).toEqual([]);
       expect(at(path)(receiver.received)).toHaveLength(8);
@@ -271,12 +360,19 @@ describe('delivery', () => {
       up = true;
       const retried = await app.request('POST', `/v1/webhooks/${webhook.id}/deliveries/${failed.id}/retry`, { key });
       expect(retried.status, retried.text).toBe(200);
-      expect(retried.body).toMatchObject({ id: failed.id, status: 'succeeded', attempts: 9, last_response_status: 200 });
+      expect(retried.body).toMatchObject({
+        id: failed.id,
+        status: 'succeeded',
+        attempts: 9,
+        last_response_status: 200,
+      });
       const got = at(path)(receiver.received);
       expect(got).toHaveLength(9);
       expect(new Set(got.map((r) => r.id)).size).toBe(1);
       // A delivered one can be replayed too.
-      expect((await app.request('POST', `/v1/webhooks/${webhook.id}/deliveries/${failed.id}/retry`, { key })).body.attempts).toBe(10);
+      expect(
+        (await app.request('POST', `/v1/webhooks/${webhook.id}/deliveries/${failed.id}/retry`, { key })).body.attempts,
+      ).toBe(10);
     } finally {
       receiver.respond(() => 200);
     }
@@ -287,12 +383,28 @@ describe('delivery', () => {
     const slowKey = await slowApp.newAccountKey();
     receiver.respond((r) => (r.path === '/moved' ? 302 : r.path === '/slow' ? 'hang' : 200));
     try {
-      const moved = await slowApp.request('POST', '/v1/webhooks', { key: slowKey, body: { url: receiver.url('/moved'), events: ['code.created'] } });
-      const slow = await slowApp.request('POST', '/v1/webhooks', { key: slowKey, body: { url: receiver.url('/slow'), events: ['code.created'] } });
+      const moved = await slowApp.request('POST', '/v1/webhooks', {
+        key: slowKey,
+        body: { url: receiver.url('/moved'), events: ['code.created'] },
+      });
+      const slow = await slowApp.request('POST', '/v1/webhooks', {
+        key: slowKey,
+        body: { url: receiver.url('/slow'), events: ['code.created'] },
+      });
       const redirected = await slowApp.request('POST', `/v1/webhooks/${moved.body.id}/test`, { key: slowKey });
-      expect(redirected.body).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 302, last_error: 'redirect not followed (HTTP 302)' });
+      expect(redirected.body).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_response_status: 302,
+        last_error: 'redirect not followed (HTTP 302)',
+      });
       const timedOut = await slowApp.request('POST', `/v1/webhooks/${slow.body.id}/test`, { key: slowKey });
-      expect(timedOut.body).toMatchObject({ status: 'pending', attempts: 1, last_response_status: null, last_error: 'no answer within 0.3 s' });
+      expect(timedOut.body).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_response_status: null,
+        last_error: 'no answer within 0.3 s',
+      });
       expect(timedOut.body.attempt_history[0].duration_ms).toBeGreaterThanOrEqual(290);
     } finally {
       receiver.respond(() => 200);
@@ -306,7 +418,13 @@ describe('test events and secret rotation', () => {
     const { webhook, secret, path } = await register(['scan.created']);
     const res = await app.request('POST', `/v1/webhooks/${webhook.id}/test`, { key });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ object: 'webhook_delivery', webhook_id: webhook.id, status: 'succeeded', attempts: 1, last_response_status: 200 });
+    expect(res.body).toMatchObject({
+      object: 'webhook_delivery',
+      webhook_id: webhook.id,
+      status: 'succeeded',
+      attempts: 1,
+      last_response_status: 200,
+    });
     expect(res.body.event).toMatchObject({ type: 'webhook.test', data: { webhook_id: webhook.id } });
     const [request] = at(path)(receiver.received);
     expect(new Webhook(secret).verify(request!.body, headersOf(request!))).toMatchObject({ type: 'webhook.test' });
@@ -340,7 +458,10 @@ describe('disabling', () => {
     let up = false;
     receiver.respond((r) => (r.path === '/dying' && !up ? 500 : 200));
     try {
-      const created = await shortApp.request('POST', '/v1/webhooks', { key: shortKey, body: { url: receiver.url('/dying'), events: ['code.created'] } });
+      const created = await shortApp.request('POST', '/v1/webhooks', {
+        key: shortKey,
+        body: { url: receiver.url('/dying'), events: ['code.created'] },
+      });
       const id = created.body.id;
       await createCode(shortApp, shortKey);
       let webhook: any;
@@ -349,7 +470,9 @@ describe('disabling', () => {
         if (!webhook.enabled) break;
       }
       expect(webhook.enabled).toBe(false);
-      expect(webhook.disabled_reason).toMatch(/^Disabled automatically on .* every delivery attempt since .* failed .*HTTP 500.*"enabled": true/);
+      expect(webhook.disabled_reason).toMatch(
+        /^Disabled automatically on .* every delivery attempt since .* failed .*HTTP 500.*"enabled": true/,
+      );
       expect(webhook.disabled_at).toEqual(expect.any(String));
       expect(webhook.failing_since).toEqual(expect.any(String));
       // New events skip a disabled endpoint; the waiting delivery is paused.
@@ -363,7 +486,12 @@ describe('disabling', () => {
 
       up = true;
       const enabled = await shortApp.request('PATCH', `/v1/webhooks/${id}`, { key: shortKey, body: { enabled: true } });
-      expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null, disabled_at: null, failing_since: null });
+      expect(enabled.body).toMatchObject({
+        enabled: true,
+        disabled_reason: null,
+        disabled_at: null,
+        failing_since: null,
+      });
       await waitForDelivery(id, (d) => d.status === 'succeeded', 10_000, shortApp, shortKey);
 
       const off = await shortApp.request('PATCH', `/v1/webhooks/${id}`, { key: shortKey, body: { enabled: false } });
@@ -376,7 +504,13 @@ describe('disabling', () => {
 });
 
 /** Polls an endpoint's newest delivery until it matches. */
-async function waitForDelivery(webhookId: string, done: (d: any) => boolean, timeoutMs = 10_000, on = app, withKey = key): Promise<any> {
+async function waitForDelivery(
+  webhookId: string,
+  done: (d: any) => boolean,
+  timeoutMs = 10_000,
+  on = app,
+  withKey = key,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await on.request('GET', `/v1/webhooks/${webhookId}/deliveries`, { key: withKey });

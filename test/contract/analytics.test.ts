@@ -18,7 +18,16 @@ const SCANS: ScanSpec[] = [
   { at: '2026-03-02T10:00:00Z', visitor: 'a', country: 'US', device: 'mobile', referrer: 'news.example' },
   { at: '2026-03-02T10:30:00Z', visitor: 'a', country: 'US', device: 'mobile', referrer: '=HYPERLINK("x")' },
   { at: '2026-03-02T12:00:00Z', visitor: 'crawler', bot: true, country: null, device: 'desktop' },
-  { at: '2026-03-02T23:30:00Z', visitor: 'b', country: 'DE', device: 'desktop', os: 'Windows', browser: 'Chrome', language: 'de', ruleId: 'rule_de' },
+  {
+    at: '2026-03-02T23:30:00Z',
+    visitor: 'b',
+    country: 'DE',
+    device: 'desktop',
+    os: 'Windows',
+    browser: 'Chrome',
+    language: 'de',
+    ruleId: 'rule_de',
+  },
   { at: '2026-03-03T09:00:00Z', visitor: 'a', country: 'US', device: 'mobile' },
 ];
 
@@ -44,9 +53,13 @@ describe('analytics', () => {
       { value: 'default', scans: 3 },
       { value: 'rule_de', scans: 1 },
     ]);
-    const hours = await call('GET', `/v1/codes/${code.id}/scans?from=2026-03-02T00:00:00Z&to=2026-03-03T00:00:00Z&granularity=hour&timezone=Asia/Kolkata&include_bots=true&top=1`, {
-      key,
-    });
+    const hours = await call(
+      'GET',
+      `/v1/codes/${code.id}/scans?from=2026-03-02T00:00:00Z&to=2026-03-03T00:00:00Z&granularity=hour&timezone=Asia/Kolkata&include_bots=true&top=1`,
+      {
+        key,
+      },
+    );
     expect(hours.status).toBe(200);
     expect(hours.body.total_scans).toBe(4);
     expect(hours.body.breakdowns.country).toHaveLength(1);
@@ -54,11 +67,23 @@ describe('analytics', () => {
 
     expect((await call('GET', '/v1/codes/qr_missing/scans', { key })).status).toBe(404);
     expect((await call('GET', `/v1/codes/${theirs.id}/scans`, { key })).status).toBe(404);
-    const invalid = await call('GET', `/v1/codes/${code.id}/scans?granularity=year&timezone=Mars/Olympus&top=0&include_bots=yes&from=2026-02-30`, { key });
+    const invalid = await call(
+      'GET',
+      `/v1/codes/${code.id}/scans?granularity=year&timezone=Mars/Olympus&top=0&include_bots=yes&from=2026-02-30`,
+      { key },
+    );
     expect(invalid.status).toBe(422);
-    expect(invalid.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['from', 'granularity', 'include_bots', 'timezone', 'top']);
+    expect(invalid.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'from',
+      'granularity',
+      'include_bots',
+      'timezone',
+      'top',
+    ]);
     expect((await call('GET', `/v1/codes/${code.id}/scans?from=2026-03-04&to=2026-03-01`, { key })).status).toBe(422);
-    expect((await call('GET', `/v1/codes/${code.id}/scans?from=2020-01-01&to=2026-01-01&granularity=hour`, { key })).status).toBe(422);
+    expect(
+      (await call('GET', `/v1/codes/${code.id}/scans?from=2020-01-01&to=2026-01-01&granularity=hour`, { key })).status,
+    ).toBe(422);
     expect((await call('GET', `/v1/codes/${code.id}/scans?colour=red`, { key })).status).toBe(422);
     expect((await call('GET', `/v1/codes/${code.id}/scans`)).status).toBe(401);
     expect((await call('GET', `/v1/codes/${code.id}/scans`, { key: codesOnly })).status).toBe(403);
@@ -73,13 +98,21 @@ describe('analytics', () => {
     expect(rest.status).toBe(200);
     expect(rest.body.data).toHaveLength(3);
     expect(rest.body.next_cursor).toBeNull();
-    expect((await call('GET', `/v1/codes/${code.id}/scans/raw?from=2026-03-02T12:00:00Z&to=2026-03-03T01:00:00%2B01:00`, { key })).body.data).toHaveLength(2);
+    expect(
+      (
+        await call('GET', `/v1/codes/${code.id}/scans/raw?from=2026-03-02T12:00:00Z&to=2026-03-03T01:00:00%2B01:00`, {
+          key,
+        })
+      ).body.data,
+    ).toHaveLength(2);
 
     const csv = await call('GET', `/v1/codes/${code.id}/scans/raw?format=csv`, { key });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="scans-${code.id}.csv"`);
     const lines = csv.text.trim().split('\n');
-    expect(lines[0]).toBe('id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome');
+    expect(lines[0]).toBe(
+      'id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome',
+    );
     expect(lines).toHaveLength(1 + SCANS.length);
     expect(csv.text).toContain(`"'=HYPERLINK(""x"")"`);
 
@@ -95,15 +128,33 @@ describe('analytics', () => {
   it('the overview: 200 with top codes and the previous period, 422, 401, 403', async () => {
     const overview = await call('GET', '/v1/analytics/overview?from=2026-03-01&to=2026-03-31&top=5', { key });
     expect(overview.status).toBe(200);
-    expect(overview.body).toMatchObject({ total_codes: 2, active_codes: 1, total_scans: 4, previous_period: { total_scans: 0, change_pct: null } });
+    expect(overview.body).toMatchObject({
+      total_codes: 2,
+      active_codes: 1,
+      total_scans: 4,
+      previous_period: { total_scans: 0, change_pct: null },
+    });
     expect(overview.body.top_codes).toEqual([{ id: code.id, type: 'url', content: expect.any(String), scans: 4 }]);
-    expect(overview.body.breakdowns).toMatchObject({ os: [{ value: 'iOS', scans: 3 }, { value: 'Windows', scans: 1 }], browser: [{ value: 'Safari', scans: 3 }, { value: 'Chrome', scans: 1 }] });
+    expect(overview.body.breakdowns).toMatchObject({
+      os: [
+        { value: 'iOS', scans: 3 },
+        { value: 'Windows', scans: 1 },
+      ],
+      browser: [
+        { value: 'Safari', scans: 3 },
+        { value: 'Chrome', scans: 1 },
+      ],
+    });
     expect(overview.body.breakdowns.referrer).toEqual([
       { value: null, scans: 2 },
       { value: '=HYPERLINK("x")', scans: 1 },
       { value: 'news.example', scans: 1 },
     ]);
-    const weeks = await call('GET', '/v1/analytics/overview?from=2026-03-02&to=2026-03-08&granularity=week&timezone=Europe/Berlin&include_bots=true', { key });
+    const weeks = await call(
+      'GET',
+      '/v1/analytics/overview?from=2026-03-02&to=2026-03-08&granularity=week&timezone=Europe/Berlin&include_bots=true',
+      { key },
+    );
     expect(weeks.status).toBe(200);
     expect(weeks.body.trend).toHaveLength(1);
     expect((await call('GET', '/v1/analytics/overview', { key: codesOnly })).status).toBe(403);

@@ -26,18 +26,50 @@ async function createKey(body: Record<string, unknown>, key = admin) {
 
 describe('api keys', () => {
   it('create: 201 with the secret and Location, 422, 400, 415, 401, 403 (scope and escalation)', async () => {
-    const created = await createKey({ name: 'dashboard', scopes: ['codes:read', 'analytics:read'], expires_at: '2099-01-31T00:00:00Z' });
+    const created = await createKey({
+      name: 'dashboard',
+      scopes: ['codes:read', 'analytics:read'],
+      expires_at: '2099-01-31T00:00:00Z',
+    });
     expect(created.key).toMatch(/^qrk_/);
-    expect((await call('POST', '/v1/api-keys', { key: admin, body: { name: 'x', scopes: ['codes:read'] } })).headers.get('location')).toMatch(/^\/v1\/api-keys\/key_/);
-    const invalid = await call('POST', '/v1/api-keys', { key: admin, body: { name: '', scopes: ['codes:delete'], expires_at: '2001-01-01T00:00:00Z', extra: 1 } });
+    expect(
+      (await call('POST', '/v1/api-keys', { key: admin, body: { name: 'x', scopes: ['codes:read'] } })).headers.get(
+        'location',
+      ),
+    ).toMatch(/^\/v1\/api-keys\/key_/);
+    const invalid = await call('POST', '/v1/api-keys', {
+      key: admin,
+      body: { name: '', scopes: ['codes:delete'], expires_at: '2001-01-01T00:00:00Z', extra: 1 },
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors.length).toBeGreaterThan(1);
-    expect((await call('POST', '/v1/api-keys', { key: admin, rawBody: '{"name":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await call('POST', '/v1/api-keys', { key: admin, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect(
+      (
+        await call('POST', '/v1/api-keys', {
+          key: admin,
+          rawBody: '{"name":',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', '/v1/api-keys', {
+          key: admin,
+          rawBody: 'name=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await call('POST', '/v1/api-keys', { body: { name: 'x', scopes: ['codes:read'] } })).status).toBe(401);
-    expect((await call('POST', '/v1/api-keys', { key: codesOnly, body: { name: 'x', scopes: ['codes:read'] } })).status).toBe(403);
+    expect(
+      (await call('POST', '/v1/api-keys', { key: codesOnly, body: { name: 'x', scopes: ['codes:read'] } })).status,
+    ).toBe(403);
     const manager = await createKey({ name: 'manager', scopes: ['keys:manage', 'codes:read'] });
-    const escalation = await call('POST', '/v1/api-keys', { key: manager.key, body: { name: 'escalate', scopes: ['codes:write'] } });
+    const escalation = await call('POST', '/v1/api-keys', {
+      key: manager.key,
+      body: { name: 'escalate', scopes: ['codes:write'] },
+    });
     expect(escalation.status).toBe(403);
     expect(escalation.body.detail).toContain('codes:write');
   });
@@ -65,14 +97,35 @@ describe('api keys', () => {
     expect(rotated.body.previous).toMatchObject({ id: first.id, replaced_by: rotated.body.id, status: 'active' });
     expect((await call('POST', `/v1/api-keys/${first.id}/rotate`, { key: admin })).status).toBe(409);
 
-    const second = await call('POST', `/v1/api-keys/${rotated.body.id}/rotate`, { key: admin, body: { grace_period_seconds: 0, expires_at: null } });
+    const second = await call('POST', `/v1/api-keys/${rotated.body.id}/rotate`, {
+      key: admin,
+      body: { grace_period_seconds: 0, expires_at: null },
+    });
     expect(second.status).toBe(201);
     expect(second.body.previous.status).toBe('expired');
 
     const other = await createKey({ name: 'other', scopes: ['codes:read'] });
-    expect((await call('POST', `/v1/api-keys/${other.id}/rotate`, { key: admin, body: { grace_period_seconds: -1 } })).status).toBe(422);
-    expect((await call('POST', `/v1/api-keys/${other.id}/rotate`, { key: admin, body: { grace_period_seconds: 60, colour: 'red' } })).status).toBe(422);
-    expect((await call('POST', `/v1/api-keys/${other.id}/rotate`, { key: admin, rawBody: 'grace=1', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (await call('POST', `/v1/api-keys/${other.id}/rotate`, { key: admin, body: { grace_period_seconds: -1 } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (
+        await call('POST', `/v1/api-keys/${other.id}/rotate`, {
+          key: admin,
+          body: { grace_period_seconds: 60, colour: 'red' },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await call('POST', `/v1/api-keys/${other.id}/rotate`, {
+          key: admin,
+          rawBody: 'grace=1',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await call('POST', `/v1/api-keys/${other.id}/rotate`, { key: stranger })).status).toBe(404);
     await call('DELETE', `/v1/api-keys/${other.id}`, { key: admin });
     expect((await call('POST', `/v1/api-keys/${other.id}/rotate`, { key: admin })).status).toBe(409);

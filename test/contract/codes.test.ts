@@ -19,12 +19,43 @@ afterAll(() => app.close());
 
 describe('codes', () => {
   it('create: 201 for url and static codes, 422, 400, 415, 401, 403, and an idempotent replay', async () => {
-    const created = await call('POST', '/v1/codes', { key, body: codeBody({ design: { style: 'branded' }, routing: { rules: [{ condition: 'country:DE', destination: 'https://example.de' }] } }) });
+    const created = await call('POST', '/v1/codes', {
+      key,
+      body: codeBody({
+        design: { style: 'branded' },
+        routing: { rules: [{ condition: 'country:DE', destination: 'https://example.de' }] },
+      }),
+    });
     expect(created.status).toBe(201);
-    expect((await call('POST', '/v1/codes', { key, body: { type: 'wifi', content: { ssid: 'Cafe', encryption: 'WPA', password: 'espresso1' } } })).status).toBe(201);
-    expect((await call('POST', '/v1/codes', { key, body: { type: 'url', content: 'ftp://nope', design: { fg_color: 'red' } } })).status).toBe(422);
-    expect((await call('POST', '/v1/codes', { key, rawBody: '{"content":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await call('POST', '/v1/codes', { key, rawBody: 'content=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (
+        await call('POST', '/v1/codes', {
+          key,
+          body: { type: 'wifi', content: { ssid: 'Cafe', encryption: 'WPA', password: 'espresso1' } },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call('POST', '/v1/codes', {
+          key,
+          body: { type: 'url', content: 'ftp://nope', design: { fg_color: 'red' } },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await call('POST', '/v1/codes', {
+          key,
+          rawBody: '{"content":',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/v1/codes', { key, rawBody: 'content=x', headers: { 'content-type': 'text/plain' } }))
+        .status,
+    ).toBe(415);
     expect((await call('POST', '/v1/codes', { body: codeBody() })).status).toBe(401);
     expect((await call('POST', '/v1/codes', { key: readOnly, body: codeBody() })).status).toBe(403);
     const body = codeBody();
@@ -46,7 +77,14 @@ describe('codes', () => {
     const { body: code } = await call('POST', '/v1/codes', { key, body: codeBody() });
     expect((await call('GET', `/v1/codes/${code.id}`, { key })).status).toBe(200);
     expect((await call('GET', '/v1/codes/qr_missing', { key })).status).toBe(404);
-    expect((await call('PATCH', `/v1/codes/${code.id}`, { key, body: { destination: 'https://example.com/new', design: { frame: 'banner' } } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/v1/codes/${code.id}`, {
+          key,
+          body: { destination: 'https://example.com/new', design: { frame: 'banner' } },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('PATCH', `/v1/codes/${code.id}`, { key, body: { type: 'text' } })).status).toBe(422);
     expect((await call('PATCH', '/v1/codes/qr_missing', { key, body: {} })).status).toBe(404);
     expect((await call('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(204);

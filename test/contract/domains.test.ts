@@ -23,12 +23,20 @@ afterAll(() => app.close());
 
 describe('domains', () => {
   it('add: 201 with Location, 409, 422, 400, 401, 403; list and get: 200, 404', async () => {
-    const added = await call('POST', '/v1/domains', { key, body: { hostname: 'contract.example', fallback_url: 'https://example.com/' } });
+    const added = await call('POST', '/v1/domains', {
+      key,
+      body: { hostname: 'contract.example', fallback_url: 'https://example.com/' },
+    });
     expect(added.status).toBe(201);
     expect(added.headers.get('location')).toBe(`/v1/domains/${added.body.id}`);
     expect((await call('POST', '/v1/domains', { key, body: { hostname: 'contract.example' } })).status).toBe(409);
-    expect((await call('POST', '/v1/domains', { key, body: { hostname: '10.0.0.1', fallback_url: 'nope' } })).body.errors).toHaveLength(2);
-    expect((await call('POST', '/v1/domains', { key, rawBody: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (await call('POST', '/v1/domains', { key, body: { hostname: '10.0.0.1', fallback_url: 'nope' } })).body.errors,
+    ).toHaveLength(2);
+    expect(
+      (await call('POST', '/v1/domains', { key, rawBody: '{', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
     expect((await call('POST', '/v1/domains', { body: { hostname: 'x.example' } })).status).toBe(401);
     expect((await call('POST', '/v1/domains', { key: readOnly, body: { hostname: 'x.example' } })).status).toBe(403);
     expect((await call('GET', '/v1/domains', { key })).body.data).toHaveLength(1);
@@ -44,10 +52,16 @@ describe('domains', () => {
     const verified = await call('POST', `/v1/domains/${domain.id}/verify`, { key });
     expect(verified.body.status).toBe('verified');
     expect((await call('POST', '/v1/domains/dom_nope/verify', { key })).status).toBe(404);
-    expect((await call('PATCH', `/v1/domains/${domain.id}`, { key, body: { fallback_url: 'https://example.com/x' } })).body.fallback_url).toBe('https://example.com/x');
+    expect(
+      (await call('PATCH', `/v1/domains/${domain.id}`, { key, body: { fallback_url: 'https://example.com/x' } })).body
+        .fallback_url,
+    ).toBe('https://example.com/x');
     expect((await call('PATCH', `/v1/domains/${domain.id}`, { key, body: { fallback_url: 42 } })).status).toBe(422);
     expect((await call('PATCH', '/v1/domains/dom_nope', { key, body: {} })).status).toBe(404);
-    const code = await call('POST', '/v1/codes', { key, body: { content: 'https://example.com/', domain: 'verify-contract.example' } });
+    const code = await call('POST', '/v1/codes', {
+      key,
+      body: { content: 'https://example.com/', domain: 'verify-contract.example' },
+    });
     expect(code.body.scan_url).toMatch(/^https:\/\/verify-contract\.example\//);
     expect((await call('DELETE', `/v1/domains/${domain.id}`, { key })).status).toBe(409);
     await call('DELETE', `/v1/codes/${code.body.id}`, { key });

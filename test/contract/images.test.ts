@@ -27,9 +27,14 @@ describe('images', () => {
     expect(svg.headers.get('cache-control')).toBe('private, no-cache');
     const etag = svg.headers.get('etag')!;
     expect(etag).toMatch(/^".+"$/);
-    expect((await call('GET', `${path}?format=png&size=256&margin=4`, { key })).headers.get('content-type')).toBe('image/png');
+    expect((await call('GET', `${path}?format=png&size=256&margin=4`, { key })).headers.get('content-type')).toBe(
+      'image/png',
+    );
     expect((await call('GET', `${path}?format=pdf`, { key })).headers.get('content-type')).toBe('application/pdf');
-    const wifi = await createCode(app, key, { type: 'wifi', content: { ssid: 'Cafe', encryption: 'WPA', password: 'espresso1' } });
+    const wifi = await createCode(app, key, {
+      type: 'wifi',
+      content: { ssid: 'Cafe', encryption: 'WPA', password: 'espresso1' },
+    });
     expect((await call('GET', `/v1/codes/${wifi.id}/image?format=png`, { key })).status).toBe(200);
 
     const notModified = await call('GET', path, { key, headers: { 'If-None-Match': `W/"other", ${etag}` } });
@@ -49,7 +54,9 @@ describe('images', () => {
     expect((await call('GET', '/v1/codes/qr_missing/image', { key })).status).toBe(404);
     expect((await call('GET', path, { key: await app.newAccountKey() })).status).toBe(404);
     expect((await call('GET', path)).status).toBe(401);
-    expect((await call('GET', path, { key: await app.newAccountKey(undefined, { scopes: ['analytics:read'] }) })).status).toBe(403);
+    expect(
+      (await call('GET', path, { key: await app.newAccountKey(undefined, { scopes: ['analytics:read'] }) })).status,
+    ).toBe(403);
   });
 
   it('walked every images operation', () => contract.expectTagCovered('Images'));

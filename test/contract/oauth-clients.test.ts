@@ -27,7 +27,10 @@ async function register(body: Record<string, unknown>, key = developer) {
 }
 
 /** An access token from the token endpoint the document's OAuth2 scheme names. */
-async function clientCredentialsToken(client: { client_id: string; client_secret: string }, scope: string): Promise<string> {
+async function clientCredentialsToken(
+  client: { client_id: string; client_secret: string },
+  scope: string,
+): Promise<string> {
   const flows = contract.document.components.securitySchemes.OAuth2.flows;
   const res = await fetch(app.url + flows.clientCredentials.tokenUrl, {
     method: 'POST',
@@ -43,26 +46,83 @@ async function clientCredentialsToken(client: { client_id: string; client_secret
 
 describe('oauth clients', () => {
   it('create: 201 with the secret, issuer and Location, 422, 400, 415, 401, 403 (scope and escalation)', async () => {
-    const created = await register({ name: 'reporting job', scopes: ['codes:read'], grant_types: ['client_credentials'] });
+    const created = await register({
+      name: 'reporting job',
+      scopes: ['codes:read'],
+      grant_types: ['client_credentials'],
+    });
     expect(created.client_secret).toMatch(/^qrcs_/);
     expect(created.issuer).toBe(`${app.url}/oauth`);
     const web = await call('POST', '/v1/oauth-clients', {
       key: developer,
-      body: { name: 'web app', scopes: ['codes:read', 'analytics:read'], grant_types: ['authorization_code', 'refresh_token'], redirect_uris: ['https://app.example.com/callback'], token_endpoint_auth_method: 'client_secret_post' },
+      body: {
+        name: 'web app',
+        scopes: ['codes:read', 'analytics:read'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        redirect_uris: ['https://app.example.com/callback'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
     });
     expect(web.status).toBe(201);
     expect(web.headers.get('location')).toBe(`/v1/oauth-clients/${web.body.id}`);
 
-    const invalid = await call('POST', '/v1/oauth-clients', { key: developer, body: { name: '', scopes: ['codes:read'], grant_types: ['password'], redirect_uris: ['http://example.com/cb#x'] } });
+    const invalid = await call('POST', '/v1/oauth-clients', {
+      key: developer,
+      body: { name: '', scopes: ['codes:read'], grant_types: ['password'], redirect_uris: ['http://example.com/cb#x'] },
+    });
     expect(invalid.status).toBe(422);
-    expect((await call('POST', '/v1/oauth-clients', { key: developer, body: { name: 'x', scopes: ['codes:read'], grant_types: ['authorization_code'] } })).status).toBe(422);
-    expect((await call('POST', '/v1/oauth-clients', { key: developer, rawBody: '{"name":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await call('POST', '/v1/oauth-clients', { key: developer, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
-    expect((await call('POST', '/v1/oauth-clients', { body: { name: 'x', scopes: ['codes:read'], grant_types: ['client_credentials'] } })).status).toBe(401);
-    expect((await call('POST', '/v1/oauth-clients', { key: codesOnly, body: { name: 'x', scopes: ['codes:read'], grant_types: ['client_credentials'] } })).status).toBe(403);
+    expect(
+      (
+        await call('POST', '/v1/oauth-clients', {
+          key: developer,
+          body: { name: 'x', scopes: ['codes:read'], grant_types: ['authorization_code'] },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await call('POST', '/v1/oauth-clients', {
+          key: developer,
+          rawBody: '{"name":',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', '/v1/oauth-clients', {
+          key: developer,
+          rawBody: 'name=x',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await call('POST', '/v1/oauth-clients', {
+          body: { name: 'x', scopes: ['codes:read'], grant_types: ['client_credentials'] },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call('POST', '/v1/oauth-clients', {
+          key: codesOnly,
+          body: { name: 'x', scopes: ['codes:read'], grant_types: ['client_credentials'] },
+        })
+      ).status,
+    ).toBe(403);
 
-    const limited = (await call('POST', '/v1/api-keys', { key: developer, body: { name: 'limited', scopes: ['keys:manage', 'codes:read'] } })).body.key;
-    const escalation = await call('POST', '/v1/oauth-clients', { key: limited, body: { name: 'x', scopes: ['codes:write'], grant_types: ['client_credentials'] } });
+    const limited = (
+      await call('POST', '/v1/api-keys', {
+        key: developer,
+        body: { name: 'limited', scopes: ['keys:manage', 'codes:read'] },
+      })
+    ).body.key;
+    const escalation = await call('POST', '/v1/oauth-clients', {
+      key: limited,
+      body: { name: 'x', scopes: ['codes:write'], grant_types: ['client_credentials'] },
+    });
     expect(escalation.status).toBe(403);
   });
 
@@ -99,10 +159,24 @@ describe('oauth clients', () => {
 
   it('grants: list, get and withdraw 200/204, 404 for another account’s and an unknown id, 403, 401', async () => {
     const redirectUri = 'http://127.0.0.1:9/callback';
-    const web = await register({ name: 'consented app', scopes: ['codes:read'], grant_types: ['authorization_code'], redirect_uris: [redirectUri] });
+    const web = await register({
+      name: 'consented app',
+      scopes: ['codes:read'],
+      grant_types: ['authorization_code'],
+      redirect_uris: [redirectUri],
+    });
     const { challenge } = pkce();
-    const { jar, consentUrl } = await authorize(app.url, { clientId: web.client_id, scope: 'codes:read', challenge, redirectUri });
-    await consent(app.url, jar, consentUrl, [['api_key', stranger], ['scope', 'codes:read'], ['decision', 'approve']]);
+    const { jar, consentUrl } = await authorize(app.url, {
+      clientId: web.client_id,
+      scope: 'codes:read',
+      challenge,
+      redirectUri,
+    });
+    await consent(app.url, jar, consentUrl, [
+      ['api_key', stranger],
+      ['scope', 'codes:read'],
+      ['decision', 'approve'],
+    ]);
     const list = await call('GET', '/v1/oauth-grants', { key: stranger });
     expect(list.status).toBe(200);
     const grant = list.body.data[0];

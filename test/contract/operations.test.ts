@@ -20,7 +20,9 @@ describe('operations', () => {
     expect((await call('GET', '/v1/openapi.json')).body.openapi).toBe('3.1.0');
     // The v2 document, checked against itself.
     const callV2 = contractClient(app, await loadContract(app, 'v2'));
-    expect((await callV2('GET', '/v2/openapi.json')).body.servers).toEqual([{ url: '/v2', description: 'This server, current version' }]);
+    expect((await callV2('GET', '/v2/openapi.json')).body.servers).toEqual([
+      { url: '/v2', description: 'This server, current version' },
+    ]);
   });
 
   it('readiness answers the documented 503 problem when the database is gone', async () => {

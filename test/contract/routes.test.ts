@@ -16,7 +16,9 @@ afterAll(() => app.close());
 /** `METHOD /path/{param}` -> required scope, for every route of a version's router. */
 function routerRoutes(version: ApiVersion): Record<string, string | undefined> {
   const openApiPath = (path: string) => path.replace(`/${version}`, '').replace(/:(\w+)/g, '{$1}');
-  return Object.fromEntries(apiRoutes(version, app.services).map((route) => [`${route.method} ${openApiPath(route.path)}`, route.scope]));
+  return Object.fromEntries(
+    apiRoutes(version, app.services).map((route) => [`${route.method} ${openApiPath(route.path)}`, route.scope]),
+  );
 }
 
 /** The same, for every authenticated operation of the document (scope from its OAuth2 requirement). */
@@ -25,7 +27,8 @@ function documentedRoutes(version: ApiVersion): Record<string, string | undefine
   for (const [path, item] of Object.entries<any>(openApiDocument(version).paths ?? {})) {
     for (const [method, op] of Object.entries<any>(item)) {
       if (!op?.operationId || op.security?.length === 0) continue;
-      routes[`${method.toUpperCase()} ${path}`] = op.security.find((s: Record<string, string[]>) => s.OAuth2)?.OAuth2[0];
+      routes[`${method.toUpperCase()} ${path}`] = op.security.find((s: Record<string, string[]>) => s.OAuth2)
+        ?.OAuth2[0];
     }
   }
   return routes;
@@ -59,7 +62,13 @@ describe('the OpenAPI document and the routers', () => {
     const folder = new URL('./', import.meta.url);
     const covered = readdirSync(folder)
       .filter((file) => file.endsWith('.test.ts'))
-      .flatMap((file) => [...readFileSync(new URL(file, folder), 'utf8').matchAll(/expectTagCovered\('([^']+)'\)/g)].map((m) => m[1]!));
-    expect(covered.sort()).toEqual(openApiDocument('v1').tags!.map((tag) => tag.name).sort());
+      .flatMap((file) =>
+        [...readFileSync(new URL(file, folder), 'utf8').matchAll(/expectTagCovered\('([^']+)'\)/g)].map((m) => m[1]!),
+      );
+    expect(covered.sort()).toEqual(
+      openApiDocument('v1')
+        .tags!.map((tag) => tag.name)
+        .sort(),
+    );
   });
 });

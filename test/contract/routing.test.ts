@@ -4,7 +4,9 @@ import type { TestApp } from '../support/app.ts';
 import { contractClient, startContractApp, type Contract } from '../support/contract.ts';
 import { createCode } from '../support/factories.ts';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+  'Mobile/15E148 Safari/604.1';
 
 let app: TestApp;
 let contract: Contract;
@@ -34,7 +36,10 @@ describe('routing', () => {
           { condition: 'country:us,ca & device:ios', destination: 'https://example.com/na-ios' },
           { condition: 'time:mon-fri 09:00-17:30 Europe/Berlin', destination: 'https://example.com/office' },
           { condition: 'language:de & ip:203.0.113.0/24', destination: 'https://example.de' },
-          { condition: 'query:src=flyer & after:2026-01-01T00:00:00Z & before:2030-01-01T00:00:00Z', destination: 'https://example.com/flyer' },
+          {
+            condition: 'query:src=flyer & after:2026-01-01T00:00:00Z & before:2030-01-01T00:00:00Z',
+            destination: 'https://example.com/flyer',
+          },
           { condition: 'split', weights: split },
         ],
       },
@@ -53,13 +58,20 @@ describe('routing', () => {
   });
 
   it('replace: 200 with both shapes and an empty list, 422, 404, 400, 415, 403', async () => {
-    const code = await createCode(app, key, { routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } });
+    const code = await createCode(app, key, {
+      routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] },
+    });
     const path = `/v1/codes/${code.id}/routing`;
     const body = {
       enabled: true,
       rules: [
         { condition: 'device:android', destination: 'https://example.com/android' },
-        { type: 'schedule', priority: 7, conditions: { after: '2026-12-01T00:00:00Z' }, destination: 'https://example.com/winter' },
+        {
+          type: 'schedule',
+          priority: 7,
+          conditions: { after: '2026-12-01T00:00:00Z' },
+          destination: 'https://example.com/winter',
+        },
         { type: 'split', conditions: { weights: split } },
       ],
     };
@@ -72,13 +84,27 @@ describe('routing', () => {
     expect(back.body.enabled).toBe(false);
     expect((await call('PUT', path, { key, body: { rules: [] } })).body).toEqual({ enabled: false, rules: [] });
 
-    const invalid = await call('PUT', path, { key, body: { rules: [{ condition: 'weather:rain', destination: 'https://example.com' }, { type: 'geo', conditions: {} }] } });
+    const invalid = await call('PUT', path, {
+      key,
+      body: {
+        rules: [
+          { condition: 'weather:rain', destination: 'https://example.com' },
+          { type: 'geo', conditions: {} },
+        ],
+      },
+    });
     expect(invalid.status).toBe(422);
-    expect(invalid.body.errors.map((error: any) => error.path)).toEqual(expect.arrayContaining(['rules.0.condition', 'rules.1.conditions']));
+    expect(invalid.body.errors.map((error: any) => error.path)).toEqual(
+      expect.arrayContaining(['rules.0.condition', 'rules.1.conditions']),
+    );
     expect((await call('PUT', path, { key, body: { enabled: true } })).status).toBe(422);
     expect((await call('PUT', '/v1/codes/qr_missing/routing', { key, body: { rules: [] } })).status).toBe(404);
-    expect((await call('PUT', path, { key, rawBody: '{"rules":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await call('PUT', path, { key, rawBody: 'rules=', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (await call('PUT', path, { key, rawBody: '{"rules":', headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(400);
+    expect(
+      (await call('PUT', path, { key, rawBody: 'rules=', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(415);
     expect((await call('PUT', path, { key: readOnly, body: { rules: [] } })).status).toBe(403);
   });
 
@@ -87,15 +113,41 @@ describe('routing', () => {
     const path = `/v1/codes/${code.id}/routing/rules`;
     const added = await call('POST', path, {
       key,
-      body: { type: 'time', conditions: { days: ['sat', 'sun'], from: '22:00', to: '02:00', timezone: 'America/New_York' }, destination: 'https://example.com/late' },
+      body: {
+        type: 'time',
+        conditions: { days: ['sat', 'sun'], from: '22:00', to: '02:00', timezone: 'America/New_York' },
+        destination: 'https://example.com/late',
+      },
     });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ type: 'time', priority: 1, condition: 'time:sat,sun 22:00-02:00 America/New_York' });
-    const second = await call('POST', path, { key, body: { type: 'query', priority: 0, conditions: { params: { src: 'flyer', lang: 'de' } }, destination: 'https://example.com/flyer' } });
+    expect(added.body).toMatchObject({
+      type: 'time',
+      priority: 1,
+      condition: 'time:sat,sun 22:00-02:00 America/New_York',
+    });
+    const second = await call('POST', path, {
+      key,
+      body: {
+        type: 'query',
+        priority: 0,
+        conditions: { params: { src: 'flyer', lang: 'de' } },
+        destination: 'https://example.com/flyer',
+      },
+    });
     expect(second.status).toBe(201);
 
-    expect((await call('POST', path, { key, body: { condition: 'country:US', destination: 'https://example.com/us' } })).status).toBe(422);
-    expect((await call('POST', path, { key, body: { type: 'geo', conditions: { countries: ['XX'] }, destination: 'https://example.com' } })).status).toBe(422);
+    expect(
+      (await call('POST', path, { key, body: { condition: 'country:US', destination: 'https://example.com/us' } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (
+        await call('POST', path, {
+          key,
+          body: { type: 'geo', conditions: { countries: ['XX'] }, destination: 'https://example.com' },
+        })
+      ).status,
+    ).toBe(422);
     const text = await createCode(app, key, { type: 'text', content: { text: 'hello' } });
     const body = { type: 'geo', conditions: { countries: ['DE'] }, destination: 'https://example.de' };
     expect((await call('POST', `/v1/codes/${text.id}/routing/rules`, { key, body })).status).toBe(422);
@@ -103,7 +155,9 @@ describe('routing', () => {
   });
 
   it('delete a rule: 204, then 404 for it, for another account, and for an unknown code', async () => {
-    const code = await createCode(app, key, { routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] } });
+    const code = await createCode(app, key, {
+      routing: { rules: [{ condition: 'country:US', destination: 'https://example.com/us' }] },
+    });
     const ruleId = code.routing.rules[0].ruleId;
     const path = `/v1/codes/${code.id}/routing/rules/${ruleId}`;
     expect((await call('DELETE', path, { key: otherKey })).status).toBe(404);
@@ -124,13 +178,23 @@ describe('routing', () => {
     const path = `/v1/codes/${code.id}/routing/resolve`;
     const matched = await call('POST', path, {
       key,
-      body: { ip: '81.2.69.142', user_agent: IPHONE, accept_language: 'de-DE,de;q=0.9', time: '2026-11-24T10:00:00+01:00', query: { src: 'flyer' } },
+      body: {
+        ip: '81.2.69.142',
+        user_agent: IPHONE,
+        accept_language: 'de-DE,de;q=0.9',
+        time: '2026-11-24T10:00:00+01:00',
+        query: { src: 'flyer' },
+      },
     });
     expect(matched.status).toBe(200);
     expect(matched.body).toMatchObject({ destination: 'https://example.de/ios', ruleId: code.routing.rules[1].ruleId });
     const none = await call('POST', path, { key, body: {} });
     expect(none.status).toBe(200);
-    expect(none.body).toMatchObject({ destination: code.content, ruleId: null, facts: { country: null, device: null, languages: [] } });
+    expect(none.body).toMatchObject({
+      destination: code.content,
+      ruleId: null,
+      facts: { country: null, device: null, languages: [] },
+    });
 
     expect((await call('POST', path, { key, body: { ip: 'nope', country: 'XX', surprise: 1 } })).status).toBe(422);
     expect((await call('POST', '/v1/codes/qr_missing/routing/resolve', { key, body: {} })).status).toBe(404);

@@ -28,7 +28,9 @@ const pathOf = (code: { scan_url: string }) => new URL(code.scan_url).pathname;
 
 describe('scans', () => {
   it('302 to the destination routing picks, with Location and Cache-Control; HEAD alike', async () => {
-    const code = await createCode(app, key, { routing: { rules: [{ condition: 'query:src=flyer', destination: 'https://example.com/flyer' }] } });
+    const code = await createCode(app, key, {
+      routing: { rules: [{ condition: 'query:src=flyer', destination: 'https://example.com/flyer' }] },
+    });
     const plain = await call('GET', pathOf(code), { headers: from() });
     expect(plain.status).toBe(302);
     expect(plain.headers.get('location')).toBe(code.content);

@@ -27,14 +27,28 @@ describe('tags', () => {
     const invalid = await call('POST', '/v1/tags', { key, body: { name: '', color: 'red', extra: 1 } });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['color', 'extra', 'name']);
-    expect((await call('POST', '/v1/tags', { key, rawBody: '{"name":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await call('POST', '/v1/tags', { key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect(
+      (await call('POST', '/v1/tags', { key, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', '/v1/tags', {
+          key,
+          rawBody: 'name=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await call('POST', '/v1/tags', { body: { name: 'x' } })).status).toBe(401);
     expect((await call('POST', '/v1/tags', { key: reader, body: { name: 'x' } })).status).toBe(403);
   });
 
   it('list: 200 with code counts and next_cursor, 422', async () => {
-    await call('POST', '/v1/codes', { key, body: { content: 'https://example.com/contract-tags', tags: ['print', 'menu'] } });
+    await call('POST', '/v1/codes', {
+      key,
+      body: { content: 'https://example.com/contract-tags', tags: ['print', 'menu'] },
+    });
     const first = await call('GET', '/v1/tags?limit=1', { key });
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject([{ name: 'menu', code_count: 1 }]);
@@ -48,7 +62,9 @@ describe('tags', () => {
     expect((await call('GET', `/v1/tags/${tag.id}`, { key })).status).toBe(200);
     expect((await call('GET', `/v1/tags/${tag.id}`, { key: stranger })).status).toBe(404);
     expect((await call('GET', '/v1/tags/tag_missing', { key })).status).toBe(404);
-    expect((await call('PATCH', `/v1/tags/${tag.id}`, { key, body: { name: 'Poster', color: '#000000' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/v1/tags/${tag.id}`, { key, body: { name: 'Poster', color: '#000000' } })).status,
+    ).toBe(200);
     expect((await call('PATCH', `/v1/tags/${tag.id}`, { key, body: { name: 'Print' } })).status).toBe(409);
     expect((await call('PATCH', `/v1/tags/${tag.id}`, { key, body: { color: 'black' } })).status).toBe(422);
     expect((await call('PATCH', `/v1/tags/${tag.id}`, { key: stranger, body: { name: 'mine' } })).status).toBe(404);

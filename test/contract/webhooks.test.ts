@@ -11,7 +11,12 @@ import { codeBody, createCode } from '../support/factories.ts';
 import { startReceiver, type Receiver, type Received } from '../support/webhook-receiver.ts';
 
 // Loopback receivers over http, and retries, polls and scan batches in milliseconds.
-const FAST = { ALLOW_PRIVATE_NETWORK_TARGETS: 'true', WEBHOOK_RETRY_SCALE: '0.00005', WEBHOOK_POLL_INTERVAL_MS: '20', SCAN_FLUSH_INTERVAL_MS: '20' };
+const FAST = {
+  ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+  WEBHOOK_RETRY_SCALE: '0.00005',
+  WEBHOOK_POLL_INTERVAL_MS: '20',
+  SCAN_FLUSH_INTERVAL_MS: '20',
+};
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
@@ -49,25 +54,59 @@ async function register(events: string[], path = freshPath()) {
 
 describe('webhook endpoints', () => {
   it('create: 201 with the secret and Location, 422, 400, 415, 401, 403', async () => {
-    const created = await call('POST', '/v1/webhooks', { key, body: { url: receiver.url(freshPath()), events: ['code.created', 'scan.created'], description: 'CRM sync' } });
+    const created = await call('POST', '/v1/webhooks', {
+      key,
+      body: { url: receiver.url(freshPath()), events: ['code.created', 'scan.created'], description: 'CRM sync' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^whsec_/);
     expect(created.headers.get('location')).toBe(`/v1/webhooks/${created.body.id}`);
     const code = await createCode(app, key);
-    expect((await call('POST', '/v1/webhooks', { key, body: { url: receiver.url(freshPath()), events: ['code.updated'], code_ids: [code.id] } })).status).toBe(201);
-    const invalid = await call('POST', '/v1/webhooks', { key, body: { url: 'ftp://example.com/hook', events: ['scan.deleted'], code_ids: [], colour: 'red' } });
+    expect(
+      (
+        await call('POST', '/v1/webhooks', {
+          key,
+          body: { url: receiver.url(freshPath()), events: ['code.updated'], code_ids: [code.id] },
+        })
+      ).status,
+    ).toBe(201);
+    const invalid = await call('POST', '/v1/webhooks', {
+      key,
+      body: { url: 'ftp://example.com/hook', events: ['scan.deleted'], code_ids: [], colour: 'red' },
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors.length).toBeGreaterThan(1);
-    expect((await call('POST', '/v1/webhooks', { key, body: { url: receiver.url(), events: ['code.created'], code_ids: ['qr_nope'] } })).status).toBe(422);
-    expect((await call('POST', '/v1/webhooks', { key, rawBody: '{"url":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await call('POST', '/v1/webhooks', { key, rawBody: 'url=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
-    expect((await call('POST', '/v1/webhooks', { body: { url: receiver.url(), events: ['code.created'] } })).status).toBe(401);
-    expect((await call('POST', '/v1/webhooks', { key: readOnly, body: { url: receiver.url(), events: ['code.created'] } })).status).toBe(403);
+    expect(
+      (
+        await call('POST', '/v1/webhooks', {
+          key,
+          body: { url: receiver.url(), events: ['code.created'], code_ids: ['qr_nope'] },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await call('POST', '/v1/webhooks', { key, rawBody: '{"url":', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/v1/webhooks', { key, rawBody: 'url=x', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(415);
+    expect(
+      (await call('POST', '/v1/webhooks', { body: { url: receiver.url(), events: ['code.created'] } })).status,
+    ).toBe(401);
+    expect(
+      (await call('POST', '/v1/webhooks', { key: readOnly, body: { url: receiver.url(), events: ['code.created'] } }))
+        .status,
+    ).toBe(403);
   });
 
   it('list: 200 with a cursor, 422 on a bad query, 401', async () => {
     const owner = await app.newAccountKey();
-    for (let i = 0; i < 2; i++) await app.request('POST', '/v1/webhooks', { key: owner, body: { url: receiver.url(freshPath()), events: ['code.created'] } });
+    for (let i = 0; i < 2; i++)
+      await app.request('POST', '/v1/webhooks', {
+        key: owner,
+        body: { url: receiver.url(freshPath()), events: ['code.created'] },
+      });
     const page = await call('GET', '/v1/webhooks?limit=1', { key: owner });
     expect(page.status).toBe(200);
     expect(page.body.next_cursor).toEqual(expect.any(String));
@@ -76,7 +115,9 @@ describe('webhook endpoints', () => {
     expect((await call('GET', '/v1/webhooks', { key: readOnly })).status).toBe(200);
     expect((await call('GET', '/v1/webhooks?limit=0', { key })).status).toBe(422);
     expect((await call('GET', '/v1/webhooks?cursor=nonsense', { key })).status).toBe(422);
-    expect((await call('GET', '/v1/webhooks', { key: 'qrk_0000000000000000000000000000000000000000' })).status).toBe(401);
+    expect((await call('GET', '/v1/webhooks', { key: 'qrk_0000000000000000000000000000000000000000' })).status).toBe(
+      401,
+    );
   });
 
   it('get, update, delete: success, 404 for another account’s, 422', async () => {
@@ -85,14 +126,34 @@ describe('webhook endpoints', () => {
     expect((await call('GET', `/v1/webhooks/${webhook.id}`, { key: stranger })).status).toBe(404);
     expect((await call('GET', '/v1/webhooks/wh_missing', { key })).status).toBe(404);
 
-    const patched = await call('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { events: ['code.updated', 'code.deleted'], description: 'renamed' } });
+    const patched = await call('PATCH', `/v1/webhooks/${webhook.id}`, {
+      key,
+      body: { events: ['code.updated', 'code.deleted'], description: 'renamed' },
+    });
     expect(patched.status).toBe(200);
     const disabled = await call('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: false } });
-    expect(disabled.body).toMatchObject({ enabled: false, disabled_reason: 'Disabled through the API.', disabled_at: expect.any(String) });
-    expect((await call('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: true, code_ids: null, description: null } })).body.enabled).toBe(true);
-    expect((await call('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: 'yes', url: 'nope' } })).status).toBe(422);
-    expect((await call('PATCH', `/v1/webhooks/${webhook.id}`, { key: stranger, body: { description: 'mine now' } })).status).toBe(404);
-    expect((await call('PATCH', `/v1/webhooks/${webhook.id}`, { key: readOnly, body: { description: 'x' } })).status).toBe(403);
+    expect(disabled.body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'Disabled through the API.',
+      disabled_at: expect.any(String),
+    });
+    expect(
+      (
+        await call('PATCH', `/v1/webhooks/${webhook.id}`, {
+          key,
+          body: { enabled: true, code_ids: null, description: null },
+        })
+      ).body.enabled,
+    ).toBe(true);
+    expect(
+      (await call('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: 'yes', url: 'nope' } })).status,
+    ).toBe(422);
+    expect(
+      (await call('PATCH', `/v1/webhooks/${webhook.id}`, { key: stranger, body: { description: 'mine now' } })).status,
+    ).toBe(404);
+    expect(
+      (await call('PATCH', `/v1/webhooks/${webhook.id}`, { key: readOnly, body: { description: 'x' } })).status,
+    ).toBe(403);
 
     expect((await call('DELETE', `/v1/webhooks/${webhook.id}`, { key: stranger })).status).toBe(404);
     expect((await call('DELETE', `/v1/webhooks/${webhook.id}`, { key })).status).toBe(204);
@@ -114,14 +175,24 @@ describe('tests, deliveries and retries', () => {
     const { webhook, path } = await register(['scan.created']);
     const ok = await call('POST', `/v1/webhooks/${webhook.id}/test`, { key });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ status: 'succeeded', attempts: 1, last_response_status: 200, event: { type: 'webhook.test' } });
+    expect(ok.body).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      last_response_status: 200,
+      event: { type: 'webhook.test' },
+    });
     expect(ok.body.attempt_history).toHaveLength(1);
 
     receiver.respond((r) => (r.path === path ? 503 : 200));
     try {
       const failed = await call('POST', `/v1/webhooks/${webhook.id}/test`, { key });
       expect(failed.status).toBe(200);
-      expect(failed.body).toMatchObject({ attempts: 1, last_response_status: 503, last_error: 'HTTP 503', delivered_at: null });
+      expect(failed.body).toMatchObject({
+        attempts: 1,
+        last_response_status: 503,
+        last_error: 'HTTP 503',
+        delivered_at: null,
+      });
     } finally {
       receiver.respond(() => 200);
     }
@@ -138,8 +209,13 @@ describe('tests, deliveries and retries', () => {
     const page = await call('GET', `/v1/webhooks/${webhook.id}/deliveries?limit=1`, { key });
     expect(page.status).toBe(200);
     expect(page.body.next_cursor).toEqual(expect.any(String));
-    expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries?limit=1&cursor=${page.body.next_cursor}`, { key })).body.data).toHaveLength(1);
-    expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=succeeded`, { key })).body.data).toHaveLength(2);
+    expect(
+      (await call('GET', `/v1/webhooks/${webhook.id}/deliveries?limit=1&cursor=${page.body.next_cursor}`, { key })).body
+        .data,
+    ).toHaveLength(1);
+    expect(
+      (await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=succeeded`, { key })).body.data,
+    ).toHaveLength(2);
     expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=lost`, { key })).status).toBe(422);
     expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, { key: stranger })).status).toBe(404);
 
@@ -148,7 +224,9 @@ describe('tests, deliveries and retries', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.event.data).toMatchObject({ webhook_id: webhook.id });
     expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries/dlv_missing`, { key })).status).toBe(404);
-    expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${deliveryId}`, { key: stranger })).status).toBe(404);
+    expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${deliveryId}`, { key: stranger })).status).toBe(
+      404,
+    );
   });
 
   it('retry: 200 after a real backoff, the same webhook-id; 409 when disabled; 404', async () => {
@@ -177,9 +255,13 @@ describe('tests, deliveries and retries', () => {
       expect(new Set(sent.map((r) => r.id))).toEqual(new Set([delivery.event.id]));
 
       expect((await call('POST', `/v1/webhooks/${webhook.id}/deliveries/dlv_missing/retry`, { key })).status).toBe(404);
-      expect((await call('POST', `/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { key: stranger })).status).toBe(404);
+      expect(
+        (await call('POST', `/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { key: stranger })).status,
+      ).toBe(404);
       await app.request('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: false } });
-      expect((await call('POST', `/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { key })).status).toBe(409);
+      expect((await call('POST', `/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { key })).status).toBe(
+        409,
+      );
     } finally {
       receiver.respond(() => 200);
     }
@@ -192,28 +274,54 @@ describe('the events (the document’s webhooks)', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema(document, 'openapi');
-    const bodyOf = (type: string) => ajv.compile({ $ref: `openapi#/webhooks/${type}/post/requestBody/content/application~1json/schema` });
+    const bodyOf = (type: string) =>
+      ajv.compile({ $ref: `openapi#/webhooks/${type}/post/requestBody/content/application~1json/schema` });
 
     const types = Object.keys(document.webhooks);
-    expect(types.sort()).toEqual(['code.created', 'code.deleted', 'code.updated', 'codes.bulk_created', 'scan.created', 'webhook.test']);
-    const { webhook, secret, path } = await register(['code.created', 'code.updated', 'code.deleted', 'codes.bulk_created', 'scan.created']);
+    expect(types.sort()).toEqual([
+      'code.created',
+      'code.deleted',
+      'code.updated',
+      'codes.bulk_created',
+      'scan.created',
+      'webhook.test',
+    ]);
+    const { webhook, secret, path } = await register([
+      'code.created',
+      'code.updated',
+      'code.deleted',
+      'codes.bulk_created',
+      'scan.created',
+    ]);
 
     const code = await createCode(app, key);
     await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { design: { frame: 'banner' } } });
-    expect((await app.request('GET', new URL(code.scan_url).pathname, { headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } })).status).toBe(302);
-    const bulk = await app.request('POST', '/v1/codes/bulk', { key, body: { codes: [codeBody(), { type: 'text', content: { text: 'hi' } }] } });
+    expect(
+      (
+        await app.request('GET', new URL(code.scan_url).pathname, {
+          headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' },
+        })
+      ).status,
+    ).toBe(302);
+    const bulk = await app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: { codes: [codeBody(), { type: 'text', content: { text: 'hi' } }] },
+    });
     expect(bulk.status, bulk.text).toBe(201);
     await app.request('DELETE', `/v1/codes/${code.id}`, { key });
     await app.request('POST', `/v1/webhooks/${webhook.id}/test`, { key });
 
-    const got = at(path)(await receiver.waitFor((received) => new Set(at(path)(received).map((r) => r.type)).size >= types.length));
+    const got = at(path)(
+      await receiver.waitFor((received) => new Set(at(path)(received).map((r) => r.type)).size >= types.length),
+    );
     for (const type of types) {
       const request = got.find((r) => r.type === type)!;
       const validate = bodyOf(type);
       expect(validate(JSON.parse(request.body)), `${type}: ${JSON.stringify(validate.errors)}`).toBe(true);
       const headers = request.headers as Record<string, string>;
       for (const parameter of document.webhooks[type].post.parameters) {
-        if (parameter.in === 'header' && parameter.required) expect(headers[parameter.name], `${type} header ${parameter.name}`).toEqual(expect.any(String));
+        if (parameter.in === 'header' && parameter.required)
+          expect(headers[parameter.name], `${type} header ${parameter.name}`).toEqual(expect.any(String));
       }
       expect(() => new Webhook(secret).verify(request.body, headers)).not.toThrow();
     }

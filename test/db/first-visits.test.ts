@@ -40,7 +40,11 @@ describe.runIf(concurrentEngine)('first visits with concurrent writers', () => {
     const writers = Array.from({ length: 4 }, () => createDb(testDb.url));
     try {
       const at = Date.parse('2026-06-01T10:00:00Z');
-      const batches = writers.map((db, w) => [row(at + w, 'same-visitor'), row(at + w, `own-${w}`), row(at + w, 'same-visitor', 'qr_fv_other')]);
+      const batches = writers.map((db, w) => [
+        row(at + w, 'same-visitor'),
+        row(at + w, `own-${w}`),
+        row(at + w, 'same-visitor', 'qr_fv_other'),
+      ]);
       await Promise.all(
         writers.map((db, w) => {
           const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
@@ -48,13 +52,18 @@ describe.runIf(concurrentEngine)('first visits with concurrent writers', () => {
         }),
       );
       const scans = await testDb.db('scans').select('code_id', 'visitor_hash', 'is_unique', 'is_account_unique');
-      const flagged = (visitor: string, codeId: string) => scans.filter((s) => s.visitor_hash === visitor && s.code_id === codeId && Boolean(s.is_unique)).length;
+      const flagged = (visitor: string, codeId: string) =>
+        scans.filter((s) => s.visitor_hash === visitor && s.code_id === codeId && Boolean(s.is_unique)).length;
       expect(flagged('same-visitor', 'qr_fv')).toBe(1);
       expect(flagged('same-visitor', 'qr_fv_other')).toBe(1);
       for (let w = 0; w < 4; w++) expect(flagged(`own-${w}`, 'qr_fv')).toBe(1);
       // Account-wide: the shared visitor once, each own visitor once.
       expect(scans.filter((s) => Boolean(s.is_account_unique))).toHaveLength(5);
-      const rollup = await testDb.db('scan_rollups').where({ code_id: 'qr_fv' }).sum({ scans: 'scans', unique: 'unique_scans' }).first();
+      const rollup = await testDb
+        .db('scan_rollups')
+        .where({ code_id: 'qr_fv' })
+        .sum({ scans: 'scans', unique: 'unique_scans' })
+        .first();
       expect({ scans: Number(rollup!.scans), unique: Number(rollup!.unique) }).toEqual({ scans: 8, unique: 5 });
     } finally {
       await Promise.all(writers.map((db) => db.destroy()));

@@ -16,7 +16,11 @@ afterAll(() => testDb.destroy());
 describe('the OAuth adapter ending a grant', () => {
   it('deletes every record of the grant when the library revokes it in parallel, round after round', async () => {
     const ended: string[] = [];
-    const Adapter = createAdapterClass(testDb.db, async () => undefined, (id) => ended.push(id));
+    const Adapter = createAdapterClass(
+      testDb.db,
+      async () => undefined,
+      (id) => ended.push(id),
+    );
     const grants = new Adapter('Grant');
     const tokens = new Adapter('RefreshToken');
     const codes = new Adapter('AuthorizationCode');
@@ -34,13 +38,24 @@ describe('the OAuth adapter ending a grant', () => {
         codes.revokeByGrantId(grantId),
         grants.destroy(grantId),
       ]);
-      expect(await testDb.db('oauth_payloads').where({ grant_id: grantId }).orWhere({ id: grantId }).count({ n: '*' }).first()).toMatchObject({ n: 0 });
+      expect(
+        await testDb
+          .db('oauth_payloads')
+          .where({ grant_id: grantId })
+          .orWhere({ id: grantId })
+          .count({ n: '*' })
+          .first(),
+      ).toMatchObject({ n: 0 });
     }
     expect(ended).toHaveLength(60);
   });
 
   it('revokes by grant only the records of its own model', async () => {
-    const Adapter = createAdapterClass(testDb.db, async () => undefined, () => {});
+    const Adapter = createAdapterClass(
+      testDb.db,
+      async () => undefined,
+      () => {},
+    );
     const tokens = new Adapter('RefreshToken');
     const codes = new Adapter('AuthorizationCode');
     await tokens.upsert('rt-own', { grantId: 'g-own', accountId: 'acc' }, 600);

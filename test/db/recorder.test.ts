@@ -41,7 +41,8 @@ function event(codeId: string): ScanEvent {
   };
 }
 
-const count = async (codeId: string) => Number((await testDb.db('scans').where({ code_id: codeId }).count({ n: '*' }).first())!.n);
+const count = async (codeId: string) =>
+  Number((await testDb.db('scans').where({ code_id: codeId }).count({ n: '*' }).first())!.n);
 
 // Both ways a batch is committed: on this thread (SQLite's way), and on the scan writer thread
 // (MySQL's; it works on a SQLite file too, so both engines run it).
@@ -49,7 +50,8 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
   let thread: WriterThread | null = null;
   const committed: number[] = [];
   beforeAll(() => {
-    if (where === 'writer thread') thread = startScanWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
+    if (where === 'writer thread')
+      thread = startScanWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example' });
   });
   afterAll(async () => {
     await thread?.close();
@@ -57,7 +59,13 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
 
   function recorder(batchSize = 100, flushIntervalMs = 10_000) {
     const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
-    return createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted: (events) => committed.push(events.length) });
+    return createScanRecorder({
+      commit,
+      logger,
+      flushIntervalMs,
+      batchSize,
+      onCommitted: (events) => committed.push(events.length),
+    });
   }
   const code = (name: string) => `qr_${name}_${where === 'main thread' ? 'main' : 'thread'}`;
 
@@ -80,7 +88,13 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
     let written!: (size: number) => void;
     const committedOnItsOwn = new Promise<number>((resolve) => (written = resolve));
     const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
-    const r = createScanRecorder({ commit, logger, flushIntervalMs: 20, batchSize: 1000, onCommitted: (events) => written(events.length) });
+    const r = createScanRecorder({
+      commit,
+      logger,
+      flushIntervalMs: 20,
+      batchSize: 1000,
+      onCommitted: (events) => written(events.length),
+    });
     for (let i = 0; i < 5; i++) r.enqueue(event(code('timer')));
     expect(await committedOnItsOwn).toBe(5);
     expect(await count(code('timer'))).toBe(5);
@@ -119,7 +133,13 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
       return result;
     };
     const told: number[] = [];
-    const r = createScanRecorder({ commit, logger, flushIntervalMs: 20, batchSize: 100, onCommitted: (events) => told.push(events.length) });
+    const r = createScanRecorder({
+      commit,
+      logger,
+      flushIntervalMs: 20,
+      batchSize: 100,
+      onCommitted: (events) => told.push(events.length),
+    });
     for (let i = 0; i < 25; i++) r.enqueue(event(code('lost')));
     await r.flush();
     expect(r.pending()).toBe(25);
@@ -136,7 +156,13 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
   it('tells onRetry of each failed attempt, as something other than a conflict when a table is missing', async () => {
     const retries: unknown[] = [];
     const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
-    const r = createScanRecorder({ commit, logger, flushIntervalMs: 20, batchSize: 100, onRetry: (err) => retries.push(err) });
+    const r = createScanRecorder({
+      commit,
+      logger,
+      flushIntervalMs: 20,
+      batchSize: 100,
+      onRetry: (err) => retries.push(err),
+    });
     await testDb.db.schema.renameTable('scans', 'scans_away');
     try {
       r.enqueue(event(code('retried')));

@@ -70,7 +70,17 @@ beforeAll(async () => {
   const now = Date.now();
   await db('accounts').insert({ id: ACCOUNT, name: 'rollups', created_at: now });
   for (const id of CODES) {
-    await db('codes').insert({ id, account_id: ACCOUNT, type: 'url', content: `https://example.com/${id}`, design: '{}', routing_enabled: false, slug: null, created_at: now, updated_at: now });
+    await db('codes').insert({
+      id,
+      account_id: ACCOUNT,
+      type: 'url',
+      content: `https://example.com/${id}`,
+      design: '{}',
+      routing_enabled: false,
+      slug: null,
+      created_at: now,
+      updated_at: now,
+    });
   }
   const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
   const rows = randomScans(3000);
@@ -85,7 +95,10 @@ function services() {
   const ownedCodeIds = createOwnedCodeIds(db);
   const raw = createRawSource(db, ownedCodeIds);
   const sources = { codes, rollups: createRollupSource(db, raw, ownedCodeIds), raw };
-  return { rollups: createAnalyticsService({ ...sources, rawOnly: false }), raw: createAnalyticsService({ ...sources, rawOnly: true }) };
+  return {
+    rollups: createAnalyticsService({ ...sources, rawOnly: false }),
+    raw: createAnalyticsService({ ...sources, rawOnly: true }),
+  };
 }
 
 describe('rollups and raw scans agree', () => {
@@ -120,7 +133,11 @@ describe('rollups and raw scans agree', () => {
 
   it('code totals for DataLoader', async () => {
     const { rollups, raw } = services();
-    const window = { from: Date.parse('2026-02-25T00:00:00Z'), to: Date.parse('2026-03-05T00:00:00Z'), includeBots: false };
+    const window = {
+      from: Date.parse('2026-02-25T00:00:00Z'),
+      to: Date.parse('2026-03-05T00:00:00Z'),
+      includeBots: false,
+    };
     const totals = await rollups.totalsByCode(principal, [...CODES, 'qr_none'], window);
     expect(totals[3]).toEqual({ scans: 0, unique: 0 });
     expect(totals).toEqual(await raw.totalsByCode(principal, [...CODES, 'qr_none'], window));
@@ -129,19 +146,28 @@ describe('rollups and raw scans agree', () => {
   it('unique counts equal distinct (visitor, UTC day) pairs, per code and per account', async () => {
     const { db } = testDb;
     const rows: ScanRow[] = await db('scans').where({ is_bot: false });
-    const distinct = (scope: (r: ScanRow) => string) => new Set(rows.map((r) => `${scope(r)}|${r.visitor_hash}|${Math.floor(Number(r.scanned_at) / 86_400_000)}`)).size;
+    const distinct = (scope: (r: ScanRow) => string) =>
+      new Set(rows.map((r) => `${scope(r)}|${r.visitor_hash}|${Math.floor(Number(r.scanned_at) / 86_400_000)}`)).size;
     const { rollups } = services();
     const all = { from: '2026-02-20', to: '2026-03-11', granularity: 'day' };
     let perCode = 0;
-    for (const id of CODES) perCode += (await rollups.codeScans(principal, id, parseInput(analyticsQuerySchema, all))).unique_scans;
+    for (const id of CODES)
+      perCode += (await rollups.codeScans(principal, id, parseInput(analyticsQuerySchema, all))).unique_scans;
     expect(perCode).toBe(distinct((r) => r.code_id));
-    expect((await rollups.overview(principal, parseInput(overviewQuerySchema, all))).unique_scans).toBe(distinct(() => ACCOUNT));
+    expect((await rollups.overview(principal, parseInput(overviewQuerySchema, all))).unique_scans).toBe(
+      distinct(() => ACCOUNT),
+    );
   });
 
   it('the account breakdowns migrations roll back and rebuild what the writer wrote', async () => {
     const { db } = testDb;
     const key = ['account_id', 'dimension', 'hour', 'is_bot', 'value'];
-    const rows = async () => (await db('account_scan_rollups').select('*').orderBy(key)).map((r) => ({ ...r, hour: Number(r.hour), is_bot: Number(r.is_bot) }));
+    const rows = async () =>
+      (await db('account_scan_rollups').select('*').orderBy(key)).map((r) => ({
+        ...r,
+        hour: Number(r.hour),
+        is_bot: Number(r.is_bot),
+      }));
     const width = async () => Number((await db('account_scan_rollups').columnInfo('value')).maxLength);
     const written = await rows();
     expect(written.some((r) => r.dimension === 'referrer' && r.value === LONG_REFERRER)).toBe(true);
@@ -172,7 +198,17 @@ describe('rollups and raw scans agree', () => {
           Object.entries(tables).map(async ([table, key]) => {
             const columns = table === 'scans' ? ['id', 'is_unique', 'is_account_unique'] : '*';
             const rows = await db(table).select(columns).orderBy(key);
-            return [table, rows.map((r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : Number.isNaN(Number(v)) ? v : Number(v)])))];
+            return [
+              table,
+              rows.map((r: Record<string, unknown>) =>
+                Object.fromEntries(
+                  Object.entries(r).map(([k, v]) => [
+                    k,
+                    typeof v === 'boolean' ? Number(v) : Number.isNaN(Number(v)) ? v : Number(v),
+                  ]),
+                ),
+              ),
+            ];
           }),
         ),
       );
@@ -191,10 +227,11 @@ describe('rollups and raw scans agree', () => {
     for (const table of ['scan_rollups', 'scan_dimension_rollups', 'account_scan_rollups']) await db(table).delete();
     await backfill.up(db);
     const day = Math.floor(now / 86_400_000);
-    expect((await db('scan_visitors').select('day', 'scope_id').orderBy('scope_id')).map((v) => [Number(v.day), v.scope_id])).toEqual([
+    expect(
+      (await db('scan_visitors').select('day', 'scope_id').orderBy('scope_id')).map((v) => [Number(v.day), v.scope_id]),
+    ).toEqual([
       [day, ACCOUNT],
       [day, expect.stringMatching(/^qr_r/)],
     ]);
   });
-
 });

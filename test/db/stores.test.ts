@@ -27,8 +27,14 @@ describe('API keys', () => {
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows[0])).not.toContain(issued.key.slice(4));
     expect(rows[0].secret_hash).toBe(hashApiKey(issued.key));
-    expect(await services.accounts.authenticate(issued.key)).toEqual({ accountId: issued.accountId, keyId: issued.keyId, scopes: new Set(SCOPES) });
-    expect(await services.accounts.authenticate(issued.key.slice(0, -1) + (issued.key.endsWith('a') ? 'b' : 'a'))).toBeNull();
+    expect(await services.accounts.authenticate(issued.key)).toEqual({
+      accountId: issued.accountId,
+      keyId: issued.keyId,
+      scopes: new Set(SCOPES),
+    });
+    expect(
+      await services.accounts.authenticate(issued.key.slice(0, -1) + (issued.key.endsWith('a') ? 'b' : 'a')),
+    ).toBeNull();
   });
 
   it('adds keys to an existing account of the same name', async () => {
@@ -43,7 +49,10 @@ describe('API keys', () => {
     await testDb.db('api_keys').where({ id: revoked.keyId }).update({ revoked_at: Date.now() });
     expect(await services.accounts.authenticate(revoked.key)).toBeNull();
     const expired = await services.accounts.issueKey('expired');
-    await testDb.db('api_keys').where({ id: expired.keyId }).update({ expires_at: Date.now() - 1000 });
+    await testDb
+      .db('api_keys')
+      .where({ id: expired.keyId })
+      .update({ expires_at: Date.now() - 1000 });
     expect(await services.accounts.authenticate(expired.key)).toBeNull();
   });
 });
@@ -57,23 +66,33 @@ describe('slugs', () => {
     expect(await testDb.db('slugs').where({ slug: code.slug }).first()).toBeTruthy();
     const reservedAgain = await services.codes.create(principal, parseCreateCode({ content: 'https://example.com' }));
     expect(reservedAgain.slug).not.toBe(code.slug);
-    await expect(testDb.db('slugs').insert({ slug: code.slug, created_at: Date.now() })).rejects.toSatisfy(isUniqueViolation);
+    await expect(testDb.db('slugs').insert({ slug: code.slug, created_at: Date.now() })).rejects.toSatisfy(
+      isUniqueViolation,
+    );
   });
 
   it('rolls the slug back with the code when the transaction fails', async () => {
     const before = await testDb.db('slugs').count({ n: '*' }).first();
     const issued = await services.accounts.issueKey('rollback');
     // An account id that does not exist makes the code insert fail after the slug insert.
-    await expect(services.codes.create({ accountId: 'acct_missing', keyId: issued.keyId, scopes: new Set(SCOPES) }, parseCreateCode({ content: 'https://example.com' }))).rejects.toThrow();
+    await expect(
+      services.codes.create(
+        { accountId: 'acct_missing', keyId: issued.keyId, scopes: new Set(SCOPES) },
+        parseCreateCode({ content: 'https://example.com' }),
+      ),
+    ).rejects.toThrow();
     const after = await testDb.db('slugs').count({ n: '*' }).first();
     expect(Number(after!.n)).toBe(Number(before!.n));
   });
 });
 
 describe('isUniqueViolation', () => {
-  it('recognises this engine\'s duplicate-key error and nothing else', async () => {
+  it("recognises this engine's duplicate-key error and nothing else", async () => {
     await testDb.db('accounts').insert({ id: 'acct_dup', name: 'dup', created_at: 0 });
-    const duplicate = await testDb.db('accounts').insert({ id: 'acct_dup', name: 'dup', created_at: 0 }).catch((e) => e);
+    const duplicate = await testDb
+      .db('accounts')
+      .insert({ id: 'acct_dup', name: 'dup', created_at: 0 })
+      .catch((e) => e);
     expect(isUniqueViolation(duplicate)).toBe(true);
     const other = await testDb.db.raw('select * from no_such_table').catch((e) => e);
     expect(isUniqueViolation(other)).toBe(false);

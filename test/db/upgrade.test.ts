@@ -11,7 +11,9 @@ import { getTestApp, type TestApp } from '../support/app.ts';
 import { createTestDb } from '../support/db.ts';
 import { logoPng } from '../support/logo-server.ts';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+  'Mobile/15E148 Safari/604.1';
 const ACCOUNT = 'acct_upgrade000000000001';
 const CODE = 'qr_upgrade00000000000001';
 const SLUG = 'UpGrAd1';
@@ -26,26 +28,88 @@ const ORPHAN_LOGO = 'f'.repeat(64);
 const FILL: Record<string, (db: import('knex').Knex) => Promise<void>> = {
   '20261122190400_create_routing_rules': async (db) => {
     await db('accounts').insert({ id: ACCOUNT, name: 'upgrade', created_at: DAY });
-    await db('api_keys').insert({ id: 'key_upgrade0000000000001', account_id: ACCOUNT, name: 'old', prefix: KEY.slice(0, 10), secret_hash: createHash('sha256').update(KEY).digest('hex'), created_at: DAY });
+    await db('api_keys').insert({
+      id: 'key_upgrade0000000000001',
+      account_id: ACCOUNT,
+      name: 'old',
+      prefix: KEY.slice(0, 10),
+      secret_hash: createHash('sha256').update(KEY).digest('hex'),
+      created_at: DAY,
+    });
     await db('slugs').insert({ slug: SLUG, created_at: DAY });
-    await db('codes').insert({ id: CODE, account_id: ACCOUNT, type: 'url', content: 'https://example.com/upgrade', design: JSON.stringify({ fg_color: '#112233' }), routing_enabled: true, slug: SLUG, created_at: DAY, updated_at: DAY });
-    await db('routing_rules').insert({ id: 'rule_upgrade000000000001', code_id: CODE, priority: 0, position: 0, type: 'device', conditions: JSON.stringify({ devices: ['ios'] }), destination: 'https://example.com/ios', created_at: DAY });
+    await db('codes').insert({
+      id: CODE,
+      account_id: ACCOUNT,
+      type: 'url',
+      content: 'https://example.com/upgrade',
+      design: JSON.stringify({ fg_color: '#112233' }),
+      routing_enabled: true,
+      slug: SLUG,
+      created_at: DAY,
+      updated_at: DAY,
+    });
+    await db('routing_rules').insert({
+      id: 'rule_upgrade000000000001',
+      code_id: CODE,
+      priority: 0,
+      position: 0,
+      type: 'device',
+      conditions: JSON.stringify({ devices: ['ios'] }),
+      destination: 'https://example.com/ios',
+      created_at: DAY,
+    });
   },
   '20261122200000_create_scans': async (db) => {
     const scan = (minutes: number, country: string, device: string, visitor: string, isBot = false) => ({
-      code_id: CODE, account_id: ACCOUNT, scanned_at: DAY + minutes * 60_000, rule_id: device === 'ios' ? 'rule_upgrade000000000001' : null,
-      country, device, os: device === 'ios' ? 'iOS' : 'Windows', browser: 'Safari', referrer_host: null, language: 'en', is_bot: isBot, visitor_hash: visitor.padEnd(32, '0'),
+      code_id: CODE,
+      account_id: ACCOUNT,
+      scanned_at: DAY + minutes * 60_000,
+      rule_id: device === 'ios' ? 'rule_upgrade000000000001' : null,
+      country,
+      device,
+      os: device === 'ios' ? 'iOS' : 'Windows',
+      browser: 'Safari',
+      referrer_host: null,
+      language: 'en',
+      is_bot: isBot,
+      visitor_hash: visitor.padEnd(32, '0'),
     });
-    await db('scans').insert([scan(0, 'US', 'ios', 'a'), scan(5, 'US', 'ios', 'a'), scan(9, 'DE', 'desktop', 'b'), scan(20, 'DE', 'desktop', 'c', true)]);
+    await db('scans').insert([
+      scan(0, 'US', 'ios', 'a'),
+      scan(5, 'US', 'ios', 'a'),
+      scan(9, 'DE', 'desktop', 'b'),
+      scan(20, 'DE', 'desktop', 'c', true),
+    ]);
   },
   '20261122201000_create_logos': async (db) => {
-    for (const [id, bytes] of [[LOGO, LOGO_BYTES], [ORPHAN_LOGO, Buffer.from('orphan')]] as const) {
-      await db('logos').insert({ id, content_type: 'image/png', width: 64, height: 64, data_base64: bytes.toString('base64'), created_at: DAY });
+    for (const [id, bytes] of [
+      [LOGO, LOGO_BYTES],
+      [ORPHAN_LOGO, Buffer.from('orphan')],
+    ] as const) {
+      await db('logos').insert({
+        id,
+        content_type: 'image/png',
+        width: 64,
+        height: 64,
+        data_base64: bytes.toString('base64'),
+        created_at: DAY,
+      });
     }
     await db('codes').where({ id: CODE }).update({ logo_id: LOGO });
   },
   '20261122220000_create_webhook_endpoints': async (db) => {
-    await db('webhook_endpoints').insert({ id: 'wh_upgrade00000000000001', account_id: ACCOUNT, url: 'https://hooks.example.com/upgrade', description: 'from before', events: JSON.stringify(['code.updated']), code_ids: null, secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`, enabled: true, created_at: DAY, updated_at: DAY });
+    await db('webhook_endpoints').insert({
+      id: 'wh_upgrade00000000000001',
+      account_id: ACCOUNT,
+      url: 'https://hooks.example.com/upgrade',
+      description: 'from before',
+      events: JSON.stringify(['code.updated']),
+      code_ids: null,
+      secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+      enabled: true,
+      created_at: DAY,
+      updated_at: DAY,
+    });
   },
 };
 
@@ -74,11 +138,20 @@ describe('upgrade from the oldest schema', () => {
   it('serves the code as it was, with its rule, and redirects by the rule', async () => {
     const res = await app.request('GET', `/v1/codes/${CODE}`, { key: KEY });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ id: CODE, type: 'url', content: 'https://example.com/upgrade', design: { fg_color: '#112233' } });
+    expect(res.body).toMatchObject({
+      id: CODE,
+      type: 'url',
+      content: 'https://example.com/upgrade',
+      design: { fg_color: '#112233' },
+    });
     expect(new URL(res.body.scan_url).pathname).toBe(`/${SLUG}`);
     const routing = await app.request('GET', `/v1/codes/${CODE}/routing`, { key: KEY });
-    expect(routing.body.rules).toEqual([expect.objectContaining({ type: 'device', destination: 'https://example.com/ios' })]);
-    expect((await app.request('GET', `/${SLUG}`, { headers: { 'user-agent': IPHONE } })).headers.get('location')).toBe('https://example.com/ios');
+    expect(routing.body.rules).toEqual([
+      expect.objectContaining({ type: 'device', destination: 'https://example.com/ios' }),
+    ]);
+    expect((await app.request('GET', `/${SLUG}`, { headers: { 'user-agent': IPHONE } })).headers.get('location')).toBe(
+      'https://example.com/ios',
+    );
     expect((await app.request('GET', `/${SLUG}`)).headers.get('location')).toBe('https://example.com/upgrade');
     expect((await app.request('GET', `/${SLUG.toLowerCase()}`)).status).toBe(404);
   });
@@ -87,16 +160,28 @@ describe('upgrade from the oldest schema', () => {
     const code = await app.request('GET', `/v1/codes/${CODE}/scans?from=2026-03-01&to=2026-03-03`, { key: KEY });
     expect(code.status, code.text).toBe(200);
     expect(code.body).toMatchObject({ total_scans: 3, unique_scans: 2 });
-    expect(code.body.breakdowns.country).toEqual([{ value: 'US', scans: 2 }, { value: 'DE', scans: 1 }]);
-    const withBots = await app.request('GET', `/v1/codes/${CODE}/scans?from=2026-03-01&to=2026-03-03&include_bots=true`, { key: KEY });
+    expect(code.body.breakdowns.country).toEqual([
+      { value: 'US', scans: 2 },
+      { value: 'DE', scans: 1 },
+    ]);
+    const withBots = await app.request(
+      'GET',
+      `/v1/codes/${CODE}/scans?from=2026-03-01&to=2026-03-03&include_bots=true`,
+      { key: KEY },
+    );
     expect(withBots.body.total_scans).toBe(4);
     const overview = await app.request('GET', '/v1/analytics/overview?from=2026-03-01&to=2026-03-03', { key: KEY });
     expect(overview.body).toMatchObject({ total_scans: 3, unique_scans: 2, active_codes: 1 });
-    expect(overview.body.breakdowns.device).toEqual([{ value: 'ios', scans: 2 }, { value: 'desktop', scans: 1 }]);
+    expect(overview.body.breakdowns.device).toEqual([
+      { value: 'ios', scans: 2 },
+      { value: 'desktop', scans: 1 },
+    ]);
   });
 
   it('charges the account for the logo its code uses, and collects the logo nobody used', async () => {
-    expect(await app.testDb.db('account_logos').select('account_id', 'logo_id', 'bytes')).toEqual([{ account_id: ACCOUNT, logo_id: LOGO, bytes: LOGO_BYTES.length }]);
+    expect(await app.testDb.db('account_logos').select('account_id', 'logo_id', 'bytes')).toEqual([
+      { account_id: ACCOUNT, logo_id: LOGO, bytes: LOGO_BYTES.length },
+    ]);
     await app.services.logos.collect(undefined, Date.now() + app.config.logoUnreferencedGraceMs + 1);
     expect((await app.testDb.db('logos').select('id')).map((row) => row.id)).toEqual([LOGO]);
     const png = await app.request('GET', `/v1/codes/${CODE}/image?format=png`, { key: KEY });
@@ -105,6 +190,13 @@ describe('upgrade from the oldest schema', () => {
 
   it('lists the webhook endpoint as it was', async () => {
     const res = await app.request('GET', '/v1/webhooks', { key: KEY });
-    expect(res.body.data).toEqual([expect.objectContaining({ id: 'wh_upgrade00000000000001', url: 'https://hooks.example.com/upgrade', events: ['code.updated'], enabled: true })]);
+    expect(res.body.data).toEqual([
+      expect.objectContaining({
+        id: 'wh_upgrade00000000000001',
+        url: 'https://hooks.example.com/upgrade',
+        events: ['code.updated'],
+        enabled: true,
+      }),
+    ]);
   });
 });

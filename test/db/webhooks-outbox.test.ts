@@ -20,18 +20,47 @@ let testDb: TestDb;
 let webhooks: Webhooks;
 let writeScanEvents: WriteScanEvents;
 const accounts = ['acct_outbox_a', 'acct_outbox_b', 'acct_outbox_c'];
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', PUBLIC_BASE_URL: 'https://qr.example' });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+  PUBLIC_BASE_URL: 'https://qr.example',
+});
 
 beforeAll(async () => {
   testDb = await createTestDb();
   for (const id of accounts) await testDb.db('accounts').insert({ id, name: id, created_at: Date.now() });
-  webhooks = createWebhooks({ db: testDb.db, config, logger: createLogger(config), ownedCodeIds: createOwnedCodeIds(testDb.db) });
+  webhooks = createWebhooks({
+    db: testDb.db,
+    config,
+    logger: createLogger(config),
+    ownedCodeIds: createOwnedCodeIds(testDb.db),
+  });
   writeScanEvents = createScanOutbox({ store: createWebhooksStore(testDb.db), publicBaseUrl: config.publicBaseUrl });
   // a: every scan; b: scans of one code only; c: no endpoint at all.
-  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] });
-  await webhooks.service.create({ accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/a2', events: ['scan.created'] });
-  await testDb.db('codes').insert({ id: 'qr_outbox_b1', account_id: accounts[1], type: 'text', content: '{}', design: '{}', routing_enabled: false, slug: null, created_at: 0, updated_at: 0 });
-  await webhooks.service.create({ accountId: accounts[1]!, keyId: 'k', scopes: new Set(SCOPES) }, { url: 'http://127.0.0.1:9/b', events: ['scan.created'], code_ids: ['qr_outbox_b1'] });
+  await webhooks.service.create(
+    { accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) },
+    { url: 'http://127.0.0.1:9/a', events: ['scan.created', 'code.created'] },
+  );
+  await webhooks.service.create(
+    { accountId: accounts[0]!, keyId: 'k', scopes: new Set(SCOPES) },
+    { url: 'http://127.0.0.1:9/a2', events: ['scan.created'] },
+  );
+  await testDb.db('codes').insert({
+    id: 'qr_outbox_b1',
+    account_id: accounts[1],
+    type: 'text',
+    content: '{}',
+    design: '{}',
+    routing_enabled: false,
+    slug: null,
+    created_at: 0,
+    updated_at: 0,
+  });
+  await webhooks.service.create(
+    { accountId: accounts[1]!, keyId: 'k', scopes: new Set(SCOPES) },
+    { url: 'http://127.0.0.1:9/b', events: ['scan.created'], code_ids: ['qr_outbox_b1'] },
+  );
 });
 afterAll(async () => {
   await webhooks.close();
@@ -40,12 +69,26 @@ afterAll(async () => {
 
 function scanOf(accountId: string, codeId: string, i: number): ScanEvent {
   return {
-    codeId, slug: `S${i}`, accountId, at: Date.now(), ruleId: null, destination: 'https://example.com/', country: 'DE', device: 'mobile',
-    os: 'Android', browser: 'Chrome', referrerHost: null, language: 'de', isBot: false, ip: null, userAgent: undefined,
+    codeId,
+    slug: `S${i}`,
+    accountId,
+    at: Date.now(),
+    ruleId: null,
+    destination: 'https://example.com/',
+    country: 'DE',
+    device: 'mobile',
+    os: 'Android',
+    browser: 'Chrome',
+    referrerHost: null,
+    language: 'de',
+    isBot: false,
+    ip: null,
+    userAgent: undefined,
   };
 }
 
-const count = async (table: string) => Number(((await testDb.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
+const count = async (table: string) =>
+  Number(((await testDb.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
 
 describe('outbox', () => {
   it('writes a scan batch with one SELECT and multi-row INSERTs chunked like scans, inside the transaction', async () => {
@@ -57,7 +100,10 @@ describe('outbox', () => {
     const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
     const statements: string[] = [];
     const live: unknown[] = [];
-    const listening = webhooks.service.subscribeScans({ accountId: accounts[2]!, keyId: 'k', scopes: new Set(SCOPES) }, null);
+    const listening = webhooks.service.subscribeScans(
+      { accountId: accounts[2]!, keyId: 'k', scopes: new Set(SCOPES) },
+      null,
+    );
     const stream = await listening;
     void (async () => {
       for await (const scan of stream) live.push(scan);
@@ -80,7 +126,8 @@ describe('outbox', () => {
     expect(statements.filter((s) => s.includes('webhook_events'))).toHaveLength(Math.ceil(325 / chunk));
     expect(statements.filter((s) => s.includes('webhook_deliveries'))).toHaveLength(Math.ceil(625 / chunk));
     // The live stream carries every scan (account c too, which has no endpoint), after the commit.
-    for (const deadline = Date.now() + 2000; live.length < 50 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    for (const deadline = Date.now() + 2000; live.length < 50 && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 10));
     expect(live).toHaveLength(50);
     await stream.return?.();
   });
@@ -95,7 +142,24 @@ describe('outbox', () => {
 
   it('leaves nothing behind when the transaction rolls back', async () => {
     const [eventsBefore, deliveriesBefore] = [await count('webhook_events'), await count('webhook_deliveries')];
-    const code = { id: 'qr_x', accountId: accounts[0]!, type: 'url', content: 'https://example.com/', name: null, notes: null, forwardQuery: false, lifecycle: ACTIVE_LIFECYCLE, design: {}, logoId: null, routing: { enabled: false, rules: [] }, tags: [], slug: 'Abc1234', domain: null, createdAt: new Date(), updatedAt: new Date() } as Code;
+    const code = {
+      id: 'qr_x',
+      accountId: accounts[0]!,
+      type: 'url',
+      content: 'https://example.com/',
+      name: null,
+      notes: null,
+      forwardQuery: false,
+      lifecycle: ACTIVE_LIFECYCLE,
+      design: {},
+      logoId: null,
+      routing: { enabled: false, rules: [] },
+      tags: [],
+      slug: 'Abc1234',
+      domain: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    } as Code;
     await expect(
       testDb.db.transaction(async (trx) => {
         await webhooks.outbox.codeEvent({ type: 'code.created', code }, trx);

@@ -37,12 +37,19 @@ const config = loadConfig({
   WEBHOOK_CONCURRENCY: '5',
   WEBHOOK_TIMEOUT_MS: '1000',
 });
-const moduleOn = (db: Knex): Webhooks => createWebhooks({ db, config, logger: createLogger(config), ownedCodeIds: createOwnedCodeIds(db) });
+const moduleOn = (db: Knex): Webhooks =>
+  createWebhooks({ db, config, logger: createLogger(config), ownedCodeIds: createOwnedCodeIds(db) });
 
 /** n events, each with one pending delivery to the endpoint, written like the outbox does. */
 async function pendingEvents(endpointId: string, n: number): Promise<string[]> {
   const now = new Date();
-  const events = Array.from({ length: n }, () => ({ id: newId('evt'), accountId, type: 'code.created' as const, payload: '{"n":1}', createdAt: now }));
+  const events = Array.from({ length: n }, () => ({
+    id: newId('evt'),
+    accountId,
+    type: 'code.created' as const,
+    payload: '{"n":1}',
+    createdAt: now,
+  }));
   const store = createWebhooksStore(testDb.db);
   await testDb.db.transaction((trx) =>
     store.insertOutbox(
@@ -59,10 +66,15 @@ describe('delivery worker', () => {
     const second = createDb(testDb.url);
     const modules = [moduleOn(testDb.db), moduleOn(testDb.db), moduleOn(second), moduleOn(second)];
     try {
-      const { webhook } = await modules[0]!.service.create(principal, { url: receiver.url('/many'), events: ['code.created'] });
+      const { webhook } = await modules[0]!.service.create(principal, {
+        url: receiver.url('/many'),
+        events: ['code.created'],
+      });
       const ids = await pendingEvents(webhook.id, 200);
       for (const m of modules) m.worker.start();
-      const got = (await receiver.waitFor((rs) => rs.filter((r) => r.path === '/many').length >= 200, 30_000)).filter((r) => r.path === '/many');
+      const got = (await receiver.waitFor((rs) => rs.filter((r) => r.path === '/many').length >= 200, 30_000)).filter(
+        (r) => r.path === '/many',
+      );
       // Give a double delivery the chance to show up.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const again = receiver.received.filter((r) => r.path === '/many');
@@ -72,7 +84,9 @@ describe('delivery worker', () => {
       expect(attempts).toHaveLength(200);
       // The work was shared: more than one worker sent some.
       expect(new Set(attempts.map((a) => a.worker)).size).toBeGreaterThan(1);
-      expect(await testDb.db('webhook_deliveries').whereNot('status', 'succeeded').count({ n: '*' }).first()).toMatchObject({ n: 0 });
+      expect(
+        await testDb.db('webhook_deliveries').whereNot('status', 'succeeded').count({ n: '*' }).first(),
+      ).toMatchObject({ n: 0 });
     } finally {
       for (const m of modules) await m.close();
       await second.destroy();
@@ -90,7 +104,9 @@ describe('delivery worker', () => {
       expect(claimed.map((c) => c.delivery.eventId)).toEqual([eventId]);
       const claimedAt = Date.now();
       m.worker.start();
-      const [request] = (await receiver.waitFor((rs) => rs.some((r) => r.path === '/orphan'))).filter((r) => r.path === '/orphan');
+      const [request] = (await receiver.waitFor((rs) => rs.some((r) => r.path === '/orphan'))).filter(
+        (r) => r.path === '/orphan',
+      );
       expect(request!.at - claimedAt).toBeGreaterThanOrEqual(650);
       expect(request!.id).toBe(eventId);
       // The attempt is recorded just after the receiver answered.
@@ -113,11 +129,20 @@ describe('delivery worker', () => {
       await m.service.update(principal, webhook.id, { enabled: false });
       await m.service.update(principal, webhook.id, { enabled: true });
       await pendingEvents(webhook.id, 120);
-      const stores = [createWebhooksStore(testDb.db), createWebhooksStore(second), createWebhooksStore(testDb.db), createWebhooksStore(second)];
+      const stores = [
+        createWebhooksStore(testDb.db),
+        createWebhooksStore(second),
+        createWebhooksStore(testDb.db),
+        createWebhooksStore(second),
+      ];
       // Rounds of twelve concurrent claimers until nothing is left: no delivery twice, none lost.
       const all: string[] = [];
       for (let round = 0; round < 20; round++) {
-        const claims = await Promise.all(stores.flatMap((s, i) => [0, 1, 2].map((k) => s.claimDue(`claimer-${round}-${i}-${k}`, new Date(), 60_000, 15))));
+        const claims = await Promise.all(
+          stores.flatMap((s, i) =>
+            [0, 1, 2].map((k) => s.claimDue(`claimer-${round}-${i}-${k}`, new Date(), 60_000, 15)),
+          ),
+        );
         const ids = claims.flat().map((c) => c.delivery.id);
         if (ids.length === 0) break;
         all.push(...ids);
@@ -138,16 +163,40 @@ describe('delivery worker', () => {
       const make = async (status: string, at: Date) => {
         const eventId = newId('evt');
         await testDb.db.transaction((trx) =>
-          store.insertOutbox([{ id: eventId, accountId, type: 'code.created', payload: '{}', createdAt: at }], [{ id: newId('dlv'), eventId, endpointId: webhook.id, createdAt: at }], trx),
+          store.insertOutbox(
+            [{ id: eventId, accountId, type: 'code.created', payload: '{}', createdAt: at }],
+            [{ id: newId('dlv'), eventId, endpointId: webhook.id, createdAt: at }],
+            trx,
+          ),
         );
-        await testDb.db('webhook_deliveries').where({ event_id: eventId }).update({ status, next_attempt_at: status === 'pending' ? Date.now() + 86_400_000 : null });
+        await testDb
+          .db('webhook_deliveries')
+          .where({ event_id: eventId })
+          .update({ status, next_attempt_at: status === 'pending' ? Date.now() + 86_400_000 : null });
         return eventId;
       };
-      const [oldDone, oldFailed, oldPending, recentDone] = [await make('succeeded', old), await make('failed', old), await make('pending', old), await make('succeeded', new Date())];
-      await testDb.db('webhook_attempts').insert({ delivery_id: (await testDb.db('webhook_deliveries').where({ event_id: oldDone }).first()).id, attempt: 1, worker: 'w', started_at: old.getTime(), response_status: 200, duration_ms: 3, error: null });
+      const [oldDone, oldFailed, oldPending, recentDone] = [
+        await make('succeeded', old),
+        await make('failed', old),
+        await make('pending', old),
+        await make('succeeded', new Date()),
+      ];
+      await testDb.db('webhook_attempts').insert({
+        delivery_id: (await testDb.db('webhook_deliveries').where({ event_id: oldDone }).first()).id,
+        attempt: 1,
+        worker: 'w',
+        started_at: old.getTime(),
+        response_status: 200,
+        duration_ms: 3,
+        error: null,
+      });
       const removed = await store.purgeFinished(new Date(Date.now() - 30 * 86_400_000), 1000);
       expect(removed).toBeGreaterThanOrEqual(2);
-      const left = new Set((await testDb.db('webhook_events').whereIn('id', [oldDone, oldFailed, oldPending, recentDone]).select('id')).map((r) => r.id));
+      const left = new Set(
+        (
+          await testDb.db('webhook_events').whereIn('id', [oldDone, oldFailed, oldPending, recentDone]).select('id')
+        ).map((r) => r.id),
+      );
       expect(left).toEqual(new Set([oldPending, recentDone]));
       // Their deliveries and attempts went with them.
       expect(await testDb.db('webhook_deliveries').whereIn('event_id', [oldDone, oldFailed])).toEqual([]);

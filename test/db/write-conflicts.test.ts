@@ -13,9 +13,17 @@ afterAll(() => testDb.destroy());
 
 describe('isWriteConflict', () => {
   it('takes the writer thread’s copy of an error by its code, and nothing else', () => {
-    expect(isWriteConflict(Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK' }))).toBe(true);
-    expect(isWriteConflict(Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT' }))).toBe(true);
-    expect(isWriteConflict(Object.assign(new Error("Table 'scans' doesn't exist"), { code: 'ER_NO_SUCH_TABLE', errno: 1146 }))).toBe(false);
+    expect(
+      isWriteConflict(Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK' })),
+    ).toBe(true);
+    expect(
+      isWriteConflict(Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT' })),
+    ).toBe(true);
+    expect(
+      isWriteConflict(
+        Object.assign(new Error("Table 'scans' doesn't exist"), { code: 'ER_NO_SUCH_TABLE', errno: 1146 }),
+      ),
+    ).toBe(false);
     expect(isWriteConflict(new Error('the scan writer thread stopped (exit code 1)'))).toBe(false);
     expect(isWriteConflict(null)).toBe(false);
   });
@@ -29,7 +37,10 @@ describe.runIf((process.env.DATABASE_URL ?? '').startsWith('mysql://'))('a real 
       t.integer('id').primary();
       t.integer('n').notNullable();
     });
-    await db('conflict_rows').insert([{ id: 1, n: 0 }, { id: 2, n: 0 }]);
+    await db('conflict_rows').insert([
+      { id: 1, n: 0 },
+      { id: 2, n: 0 },
+    ]);
     let bothHoldOne!: () => void;
     const held = new Promise<void>((resolve) => {
       let count = 0;

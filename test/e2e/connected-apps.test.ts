@@ -26,14 +26,38 @@ beforeAll(async () => {
   const client = (
     await app.request('POST', '/v1/oauth-clients', {
       key: developer,
-      body: { name: 'Acme Reports', scopes: ['codes:read', 'analytics:read'], grant_types: ['authorization_code'], redirect_uris: [REDIRECT_URI] },
+      body: {
+        name: 'Acme Reports',
+        scopes: ['codes:read', 'analytics:read'],
+        grant_types: ['authorization_code'],
+        redirect_uris: [REDIRECT_URI],
+      },
     })
   ).body;
   owner = await app.services.accounts.issueKey('apps-owner');
   const { verifier, challenge } = pkce();
-  const { jar, consentUrl } = await authorize(app.url, { clientId: client.client_id, scope: 'codes:read analytics:read', challenge, redirectUri: REDIRECT_URI });
-  const { final } = await consent(app.url, jar, consentUrl, [['api_key', owner.key], ['scope', 'codes:read'], ['scope', 'analytics:read'], ['decision', 'approve']]);
-  const tokens = await postForm(`${app.url}/oauth/token`, { grant_type: 'authorization_code', code: final!.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier }, { authorization: basic(client.client_id, client.client_secret) });
+  const { jar, consentUrl } = await authorize(app.url, {
+    clientId: client.client_id,
+    scope: 'codes:read analytics:read',
+    challenge,
+    redirectUri: REDIRECT_URI,
+  });
+  const { final } = await consent(app.url, jar, consentUrl, [
+    ['api_key', owner.key],
+    ['scope', 'codes:read'],
+    ['scope', 'analytics:read'],
+    ['decision', 'approve'],
+  ]);
+  const tokens = await postForm(
+    `${app.url}/oauth/token`,
+    {
+      grant_type: 'authorization_code',
+      code: final!.searchParams.get('code')!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+    },
+    { authorization: basic(client.client_id, client.client_secret) },
+  );
   accessToken = tokens.body.access_token;
 
   mkdirSync('test-results', { recursive: true });
@@ -67,7 +91,11 @@ describe('Connected apps in Chromium', () => {
     const row = page.locator('tr[data-grant-id]');
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
-    expect(cells.slice(0, 3).map((cell) => cell.trim())).toEqual(['Acme Reports', 'codes:read analytics:read', owner.keyId]);
+    expect(cells.slice(0, 3).map((cell) => cell.trim())).toEqual([
+      'Acme Reports',
+      'codes:read analytics:read',
+      owner.keyId,
+    ]);
     await page.screenshot({ path: join('test-results', 'dashboard-connected-apps.png'), fullPage: true });
     expect((await app.request('GET', '/v1/codes', { key: accessToken })).status).toBe(200);
 

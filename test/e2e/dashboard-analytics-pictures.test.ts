@@ -61,7 +61,10 @@ afterAll(async () => {
 
 /** Presses a chart's CSV button and returns the downloaded file's name and text. */
 async function download(label: string): Promise<{ name: string; text: string }> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${label} as CSV` }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: `Download ${label} as CSV` }).click(),
+  ]);
   return { name: file.suggestedFilename(), text: await readFile((await file.path())!, 'utf8') };
 }
 
@@ -74,14 +77,23 @@ describe('analytics pictures in Chromium', () => {
     await page.fill('#range-from', '2026-05-31');
     await page.fill('#range-to', '2026-06-06');
     // Chromium's ICU lists the zone under its older name, Asia/Calcutta; either is the same zone.
-    const zone = await page.$eval('#range-timezone', (select) => [...(select as HTMLSelectElement).options].map((o) => o.value).find((v) => v === 'Asia/Kolkata' || v === 'Asia/Calcutta'));
+    const zone = await page.$eval('#range-timezone', (select) =>
+      [...(select as HTMLSelectElement).options]
+        .map((o) => o.value)
+        .find((v) => v === 'Asia/Kolkata' || v === 'Asia/Calcutta'),
+    );
     await page.selectOption('#range-timezone', zone!);
     await page.locator('[data-stat="total-scans"]', { hasText: /^8$/ }).waitFor();
 
     // The map: a path per country of the shapes, filled where there were scans, titled.
     await page.locator('svg.map path.country').first().waitFor();
     const paths = await page.$$eval('svg.map path.country', (all) =>
-      all.map((p) => ({ country: (p as SVGPathElement).dataset.country!, fill: getComputedStyle(p).fill, title: p.querySelector('title')!.textContent, d: p.getAttribute('d')!.length })),
+      all.map((p) => ({
+        country: (p as SVGPathElement).dataset.country!,
+        fill: getComputedStyle(p).fill,
+        title: p.querySelector('title')!.textContent,
+        d: p.getAttribute('d')!.length,
+      })),
     );
     expect(paths).toHaveLength(177);
     expect(paths.every((p) => p.d > 0)).toBe(true);
@@ -94,11 +106,19 @@ describe('analytics pictures in Chromium', () => {
     expect(byCountry.get('FR')!.title).toBe('France (FR): 1 scan');
     expect(byCountry.get('BR')!.title).toBe('Brazil (BR): 0 scans');
     expect(await page.locator('.off-map').getAttribute('data-unknown')).toBe('1');
-    expect(await page.locator('.off-map').innerText()).toBe('Unknown country: 1 scan · not drawn at this scale: Singapore (SG) 1');
+    expect(await page.locator('.off-map').innerText()).toBe(
+      'Unknown country: 1 scan · not drawn at this scale: Singapore (SG) 1',
+    );
     expect(await page.locator('.legend li').count()).toBeGreaterThan(1);
 
     // The grid: 168 cells, the scans in Kolkata's weekdays and hours.
-    const cells = await page.$$eval('.heatmap td', (all) => all.map((td) => [Number((td as HTMLElement).dataset.weekday), Number((td as HTMLElement).dataset.hour), Number((td as HTMLElement).dataset.scans)]));
+    const cells = await page.$$eval('.heatmap td', (all) =>
+      all.map((td) => [
+        Number((td as HTMLElement).dataset.weekday),
+        Number((td as HTMLElement).dataset.hour),
+        Number((td as HTMLElement).dataset.scans),
+      ]),
+    );
     expect(cells).toHaveLength(168);
     expect(cells.filter(([, , n]) => n! > 0)).toEqual([
       [1, 10, 3],
@@ -107,9 +127,17 @@ describe('analytics pictures in Chromium', () => {
       [3, 17, 2],
       [6, 2, 1],
     ]);
-    expect(await page.locator('.heatmap td[data-weekday="1"][data-hour="10"]').getAttribute('title')).toBe('Monday 10:00–10:59: 3 scans');
-    const rest = (await app.request('GET', '/v1/analytics/weekday-hours?from=2026-05-31&to=2026-06-06&timezone=Asia/Kolkata', { key })).body;
-    expect(cells).toEqual(rest.cells.map((c: { weekday: number; hour: number; scans: number }) => [c.weekday, c.hour, c.scans]));
+    expect(await page.locator('.heatmap td[data-weekday="1"][data-hour="10"]').getAttribute('title')).toBe(
+      'Monday 10:00–10:59: 3 scans',
+    );
+    const rest = (
+      await app.request('GET', '/v1/analytics/weekday-hours?from=2026-05-31&to=2026-06-06&timezone=Asia/Kolkata', {
+        key,
+      })
+    ).body;
+    expect(cells).toEqual(
+      rest.cells.map((c: { weekday: number; hour: number; scans: number }) => [c.weekday, c.hour, c.scans]),
+    );
 
     // CSV: what the grid shows, the zone named in the header.
     const grid = await download('scans by weekday and hour');
@@ -159,7 +187,9 @@ describe('analytics pictures in Chromium', () => {
     }
     const share = (rgb: string) => (colours.get(rgb) ?? 0) / (image.width * image.height);
     expect(share('229,231,235')).toBeGreaterThan(0.1); // countries without scans
-    const scaleSeen = ['219,234,254', '147,197,253', '59,130,246', '29,78,216', '30,58,138'].filter((rgb) => (colours.get(rgb) ?? 0) > 20);
+    const scaleSeen = ['219,234,254', '147,197,253', '59,130,246', '29,78,216', '30,58,138'].filter(
+      (rgb) => (colours.get(rgb) ?? 0) > 20,
+    );
     expect(scaleSeen.length).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: join(RESULTS, 'dashboard-analytics-pictures.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
@@ -171,11 +201,19 @@ describe('analytics pictures in Chromium', () => {
     await page.fill('#range-to', '2026-06-06');
     await page.selectOption('#range-timezone', 'America/New_York');
     await page.locator('[data-stat="total-scans"]', { hasText: /^8$/ }).waitFor();
-    await page.locator('svg.map path[data-country="DE"] title', { hasText: 'Germany (DE): 3 scans' }).waitFor({ state: 'attached' });
+    await page
+      .locator('svg.map path[data-country="DE"] title', { hasText: 'Germany (DE): 3 scans' })
+      .waitFor({ state: 'attached' });
     // New York is UTC-4 in June: the Monday 04:31-04:59 UTC scans are at 00:xx on Monday.
     await page.locator('.heatmap td[data-weekday="1"][data-hour="0"][data-scans="3"]').waitFor();
     expect(await page.locator('.heatmap td').count()).toBe(168);
-    const rest = (await app.request('GET', `/v1/codes/${codeId}/scans/weekday-hours?from=2026-05-31&to=2026-06-06&timezone=America/New_York`, { key })).body;
+    const rest = (
+      await app.request(
+        'GET',
+        `/v1/codes/${codeId}/scans/weekday-hours?from=2026-05-31&to=2026-06-06&timezone=America/New_York`,
+        { key },
+      )
+    ).body;
     const cells = await page.$$eval('.heatmap td', (all) => all.map((td) => Number((td as HTMLElement).dataset.scans)));
     expect(cells).toEqual(rest.cells.map((c: { scans: number }) => c.scans));
     expect(await page.locator('.csv-download').count()).toBe(3 + 7); // series, map, grid, seven breakdowns

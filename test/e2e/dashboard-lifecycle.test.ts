@@ -28,8 +28,15 @@ const badgeOf = (id: string) => page.locator(`tr[data-code-id="${id}"] .badge`).
 
 describe('lifecycle in the dashboard', () => {
   it('pauses a code with an expiry and a limit in the editor, shows the badge, and filters archived codes', async () => {
-    const code = (await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/poster', name: 'Poster' } })).body;
-    const archived = (await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/old', name: 'Old poster', status: 'archived' } })).body;
+    const code = (
+      await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/poster', name: 'Poster' } })
+    ).body;
+    const archived = (
+      await app.request('POST', '/v1/codes', {
+        key,
+        body: { content: 'https://example.com/old', name: 'Old poster', status: 'archived' },
+      })
+    ).body;
 
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', key);
@@ -62,8 +69,16 @@ describe('lifecycle in the dashboard', () => {
     await page.getByText('Saved.').waitFor();
 
     const saved = (await app.request('GET', `/v1/codes/${code.id}`, { key })).body;
-    expect(saved).toMatchObject({ status: 'paused', state: 'paused', paused_destination: 'https://example.com/back-soon', max_scans: 250, expires_at: expires.toISOString() });
-    expect((await fetch(saved.scan_url, { redirect: 'manual' })).headers.get('location')).toBe('https://example.com/back-soon');
+    expect(saved).toMatchObject({
+      status: 'paused',
+      state: 'paused',
+      paused_destination: 'https://example.com/back-soon',
+      max_scans: 250,
+      expires_at: expires.toISOString(),
+    });
+    expect((await fetch(saved.scan_url, { redirect: 'manual' })).headers.get('location')).toBe(
+      'https://example.com/back-soon',
+    );
 
     // Saving again leaves the expiry exactly as it was.
     await page.click('button[type=submit]');

@@ -32,7 +32,10 @@ beforeAll(async () => {
   app = await getTestApp();
   developer = await app.newAccountKey('dashboard-oauth-developer');
   userKey = await app.newAccountKey('dashboard-oauth-user');
-  const code = await app.request('POST', '/v1/codes', { key: userKey, body: { content: 'https://example.com/signed-in-with-oauth' } });
+  const code = await app.request('POST', '/v1/codes', {
+    key: userKey,
+    body: { content: 'https://example.com/signed-in-with-oauth' },
+  });
   expect(code.status, code.text).toBe(201);
   codeId = code.body.id;
   const client = await app.request('POST', '/v1/oauth-clients', {
@@ -68,9 +71,11 @@ interface StoredCredential {
   clientId: string;
 }
 
-const storage = () => page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie }));
+const storage = () =>
+  page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie }));
 const credential = async () => JSON.parse((await storage()).session[CREDENTIAL]!) as StoredCredential;
-const setCredential = (value: StoredCredential) => page.evaluate(([name, json]) => sessionStorage.setItem(name!, json!), [CREDENTIAL, JSON.stringify(value)]);
+const setCredential = (value: StoredCredential) =>
+  page.evaluate(([name, json]) => sessionStorage.setItem(name!, json!), [CREDENTIAL, JSON.stringify(value)]);
 /** The browser logs each refused request; these tests ask for them. */
 const takeUnauthorizedErrors = () => pageErrors.splice(0).filter((e) => !e.includes('401 (Unauthorized)'));
 
@@ -80,7 +85,8 @@ async function signInWithOAuth(): Promise<void> {
   await page.getByRole('button', { name: 'Sign in with OAuth' }).click();
   await page.waitForURL(/\/oauth\/interaction\/[\w-]+$/);
   expect(await page.title()).toBe('Authorize QR dashboard');
-  for (const scope of ['codes:read', 'codes:write', 'analytics:read']) expect(await page.isChecked(`input[name=scope][value="${scope}"]`)).toBe(true);
+  for (const scope of ['codes:read', 'codes:write', 'analytics:read'])
+    expect(await page.isChecked(`input[name=scope][value="${scope}"]`)).toBe(true);
   await page.fill('input[name=api_key]', userKey);
   await page.click('button[value=approve]');
   await page.waitForURL(`${app.url}/dashboard/codes`);
@@ -88,32 +94,40 @@ async function signInWithOAuth(): Promise<void> {
 }
 
 describe('OAuth sign-in on the dashboard', () => {
-  it('signs in through the consent page with PKCE, keeps the token in sessionStorage only, and lists the codes through /graphql', async () => {
-    await page.goto(`${app.url}/dashboard/`);
-    await page.getByRole('heading', { name: 'Sign in with OAuth' }).waitFor();
-    expect(await page.textContent('.oauth-sign-in .hint')).toContain(`${app.url}/dashboard/oauth/callback`);
-    await signInWithOAuth();
-    await page.screenshot({ path: join(RESULTS, 'dashboard-oauth.png'), fullPage: true });
+  it(
+    'signs in through the consent page with PKCE, keeps the token in sessionStorage only, and lists the codes ' +
+      'through /graphql',
+    async () => {
+      await page.goto(`${app.url}/dashboard/`);
+      await page.getByRole('heading', { name: 'Sign in with OAuth' }).waitFor();
+      expect(await page.textContent('.oauth-sign-in .hint')).toContain(`${app.url}/dashboard/oauth/callback`);
+      await signInWithOAuth();
+      await page.screenshot({ path: join(RESULTS, 'dashboard-oauth.png'), fullPage: true });
 
-    // The code and state left the address bar; the token acts for the account that approved.
-    expect(page.url()).toBe(`${app.url}/dashboard/codes`);
-    const stored = await credential();
-    expect(stored).toEqual({ kind: 'oauth', token: expect.any(String), refreshToken: expect.any(String), clientId });
-    expect(decodeJwt(stored.token)).toMatchObject({ client_id: clientId, scope: 'codes:read codes:write analytics:read', iss: `${app.url}/oauth` });
-    // In sessionStorage, and only the credential (the PKCE verifier and state are gone); in
-    // localStorage only the client id, which is not a secret; no cookie the page can read.
-    const { session, local, cookie } = await storage();
-    expect(Object.keys(session)).toEqual([CREDENTIAL]);
-    expect(local).toEqual({ 'qr-dashboard.oauth-client-id': clientId });
-    expect(JSON.stringify(local)).not.toContain(stored.token);
-    expect(JSON.stringify(local)).not.toContain(stored.refreshToken);
-    expect(cookie).toBe('');
-    // Every /graphql request carried the access token.
-    expect(graphqlBearers.length).toBeGreaterThan(0);
-    expect(new Set(graphqlBearers)).toEqual(new Set([`Bearer ${stored.token}`]));
-    expect((await app.request('GET', `/v1/codes/${codeId}`, { key: stored.token })).status).toBe(200);
-    expect(pageErrors).toEqual([]);
-  });
+      // The code and state left the address bar; the token acts for the account that approved.
+      expect(page.url()).toBe(`${app.url}/dashboard/codes`);
+      const stored = await credential();
+      expect(stored).toEqual({ kind: 'oauth', token: expect.any(String), refreshToken: expect.any(String), clientId });
+      expect(decodeJwt(stored.token)).toMatchObject({
+        client_id: clientId,
+        scope: 'codes:read codes:write analytics:read',
+        iss: `${app.url}/oauth`,
+      });
+      // In sessionStorage, and only the credential (the PKCE verifier and state are gone); in
+      // localStorage only the client id, which is not a secret; no cookie the page can read.
+      const { session, local, cookie } = await storage();
+      expect(Object.keys(session)).toEqual([CREDENTIAL]);
+      expect(local).toEqual({ 'qr-dashboard.oauth-client-id': clientId });
+      expect(JSON.stringify(local)).not.toContain(stored.token);
+      expect(JSON.stringify(local)).not.toContain(stored.refreshToken);
+      expect(cookie).toBe('');
+      // Every /graphql request carried the access token.
+      expect(graphqlBearers.length).toBeGreaterThan(0);
+      expect(new Set(graphqlBearers)).toEqual(new Set([`Bearer ${stored.token}`]));
+      expect((await app.request('GET', `/v1/codes/${codeId}`, { key: stored.token })).status).toBe(200);
+      expect(pageErrors).toEqual([]);
+    },
+  );
 
   it('renews a refused access token with the refresh token (rotated), and carries on', async () => {
     const before = await credential();
@@ -131,7 +145,12 @@ describe('OAuth sign-in on the dashboard', () => {
     // spent refresh token, would have ended the sign-in).
     const refusals = graphqlBearers.filter((bearer) => bearer === `Bearer ${refused}`).length;
     expect(refusals).toBeGreaterThan(0);
-    expect([...graphqlBearers].sort()).toEqual([...Array<string>(refusals).fill(`Bearer ${refused}`), ...Array<string>(refusals).fill(`Bearer ${after.token}`)].sort());
+    expect([...graphqlBearers].sort()).toEqual(
+      [
+        ...Array<string>(refusals).fill(`Bearer ${refused}`),
+        ...Array<string>(refusals).fill(`Bearer ${after.token}`),
+      ].sort(),
+    );
     expect((await app.request('GET', '/v1/codes', { key: after.token })).status).toBe(200);
     expect(takeUnauthorizedErrors()).toEqual([]);
   });
@@ -152,7 +171,12 @@ describe('OAuth sign-in on the dashboard', () => {
     await signInWithOAuth();
     const { refreshToken } = await credential();
     const introspect = async () =>
-      (await app.request('POST', '/oauth/token/introspection', { rawBody: new URLSearchParams({ token: refreshToken!, client_id: clientId }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body;
+      (
+        await app.request('POST', '/oauth/token/introspection', {
+          rawBody: new URLSearchParams({ token: refreshToken!, client_id: clientId }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).body;
     expect(await introspect()).toMatchObject({ active: true, client_id: clientId });
     await page.click('text=Sign out');
     await page.getByRole('heading', { name: 'Sign in with OAuth' }).waitFor();

@@ -29,7 +29,12 @@ const rest = async (path: string) => (await app.request('GET', path, { key })).b
 describe('tags in the dashboard', () => {
   it('tags a code in the editor, shows and filters by its tags in the list, and clears them', async () => {
     const window = (await app.request('POST', '/v1/tags', { key, body: { name: 'Window', color: '#e8710a' } })).body;
-    const other = (await app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/other', name: 'Other code', tags: ['flyer'] } })).body;
+    const other = (
+      await app.request('POST', '/v1/codes', {
+        key,
+        body: { content: 'https://example.com/other', name: 'Other code', tags: ['flyer'] },
+      })
+    ).body;
 
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', key);
@@ -58,7 +63,9 @@ describe('tags in the dashboard', () => {
 
     await page.selectOption('#tag-filter', 'Spring 2026');
     await page.locator(`tr[data-code-id="${other.id}"]`).waitFor({ state: 'detached' });
-    expect(await page.locator('tr[data-code-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code-id')))).toEqual([id]);
+    expect(
+      await page.locator('tr[data-code-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code-id'))),
+    ).toEqual([id]);
     expect((await rest('/v1/codes?tag=spring%202026')).data.map((c: { id: string }) => c.id)).toEqual([id]);
     await page.selectOption('#tag-filter', 'flyer');
     await page.locator(`tr[data-code-id="${other.id}"]`).waitFor();

@@ -17,8 +17,11 @@ import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.
 import { countCodes } from '../support/factories.ts';
 
 const RESULTS = 'test-results';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 ' +
+  'Mobile/15E148 Safari/604.1';
+const WINDOWS_CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 let app: TestApp;
 let key: string;
@@ -45,10 +48,15 @@ const shot = (name: string) => page.screenshot({ path: join(RESULTS, `dashboard-
 const text = (selector: string) => page.locator(selector).first().innerText();
 /** The trimmed cell texts of each row matched by `selector`. */
 const rowsOf = (selector: string) =>
-  page.$$eval(selector, (rows) => rows.map((row) => [...row.querySelectorAll('td, th')].map((cell) => cell.textContent!.trim())));
+  page.$$eval(selector, (rows) =>
+    rows.map((row) => [...row.querySelectorAll('td, th')].map((cell) => cell.textContent!.trim())),
+  );
 
 async function scan(scanUrl: string, country: string, userAgent: string): Promise<string | null> {
-  const res = await fetch(scanUrl, { redirect: 'manual', headers: { 'x-test-country': country, 'user-agent': userAgent, referer: 'https://news.example/story' } });
+  const res = await fetch(scanUrl, {
+    redirect: 'manual',
+    headers: { 'x-test-country': country, 'user-agent': userAgent, referer: 'https://news.example/story' },
+  });
   expect(res.status).toBe(302);
   return res.headers.get('location');
 }
@@ -64,7 +72,11 @@ describe('the dashboard in Chromium', () => {
     await page.fill('#api-key', key);
     await page.click('button[type=submit]');
     await page.getByText('No codes yet').waitFor();
-    expect(await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie])).toEqual([1, 0, '']);
+    expect(await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie])).toEqual([
+      1,
+      0,
+      '',
+    ]);
 
     // Create: content, a branded design (refused first for its contrast), a country rule.
     await page.getByRole('link', { name: 'New code' }).click();
@@ -75,7 +87,9 @@ describe('the dashboard in Chromium', () => {
     await page.selectOption('#design-style', 'branded');
     await page.fill('#design-fgColor', '#f2f2f2');
     await page.locator('.preview-problem', { hasText: 'contrast' }).waitFor();
-    expect(await text('.field:has(#design-fgColor) .field-messages')).toMatch(/contrast of 1\.1:1; scanners need at least 3:1/);
+    expect(await text('.field:has(#design-fgColor) .field-messages')).toMatch(
+      /contrast of 1\.1:1; scanners need at least 3:1/,
+    );
     await page.fill('#design-fgColor', '#1d4ed8');
     await page.locator('.preview figcaption', { hasText: 'Live preview' }).waitFor();
     expect(await page.getAttribute('.preview img', 'src')).toContain(encodeURIComponent('#1d4ed8'));
@@ -93,7 +107,12 @@ describe('the dashboard in Chromium', () => {
 
     const saved = (await app.request('GET', `/v1/codes/${id}`, { key })).body;
     expect(saved.scan_url).toBe(`${app.url}/spring-poster`);
-    expect(saved).toMatchObject({ name: 'Spring poster', notes: 'Window of the Berlin shop', content: 'https://example.com/spring', design: { style: 'branded', fg_color: '#1d4ed8' } });
+    expect(saved).toMatchObject({
+      name: 'Spring poster',
+      notes: 'Window of the Berlin shop',
+      content: 'https://example.com/spring',
+      design: { style: 'branded', fg_color: '#1d4ed8' },
+    });
     expect(saved.routing.rules).toMatchObject([{ condition: 'country:DE', destination: 'https://example.de/spring' }]);
     expect(await text('.scan-url code')).toBe(saved.scan_url);
     // The scan URL to the clipboard, and the image as a file at a chosen size.
@@ -102,17 +121,26 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(saved.scan_url);
     await page.fill('#download-size', '512');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download image' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download image' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${id}.png`);
     const png = await readFile((await download.path())!);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.readUInt32BE(16)).toBe(512);
     await page.selectOption('#download-format', 'pdf');
-    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download image' }).click()]);
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download image' }).click(),
+    ]);
     expect((await readFile((await pdf.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
 
     // Edit the rules: add one, move it first (priority), save; then remove it again and save.
-    const rulesOf = async () => (await app.request('GET', `/v1/codes/${id}`, { key })).body.routing.rules.map((r: { condition: string }) => r.condition);
+    const rulesOf = async () =>
+      (await app.request('GET', `/v1/codes/${id}`, { key })).body.routing.rules.map(
+        (r: { condition: string }) => r.condition,
+      );
     await page.selectOption('#rule-dimension', 'device');
     await page.fill('#rule-value', 'ios');
     await page.fill('#rule-destination', 'https://apps.example/ios');
@@ -128,7 +156,8 @@ describe('the dashboard in Chromium', () => {
 
     // Real scans of the scan URL: three from Germany on an iPhone (the rule), two from the US.
     for (let i = 0; i < 3; i++) expect(await scan(saved.scan_url, 'DE', IPHONE)).toBe('https://example.de/spring');
-    for (let i = 0; i < 2; i++) expect(await scan(saved.scan_url, 'US', WINDOWS_CHROME)).toBe('https://example.com/spring');
+    for (let i = 0; i < 2; i++)
+      expect(await scan(saved.scan_url, 'US', WINDOWS_CHROME)).toBe('https://example.com/spring');
     await app.services.scans.recorder.flush();
 
     await page.getByRole('link', { name: 'Analytics', exact: true }).last().click();
@@ -136,18 +165,33 @@ describe('the dashboard in Chromium', () => {
     await page.locator('[data-stat="total-scans"]', { hasText: '5' }).waitFor();
     expect(await text('h2.code-name')).toBe('Spring poster');
     const range = { from: await page.inputValue('#range-from'), to: await page.inputValue('#range-to') };
-    const rest = (await app.request('GET', `/v1/codes/${id}/scans?from=${range.from}&to=${range.to}&granularity=day&timezone=UTC`, { key })).body;
+    const rest = (
+      await app.request('GET', `/v1/codes/${id}/scans?from=${range.from}&to=${range.to}&granularity=day&timezone=UTC`, {
+        key,
+      })
+    ).body;
     expect(rest.total_scans).toBe(5);
     expect(await text('[data-stat="unique-scans"]')).toBe(String(rest.unique_scans));
-    const periods = await page.$$eval('.chart-data tbody tr', (rows) => rows.map((r) => [(r as HTMLElement).dataset.period, r.children[1]!.textContent]));
+    const periods = await page.$$eval('.chart-data tbody tr', (rows) =>
+      rows.map((r) => [(r as HTMLElement).dataset.period, r.children[1]!.textContent]),
+    );
     expect(periods).toEqual(rest.timeseries.map((p: { period: string; scans: number }) => [p.period, String(p.scans)]));
     for (const dimension of ['country', 'device', 'os', 'browser', 'referrer']) {
-      const shown = await page.$$eval(`[data-dimension="${dimension}"] tr`, (rows) => rows.map((r) => [(r as HTMLElement).dataset.value, r.lastElementChild!.textContent]));
-      expect(shown, dimension).toEqual(rest.breakdowns[dimension].map((c: { value: string | null; scans: number }) => [c.value ?? '', String(c.scans)]));
+      const shown = await page.$$eval(`[data-dimension="${dimension}"] tr`, (rows) =>
+        rows.map((r) => [(r as HTMLElement).dataset.value, r.lastElementChild!.textContent]),
+      );
+      expect(shown, dimension).toEqual(
+        rest.breakdowns[dimension].map((c: { value: string | null; scans: number }) => [
+          c.value ?? '',
+          String(c.scans),
+        ]),
+      );
     }
     // Drawn on the canvas, not only in the table.
     const inked = await page.$eval('.chart canvas', (canvas) => {
-      const { data } = (canvas as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
+      const { data } = (canvas as HTMLCanvasElement)
+        .getContext('2d')!
+        .getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
       let n = 0;
       for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
       return n;
@@ -157,8 +201,17 @@ describe('the dashboard in Chromium', () => {
 
     // Weeks instead of days: the same total, the REST answer's periods.
     await page.selectOption('#range-granularity', 'week');
-    const weekly = (await app.request('GET', `/v1/codes/${id}/scans?from=${range.from}&to=${range.to}&granularity=week&timezone=UTC`, { key })).body;
-    await page.waitForFunction((n) => document.querySelectorAll('.chart-data tbody tr').length === n, weekly.timeseries.length);
+    const weekly = (
+      await app.request(
+        'GET',
+        `/v1/codes/${id}/scans?from=${range.from}&to=${range.to}&granularity=week&timezone=UTC`,
+        { key },
+      )
+    ).body;
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.chart-data tbody tr').length === n,
+      weekly.timeseries.length,
+    );
     expect(await text('[data-stat="total-scans"]')).toBe(String(weekly.total_scans));
 
     // The account overview agrees with GET /v1/analytics/overview.
@@ -169,8 +222,15 @@ describe('the dashboard in Chromium', () => {
     expect(await rowsOf('.top-codes tbody tr')).toEqual([[id, 'https://example.com/spring', '5']]);
     // Account-wide breakdowns as the overview counts them (iOS and Windows, Safari and Chrome, news.example).
     for (const dimension of ['country', 'device', 'os', 'browser', 'referrer']) {
-      const shown = await page.$$eval(`[data-dimension="${dimension}"] tr`, (rows) => rows.map((r) => [(r as HTMLElement).dataset.value, r.lastElementChild!.textContent]));
-      expect(shown, dimension).toEqual(overview.breakdowns[dimension].map((c: { value: string | null; scans: number }) => [c.value ?? '', String(c.scans)]));
+      const shown = await page.$$eval(`[data-dimension="${dimension}"] tr`, (rows) =>
+        rows.map((r) => [(r as HTMLElement).dataset.value, r.lastElementChild!.textContent]),
+      );
+      expect(shown, dimension).toEqual(
+        overview.breakdowns[dimension].map((c: { value: string | null; scans: number }) => [
+          c.value ?? '',
+          String(c.scans),
+        ]),
+      );
     }
     expect(overview.breakdowns.referrer).toEqual([{ value: 'news.example', scans: 5 }]);
     expect(overview.breakdowns.os.map((c: { value: string }) => c.value).sort()).toEqual(['Windows', 'iOS']);
@@ -180,13 +240,23 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
     const row = page.locator(`tr[data-code-id="${id}"]`);
     await row.waitFor();
-    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual(['Spring poster', 'active', id, 'https://example.com/spring', 'branded', '5', expect.any(String)]);
+    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual([
+      'Spring poster',
+      'active',
+      id,
+      'https://example.com/spring',
+      'branded',
+      '5',
+      expect.any(String),
+    ]);
     // Asked at 64 px; drawn at the smallest size that scans, as the image endpoint says it draws it.
-    const drawn = (await app.request('GET', `/v1/codes/${id}/image?format=svg&size=64`, { key })).headers.get('image-width');
+    const drawn = (await app.request('GET', `/v1/codes/${id}/image?format=svg&size=64`, { key })).headers.get(
+      'image-width',
+    );
     expect(await row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(Number(drawn));
     await shot('codes');
     await page.fill('input[type=search]', 'autumn');
-    await page.getByText('No code\'s name or content contains “autumn”.').waitFor();
+    await page.getByText("No code's name or content contains “autumn”.").waitFor();
     await page.fill('input[type=search]', 'spring');
     await row.waitFor();
     // By its name too, in any case.
@@ -213,7 +283,9 @@ describe('the dashboard in Chromium', () => {
       await page.setInputFiles('#csv-file', { name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await page.click('text=Upload and create');
     };
-    await upload('content,fg_color,style\nhttps://example.com/ok,,\njavascript:alert(1),,\nhttps://example.com/blue,blue,dots\n');
+    await upload(
+      'content,fg_color,style\nhttps://example.com/ok,,\njavascript:alert(1),,\nhttps://example.com/blue,blue,dots\n',
+    );
     await page.locator('.row-problems').waitFor();
     expect(await text('.error-box')).toMatch(/^Nothing was created: 2 of 3 rows are invalid/);
     expect(await rowsOf('.row-problems tbody tr')).toEqual([
@@ -225,7 +297,10 @@ describe('the dashboard in Chromium', () => {
 
     await upload('content,style\nhttps://example.com/bulk/1,dots\nhttps://example.com/bulk/2,rounded\n');
     await page.getByText(/^Created 2 codes/).waitFor();
-    expect(await page.locator('.bulk-result li').allInnerTexts()).toEqual([expect.stringContaining('https://example.com/bulk/1'), expect.stringContaining('https://example.com/bulk/2')]);
+    expect(await page.locator('.bulk-result li').allInnerTexts()).toEqual([
+      expect.stringContaining('https://example.com/bulk/1'),
+      expect.stringContaining('https://example.com/bulk/2'),
+    ]);
     expect(await countCodes(app, key)).toBe(before + 2);
     expect(pageErrors).toEqual([]);
   });
@@ -249,7 +324,11 @@ describe('serving /dashboard', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    for (const path of ['/dashboard/assets/index-missing.js', '/dashboard/assets/..%2Findex.html', '/dashboard/assets/.hidden']) {
+    for (const path of [
+      '/dashboard/assets/index-missing.js',
+      '/dashboard/assets/..%2Findex.html',
+      '/dashboard/assets/.hidden',
+    ]) {
       const missing = await app.request('GET', path);
       expect(missing.status, path).toBe(404);
       expect(missing.headers.get('content-type')).toContain('application/problem+json');

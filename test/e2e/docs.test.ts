@@ -18,37 +18,41 @@ afterAll(async () => {
 });
 
 describe('GET /docs', () => {
-  it.each(['v1', 'v2'])('renders every operation of the %s document; its policy blocks every other origin', async (version) => {
-    const document = (await app.request('GET', `/${version}/openapi.json`)).body;
-    const operationIds = Object.values<Record<string, { operationId?: string }>>(document.paths).flatMap((item) =>
-      Object.values(item).flatMap((op) => (op && typeof op === 'object' && op.operationId ? [op.operationId] : [])),
-    );
-    expect(operationIds.length).toBeGreaterThan(5);
+  it.each(['v1', 'v2'])(
+    'renders every operation of the %s document; its policy blocks every other origin',
+    async (version) => {
+      const document = (await app.request('GET', `/${version}/openapi.json`)).body;
+      const operationIds = Object.values<Record<string, { operationId?: string }>>(document.paths).flatMap((item) =>
+        Object.values(item).flatMap((op) => (op && typeof op === 'object' && op.operationId ? [op.operationId] : [])),
+      );
+      expect(operationIds.length).toBeGreaterThan(5);
 
-    const page = await browser.newPage();
-    const pageErrors: string[] = [];
-    collectPageErrors(page, pageErrors);
-    const isForeign = (url: string) => !url.startsWith(app.url) && !/^(data|blob):/.test(url);
-    const foreign: string[] = [];
-    const blockedByPolicy: string[] = [];
-    page.on('request', (request) => {
-      if (isForeign(request.url())) foreign.push(request.url());
-    });
-    page.on('requestfailed', (request) => {
-      if (isForeign(request.url()) && request.failure()?.errorText === 'csp') blockedByPolicy.push(request.url());
-    });
-    await page.goto(`${app.url}/docs?version=${version}`);
-    // Redoc gives each operation an element whose id is operation/<operationId>.
-    for (const id of operationIds) await page.locator(`[id="operation/${id}"]`).waitFor({ state: 'attached', timeout: 15_000 });
-    await expect(page.locator('h1').first().textContent()).resolves.toContain('QR code service API');
-    // The one foreign request is Redoc's footer logo, and the policy refused it; the console
-    // has nothing but that refusal.
-    expect(foreign).toEqual(['https://cdn.redoc.ly/redoc/logo-mini.svg']);
-    expect(blockedByPolicy).toEqual(foreign);
-    expect(pageErrors.filter((text) => !text.includes('cdn.redoc.ly'))).toEqual([]);
-    await page.screenshot({ path: `test-results/docs-${version}.png` });
-    await page.close();
-  });
+      const page = await browser.newPage();
+      const pageErrors: string[] = [];
+      collectPageErrors(page, pageErrors);
+      const isForeign = (url: string) => !url.startsWith(app.url) && !/^(data|blob):/.test(url);
+      const foreign: string[] = [];
+      const blockedByPolicy: string[] = [];
+      page.on('request', (request) => {
+        if (isForeign(request.url())) foreign.push(request.url());
+      });
+      page.on('requestfailed', (request) => {
+        if (isForeign(request.url()) && request.failure()?.errorText === 'csp') blockedByPolicy.push(request.url());
+      });
+      await page.goto(`${app.url}/docs?version=${version}`);
+      // Redoc gives each operation an element whose id is operation/<operationId>.
+      for (const id of operationIds)
+        await page.locator(`[id="operation/${id}"]`).waitFor({ state: 'attached', timeout: 15_000 });
+      await expect(page.locator('h1').first().textContent()).resolves.toContain('QR code service API');
+      // The one foreign request is Redoc's footer logo, and the policy refused it; the console
+      // has nothing but that refusal.
+      expect(foreign).toEqual(['https://cdn.redoc.ly/redoc/logo-mini.svg']);
+      expect(blockedByPolicy).toEqual(foreign);
+      expect(pageErrors.filter((text) => !text.includes('cdn.redoc.ly'))).toEqual([]);
+      await page.screenshot({ path: `test-results/docs-${version}.png` });
+      await page.close();
+    },
+  );
 });
 
 describe('GET /graphql in a browser (GraphiQL, outside production)', () => {
@@ -65,7 +69,11 @@ describe('GET /graphql in a browser (GraphiQL, outside production)', () => {
     await page.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
     // What GraphiQL sends once a key is set in its headers tab: a POST to this origin.
     await page.evaluate(async (bearer) => {
-      const res = await fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: '{"query":"{ codes(first: 1) { edges { cursor } } }"}' });
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: '{"query":"{ codes(first: 1) { edges { cursor } } }"}',
+      });
       if (res.status !== 200) throw new Error(`GraphQL answered ${res.status}`);
     }, key);
     expect(foreign).toEqual([]);

@@ -27,11 +27,20 @@ const LB = 'http://127.0.0.1:3480';
 const STATS = 'http://127.0.0.1:3489/stats;csv';
 const DRAIN_MS = 3000;
 
-const galera = (...args: string[]) => execFileSync(GALERA, args, { env: { ...process.env, FLEET_DIR }, stdio: ['ignore', 'pipe', 'inherit'], timeout: 240_000 }).toString();
+const galera = (...args: string[]) =>
+  execFileSync(GALERA, args, {
+    env: { ...process.env, FLEET_DIR },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 240_000,
+  }).toString();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function mysql(port: number, database?: string): Knex {
-  return knex({ client: 'mysql2', connection: { host: '127.0.0.1', port, user: 'fleet', database, timezone: 'Z' }, pool: { min: 0, max: 2 } });
+  return knex({
+    client: 'mysql2',
+    connection: { host: '127.0.0.1', port, user: 'fleet', database, timezone: 'Z' },
+    pool: { min: 0, max: 2 },
+  });
 }
 
 interface Instance {
@@ -64,10 +73,19 @@ const serviceEnv = (i: Instance): Record<string, string> => ({
 });
 
 function cli(args: string[], env: Record<string, string>): string {
-  return execFileSync(process.execPath, ['dist/server/src/cli.js', ...args], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', ...env }, timeout: 120_000 }).toString();
+  return execFileSync(process.execPath, ['dist/server/src/cli.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    timeout: 120_000,
+  }).toString();
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -92,18 +110,29 @@ async function lbStatus(backend: string, server: string): Promise<string> {
 async function lbCounters(backend: string, server: string): Promise<{ sessions: number; r3xx: number }> {
   const csv = await (await fetch(STATS)).text();
   const header = csv.split('\n')[0]!.replace(/^# /, '').split(',');
-  const row = csv.split('\n').find((line) => line.startsWith(`${backend},${server},`))!.split(',');
+  const row = csv
+    .split('\n')
+    .find((line) => line.startsWith(`${backend},${server},`))!
+    .split(',');
   return { sessions: Number(row[header.indexOf('stot')]), r3xx: Number(row[header.indexOf('hrsp_3xx')]) };
 }
 
 async function startInstance(i: Instance): Promise<void> {
   const log = createWriteStream(join(WORK, `${i.name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, ['dist/server/src/main.js'], { cwd: ROOT, env: { ...process.env, ...serviceEnv(i) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/server/src/main.js'], {
+    cwd: ROOT,
+    env: { ...process.env, ...serviceEnv(i) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   i.child = child;
   i.exited = once(child, 'exit');
-  await until(`instance ${i.name} ready`, async () => (await fetch(`http://127.0.0.1:${i.port}/readyz`)).status === 200, 30_000);
+  await until(
+    `instance ${i.name} ready`,
+    async () => (await fetch(`http://127.0.0.1:${i.port}/readyz`)).status === 200,
+    30_000,
+  );
 }
 
 async function stopInstance(i: Instance): Promise<void> {
@@ -147,11 +176,14 @@ async function createCode(base: string, content: string): Promise<{ id: string; 
   return { id: code.id, path: new URL(code.scan_url).pathname };
 }
 
-const storedScans = async (codeId: string) => Number((await node3('scans').where({ code_id: codeId }).count({ n: '*' }))[0]!.n);
+const storedScans = async (codeId: string) =>
+  Number((await node3('scans').where({ code_id: codeId }).count({ n: '*' }))[0]!.n);
 
 /** Waits for the stored count to reach `expected` (the instances retry failed batches), then returns it. */
 async function settledCount(codeId: string, expected: number, timeoutMs = 60_000): Promise<number> {
-  await until(`${expected} scans stored`, async () => (await storedScans(codeId)) >= expected, timeoutMs, 500).catch(() => undefined);
+  await until(`${expected} scans stored`, async () => (await storedScans(codeId)) >= expected, timeoutMs, 500).catch(
+    () => undefined,
+  );
   await sleep(1000); // and nothing more arrives: a batch written twice would show here
   return storedScans(codeId);
 }
@@ -175,11 +207,18 @@ beforeAll(async () => {
 
   // Migrated once, through the DB frontend; the instances do not migrate.
   cli(['migrate'], { DATABASE_URL: instances[0]!.databaseUrl });
-  key = cli(['keys', 'create', '--account', 'fleet'], { DATABASE_URL: instances[0]!.databaseUrl }).trim().split('\n').at(-1)!;
+  key = cli(['keys', 'create', '--account', 'fleet'], { DATABASE_URL: instances[0]!.databaseUrl })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   // a first: it writes the OAuth key file, which b then reads.
   await startInstance(instances[0]!);
   await startInstance(instances[1]!);
-  await until('both instances UP in HAProxy', async () => (await lbStatus('qr_instances', 'a')) === 'UP' && (await lbStatus('qr_instances', 'b')) === 'UP', 20_000);
+  await until(
+    'both instances UP in HAProxy',
+    async () => (await lbStatus('qr_instances', 'a')) === 'UP' && (await lbStatus('qr_instances', 'b')) === 'UP',
+    20_000,
+  );
 });
 
 afterAll(async () => {
@@ -200,7 +239,9 @@ describe('a fleet on Galera', () => {
        WHERE t.table_schema = 'qr' AND t.table_type = 'BASE TABLE' AND c.constraint_name IS NULL
        ORDER BY t.table_name`,
     );
-    const tables = await node3.raw(`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = 'qr' AND table_type = 'BASE TABLE'`);
+    const tables = await node3.raw(
+      `SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = 'qr' AND table_type = 'BASE TABLE'`,
+    );
     const withoutKey = (missing[0] as { name: string }[]).map((r) => r.name);
     results.tables = { total: Number(tables[0][0].n), withoutPrimaryKey: withoutKey };
     expect(withoutKey).toEqual([]);
@@ -223,11 +264,19 @@ describe('a fleet on Galera', () => {
     const before = { a: await lbCounters('qr_instances', 'a'), b: await lbCounters('qr_instances', 'b') };
     const outcomes: string[] = [];
     const N = 600;
-    for (let i = 0; i < N; i += 20) outcomes.push(...(await Promise.all(Array.from({ length: 20 }, () => scan(LB, code.path)))));
+    for (let i = 0; i < N; i += 20)
+      outcomes.push(...(await Promise.all(Array.from({ length: 20 }, () => scan(LB, code.path)))));
     const redirects = outcomes.filter((o) => o === '302').length;
     const after = { a: await lbCounters('qr_instances', 'a'), b: await lbCounters('qr_instances', 'b') };
     const stored = await settledCount(code.id, redirects);
-    results.both = { sent: N, outcomes: tally(outcomes), redirects, stored, viaA: after.a.r3xx - before.a.r3xx, viaB: after.b.r3xx - before.b.r3xx };
+    results.both = {
+      sent: N,
+      outcomes: tally(outcomes),
+      redirects,
+      stored,
+      viaA: after.a.r3xx - before.a.r3xx,
+      viaB: after.b.r3xx - before.b.r3xx,
+    };
     expect(redirects).toBe(N);
     expect(after.a.r3xx - before.a.r3xx).toBeGreaterThan(0);
     expect(after.b.r3xx - before.b.r3xx).toBeGreaterThan(0);
@@ -275,8 +324,18 @@ describe('a fleet on Galera', () => {
 
     const redirects = outcomes.filter((o) => o === '302').length;
     const stored = await settledCount(code.id, redirects, 90_000);
-    const window = failedAt.length ? { firstMsAfterKill: Math.min(...failedAt) - killedAt, lastMsAfterKill: Math.max(...failedAt) - killedAt } : null;
-    results.nodeKill = { burstMs, scans: tally(outcomes), failedScanWindow: window, redirects, stored, api: tally(api), rejoinMs };
+    const window = failedAt.length
+      ? { firstMsAfterKill: Math.min(...failedAt) - killedAt, lastMsAfterKill: Math.max(...failedAt) - killedAt }
+      : null;
+    results.nodeKill = {
+      burstMs,
+      scans: tally(outcomes),
+      failedScanWindow: window,
+      redirects,
+      stored,
+      api: tally(api),
+      rejoinMs,
+    };
     expect(stored).toBe(redirects);
     // The cluster stalls until the dead node is evicted; the instances answer scans from memory meanwhile.
     expect(tally(outcomes)).toEqual({ '302': outcomes.length });
@@ -301,7 +360,11 @@ describe('a fleet on Galera', () => {
       const t0 = Date.now();
       await stopInstance(i);
       await startInstance(i);
-      await until(`${i.name} back UP in HAProxy`, async () => (await lbStatus('qr_instances', i.name)) === 'UP', 30_000);
+      await until(
+        `${i.name} back UP in HAProxy`,
+        async () => (await lbStatus('qr_instances', i.name)) === 'UP',
+        30_000,
+      );
       timings[i.name] = Date.now() - t0;
     }
     await sleep(1000);
@@ -319,14 +382,21 @@ describe('a fleet on Galera', () => {
       instances.map((i) => {
         const lines = readFileSync(join(WORK, `${i.name}.log`), 'utf8').split('\n');
         const failed = lines.filter((l) => l.includes('scan batch write failed'));
-        return [i.name, { batchWriteFailures: failed.length, deadlocks: failed.filter((l) => l.includes('ER_LOCK_DEADLOCK')).length }];
+        return [
+          i.name,
+          { batchWriteFailures: failed.length, deadlocks: failed.filter((l) => l.includes('ER_LOCK_DEADLOCK')).length },
+        ];
       }),
     );
     const status = async (port: number) => {
       const db = mysql(port);
-      const [rows] = await db.raw(`SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_cert_failures', 'wsrep_local_bf_aborts')`);
+      const [rows] = await db.raw(
+        `SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_cert_failures', 'wsrep_local_bf_aborts')`,
+      );
       await db.destroy();
-      return Object.fromEntries((rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, Number(r.Value)]));
+      return Object.fromEntries(
+        (rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, Number(r.Value)]),
+      );
     };
     results.retries = { logs, node2: await status(3312), node1SinceRestart: await status(3311) };
     // Every earlier step compared stored rows with 302 answers: a dropped batch would have failed there.

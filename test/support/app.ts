@@ -34,7 +34,11 @@ export interface TestApp {
   services: Services;
   testDb: TestDb;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
-  graphql<T = any>(key: string | undefined, query: string, variables?: Record<string, unknown>): Promise<TestResponse<T>>;
+  graphql<T = any>(
+    key: string | undefined,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<TestResponse<T>>;
   /** A new account with one API key (every scope unless `scopes` names some); returns the key. */
   newAccountKey(name?: string, options?: { scopes?: readonly Scope[] }): Promise<string>;
   close(): Promise<void>;
@@ -51,7 +55,10 @@ export const NO_DNS: ResolveTxt = async (name) => {
 };
 
 /** The app over a fresh, migrated database, or over `options.testDb` as it is (the upgrade test's). */
-export async function getTestApp(env: Record<string, string> = {}, options: { testDb?: TestDb; resolveTxt?: ResolveTxt; now?: () => number } = {}): Promise<TestApp> {
+export async function getTestApp(
+  env: Record<string, string> = {},
+  options: { testDb?: TestDb; resolveTxt?: ResolveTxt; now?: () => number } = {},
+): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDb());
   // Each app its own OAuth keys, as each its own database.
   const oauthKeysFile = join(tmpdir(), `qr-oauth-keys-${randomBytes(6).toString('hex')}.json`);
@@ -68,7 +75,10 @@ export async function getTestApp(env: Record<string, string> = {}, options: { te
     ...env,
   });
   const logger = createLogger(config);
-  const services = await createServices(testDb.db, config, logger, { resolveTxt: options.resolveTxt ?? NO_DNS, now: options.now });
+  const services = await createServices(testDb.db, config, logger, {
+    resolveTxt: options.resolveTxt ?? NO_DNS,
+    now: options.now,
+  });
   server.on('request', buildRequestListener({ services, logger }));
 
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {

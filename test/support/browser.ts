@@ -13,16 +13,28 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** Fails a dashboard suite at once, saying what to do, when the build or Chromium is missing. */
 export function requireBuiltDashboard(): void {
   if (!existsSync(join(DASHBOARD_DIR, 'index.html'))) {
-    throw new Error(`The dashboard is not built (${DASHBOARD_DIR} has no index.html): run \`npm run build\` before the tests.`);
+    throw new Error(
+      `The dashboard is not built (${DASHBOARD_DIR} has no index.html): run \`npm run build\` before the tests.`,
+    );
   }
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y chromium).`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y chromium).`);
 }
 
 /** Collects a page's console errors and uncaught exceptions (CSP refusals included) into `errors`. */
@@ -43,4 +55,3 @@ export async function openDashboardBrowser(errors: string[]): Promise<{ browser:
   collectPageErrors(page, errors);
   return { browser, page };
 }
-

@@ -89,10 +89,14 @@ export async function loadContract(app: TestApp, version = 'v1'): Promise<Contra
   }
 
   /** The declared response and where it sits in the document (shared ones are components). */
-  function declaredResponse(op: Operation, status: string): { response: Operation['responses'][string]; at: string[] } | undefined {
+  function declaredResponse(
+    op: Operation,
+    status: string,
+  ): { response: Operation['responses'][string]; at: string[] } | undefined {
     const declared = op.responses[status] as (Operation['responses'][string] & { $ref?: string }) | undefined;
     if (!declared) return undefined;
-    if (!declared.$ref) return { response: declared, at: ['paths', op.template, op.method.toLowerCase(), 'responses', status] };
+    if (!declared.$ref)
+      return { response: declared, at: ['paths', op.template, op.method.toLowerCase(), 'responses', status] };
     const at = declared.$ref.replace(/^#\//, '').split('/');
     return { response: at.reduce((node: any, part) => node[part], document), at };
   }
@@ -117,7 +121,10 @@ export async function loadContract(app: TestApp, version = 'v1'): Promise<Contra
       const op = find(method, path);
       const status = String(response.status);
       const found = declaredResponse(op, status);
-      expect(found, `${op.operationId} answered ${status}, which the document does not declare: ${response.text.slice(0, 300)}`).toBeDefined();
+      expect(
+        found,
+        `${op.operationId} answered ${status}, which the document does not declare: ${response.text.slice(0, 300)}`,
+      ).toBeDefined();
       const declared = found!.response;
       const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
       const mediaTypes = Object.keys(declared!.content ?? {});
@@ -133,7 +140,8 @@ export async function loadContract(app: TestApp, version = 'v1'): Promise<Contra
         }
       }
       for (const [name, header] of Object.entries(declared!.headers ?? {})) {
-        if (header.required) expect(response.headers.get(name), `${op.operationId} ${status} header ${name}`).not.toBeNull();
+        if (header.required)
+          expect(response.headers.get(name), `${op.operationId} ${status} header ${name}`).not.toBeNull();
       }
       let statuses = seen.get(op.operationId);
       if (!statuses) seen.set(op.operationId, (statuses = new Set()));
@@ -147,7 +155,8 @@ export async function loadContract(app: TestApp, version = 'v1'): Promise<Contra
         const gaps: string[] = [];
         if (!statuses.some((s) => s < '400')) gaps.push(`${op.operationId}: no success checked`);
         const declaresClientErrors = Object.keys(op.responses).some((s) => s.startsWith('4'));
-        if (declaresClientErrors && !statuses.some((s) => s >= '400' && s < '500')) gaps.push(`${op.operationId}: no 4xx checked`);
+        if (declaresClientErrors && !statuses.some((s) => s >= '400' && s < '500'))
+          gaps.push(`${op.operationId}: no 4xx checked`);
         return gaps;
       });
       expect(missing).toEqual([]);
@@ -157,7 +166,11 @@ export async function loadContract(app: TestApp, version = 'v1'): Promise<Contra
 
 /** A request through the test app whose answer is checked against the contract. */
 export function contractClient(app: TestApp, contract: Contract) {
-  return async function call<T = any>(method: string, path: string, options?: Parameters<TestApp['request']>[2]): Promise<TestResponse<T>> {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    options?: Parameters<TestApp['request']>[2],
+  ): Promise<TestResponse<T>> {
     const response = await app.request<T>(method, path, options);
     contract.check(method, path, response);
     return response;
@@ -165,7 +178,10 @@ export function contractClient(app: TestApp, contract: Contract) {
 }
 
 /** A fresh test app with its served contract and a checking client: every contract suite's start. */
-export async function startContractApp(env: Record<string, string> = {}, options: Parameters<typeof getTestApp>[1] = {}) {
+export async function startContractApp(
+  env: Record<string, string> = {},
+  options: Parameters<typeof getTestApp>[1] = {},
+) {
   const app = await getTestApp(env, options);
   const contract = await loadContract(app);
   return { app, contract, call: contractClient(app, contract) };

@@ -62,7 +62,11 @@ export async function requireDecoderTools(): Promise<void> {
 }
 
 /** A temporary folder for one test file's images, and a way to remove it. */
-export async function scratchDir(): Promise<{ path: (name: string) => string; write: (name: string, bytes: Uint8Array) => Promise<string>; remove: () => Promise<void> }> {
+export async function scratchDir(): Promise<{
+  path: (name: string) => string;
+  write: (name: string, bytes: Uint8Array) => Promise<string>;
+  remove: () => Promise<void>;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'qr-decoders-'));
   const path = (name: string) => join(dir, name);
   return {

@@ -30,14 +30,21 @@ export function fakeDns(): FakeDns {
 }
 
 /** A GET to the server at `baseUrl` with this Host header; the redirect is not followed. */
-export function getWithHost(baseUrl: string, host: string, path: string): Promise<{ status: number; location: string | null; body: string }> {
+export function getWithHost(
+  baseUrl: string,
+  host: string,
+  path: string,
+): Promise<{ status: number; location: string | null; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: new URL(baseUrl).port, path, method: 'GET', headers: { host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ?? null, body }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port: new URL(baseUrl).port, path, method: 'GET', headers: { host } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ?? null, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -12,7 +12,9 @@ export interface LogoServer {
 
 /** A 64x64 PNG: a coloured disc, the kind of mark a brand puts in its codes. */
 export function logoPng(disc = 'e11d48'): Buffer {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="30" fill="#${disc}"/><rect x="20" y="20" width="24" height="24" fill="#fde047"/></svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="30" ` +
+    `fill="#${disc}"/><rect x="20" y="20" width="24" height="24" fill="#fde047"/></svg>`;
   return new Resvg(svg).render().asPng();
 }
 

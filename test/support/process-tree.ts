@@ -9,7 +9,9 @@ export function processTree(root: number): number[] {
     .flatMap((pid) => {
       try {
         // The parent pid is the second field after the parenthesised command name.
-        return [[Number(pid), Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])] as const];
+        return [
+          [Number(pid), Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])] as const,
+        ];
       } catch {
         return []; // gone meanwhile
       }

@@ -46,10 +46,18 @@ function ensureServerBuilt(): void {
 function npmStart(env: Record<string, string>): ChildProcess {
   ensureServerBuilt();
   const { NODE_ENV: _runner, ...inherited } = process.env;
-  return spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
-export async function runCli(args: string[], env: Record<string, string>, tree?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  tree?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = nodeWithTsx('src/cli.ts', args, env, tree);
   let stdout = '';
   let stderr = '';
@@ -73,7 +81,10 @@ export interface ServerProcess {
   exited: Promise<number | null>;
   /** The command lines of the child and its own children (npm start runs node under a shell). */
   commandLine: () => string;
-  /** Resolves with the first match of `pattern` in the output so far or to come; rejects after `timeoutMs` or when the process exits first. */
+  /**
+   * Resolves with the first match of `pattern` in the output so far or to come; rejects after `timeoutMs` or when the
+   * process exits first.
+   */
   waitForLog: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
 }
 
@@ -88,7 +99,11 @@ function commandLines(root: number): string {
  * Starts src/main.ts (or, with `via: 'npm start'`, the documented command) on a free port and
  * resolves once it logs that it listens.
  */
-export async function startServer(env: Record<string, string>, tree?: string, via: 'node' | 'npm start' = 'node'): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  tree?: string,
+  via: 'node' | 'npm start' = 'node',
+): Promise<ServerProcess> {
   const serverEnv = { PORT: '0', LOG_LEVEL: 'info', ...env };
   const child = via === 'npm start' ? npmStart(serverEnv) : nodeWithTsx('src/main.ts', [], serverEnv, tree);
   let output = '';
@@ -109,7 +124,10 @@ export async function startServer(env: Record<string, string>, tree?: string, vi
         const match = pattern.exec(output);
         if (match) stop(() => resolve(match));
       };
-      const timer = setTimeout(() => stop(() => reject(new Error(`no ${pattern} in the output within ${timeoutMs} ms:\n${output}`))), timeoutMs);
+      const timer = setTimeout(
+        () => stop(() => reject(new Error(`no ${pattern} in the output within ${timeoutMs} ms:\n${output}`))),
+        timeoutMs,
+      );
       void exited.then(() => {
         check();
         if (waiters.has(check)) stop(() => reject(new Error(`exited without ${pattern} in the output:\n${output}`)));
@@ -146,6 +164,12 @@ export async function callServer(server: ServerProcess, key: string, method: str
   const text = await res.text();
   const parsed = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
   // A 500 says why in the server's log, not in the answer.
-  const logged = res.status >= 500 ? server.logs().split('\n').filter((line) => line.includes('"level":50')) : [];
+  const logged =
+    res.status >= 500
+      ? server
+          .logs()
+          .split('\n')
+          .filter((line) => line.includes('"level":50'))
+      : [];
   return { status: res.status, headers: res.headers, body: parsed, text: [text, ...logged].join('\n') };
 }

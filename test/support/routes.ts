@@ -17,5 +17,9 @@ export interface RegisteredRoute {
 export function apiRoutes(version: ApiVersion, services: Services): RegisteredRoute[] {
   return createApiRouter(version, services)
     .stack.filter((layer) => typeof layer.path === 'string' && layer.methods.length > 0)
-    .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: layer.path as string, scope: scopeOf(layer.stack) })));
+    .flatMap((layer) =>
+      layer.methods
+        .filter((m) => m !== 'HEAD')
+        .map((method) => ({ method, path: layer.path as string, scope: scopeOf(layer.stack) })),
+    );
 }

@@ -44,7 +44,12 @@ export function scanEvent(code: { id: string; slug?: string | null }, accountId:
 }
 
 /** Records the scans in order (the salt of each UTC day is created as the day is first seen). */
-export async function recordScans(app: TestApp, key: string, code: { id: string; slug?: string | null }, scans: ScanSpec[]): Promise<void> {
+export async function recordScans(
+  app: TestApp,
+  key: string,
+  code: { id: string; slug?: string | null },
+  scans: ScanSpec[],
+): Promise<void> {
   const accountId = await accountIdOf(app, key);
   for (const s of scans) app.services.scans.recorder.enqueue(scanEvent(code, accountId, s));
   await app.services.scans.recorder.flush();

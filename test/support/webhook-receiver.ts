@@ -42,7 +42,14 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
       } catch {
         // not JSON: recorded as is
       }
-      const request: Received = { path: req.url ?? '/', headers: req.headers, body, id: String(req.headers['webhook-id'] ?? ''), type, at: Date.now() };
+      const request: Received = {
+        path: req.url ?? '/',
+        headers: req.headers,
+        body,
+        id: String(req.headers['webhook-id'] ?? ''),
+        type,
+        at: Date.now(),
+      };
       received.push(request);
       const answer = respond(request, received.length - 1);
       if (answer === 'hang') return;
@@ -62,7 +69,11 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
     async waitFor(predicate, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
-        if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${received.length} requests: ${received.map((r) => `${r.type}:${r.id}`).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `receiver: condition not met within ${timeoutMs} ms; got ${received.length} requests: ` +
+              `${received.map((r) => `${r.type}:${r.id}`).join(', ')}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return received;

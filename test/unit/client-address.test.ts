@@ -22,7 +22,10 @@ describe('client address', () => {
   });
 
   it('TRUSTED_PROXIES: skips our proxies from the right, over several hops and IPv6', () => {
-    const address = createClientAddress({ trustProxy: false, trustedProxies: ['10.0.0.0/8', '2001:db8::/32', '127.0.0.1'] });
+    const address = createClientAddress({
+      trustProxy: false,
+      trustedProxies: ['10.0.0.0/8', '2001:db8::/32', '127.0.0.1'],
+    });
     expect(address(xff('1.2.3.4, 81.2.69.142, 10.1.1.1, 10.2.2.2'), '127.0.0.1')).toBe('81.2.69.142');
     expect(address(xff('2a00:1450::1, 2001:db8::7'), '10.9.9.9')).toBe('2a00:1450::1');
     expect(address(xff('81.2.69.142'), '::ffff:10.0.0.3')).toBe('81.2.69.142');

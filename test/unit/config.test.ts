@@ -40,7 +40,12 @@ describe('loadConfig', () => {
   it('lists every problem at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x', MIGRATE_ON_START: 'maybe', PUBLIC_BASE_URL: 'ftp://x' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'postgres://x',
+        MIGRATE_ON_START: 'maybe',
+        PUBLIC_BASE_URL: 'ftp://x',
+      });
     } catch (err) {
       error = err;
     }
@@ -86,10 +91,18 @@ describe('loadConfig', () => {
     } catch (err) {
       error = err;
     }
-    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['REDIS_URL', 'WEBHOOK_RETRY_SCALE', 'WEBHOOK_TIMEOUT_MS']);
+    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'REDIS_URL',
+      'WEBHOOK_RETRY_SCALE',
+      'WEBHOOK_TIMEOUT_MS',
+    ]);
   });
   it('reads TRUSTED_PROXIES as addresses and ranges, naming every bad entry', () => {
-    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 2001:db8::/32,127.0.0.1' }).trustedProxies).toEqual(['10.0.0.0/8', '2001:db8::/32', '127.0.0.1']);
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 2001:db8::/32,127.0.0.1' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '2001:db8::/32',
+      '127.0.0.1',
+    ]);
     expect(loadConfig({}).trustedProxies).toEqual([]);
     let error: unknown;
     try {
@@ -139,8 +152,13 @@ describe('loadConfig', () => {
   });
 
   it('puts the OAuth issuer under PUBLIC_BASE_URL unless told, with 10-minute access tokens', () => {
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://qr.example.com/' })).toMatchObject({ oauthIssuer: 'https://qr.example.com/oauth', oauthAccessTokenTtlMs: 600_000 });
-    expect(loadConfig({ OAUTH_ISSUER: 'https://api.example.com/oauth', OAUTH_ACCESS_TOKEN_TTL_MS: '300000' })).toMatchObject({
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://qr.example.com/' })).toMatchObject({
+      oauthIssuer: 'https://qr.example.com/oauth',
+      oauthAccessTokenTtlMs: 600_000,
+    });
+    expect(
+      loadConfig({ OAUTH_ISSUER: 'https://api.example.com/oauth', OAUTH_ACCESS_TOKEN_TTL_MS: '300000' }),
+    ).toMatchObject({
       oauthIssuer: 'https://api.example.com/oauth',
       oauthAccessTokenTtlMs: 300_000,
     });
@@ -150,7 +168,9 @@ describe('loadConfig', () => {
 
   it('serves no metrics unless METRICS_TOKEN or METRICS_PORT is set; the internal port is on loopback by default', () => {
     expect(loadConfig({})).toMatchObject({ metricsToken: null, metricsPort: null, metricsHost: '127.0.0.1' });
-    expect(loadConfig({ METRICS_TOKEN: 'a-random-secret-of-32-characters', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' })).toMatchObject({
+    expect(
+      loadConfig({ METRICS_TOKEN: 'a-random-secret-of-32-characters', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }),
+    ).toMatchObject({
       metricsToken: 'a-random-secret-of-32-characters',
       metricsPort: 9464,
       metricsHost: '10.0.0.5',
@@ -161,14 +181,20 @@ describe('loadConfig', () => {
     } catch (err) {
       error = err;
     }
-    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['METRICS_PORT', 'METRICS_TOKEN']);
+    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'METRICS_PORT',
+      'METRICS_TOKEN',
+    ]);
   });
 
   it('runs one process unless WEB_CONCURRENCY asks for more; auto is one per core', () => {
     expect(loadConfig({}).webConcurrency).toBe(1);
     expect(loadConfig({ WEB_CONCURRENCY: '4', DATABASE_URL: 'mysql://u@db/qr' }).webConcurrency).toBe(4);
-    expect(loadConfig({ WEB_CONCURRENCY: 'auto', DATABASE_URL: 'mysql://u@db/qr' }).webConcurrency).toBe(availableParallelism());
-    for (const bad of ['0', '-1', '2.5', 'all', '1000']) expect(() => loadConfig({ WEB_CONCURRENCY: bad, DATABASE_URL: 'mysql://u@db/qr' })).toThrow(/WEB_CONCURRENCY/);
+    expect(loadConfig({ WEB_CONCURRENCY: 'auto', DATABASE_URL: 'mysql://u@db/qr' }).webConcurrency).toBe(
+      availableParallelism(),
+    );
+    for (const bad of ['0', '-1', '2.5', 'all', '1000'])
+      expect(() => loadConfig({ WEB_CONCURRENCY: bad, DATABASE_URL: 'mysql://u@db/qr' })).toThrow(/WEB_CONCURRENCY/);
   });
 
   it('refuses several workers on SQLite, saying why, alongside every other problem', () => {
@@ -181,14 +207,18 @@ describe('loadConfig', () => {
     }
     const problems = (error as ConfigError).problems;
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['PORT', 'WEB_CONCURRENCY']);
-    expect(problems.find((p) => p.startsWith('WEB_CONCURRENCY'))).toMatch(/need MySQL or MariaDB.*SQLite lets one process write at a time.*Use WEB_CONCURRENCY=1 with SQLite/);
+    expect(problems.find((p) => p.startsWith('WEB_CONCURRENCY'))).toMatch(
+      /need MySQL or MariaDB.*SQLite lets one process write at a time.*Use WEB_CONCURRENCY=1 with SQLite/,
+    );
     expect(() => loadConfig({ WEB_CONCURRENCY: '2', DATABASE_URL: 'sqlite:/tmp/x.sqlite' })).toThrow(/WEB_CONCURRENCY/);
   });
 
   it('shares the cores among the workers when RENDER_WORKERS is 0; a set number is per worker', () => {
     const mysql = { DATABASE_URL: 'mysql://u@db/qr' };
     expect(loadConfig(mysql).renderWorkers).toBe(0);
-    expect(loadConfig({ ...mysql, WEB_CONCURRENCY: '2' }).renderWorkers).toBe(Math.max(1, Math.floor((availableParallelism() - 1) / 2)));
+    expect(loadConfig({ ...mysql, WEB_CONCURRENCY: '2' }).renderWorkers).toBe(
+      Math.max(1, Math.floor((availableParallelism() - 1) / 2)),
+    );
     expect(loadConfig({ ...mysql, WEB_CONCURRENCY: '2', RENDER_WORKERS: '3' }).renderWorkers).toBe(3);
   });
 
@@ -196,6 +226,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).scanRawRetentionDays).toBeNull();
     expect(loadConfig({ SCAN_RAW_RETENTION_DAYS: 'keep' }).scanRawRetentionDays).toBeNull();
     expect(loadConfig({ SCAN_RAW_RETENTION_DAYS: '90' }).scanRawRetentionDays).toBe(90);
-    for (const bad of ['0', '-1', '1.5', 'forever', '100000']) expect(() => loadConfig({ SCAN_RAW_RETENTION_DAYS: bad })).toThrow(/SCAN_RAW_RETENTION_DAYS/);
+    for (const bad of ['0', '-1', '1.5', 'forever', '100000'])
+      expect(() => loadConfig({ SCAN_RAW_RETENTION_DAYS: bad })).toThrow(/SCAN_RAW_RETENTION_DAYS/);
   });
 });

@@ -60,9 +60,9 @@ describe('static types', () => {
   it('rejects unknown fields for every type', () => {
     for (const type of STATIC_TYPES) {
       const issue = firstIssue(type, { surprise: 1 });
-      const unknown = staticContentSchemas[type].safeParse({ surprise: 1 }).error?.issues.find(
-        (i) => i.code === 'unrecognized_keys',
-      );
+      const unknown = staticContentSchemas[type]
+        .safeParse({ surprise: 1 })
+        .error?.issues.find((i) => i.code === 'unrecognized_keys');
       expect(issue).toBeDefined();
       expect(unknown).toMatchObject({ code: 'unrecognized_keys', keys: ['surprise'], path: [] });
     }
@@ -106,19 +106,33 @@ describe('email', () => {
         subject: 'Hello & welcome',
         body: 'Line 1\nLine 2: 100% = ok?',
       }),
-    ).toBe('mailto:ada+qr@example.com?subject=Hello%20%26%20welcome&body=Line%201%0D%0ALine%202%3A%20100%25%20%3D%20ok%3F');
+    ).toBe(
+      'mailto:ada+qr@example.com?subject=Hello%20%26%20welcome&body=Line%201%0D%0ALine%202%3A%20100%25%20%3D%20ok%3F',
+    );
     expect(build('email', { to: 'a@example.com', subject: 'Café Straße ☕' })).toBe(
       'mailto:a@example.com?subject=Caf%C3%A9%20Stra%C3%9Fe%20%E2%98%95',
     );
-    expect(build('email', { to: 'a@example.com', subject: '', body: 'x+y#z' })).toBe('mailto:a@example.com?body=x%2By%23z');
+    expect(build('email', { to: 'a@example.com', subject: '', body: 'x+y#z' })).toBe(
+      'mailto:a@example.com?body=x%2By%23z',
+    );
   });
 
   it('rejects bad addresses and overlong fields', () => {
     expectRejected('email', { to: 'not an email' }, ['to'], 'must be an email address such as name@example.com');
-    expectRejected('email', { to: 'a@b.com?cc=evil@x.com' }, ['to'], 'must be an email address such as name@example.com');
+    expectRejected(
+      'email',
+      { to: 'a@b.com?cc=evil@x.com' },
+      ['to'],
+      'must be an email address such as name@example.com',
+    );
     expectRejected('email', {}, ['to'], 'is required');
     expectRejected('email', { to: '  ' }, ['to'], 'must not be empty');
-    expectRejected('email', { to: 'a@example.com', subject: 's'.repeat(256) }, ['subject'], 'must be at most 255 characters');
+    expectRejected(
+      'email',
+      { to: 'a@example.com', subject: 's'.repeat(256) },
+      ['subject'],
+      'must be at most 255 characters',
+    );
     expectRejected('email', { to: 'a@example.com', body: 3 }, ['body'], 'must be a string');
   });
 });
@@ -131,7 +145,8 @@ describe('phone', () => {
   });
 
   it('rejects letters, a + in the middle and too few or too many digits', () => {
-    const format = 'must be a phone number: digits with an optional leading +; spaces, dashes and parentheses are allowed';
+    const format =
+      'must be a phone number: digits with an optional leading +; spaces, dashes and parentheses are allowed';
     expectRejected('phone', { number: 'call me' }, ['number'], format);
     expectRejected('phone', { number: '49+30' }, ['number'], format);
     expectRejected('phone', { number: '1.2.3' }, ['number'], format);
@@ -195,10 +210,30 @@ describe('wifi', () => {
 
   it('checks the password against the encryption', () => {
     expectRejected('wifi', { ssid: 'Home' }, ['password'], 'is required when encryption is WPA');
-    expectRejected('wifi', { ssid: 'Home', encryption: 'WEP', password: '' }, ['password'], 'is required when encryption is WEP');
-    expectRejected('wifi', { ssid: 'Home', password: 'short' }, ['password'], 'must be 8 to 63 characters (or 64 hex digits) for WPA');
-    expectRejected('wifi', { ssid: 'Home', password: 'x'.repeat(64) }, ['password'], 'must be 8 to 63 characters (or 64 hex digits) for WPA');
-    expectRejected('wifi', { ssid: 'Home', encryption: 'nopass', password: 'secret12' }, ['password'], 'must be left out when encryption is nopass');
+    expectRejected(
+      'wifi',
+      { ssid: 'Home', encryption: 'WEP', password: '' },
+      ['password'],
+      'is required when encryption is WEP',
+    );
+    expectRejected(
+      'wifi',
+      { ssid: 'Home', password: 'short' },
+      ['password'],
+      'must be 8 to 63 characters (or 64 hex digits) for WPA',
+    );
+    expectRejected(
+      'wifi',
+      { ssid: 'Home', password: 'x'.repeat(64) },
+      ['password'],
+      'must be 8 to 63 characters (or 64 hex digits) for WPA',
+    );
+    expectRejected(
+      'wifi',
+      { ssid: 'Home', encryption: 'nopass', password: 'secret12' },
+      ['password'],
+      'must be left out when encryption is nopass',
+    );
   });
 
   it('rejects bad SSIDs, encryptions and hidden flags', () => {
@@ -208,14 +243,21 @@ describe('wifi', () => {
     // 11 characters but 33 bytes.
     expectRejected('wifi', { ...ok, ssid: '☕'.repeat(11) }, ['ssid'], 'must be at most 32 bytes (UTF-8)');
     expectRejected('wifi', { ...ok, ssid: 's'.repeat(33) }, ['ssid'], 'must be at most 32 characters');
-    expectRejected('wifi', { ...ok, ssid: 'Home', encryption: 'WPA2' }, ['encryption'], 'must be one of WPA, WEP, nopass');
+    expectRejected(
+      'wifi',
+      { ...ok, ssid: 'Home', encryption: 'WPA2' },
+      ['encryption'],
+      'must be one of WPA, WEP, nopass',
+    );
     expectRejected('wifi', { ...ok, ssid: 'Home', hidden: 'yes' }, ['hidden'], 'must be true or false');
   });
 });
 
 describe('vcard', () => {
   it('builds a minimal vCard 3.0 with CRLF line endings', () => {
-    expect(build('vcard', { first_name: 'Ada' })).toBe('BEGIN:VCARD\r\nVERSION:3.0\r\nN:;Ada;;;\r\nFN:Ada\r\nEND:VCARD\r\n');
+    expect(build('vcard', { first_name: 'Ada' })).toBe(
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;Ada;;;\r\nFN:Ada\r\nEND:VCARD\r\n',
+    );
   });
 
   it('writes every field in order', () => {
@@ -284,15 +326,45 @@ describe('vcard', () => {
   it('rejects bad fields at their path', () => {
     expectRejected('vcard', {}, ['first_name'], 'is required');
     expectRejected('vcard', { first_name: '   ' }, ['first_name'], 'must not be empty');
-    expectRejected('vcard', { first_name: 'A', last_name: 'L'.repeat(101) }, ['last_name'], 'must be at most 100 characters');
-    expectRejected('vcard', { first_name: 'A', emails: ['a@example.com', 'nope'] }, ['emails', 1], 'must be an email address such as name@example.com');
+    expectRejected(
+      'vcard',
+      { first_name: 'A', last_name: 'L'.repeat(101) },
+      ['last_name'],
+      'must be at most 100 characters',
+    );
+    expectRejected(
+      'vcard',
+      { first_name: 'A', emails: ['a@example.com', 'nope'] },
+      ['emails', 1],
+      'must be an email address such as name@example.com',
+    );
     expectRejected('vcard', { first_name: 'A', phones: ['12'] }, ['phones', 0], 'must have between 3 and 15 digits');
-    expectRejected('vcard', { first_name: 'A', phones: Array(6).fill('123') }, ['phones'], 'must have at most 5 entries');
+    expectRejected(
+      'vcard',
+      { first_name: 'A', phones: Array(6).fill('123') },
+      ['phones'],
+      'must have at most 5 entries',
+    );
     expectRejected('vcard', { first_name: 'A', phones: '123' }, ['phones'], 'must be a list of phone numbers');
-    expectRejected('vcard', { first_name: 'A', url: 'javascript:alert(1)' }, ['url'], 'must be an absolute http:// or https:// URL');
-    expectRejected('vcard', { first_name: 'A', url: 'not a url' }, ['url'], 'must be an absolute http:// or https:// URL');
+    expectRejected(
+      'vcard',
+      { first_name: 'A', url: 'javascript:alert(1)' },
+      ['url'],
+      'must be an absolute http:// or https:// URL',
+    );
+    expectRejected(
+      'vcard',
+      { first_name: 'A', url: 'not a url' },
+      ['url'],
+      'must be an absolute http:// or https:// URL',
+    );
     expectRejected('vcard', { first_name: 'A', address: 'Berlin' }, ['address'], 'must be an object');
-    expectRejected('vcard', { first_name: 'A', address: { postal_code: '1'.repeat(21) } }, ['address', 'postal_code'], 'must be at most 20 characters');
+    expectRejected(
+      'vcard',
+      { first_name: 'A', address: { postal_code: '1'.repeat(21) } },
+      ['address', 'postal_code'],
+      'must be at most 20 characters',
+    );
     expect(firstIssue('vcard', { first_name: 'A', address: { zip: '10115' } })).toMatchObject({
       code: 'unrecognized_keys',
       path: ['address'],
@@ -327,7 +399,12 @@ describe('geo', () => {
     expectRejected('geo', { latitude: 0, longitude: -180.1 }, ['longitude'], 'must be a number between -180 and 180');
     expectRejected('geo', { latitude: 0, longitude: '13.4' }, ['longitude'], 'must be a number between -180 and 180');
     expectRejected('geo', { latitude: Number.NaN, longitude: 0 }, ['latitude'], 'must be a number between -90 and 90');
-    expectRejected('geo', { latitude: 0, longitude: Number.POSITIVE_INFINITY }, ['longitude'], 'must be a number between -180 and 180');
+    expectRejected(
+      'geo',
+      { latitude: 0, longitude: Number.POSITIVE_INFINITY },
+      ['longitude'],
+      'must be a number between -180 and 180',
+    );
     expectRejected('geo', { longitude: 0 }, ['latitude'], 'is required');
   });
 });

@@ -3,13 +3,25 @@ import { withForwardedQuery } from '../../src/modules/scans/forward-query.ts';
 
 describe('withForwardedQuery', () => {
   it.each([
-    ['https://example.com/spring', 'utm_source=flyer&utm_medium=print', 'https://example.com/spring?utm_source=flyer&utm_medium=print'],
+    [
+      'https://example.com/spring',
+      'utm_source=flyer&utm_medium=print',
+      'https://example.com/spring?utm_source=flyer&utm_medium=print',
+    ],
     // The destination's own query first and as written; its own value wins over the scan's.
-    ['https://example.com/s?q=a%20b&utm_source=site', 'utm_source=flyer&x=1', 'https://example.com/s?q=a%20b&utm_source=site&x=1'],
+    [
+      'https://example.com/s?q=a%20b&utm_source=site',
+      'utm_source=flyer&x=1',
+      'https://example.com/s?q=a%20b&utm_source=site&x=1',
+    ],
     // A fragment stays last.
     ['https://example.com/p#top', 'a=1', 'https://example.com/p?a=1#top'],
     // Repeated and encoded parameters of the scan come along, encoded once.
-    ['https://example.com/', 'tag=a&tag=b&city=K%C3%B6ln&sp=a+b', 'https://example.com/?tag=a&tag=b&city=K%C3%B6ln&sp=a+b'],
+    [
+      'https://example.com/',
+      'tag=a&tag=b&city=K%C3%B6ln&sp=a+b',
+      'https://example.com/?tag=a&tag=b&city=K%C3%B6ln&sp=a+b',
+    ],
     // Nothing to add: the destination as it was.
     ['https://example.com/s?utm_source=site', 'utm_source=flyer', 'https://example.com/s?utm_source=site'],
     ['https://example.com/s', '', 'https://example.com/s'],

@@ -20,7 +20,10 @@ describe('schema/openapi.json', () => {
 
 describe('clients/typescript/src/schema.d.ts', () => {
   it('is what openapi-typescript generates from schema/openapi.json (run npm run schema:print)', () => {
-    const check = spawnSync('npm', ['run', '--silent', 'generate', '--', '--check'], { cwd: new URL('../../clients/typescript/', import.meta.url), encoding: 'utf8' });
+    const check = spawnSync('npm', ['run', '--silent', 'generate', '--', '--check'], {
+      cwd: new URL('../../clients/typescript/', import.meta.url),
+      encoding: 'utf8',
+    });
     expect(check.status, `run npm run schema:print\n${check.stdout}${check.stderr}`).toBe(0);
   });
 });

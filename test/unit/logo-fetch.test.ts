@@ -7,13 +7,21 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Resvg } from '@resvg/resvg-js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fetchLogo, isForbiddenAddress, LogoFetchError, sniffImage, type LogoFetchOptions } from '../../src/modules/images/logo-fetch.ts';
+import {
+  fetchLogo,
+  isForbiddenAddress,
+  LogoFetchError,
+  sniffImage,
+  type LogoFetchOptions,
+} from '../../src/modules/images/logo-fetch.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
 function png(width: number, height: number): Buffer {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#c00"/></svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" ` +
+    `height="${height}" fill="#c00"/></svg>`;
   return Buffer.from(new Resvg(svg).render().asPng());
 }
 
@@ -23,29 +31,92 @@ const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAI
 /** JPEG headers up to a baseline SOF0 frame (64x32), with fill bytes and a DHT segment first. */
 function jpeg(width: number, height: number, sof = 0xc0): Buffer {
   return Buffer.from([
-    0xff, 0xd8, // SOI
-    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, // APP0 JFIF
-    0xff, 0xc4, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, // DHT (0xc4 is no frame, must be skipped)
-    0xff, 0xff, // fill byte
-    0xff, sof, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
-    0xff, 0xd9, // EOI
+    0xff,
+    0xd8, // SOI
+    0xff,
+    0xe0,
+    0x00,
+    0x10,
+    0x4a,
+    0x46,
+    0x49,
+    0x46,
+    0x00,
+    0x01,
+    0x01,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    0x01,
+    0x00,
+    0x00, // APP0 JFIF
+    0xff,
+    0xc4,
+    0x00,
+    0x06,
+    0x00,
+    0x00,
+    0x00,
+    0x00, // DHT (0xc4 is no frame, must be skipped)
+    0xff,
+    0xff, // fill byte
+    0xff,
+    sof,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x01,
+    0x03,
+    0x11,
+    0x01,
+    0xff,
+    0xd9, // EOI
   ]);
 }
 
 function riff(chunk: string, payload: number[]): Buffer {
-  const body = Buffer.concat([Buffer.from('WEBP'), Buffer.from(chunk), Buffer.alloc(4), Buffer.from(payload), Buffer.alloc(16)]);
+  const body = Buffer.concat([
+    Buffer.from('WEBP'),
+    Buffer.from(chunk),
+    Buffer.alloc(4),
+    Buffer.from(payload),
+    Buffer.alloc(16),
+  ]);
   const head = Buffer.alloc(8);
   head.write('RIFF', 0);
   head.writeUInt32LE(body.length, 4);
   return Buffer.concat([head, body]);
 }
-const webpLossy = (w: number, h: number) => riff('VP8 ', [0x10, 0x02, 0x00, 0x9d, 0x01, 0x2a, w & 0xff, w >> 8, h & 0xff, h >> 8]);
+const webpLossy = (w: number, h: number) =>
+  riff('VP8 ', [0x10, 0x02, 0x00, 0x9d, 0x01, 0x2a, w & 0xff, w >> 8, h & 0xff, h >> 8]);
 function webpLossless(w: number, h: number): Buffer {
   const bits = (w - 1) | ((h - 1) << 14);
   return riff('VP8L', [0x2f, bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff, (bits >>> 24) & 0xff]);
 }
 const webpExtended = (w: number, h: number) =>
-  riff('VP8X', [0, 0, 0, 0, (w - 1) & 0xff, ((w - 1) >> 8) & 0xff, (w - 1) >> 16, (h - 1) & 0xff, ((h - 1) >> 8) & 0xff, (h - 1) >> 16]);
+  riff('VP8X', [
+    0,
+    0,
+    0,
+    0,
+    (w - 1) & 0xff,
+    ((w - 1) >> 8) & 0xff,
+    (w - 1) >> 16,
+    (h - 1) & 0xff,
+    ((h - 1) >> 8) & 0xff,
+    (h - 1) >> 16,
+  ]);
 
 interface TestServer {
   url: string;
@@ -102,55 +173,119 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a LogoFetchError');
 }
 
-const sendBody = (contentType: string, body: Buffer | string, status = 200): http.RequestListener => (_req, res) => {
-  res.writeHead(status, { 'content-type': contentType });
-  res.end(body);
-};
+const sendBody =
+  (contentType: string, body: Buffer | string, status = 200): http.RequestListener =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': contentType });
+    res.end(body);
+  };
 
 // ---------------------------------------------------------------------------------------------
 
 describe('isForbiddenAddress', () => {
   it.each([
     // unspecified 0.0.0.0/8
-    ['0.0.0.0', true], ['0.255.255.255', true], ['1.0.0.0', false],
+    ['0.0.0.0', true],
+    ['0.255.255.255', true],
+    ['1.0.0.0', false],
     // private 10/8
-    ['9.255.255.255', false], ['10.0.0.0', true], ['10.0.0.5', true], ['10.255.255.255', true], ['11.0.0.0', false],
+    ['9.255.255.255', false],
+    ['10.0.0.0', true],
+    ['10.0.0.5', true],
+    ['10.255.255.255', true],
+    ['11.0.0.0', false],
     // CGNAT 100.64/10
-    ['100.63.255.255', false], ['100.64.0.0', true], ['100.127.255.255', true], ['100.128.0.0', false],
+    ['100.63.255.255', false],
+    ['100.64.0.0', true],
+    ['100.127.255.255', true],
+    ['100.128.0.0', false],
     // loopback 127/8
-    ['126.255.255.255', false], ['127.0.0.1', true], ['127.255.255.255', true], ['128.0.0.0', false],
+    ['126.255.255.255', false],
+    ['127.0.0.1', true],
+    ['127.255.255.255', true],
+    ['128.0.0.0', false],
     // link-local and cloud metadata 169.254/16
-    ['169.253.255.255', false], ['169.254.0.0', true], ['169.254.169.254', true], ['169.254.255.255', true], ['169.255.0.0', false],
+    ['169.253.255.255', false],
+    ['169.254.0.0', true],
+    ['169.254.169.254', true],
+    ['169.254.255.255', true],
+    ['169.255.0.0', false],
     // private 172.16/12
-    ['172.15.255.255', false], ['172.16.0.0', true], ['172.31.255.255', true], ['172.32.0.0', false],
+    ['172.15.255.255', false],
+    ['172.16.0.0', true],
+    ['172.31.255.255', true],
+    ['172.32.0.0', false],
     // private 192.168/16
-    ['192.167.255.255', false], ['192.168.0.0', true], ['192.168.1.1', true], ['192.168.255.255', true], ['192.169.0.0', false],
+    ['192.167.255.255', false],
+    ['192.168.0.0', true],
+    ['192.168.1.1', true],
+    ['192.168.255.255', true],
+    ['192.169.0.0', false],
     // reserved / documentation / benchmarking
-    ['192.0.0.1', true], ['192.0.2.1', true], ['198.18.0.1', true], ['198.19.255.255', true], ['198.20.0.0', false],
-    ['198.51.100.1', true], ['203.0.113.1', true],
+    ['192.0.0.1', true],
+    ['192.0.2.1', true],
+    ['198.18.0.1', true],
+    ['198.19.255.255', true],
+    ['198.20.0.0', false],
+    ['198.51.100.1', true],
+    ['203.0.113.1', true],
     // multicast 224/4, reserved 240/4, broadcast
-    ['223.255.255.255', false], ['224.0.0.0', true], ['239.255.255.255', true], ['240.0.0.0', true], ['255.255.255.255', true],
+    ['223.255.255.255', false],
+    ['224.0.0.0', true],
+    ['239.255.255.255', true],
+    ['240.0.0.0', true],
+    ['255.255.255.255', true],
     // public IPv4
-    ['8.8.8.8', false], ['1.1.1.1', false], ['93.184.216.34', false],
+    ['8.8.8.8', false],
+    ['1.1.1.1', false],
+    ['93.184.216.34', false],
     // IPv6 loopback, unspecified, private, link-local, multicast
-    ['::1', true], ['::', true], ['[::1]', true],
-    ['fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', false], ['fc00::', true], ['fd12:3456::1', true], ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true], ['fe00::', false],
-    ['fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', false], ['fe80::', true], ['fe80::1', true], ['febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
+    ['::1', true],
+    ['::', true],
+    ['[::1]', true],
+    ['fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', false],
+    ['fc00::', true],
+    ['fd12:3456::1', true],
+    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
+    ['fe00::', false],
+    ['fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', false],
+    ['fe80::', true],
+    ['fe80::1', true],
+    ['febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
     ['fe80::1%eth0', true],
-    ['feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true], ['ff00::', true], ['ff02::1', true],
+    ['feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
+    ['ff00::', true],
+    ['ff02::1', true],
     ['2001:db8::1', true],
     // IPv4-mapped IPv6, dotted and hex
-    ['::ffff:10.0.0.1', true], ['::ffff:a00:1', true], ['::ffff:127.0.0.1', true], ['::ffff:7f00:1', true], ['::ffff:169.254.169.254', true],
-    ['::ffff:172.16.0.0', true], ['::ffff:172.15.255.255', false], ['::ffff:8.8.8.8', false], ['0:0:0:0:0:ffff:192.168.0.1', true],
+    ['::ffff:10.0.0.1', true],
+    ['::ffff:a00:1', true],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:7f00:1', true],
+    ['::ffff:169.254.169.254', true],
+    ['::ffff:172.16.0.0', true],
+    ['::ffff:172.15.255.255', false],
+    ['::ffff:8.8.8.8', false],
+    ['0:0:0:0:0:ffff:192.168.0.1', true],
     // deprecated IPv4-compatible
-    ['::127.0.0.1', true], ['::8.8.8.8', true],
+    ['::127.0.0.1', true],
+    ['::8.8.8.8', true],
     // NAT64 and 6to4 embedding a forbidden IPv4
-    ['64:ff9b::10.0.0.1', true], ['64:ff9b::a9fe:a9fe', true], ['64:ff9b::8.8.8.8', false], ['64:ff9b:1::1', true],
-    ['2002:0a00:0001::', true], ['2002:7f00:1::1', true], ['2002:a9fe:a9fe::', true], ['2002:0808:0808::1', false],
+    ['64:ff9b::10.0.0.1', true],
+    ['64:ff9b::a9fe:a9fe', true],
+    ['64:ff9b::8.8.8.8', false],
+    ['64:ff9b:1::1', true],
+    ['2002:0a00:0001::', true],
+    ['2002:7f00:1::1', true],
+    ['2002:a9fe:a9fe::', true],
+    ['2002:0808:0808::1', false],
     // public IPv6
-    ['2001:4860:4860::8888', false], ['2606:4700:4700::1111', false],
+    ['2001:4860:4860::8888', false],
+    ['2606:4700:4700::1111', false],
     // not an address at all
-    ['localhost', true], ['', true], ['10.0.0.256', true],
+    ['localhost', true],
+    ['', true],
+    ['10.0.0.256', true],
   ] as const)('%s → forbidden %s', (address, forbidden) => {
     expect(isForbiddenAddress(address)).toBe(forbidden);
   });
@@ -224,13 +359,20 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
   });
 
   it('rejects SVG', async () => {
-    const server = await serve(sendBody('image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'));
+    const server = await serve(
+      sendBody(
+        'image/svg+xml',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+      ),
+    );
     expect(await reasonOf(fetchLogo(server.url, LOCAL))).toBe('the logo is not a PNG, JPEG, GIF or WebP image');
   });
 
   it('rejects images larger than 4096x4096 pixels', async () => {
     const server = await serve(sendBody('image/png', png(4097, 1)));
-    expect(await reasonOf(fetchLogo(server.url, LOCAL))).toBe('the logo is 4097x1 pixels; the largest allowed is 4096x4096');
+    expect(await reasonOf(fetchLogo(server.url, LOCAL))).toBe(
+      'the logo is 4097x1 pixels; the largest allowed is 4096x4096',
+    );
     const ok = await serve(sendBody('image/png', png(4096, 1)));
     expect((await fetchLogo(ok.url, LOCAL)).width).toBe(4096);
   });
@@ -246,7 +388,9 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
       res.write(png(10, 10)); // then stall: the client must not wait for the rest
     });
     // A timeout longer than the test's own: a client that waited for the rest would fail the test.
-    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 60_000 }))).toBe('the logo is larger than 1 MiB');
+    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 60_000 }))).toBe(
+      'the logo is larger than 1 MiB',
+    );
     await server.allSocketsClosed();
   });
 
@@ -266,7 +410,9 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
       };
       pump();
     });
-    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, maxBytes: 256 * 1024 }))).toBe('the logo is larger than 256 KiB');
+    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, maxBytes: 256 * 1024 }))).toBe(
+      'the logo is larger than 256 KiB',
+    );
     await server.allSocketsClosed();
     expect(clientGone).toBe(true);
     expect(sent).toBeLessThan(8 * 1_048_576);
@@ -277,7 +423,9 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
       /* never answers */
     });
     const started = performance.now();
-    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 300 }))).toBe('the logo server did not answer within 0.3 s');
+    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 300 }))).toBe(
+      'the logo server did not answer within 0.3 s',
+    );
     // Not before its time (a timer never fires early); how late is the machine's business.
     expect(performance.now() - started).toBeGreaterThanOrEqual(299);
     await server.allSocketsClosed();
@@ -288,7 +436,9 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': '5000' });
       res.write(png(10, 10));
     });
-    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 300 }))).toBe('the logo server did not answer within 0.3 s');
+    expect(await reasonOf(fetchLogo(server.url, { ...LOCAL, timeoutMs: 300 }))).toBe(
+      'the logo server did not answer within 0.3 s',
+    );
     await server.allSocketsClosed();
   });
 
@@ -309,7 +459,8 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
       const n = Number(/^\/r\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
       if (n > 0) {
         const codes = [301, 302, 303, 307, 308];
-        const location = n % 2 === 0 ? `/r/${n - 1}` : `http://127.0.0.1:${(req.socket.address() as AddressInfo).port}/r/${n - 1}`;
+        const location =
+          n % 2 === 0 ? `/r/${n - 1}` : `http://127.0.0.1:${(req.socket.address() as AddressInfo).port}/r/${n - 1}`;
         res.writeHead(codes[n % codes.length]!, { location });
         res.end();
       } else {
@@ -331,7 +482,9 @@ describe('fetchLogo over loopback (allowPrivateNetwork: true)', () => {
       res.writeHead(302, { location: 'file:///etc/passwd' });
       res.end();
     });
-    expect(await reasonOf(fetchLogo(server.url, LOCAL))).toBe('the logo server redirected to a file: URL; only http and https are allowed');
+    expect(await reasonOf(fetchLogo(server.url, LOCAL))).toBe(
+      'the logo server redirected to a file: URL; only http and https are allowed',
+    );
   });
 });
 
@@ -355,13 +508,17 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
     vi.restoreAllMocks();
   });
 
-  const noResolve = () => vi.fn(async (): Promise<{ address: string; family: 4 | 6 }[]> => {
-    throw new Error('resolve must not be called');
-  });
+  const noResolve = () =>
+    vi.fn(async (): Promise<{ address: string; family: 4 | 6 }[]> => {
+      throw new Error('resolve must not be called');
+    });
 
   it.each([
     ['http://10.0.0.5/logo.png', 'the logo URL points to a private or reserved network address, which is refused'],
-    ['http://169.254.169.254/latest/meta-data/', 'the logo URL points to a private or reserved network address, which is refused'],
+    [
+      'http://169.254.169.254/latest/meta-data/',
+      'the logo URL points to a private or reserved network address, which is refused',
+    ],
     ['http://127.0.0.1:9/', 'the logo URL points to a private or reserved network address, which is refused'],
     ['http://2130706433/', 'the logo URL points to a private or reserved network address, which is refused'],
     ['http://0x7f.1/', 'the logo URL points to a private or reserved network address, which is refused'],
@@ -369,7 +526,10 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
     ['http://[::ffff:10.0.0.1]/', 'the logo URL points to a private or reserved network address, which is refused'],
     ['https://[fd00::1]/', 'the logo URL points to a private or reserved network address, which is refused'],
     ['http://[64:ff9b::a9fe:a9fe]/', 'the logo URL points to a private or reserved network address, which is refused'],
-    ['http://metadata.google.internal/computeMetadata/v1/', 'the logo URL points to an internal host name (metadata.google.internal)'],
+    [
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'the logo URL points to an internal host name (metadata.google.internal)',
+    ],
     ['http://METADATA.google.internal./', 'the logo URL points to an internal host name (metadata.google.internal.)'],
     ['http://localhost:3000/', 'the logo URL points to an internal host name (localhost)'],
     ['file:///etc/passwd', 'the logo URL must start with http:// or https://'],
@@ -386,7 +546,9 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
   it('refuses a loopback server reached by IP literal: zero requests', async () => {
     blockConnects = false;
     const server = await serve(sendBody('image/png', png(8, 8)));
-    expect(await reasonOf(fetchLogo(`${server.url}/logo.png`, STRICT))).toBe('the logo URL points to a private or reserved network address, which is refused');
+    expect(await reasonOf(fetchLogo(`${server.url}/logo.png`, STRICT))).toBe(
+      'the logo URL points to a private or reserved network address, which is refused',
+    );
     expect(connects).toEqual([]);
     expect(server.requests).toHaveLength(0);
   });
@@ -427,7 +589,9 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
       { address: '10.0.0.5', family: 4 as const },
     ]);
     const options = { ...STRICT, resolve, isAllowed: (a: string) => a === '127.0.0.1' };
-    expect(await reasonOf(fetchLogo(`http://mixed.test:${server.port}/`, options))).toBe('the logo URL points to a private or reserved network address, which is refused');
+    expect(await reasonOf(fetchLogo(`http://mixed.test:${server.port}/`, options))).toBe(
+      'the logo URL points to a private or reserved network address, which is refused',
+    );
     expect(connects).toEqual([]);
     expect(server.requests).toHaveLength(0);
   });
@@ -436,7 +600,9 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
     const resolve = vi.fn(async (): Promise<{ address: string; family: 4 | 6 }[]> => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
     });
-    expect(await reasonOf(fetchLogo('http://nowhere.test/', { ...STRICT, resolve }))).toBe('the logo host name could not be resolved (nowhere.test)');
+    expect(await reasonOf(fetchLogo('http://nowhere.test/', { ...STRICT, resolve }))).toBe(
+      'the logo host name could not be resolved (nowhere.test)',
+    );
     expect(await reasonOf(fetchLogo('http://empty.test/', { ...STRICT, resolve: async () => [] }))).toBe(
       'the logo host name could not be resolved (empty.test)',
     );
@@ -460,8 +626,12 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
 
     it('refuses a redirect to a forbidden IP literal; the second server gets zero requests', async () => {
       const { first, second } = await setup((s) => `http://127.0.0.2:${s.port}/logo.png`);
-      const resolve = vi.fn(async (host: string) => (host === 'public.test' ? [{ address: '127.0.0.1', family: 4 as const }] : []));
-      const reason = await reasonOf(fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy }));
+      const resolve = vi.fn(async (host: string) =>
+        host === 'public.test' ? [{ address: '127.0.0.1', family: 4 as const }] : [],
+      );
+      const reason = await reasonOf(
+        fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy }),
+      );
       expect(reason).toBe('the logo URL redirects to a private or reserved network address, which is refused');
       expect(first.requests).toHaveLength(1);
       expect(second.requests).toHaveLength(0);
@@ -470,8 +640,12 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
 
     it('refuses a redirect to a host name resolving to a forbidden address; the second server gets zero requests', async () => {
       const { first, second } = await setup((s) => `http://rebound.test:${s.port}/logo.png`);
-      const resolve = vi.fn(async (host: string) => [{ address: host === 'public.test' ? '127.0.0.1' : '127.0.0.2', family: 4 as const }]);
-      const reason = await reasonOf(fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy }));
+      const resolve = vi.fn(async (host: string) => [
+        { address: host === 'public.test' ? '127.0.0.1' : '127.0.0.2', family: 4 as const },
+      ]);
+      const reason = await reasonOf(
+        fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy }),
+      );
       expect(reason).toBe('the logo URL redirects to a private or reserved network address, which is refused');
       expect(resolve.mock.calls.map((c) => c[0])).toEqual(['public.test', 'rebound.test']);
       expect(first.requests).toHaveLength(1);
@@ -482,18 +656,18 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
     it('refuses a redirect to the cloud metadata address', async () => {
       const { first } = await setup(() => 'http://169.254.169.254/latest/meta-data/iam/');
       const resolve = vi.fn(async () => [{ address: '127.0.0.1', family: 4 as const }]);
-      expect(await reasonOf(fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy }))).toBe(
-        'the logo URL redirects to a private or reserved network address, which is refused',
-      );
+      expect(
+        await reasonOf(fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy })),
+      ).toBe('the logo URL redirects to a private or reserved network address, which is refused');
       expect(connects).toHaveLength(1);
     });
 
     it('refuses a redirect to an internal host name without resolving it', async () => {
       const { first } = await setup(() => 'http://metadata.google.internal/computeMetadata/v1/');
       const resolve = vi.fn(async () => [{ address: '127.0.0.1', family: 4 as const }]);
-      expect(await reasonOf(fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy }))).toBe(
-        'the logo URL redirects to an internal host name, which is refused',
-      );
+      expect(
+        await reasonOf(fetchLogo(`http://public.test:${first.port}/`, { ...STRICT, resolve, isAllowed: policy })),
+      ).toBe('the logo URL redirects to an internal host name, which is refused');
       expect(resolve).toHaveBeenCalledTimes(1);
       expect(connects).toHaveLength(1);
     });

@@ -17,7 +17,13 @@ const INDEXED = 3;
 const TRUECOLOR = 2;
 
 /** The PNG's pixels as opaque RGBA, whatever color type it was written with. */
-function pixelsOf(png: Uint8Array): { data: Uint8ClampedArray; width: number; height: number; colorType: number; depth: number } {
+function pixelsOf(png: Uint8Array): {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+  colorType: number;
+  depth: number;
+} {
   const decoded = decode(png);
   const rgb = decoded.palette ? convertIndexedToRgb(decoded) : decoded.data;
   const channels = decoded.palette ? decoded.palette[0]!.length : decoded.channels;
@@ -43,7 +49,16 @@ const differing = (a: Uint8ClampedArray, b: Uint8ClampedArray) => a.filter((valu
 
 describe('encodeOpaquePng', () => {
   // 13 px wide, so packed rows end part-way through a byte.
-  for (const [colors, depth] of [[1, 1], [2, 1], [3, 2], [4, 2], [5, 4], [16, 4], [17, 8], [256, 8]] as const) {
+  for (const [colors, depth] of [
+    [1, 1],
+    [2, 1],
+    [3, 2],
+    [4, 2],
+    [5, 4],
+    [16, 4],
+    [17, 8],
+    [256, 8],
+  ] as const) {
     it(`writes ${colors} color${colors > 1 ? 's' : ''} as a ${depth}-bit palette, pixel for pixel`, () => {
       const source = image(colors);
       const decoded = pixelsOf(encodeOpaquePng(source, 'compact')!);
@@ -67,7 +82,8 @@ describe('encodeOpaquePng', () => {
 });
 
 /** Branded, with rounded eyes in black, unless told otherwise. */
-const design = (overrides: Partial<RenderDesign> = {}) => renderDesign({ style: 'branded', eyeStyle: 'rounded', eyeColor: '#000000', ...overrides });
+const design = (overrides: Partial<RenderDesign> = {}) =>
+  renderDesign({ style: 'branded', eyeStyle: 'rounded', eyeColor: '#000000', ...overrides });
 
 // Drawn with shapes only, like the bench's: three colors and their anti-aliased edges.
 const LOGO: RenderLogo = {
@@ -83,7 +99,10 @@ const LOGO: RenderLogo = {
 
 const gradient = { type: 'linear', from: '#1d4ed8', to: '#9333ea', angle: 45 } as const;
 const square = design({ style: 'square', eyeStyle: 'square' });
-/** How much smaller than resvg's own PNG ours comes out is measured by bench:render (PNG bytes columns); here it must only be smaller. */
+/**
+ * How much smaller than resvg's own PNG ours comes out is measured by bench:render (PNG bytes columns); here it must
+ * only be smaller.
+ */
 const CASES: { name: string; design: RenderDesign; logo?: RenderLogo; colorType: number }[] = [
   { name: 'square', design: square, colorType: INDEXED },
   { name: 'square with a gradient', design: { ...square, gradient, eyeColor: gradient.from }, colorType: INDEXED },
@@ -92,7 +111,11 @@ const CASES: { name: string; design: RenderDesign; logo?: RenderLogo; colorType:
   { name: 'branded', design: design(), colorType: INDEXED },
   { name: 'branded with a logo', design: design({ errorCorrection: 'H' }), logo: LOGO, colorType: INDEXED },
   { name: 'branded with a banner', design: design({ frame: 'banner', frameText: 'Scan me' }), colorType: INDEXED },
-  { name: 'dots with a gradient', design: design({ style: 'dots', gradient, eyeColor: gradient.from }), colorType: TRUECOLOR },
+  {
+    name: 'dots with a gradient',
+    design: design({ style: 'dots', gradient, eyeColor: gradient.from }),
+    colorType: TRUECOLOR,
+  },
 ];
 
 describe('svgToPng of a rendered code', () => {
@@ -102,7 +125,9 @@ describe('svgToPng of a rendered code', () => {
       // As the images service rasterises.
       const crispEdges = hasOnlyStraightEdges(c.design);
       const ours = svgToPng(svg, SIZE, { crispEdges });
-      const resvgPng = new Resvg(svg, { fitTo: { mode: 'width', value: SIZE }, font: { loadSystemFonts: false } }).render().asPng();
+      const resvgPng = new Resvg(svg, { fitTo: { mode: 'width', value: SIZE }, font: { loadSystemFonts: false } })
+        .render()
+        .asPng();
 
       const decoded = pixelsOf(ours);
       expect(decoded.colorType).toBe(c.colorType);
@@ -135,28 +160,36 @@ describe('crisp edges for designs of straight edges only', () => {
   // At its own width an SVG's module edges all fall on pixel edges (render.ts), so this draws a
   // 512 px SVG 500 px wide: 15.15 px a module, most edges mid-pixel.
   const WIDTH = 500;
-  for (const palette of [{ fgColor: '#000000', bgColor: '#ffffff' }, { fgColor: '#ffffff', bgColor: '#1a1a2e' }]) {
-    it(`changes only the anti-aliased edge pixels, each to one of the two colors (${palette.fgColor} on ${palette.bgColor})`, () => {
-      const svg = renderSvg(TEXT, { ...square, ...palette, eyeColor: palette.fgColor }, null, SIZE);
-      const smooth = svgToRgba(svg, WIDTH);
-      const crisp = svgToRgba(svg, WIDTH, { crispEdges: true });
-      const colorAt = (data: Uint8ClampedArray, p: number) => `#${Buffer.from(data.subarray(p * 4, p * 4 + 3)).toString('hex')}`;
-      const twoColors = new Set([palette.fgColor, palette.bgColor]);
-      let changed = 0;
-      let wrong = 0;
-      for (let p = 0; p < WIDTH * WIDTH; p++) {
-        const before = colorAt(smooth.data, p);
-        const after = colorAt(crisp.data, p);
-        if (!twoColors.has(after)) wrong++;
-        if (before === after) continue;
-        changed++;
-        // A pixel that was all module or all background stays as it was.
-        if (twoColors.has(before)) wrong++;
-      }
-      expect(wrong).toBe(0);
-      expect(changed).toBeGreaterThan(0);
-      expect(pixelsOf(svgToPng(svg, WIDTH, { crispEdges: true })).depth).toBe(1);
-      expect(decodeQr(crisp)).toBe(TEXT);
-    });
+  for (const palette of [
+    { fgColor: '#000000', bgColor: '#ffffff' },
+    { fgColor: '#ffffff', bgColor: '#1a1a2e' },
+  ]) {
+    it(
+      `changes only the anti-aliased edge pixels, each to one of the two colors (${palette.fgColor} on ` +
+        `${palette.bgColor})`,
+      () => {
+        const svg = renderSvg(TEXT, { ...square, ...palette, eyeColor: palette.fgColor }, null, SIZE);
+        const smooth = svgToRgba(svg, WIDTH);
+        const crisp = svgToRgba(svg, WIDTH, { crispEdges: true });
+        const colorAt = (data: Uint8ClampedArray, p: number) =>
+          `#${Buffer.from(data.subarray(p * 4, p * 4 + 3)).toString('hex')}`;
+        const twoColors = new Set([palette.fgColor, palette.bgColor]);
+        let changed = 0;
+        let wrong = 0;
+        for (let p = 0; p < WIDTH * WIDTH; p++) {
+          const before = colorAt(smooth.data, p);
+          const after = colorAt(crisp.data, p);
+          if (!twoColors.has(after)) wrong++;
+          if (before === after) continue;
+          changed++;
+          // A pixel that was all module or all background stays as it was.
+          if (twoColors.has(before)) wrong++;
+        }
+        expect(wrong).toBe(0);
+        expect(changed).toBeGreaterThan(0);
+        expect(pixelsOf(svgToPng(svg, WIDTH, { crispEdges: true })).depth).toBe(1);
+        expect(decodeQr(crisp)).toBe(TEXT);
+      },
+    );
   }
 });

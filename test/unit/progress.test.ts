@@ -16,8 +16,12 @@ function sink(isTTY: boolean): Writable & { isTTY: boolean; text: () => string }
 
 describe('progressLine', () => {
   it('draws a bar, counts, percent and rate; no bar when the total is unknown', () => {
-    expect(progressLine({ done: 1000, total: 4000, elapsedMs: 2000 })).toBe('[######------------------] 1,000/4,000 rows  25%  500 rows/s');
-    expect(progressLine({ done: 4000, total: 4000, elapsedMs: 0 })).toBe('[########################] 4,000/4,000 rows  100%  0 rows/s');
+    expect(progressLine({ done: 1000, total: 4000, elapsedMs: 2000 })).toBe(
+      '[######------------------] 1,000/4,000 rows  25%  500 rows/s',
+    );
+    expect(progressLine({ done: 4000, total: 4000, elapsedMs: 0 })).toBe(
+      '[########################] 4,000/4,000 rows  100%  0 rows/s',
+    );
     expect(progressLine({ done: 12_345, total: null, elapsedMs: 1000 })).toBe('12,345 rows  12,345 rows/s');
   });
 });

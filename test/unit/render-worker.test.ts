@@ -18,7 +18,11 @@ function move(bytes: Uint8Array): void {
 
 describe('movable', () => {
   it('copies resvg’s untransferable PNG, so it can be moved', () => {
-    const png = new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="4" height="4"/></svg>').render().asPng();
+    const png = new Resvg(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="4" height="4"/></svg>',
+    )
+      .render()
+      .asPng();
     expect(() => move(png)).toThrow(/Cannot transfer/);
     const copy = movable(png);
     expect(Buffer.from(copy).equals(png)).toBe(true);

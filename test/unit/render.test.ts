@@ -3,7 +3,13 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { decodeQr } from '../../src/modules/images/decode.ts';
-import type { ErrorCorrectionLevel, EyeStyle, ModuleStyle, RenderDesign, RenderLogo } from '../../src/modules/images/design.ts';
+import type {
+  ErrorCorrectionLevel,
+  EyeStyle,
+  ModuleStyle,
+  RenderDesign,
+  RenderLogo,
+} from '../../src/modules/images/design.ts';
 import { svgToPdf } from '../../src/modules/images/pdf.ts';
 import { svgToPng, svgToRgba } from '../../src/modules/images/raster.ts';
 import { hasOnlyStraightEdges, logoAreaFraction, renderSvg } from '../../src/modules/images/render.ts';
@@ -19,14 +25,14 @@ const PALETTES = [
   { name: 'light on dark', fg: '#ffffff', bg: '#1a1a2e' },
 ];
 
-
 function pngLogo(svg: string): RenderLogo {
   return { dataUri: `data:image/png;base64,${svgToPng(svg, 96).toString('base64')}`, width: 96, height: 96 };
 }
 
 // A coloured disc with a light diamond: busy enough to confuse a decoder if it bled into modules.
 const LOGO = pngLogo(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><circle cx="48" cy="48" r="46" fill="#e11d48"/><path d="M48 18 72 48 48 78 24 48z" fill="#fde68a"/></svg>',
+  '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><circle cx="48" cy="48" r="46" ' +
+    'fill="#e11d48"/><path d="M48 18 72 48 48 78 24 48z" fill="#fde68a"/></svg>',
 );
 // Fully transparent, so whatever shows through the logo's box is what the renderer drew there.
 const CLEAR_LOGO = pngLogo('<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"/>');
@@ -70,7 +76,13 @@ describe('renderSvg decodes', () => {
   }
 
   it('with a banner frame', () => {
-    const d = renderDesign({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me', errorCorrection: 'H' });
+    const d = renderDesign({
+      style: 'branded',
+      eyeStyle: 'rounded',
+      frame: 'banner',
+      frameText: 'Scan me',
+      errorCorrection: 'H',
+    });
     expect(decodes(TEXT, d, LOGO)).toBe(TEXT);
   });
 
@@ -83,7 +95,9 @@ describe('renderSvg decodes', () => {
   it('a ~300 character URL at H with a logo', () => {
     const text = `https://qr.example/landing?campaign=spring-sale&${'x'.repeat(240)}&end=1`;
     expect(text.length).toBeGreaterThan(290);
-    expect(decodes(text, renderDesign({ style: 'branded', eyeStyle: 'rounded', errorCorrection: 'H' }), LOGO)).toBe(text);
+    expect(decodes(text, renderDesign({ style: 'branded', eyeStyle: 'rounded', errorCorrection: 'H' }), LOGO)).toBe(
+      text,
+    );
   });
 });
 
@@ -162,7 +176,12 @@ describe('renderSvg output', () => {
   });
 
   it('escapes the logo URI in its attribute', () => {
-    const svg = renderSvg(TEXT, renderDesign({ errorCorrection: 'H' }), { dataUri: 'data:x"/><script>&', width: 1, height: 1 }, SIZE);
+    const svg = renderSvg(
+      TEXT,
+      renderDesign({ errorCorrection: 'H' }),
+      { dataUri: 'data:x"/><script>&', width: 1, height: 1 },
+      SIZE,
+    );
     expect(svg).toContain('href="data:x&quot;/&gt;&lt;script&gt;&amp;"');
     expect(svg).not.toContain('<script');
   });
@@ -176,7 +195,12 @@ describe('renderSvg output', () => {
 
 describe('svgToPdf', () => {
   it('writes one vector page, the same bytes every time', async () => {
-    const svg = renderSvg(TEXT, renderDesign({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me' }), null, SIZE);
+    const svg = renderSvg(
+      TEXT,
+      renderDesign({ style: 'branded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me' }),
+      null,
+      SIZE,
+    );
     const pdf = await svgToPdf(svg, 200, 250);
     expect(Buffer.isBuffer(pdf)).toBe(true);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -199,8 +223,16 @@ function imageBox(svg: string): { x: number; y: number; w: number; h: number } {
 }
 
 /** Dark pixels inside `box` (viewBox units) of `image`, the raster of `svg` at its own width. */
-function darkPixels(image: { data: Uint8ClampedArray; width: number }, box: { x: number; y: number; w: number; h: number }, svg: string): number {
-  const [originX, originY, viewWidth] = (/viewBox="([^"]+)"/.exec(svg)?.[1] ?? '').split(' ').map(Number) as [number, number, number];
+function darkPixels(
+  image: { data: Uint8ClampedArray; width: number },
+  box: { x: number; y: number; w: number; h: number },
+  svg: string,
+): number {
+  const [originX, originY, viewWidth] = (/viewBox="([^"]+)"/.exec(svg)?.[1] ?? '').split(' ').map(Number) as [
+    number,
+    number,
+    number,
+  ];
   const scale = image.width / viewWidth;
   const left = (box.x - originX) * scale;
   const top = (box.y - originY) * scale;

@@ -6,7 +6,12 @@ import type { ScanFacts } from '../../src/modules/routing/resolver.ts';
 
 const FALLBACK = 'https://example.com/default';
 
-function rule(id: string, type: RuleType, conditions: Conditions, destination: string | null = `https://example.com/${id}`): Rule {
+function rule(
+  id: string,
+  type: RuleType,
+  conditions: Conditions,
+  destination: string | null = `https://example.com/${id}`,
+): Rule {
   return { id, type, priority: 0, conditions, destination };
 }
 
@@ -44,10 +49,18 @@ describe('decide: dimensions', () => {
   it('device: ios by os (iPad included), android by os, desktop/mobile/tablet by type', () => {
     expect(matches({ devices: ['ios'] }, facts({ device: { type: 'tablet', os: 'iOS' } }), 'device')).toBe(true);
     expect(matches({ devices: ['ios'] }, facts({ device: { type: 'mobile', os: 'Android' } }), 'device')).toBe(false);
-    expect(matches({ devices: ['android'] }, facts({ device: { type: 'mobile', os: 'Android' } }), 'device')).toBe(true);
-    expect(matches({ devices: ['desktop'] }, facts({ device: { type: 'desktop', os: 'Windows' } }), 'device')).toBe(true);
-    expect(matches({ devices: ['desktop'] }, facts({ device: { type: 'mobile', os: 'Android' } }), 'device')).toBe(false);
-    expect(matches({ devices: ['tablet', 'desktop'] }, facts({ device: { type: 'tablet', os: 'Android' } }), 'device')).toBe(true);
+    expect(matches({ devices: ['android'] }, facts({ device: { type: 'mobile', os: 'Android' } }), 'device')).toBe(
+      true,
+    );
+    expect(matches({ devices: ['desktop'] }, facts({ device: { type: 'desktop', os: 'Windows' } }), 'device')).toBe(
+      true,
+    );
+    expect(matches({ devices: ['desktop'] }, facts({ device: { type: 'mobile', os: 'Android' } }), 'device')).toBe(
+      false,
+    );
+    expect(
+      matches({ devices: ['tablet', 'desktop'] }, facts({ device: { type: 'tablet', os: 'Android' } }), 'device'),
+    ).toBe(true);
     expect(matches({ devices: ['mobile', 'ios'] }, facts({ device: { type: null, os: null } }), 'device')).toBe(false);
   });
 
@@ -86,8 +99,12 @@ describe('decide: dimensions', () => {
     expect(at('2026-06-01T00:00:00.000Z')).toBe(true);
     expect(at('2026-11-30T22:59:59.999Z')).toBe(true);
     expect(at('2026-11-30T23:00:00.000Z')).toBe(false);
-    expect(matches({ after: '2026-06-01T00:00:00Z' }, facts({ now: new Date('2030-01-01T00:00:00Z') }), 'schedule')).toBe(true);
-    expect(matches({ before: '2026-06-01T00:00:00Z' }, facts({ now: new Date('2030-01-01T00:00:00Z') }), 'schedule')).toBe(false);
+    expect(
+      matches({ after: '2026-06-01T00:00:00Z' }, facts({ now: new Date('2030-01-01T00:00:00Z') }), 'schedule'),
+    ).toBe(true);
+    expect(
+      matches({ before: '2026-06-01T00:00:00Z' }, facts({ now: new Date('2030-01-01T00:00:00Z') }), 'schedule'),
+    ).toBe(false);
   });
 });
 
@@ -143,7 +160,12 @@ describe('decide: time windows', () => {
   });
 
   it('uses the local weekday in America/New_York', () => {
-    const c: Conditions = { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00', timezone: 'America/New_York' };
+    const c: Conditions = {
+      days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      from: '09:00',
+      to: '17:00',
+      timezone: 'America/New_York',
+    };
     expect(at(c, '2026-07-15T13:00:00Z')).toBe(true); // Wed 09:00 EDT
     expect(at(c, '2026-07-15T12:59:00Z')).toBe(false); // Wed 08:59 EDT
     expect(at(c, '2026-07-15T21:00:00Z')).toBe(false); // Wed 17:00 EDT
@@ -157,7 +179,10 @@ describe('decide: time windows', () => {
 
 describe('decide: rule combination', () => {
   it('falls back when nothing matches or there are no rules', () => {
-    expect(decide(compileRouting({ enabled: true, rules: [] }), FALLBACK, facts())).toEqual({ destination: FALLBACK, ruleId: null });
+    expect(decide(compileRouting({ enabled: true, rules: [] }), FALLBACK, facts())).toEqual({
+      destination: FALLBACK,
+      ruleId: null,
+    });
     const compiled = compileRouting({ enabled: true, rules: [rule('de', 'geo', { countries: ['DE'] })] });
     expect(decide(compiled, FALLBACK, facts({ country: 'FR' }))).toEqual({ destination: FALLBACK, ruleId: null });
   });
@@ -224,7 +249,10 @@ describe('decide: split', () => {
   });
 
   it('still requires its other conditions', () => {
-    const gated = compileRouting({ enabled: true, rules: [rule('split', 'split', { weights, countries: ['DE'] }, null)] });
+    const gated = compileRouting({
+      enabled: true,
+      rules: [rule('split', 'split', { weights, countries: ['DE'] }, null)],
+    });
     expect(decide(gated, FALLBACK, facts({ country: 'US' }))).toEqual({ destination: FALLBACK, ruleId: null });
     expect(decide(gated, FALLBACK, facts({ country: 'DE' })).ruleId).toBe('split');
   });
@@ -234,7 +262,12 @@ describe('explain', () => {
   const rules: Rule[] = [
     rule('geo', 'geo', { countries: ['US', 'CA'] }),
     rule('device', 'device', { devices: ['ios'] }),
-    rule('time', 'time', { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:30', timezone: 'Europe/Berlin' }),
+    rule('time', 'time', {
+      days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      from: '09:00',
+      to: '17:30',
+      timezone: 'Europe/Berlin',
+    }),
     rule('query', 'query', { params: { src: 'flyer', medium: 'print' } }),
     rule('schedule', 'schedule', { after: '2026-12-01T00:00:00Z', before: '2027-01-01T00:00:00Z' }),
     rule('lang', 'language', { languages: ['fr'] }),
@@ -261,7 +294,11 @@ describe('explain', () => {
         matched: false,
         reasons: ['local time Tue 18:05 (Europe/Berlin) is outside Mon–Fri 09:00–17:30'],
       },
-      { rule_id: 'query', matched: false, reasons: ["query src is 'web', not 'flyer'", "query medium is missing, not 'print'"] },
+      {
+        rule_id: 'query',
+        matched: false,
+        reasons: ["query src is 'web', not 'flyer'", "query medium is missing, not 'print'"],
+      },
       {
         rule_id: 'schedule',
         matched: false,
@@ -278,7 +315,11 @@ describe('explain', () => {
   it('keeps evaluating after the first match', () => {
     const compiled = compileRouting({
       enabled: true,
-      rules: [rule('de', 'geo', { countries: ['DE'] }), rule('de-too', 'language', { languages: ['de'] }), rule('fr', 'language', { languages: ['fr'] })],
+      rules: [
+        rule('de', 'geo', { countries: ['DE'] }),
+        rule('de-too', 'language', { languages: ['de'] }),
+        rule('fr', 'language', { languages: ['fr'] }),
+      ],
     });
     const result = explain(compiled, FALLBACK, scan);
     expect(result.evaluations.map((e) => [e.rule_id, e.matched])).toEqual([
@@ -315,18 +356,34 @@ describe('explain', () => {
       enabled: true,
       rules: [
         rule('both', 'geo', { countries: ['US'], devices: ['desktop'] }),
-        rule('split', 'split', { weights: [{ destination: 'https://example.com/a', weight: 1 }, { destination: 'https://example.com/b', weight: 1 }] }, null),
+        rule(
+          'split',
+          'split',
+          {
+            weights: [
+              { destination: 'https://example.com/a', weight: 1 },
+              { destination: 'https://example.com/b', weight: 1 },
+            ],
+          },
+          null,
+        ),
       ],
     });
     const f = facts({ country: 'DE', device: { type: 'mobile', os: 'iOS' }, visitorKey: 'v-42' });
     const result = explain(compiled, FALLBACK, f);
-    expect(result.evaluations[0]?.reasons).toEqual(['country DE is not one of US', 'device ios/mobile is not one of desktop']);
+    expect(result.evaluations[0]?.reasons).toEqual([
+      'country DE is not one of US',
+      'device ios/mobile is not one of desktop',
+    ]);
     expect(result.ruleId).toBe('split');
     expect(result.destination).toBe(decide(compiled, FALLBACK, f).destination);
   });
 
   it('says when routing is disabled and falls back', () => {
-    const compiled = compileRouting({ enabled: false, rules: [rule('us', 'geo', { countries: ['US'] }), rule('de', 'geo', { countries: ['DE'] })] });
+    const compiled = compileRouting({
+      enabled: false,
+      rules: [rule('us', 'geo', { countries: ['US'] }), rule('de', 'geo', { countries: ['DE'] })],
+    });
     const result = explain(compiled, FALLBACK, facts());
     expect(result).toEqual({
       destination: FALLBACK,

@@ -29,7 +29,24 @@ function fakeStore() {
   return store;
 }
 
-const counted = (): ScanEvent => ({ codeId: CODE, slug: 'abc', accountId: 'acct', at: 0, ruleId: null, destination: 'https://example.com/', country: null, device: null, os: null, browser: null, referrerHost: null, language: null, isBot: false, ip: null, userAgent: undefined, countedTowardLimit: true });
+const counted = (): ScanEvent => ({
+  codeId: CODE,
+  slug: 'abc',
+  accountId: 'acct',
+  at: 0,
+  ruleId: null,
+  destination: 'https://example.com/',
+  country: null,
+  device: null,
+  os: null,
+  browser: null,
+  referrerHost: null,
+  language: null,
+  isBot: false,
+  ip: null,
+  userAgent: undefined,
+  countedTowardLimit: true,
+});
 
 describe('scan limits', () => {
   it('lets exactly max scans through after a load, and not one more', async () => {

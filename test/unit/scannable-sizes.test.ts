@@ -28,7 +28,6 @@ const LOGO: RenderLogo = {
   height: 96,
 };
 
-
 const STYLES: ModuleStyle[] = ['square', 'dots', 'rounded', 'branded'];
 const LEVELS: ErrorCorrectionLevel[] = ['L', 'M', 'Q', 'H'];
 const linear = { type: 'linear', from: '#1d4ed8', to: '#7c3aed', angle: 45 } as const;
@@ -40,18 +39,55 @@ const radial = { type: 'radial', from: '#1d4ed8', to: '#7c3aed', angle: 0 } as c
  * both payloads, in the combinations a customer would pick.
  */
 const GRID: { name: string; text: string; design: RenderDesign; logo: RenderLogo | null }[] = [
-  ...STYLES.flatMap((style) => LEVELS.map((level) => ({ name: `${style}, level ${level}`, text: TEXT, design: renderDesign({ style, errorCorrection: level }), logo: null }))),
+  ...STYLES.flatMap((style) =>
+    LEVELS.map((level) => ({
+      name: `${style}, level ${level}`,
+      text: TEXT,
+      design: renderDesign({ style, errorCorrection: level }),
+      logo: null,
+    })),
+  ),
   ...[TEXT, URL].flatMap((text) => {
     const payload = text === TEXT ? 'text' : 'URL';
     return [
       { name: `dots, Q, logo (${payload})`, design: renderDesign({ style: 'dots', errorCorrection: 'Q' }), logo: LOGO },
-      { name: `branded, H, logo (${payload})`, design: renderDesign({ style: 'branded', errorCorrection: 'H' }), logo: LOGO },
-      { name: `square, Q, linear gradient, logo (${payload})`, design: renderDesign({ gradient: linear, eyeColor: linear.from, errorCorrection: 'Q' }), logo: LOGO },
-      { name: `branded, Q, radial gradient (${payload})`, design: renderDesign({ style: 'branded', gradient: radial, eyeColor: radial.from, errorCorrection: 'Q' }), logo: null },
+      {
+        name: `branded, H, logo (${payload})`,
+        design: renderDesign({ style: 'branded', errorCorrection: 'H' }),
+        logo: LOGO,
+      },
+      {
+        name: `square, Q, linear gradient, logo (${payload})`,
+        design: renderDesign({ gradient: linear, eyeColor: linear.from, errorCorrection: 'Q' }),
+        logo: LOGO,
+      },
+      {
+        name: `branded, Q, radial gradient (${payload})`,
+        design: renderDesign({ style: 'branded', gradient: radial, eyeColor: radial.from, errorCorrection: 'Q' }),
+        logo: null,
+      },
       { name: `square, M, rounded eyes (${payload})`, design: renderDesign({ eyeStyle: 'rounded' }), logo: null },
-      { name: `branded, H, circle eyes (${payload})`, design: renderDesign({ style: 'branded', eyeStyle: 'circle', errorCorrection: 'H' }), logo: null },
-      { name: `rounded, H, banner, logo (${payload})`, design: renderDesign({ style: 'rounded', eyeStyle: 'rounded', frame: 'banner', frameText: 'Scan me', errorCorrection: 'H' }), logo: LOGO },
-      { name: `dots, M, light on dark (${payload})`, design: renderDesign({ style: 'dots', fgColor: '#ffffff', bgColor: '#1a1a2e' }), logo: null },
+      {
+        name: `branded, H, circle eyes (${payload})`,
+        design: renderDesign({ style: 'branded', eyeStyle: 'circle', errorCorrection: 'H' }),
+        logo: null,
+      },
+      {
+        name: `rounded, H, banner, logo (${payload})`,
+        design: renderDesign({
+          style: 'rounded',
+          eyeStyle: 'rounded',
+          frame: 'banner',
+          frameText: 'Scan me',
+          errorCorrection: 'H',
+        }),
+        logo: LOGO,
+      },
+      {
+        name: `dots, M, light on dark (${payload})`,
+        design: renderDesign({ style: 'dots', fgColor: '#ffffff', bgColor: '#1a1a2e' }),
+        logo: null,
+      },
       { name: `square, M, margin 2 (${payload})`, design: renderDesign({ margin: 2 }), logo: null },
     ].map((item) => ({ ...item, text }));
   }),
@@ -73,7 +109,8 @@ const KNOWN_LIMITS: Record<string, string[]> = {
 };
 
 /** Modules across the image: the symbol and its quiet zone on both sides. */
-const modulesAcross = (text: string, d: RenderDesign) => QRCode.create(text, { errorCorrectionLevel: d.errorCorrection }).modules.size + 2 * d.margin;
+const modulesAcross = (text: string, d: RenderDesign) =>
+  QRCode.create(text, { errorCorrectionLevel: d.errorCorrection }).modules.size + 2 * d.margin;
 
 /** The width of a PNG, from its header. */
 const pngWidth = (png: Uint8Array) => Buffer.from(png).readUInt32BE(16);
@@ -100,7 +137,9 @@ describe.concurrent('served images scan with zbar (and the sharp ones with jsQR 
       const failures: string[] = [];
       for (const size of [SMALLEST, between, DEFAULT]) {
         const { bytes: png } = await render(text, d, logo, 'png', size);
-        const label = `PNG asked at ${size} px, served at ${pngWidth(png)} px (${(pngWidth(png) / side).toFixed(2)} px a module)`;
+        const label =
+          `PNG asked at ${size} px, served at ${pngWidth(png)} px (${(pngWidth(png) / side).toFixed(2)} ` +
+          `px a module)`;
         images[label] = await files.write(`${index}-${size}.png`, png);
         // jsQR as the service's own check reads it: the PNG's pixels, as rasterised.
         const svg = Buffer.from((await render(text, d, logo, 'svg', size)).bytes).toString('utf8');

@@ -9,7 +9,24 @@ import { createTargetCache } from '../../src/modules/scans/target-cache.ts';
 
 function urlCode(destination: string): Code {
   const now = new Date();
-  return { id: 'qr_1', accountId: 'acct_1', type: 'url', content: destination, name: null, notes: null, forwardQuery: false, lifecycle: ACTIVE_LIFECYCLE, design: {}, logoId: null, routing: { enabled: false, rules: [] }, tags: [], slug: 'abc', domain: null, createdAt: now, updatedAt: now };
+  return {
+    id: 'qr_1',
+    accountId: 'acct_1',
+    type: 'url',
+    content: destination,
+    name: null,
+    notes: null,
+    forwardQuery: false,
+    lifecycle: ACTIVE_LIFECYCLE,
+    design: {},
+    logoId: null,
+    routing: { enabled: false, rules: [] },
+    tags: [],
+    slug: 'abc',
+    domain: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** A loader whose answers the test releases one at a time, reading `destination` when released. */

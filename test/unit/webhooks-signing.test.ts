@@ -27,10 +27,18 @@ describe('signatures', () => {
 
   it('verifies with the reference library, with either secret during a rotation', () => {
     const [current, previous] = [generateSecret(), generateSecret()];
-    const body = eventBody('code.created', new Date('2026-11-22T10:00:00.000Z'), '{"id":"qr_1","content":"https://e.example/ü"}');
+    const body = eventBody(
+      'code.created',
+      new Date('2026-11-22T10:00:00.000Z'),
+      '{"id":"qr_1","content":"https://e.example/ü"}',
+    );
     const headers = signedHeaders([current, previous], 'evt_abc', new Date(), body);
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
-    expect(new Webhook(current).verify(body, headers)).toEqual({ type: 'code.created', timestamp: '2026-11-22T10:00:00.000Z', data: { id: 'qr_1', content: 'https://e.example/ü' } });
+    expect(new Webhook(current).verify(body, headers)).toEqual({
+      type: 'code.created',
+      timestamp: '2026-11-22T10:00:00.000Z',
+      data: { id: 'qr_1', content: 'https://e.example/ü' },
+    });
     expect(new Webhook(previous).verify(body, headers)).toBeTruthy();
     expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow('No matching signature found');
     // An old timestamp is refused by receivers (replay protection), so every attempt is signed anew.
@@ -40,10 +48,16 @@ describe('signatures', () => {
 
   it('keeps the previous secret signing only until its overlap ends', () => {
     const now = new Date('2026-11-22T10:00:00Z');
-    const endpoint = { secret: 'whsec_new', previousSecret: 'whsec_old', previousSecretExpiresAt: new Date('2026-11-23T10:00:00Z') };
+    const endpoint = {
+      secret: 'whsec_new',
+      previousSecret: 'whsec_old',
+      previousSecretExpiresAt: new Date('2026-11-23T10:00:00Z'),
+    };
     expect(activeSecrets(endpoint, now)).toEqual(['whsec_new', 'whsec_old']);
     expect(activeSecrets(endpoint, new Date('2026-11-23T10:00:00Z'))).toEqual(['whsec_new']);
-    expect(activeSecrets({ ...endpoint, previousSecret: null, previousSecretExpiresAt: null }, now)).toEqual(['whsec_new']);
+    expect(activeSecrets({ ...endpoint, previousSecret: null, previousSecretExpiresAt: null }, now)).toEqual([
+      'whsec_new',
+    ]);
   });
 });
 
@@ -87,10 +101,16 @@ describe('webhook URL policy', () => {
   const strict = { allowPrivateNetwork: false, allowHttp: false };
   it('wants https, allows http in development or with private targets allowed', () => {
     expect(urlProblems('https://hooks.example.com/in', strict)).toEqual([]);
-    expect(urlProblems('http://hooks.example.com/in', strict)).toEqual(['must be an https:// URL (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS=true)']);
+    expect(urlProblems('http://hooks.example.com/in', strict)).toEqual([
+      'must be an https:// URL (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS=true)',
+    ]);
     expect(urlProblems('http://hooks.example.com/in', { ...strict, allowHttp: true })).toEqual([]);
     expect(urlProblems('https://10.1.2.3/in', { allowPrivateNetwork: true, allowHttp: true })).toEqual([]);
-    expect(urlProblems('https://[::ffff:169.254.169.254]/', strict)).toEqual(['points to a private or reserved address (::ffff:a9fe:a9fe)']);
-    expect(urlProblems('https://instance-data.ec2.internal/', strict)).toEqual(['points to an internal host name (instance-data.ec2.internal)']);
+    expect(urlProblems('https://[::ffff:169.254.169.254]/', strict)).toEqual([
+      'points to a private or reserved address (::ffff:a9fe:a9fe)',
+    ]);
+    expect(urlProblems('https://instance-data.ec2.internal/', strict)).toEqual([
+      'points to an internal host name (instance-data.ec2.internal)',
+    ]);
   });
 });

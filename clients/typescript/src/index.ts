@@ -56,7 +56,10 @@ export interface QrClient {
 }
 
 export function createQrClient({ baseUrl, apiKey, version = 'v2', fetch: fetchImpl }: QrClientOptions): QrClient {
-  const api = createClient<paths>({ baseUrl: `${baseUrl.replace(/\/+$/, '')}/${version}`, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  const api = createClient<paths>({
+    baseUrl: `${baseUrl.replace(/\/+$/, '')}/${version}`,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   api.use({
     onRequest({ request }) {
       request.headers.set('Authorization', `Bearer ${apiKey}`);
@@ -78,7 +81,10 @@ export function createQrClient({ baseUrl, apiKey, version = 'v2', fetch: fetchIm
 
 /** Any event the service sends, from the document's `webhooks`; narrow it on `type`. */
 export type WebhookEvent = {
-  [E in keyof webhooks]: NonNullable<webhooks[E]['post']>['requestBody'] extends { content: { 'application/json': infer Body } } | undefined ? Body : never;
+  [E in keyof webhooks]: NonNullable<webhooks[E]['post']>['requestBody'] extends
+    { content: { 'application/json': infer Body } } | undefined
+    ? Body
+    : never;
 }[keyof webhooks];
 
 /**

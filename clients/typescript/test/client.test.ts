@@ -22,14 +22,20 @@ live('codes', () => {
     expect(code.design.style).toBe('branded');
     const read = await unwrap(qr.api.GET('/codes/{id}', { params: { path: { id: code.id } } }));
     expect(read).toEqual(code);
-    const updated = await unwrap(qr.api.PATCH('/codes/{id}', { params: { path: { id: code.id } }, body: { destination: url('b') } }));
+    const updated = await unwrap(
+      qr.api.PATCH('/codes/{id}', { params: { path: { id: code.id } }, body: { destination: url('b') } }),
+    );
     expect(updated.content).toBe(url('b'));
     await unwrap(qr.api.DELETE('/codes/{id}', { params: { path: { id: code.id } } }));
-    await expect(unwrap(qr.api.GET('/codes/{id}', { params: { path: { id: code.id } } }))).rejects.toMatchObject({ status: 404 });
+    await expect(unwrap(qr.api.GET('/codes/{id}', { params: { path: { id: code.id } } }))).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('turns a 422 into a QrApiError listing every invalid field', async () => {
-    const error = await unwrap(qr.api.POST('/codes', { body: { content: 'ftp://nope', design: { fg_color: 'red' } } })).catch((e: unknown) => e);
+    const error = await unwrap(
+      qr.api.POST('/codes', { body: { content: 'ftp://nope', design: { fg_color: 'red' } } }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QrApiError);
     expect((error as QrApiError).status).toBe(422);
     expect((error as QrApiError).errors.map((e) => e.path).sort()).toEqual(['content', 'design.fg_color']);
@@ -38,7 +44,8 @@ live('codes', () => {
   it('walks every page with codes()', async () => {
     const q = `page-walk-${Date.now()}`;
     const ids = new Set<string>();
-    for (let i = 0; i < 5; i++) ids.add((await unwrap(qr.api.POST('/codes', { body: { content: `https://example.com/${q}/${i}` } }))).id);
+    for (let i = 0; i < 5; i++)
+      ids.add((await unwrap(qr.api.POST('/codes', { body: { content: `https://example.com/${q}/${i}` } }))).id);
     const seen: string[] = [];
     for await (const code of qr.codes({ q, limit: 2 })) seen.push(code.id);
     expect(new Set(seen)).toEqual(ids);
@@ -49,24 +56,40 @@ live('routing, images and bulk', () => {
   it('routes a German scan by a country rule, as the resolve explainer says', async () => {
     const code = await unwrap(qr.api.POST('/codes', { body: { content: url('home') } }));
     const routing = await unwrap(
-      qr.api.PUT('/codes/{id}/routing', { params: { path: { id: code.id } }, body: { rules: [{ condition: 'country:DE', destination: url('de') }] } }),
+      qr.api.PUT('/codes/{id}/routing', {
+        params: { path: { id: code.id } },
+        body: { rules: [{ condition: 'country:DE', destination: url('de') }] },
+      }),
     );
     expect(routing.rules).toHaveLength(1);
-    const decision = await unwrap(qr.api.POST('/codes/{id}/routing/resolve', { params: { path: { id: code.id } }, body: { country: 'DE' } }));
+    const decision = await unwrap(
+      qr.api.POST('/codes/{id}/routing/resolve', { params: { path: { id: code.id } }, body: { country: 'DE' } }),
+    );
     expect(decision.destination).toBe(url('de'));
   });
 
   it('downloads a PNG image', async () => {
     const code = await unwrap(qr.api.POST('/codes', { body: { content: url('png') } }));
-    const image = await qr.api.GET('/codes/{id}/image', { params: { path: { id: code.id }, query: { format: 'png', size: 256 } }, parseAs: 'arrayBuffer' });
+    const image = await qr.api.GET('/codes/{id}/image', {
+      params: { path: { id: code.id }, query: { format: 'png', size: 256 } },
+      parseAs: 'arrayBuffer',
+    });
     expect(image.response.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(image.data as ArrayBuffer).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(image.data as ArrayBuffer)
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('creates codes in bulk, atomically', async () => {
-    const created = await unwrap(qr.api.POST('/codes/bulk', { body: { codes: [{ content: url('bulk-1') }, { content: url('bulk-2') }] } }));
+    const created = await unwrap(
+      qr.api.POST('/codes/bulk', { body: { codes: [{ content: url('bulk-1') }, { content: url('bulk-2') }] } }),
+    );
     expect(created.data.map((code) => code.content)).toEqual([url('bulk-1'), url('bulk-2')]);
-    const refused = await unwrap(qr.api.POST('/codes/bulk', { body: { codes: [{ content: url('bulk-3') }, { content: 'nope' }] } })).catch((e: unknown) => e);
+    const refused = await unwrap(
+      qr.api.POST('/codes/bulk', { body: { codes: [{ content: url('bulk-3') }, { content: 'nope' }] } }),
+    ).catch((e: unknown) => e);
     expect((refused as QrApiError).status).toBe(422);
     expect((refused as QrApiError).errors[0]!.path).toMatch(/^codes\.1\./);
   });
@@ -76,7 +99,10 @@ live('analytics', () => {
   it('counts scans of the scan URL', async () => {
     const code = await unwrap(qr.api.POST('/codes', { body: { content: url('scanned') } }));
     for (let i = 0; i < 3; i++) {
-      const scan = await fetch(code.scan_url!, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1' } });
+      const scan = await fetch(code.scan_url!, {
+        redirect: 'manual',
+        headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1' },
+      });
       expect(scan.status).toBe(302);
     }
     // Scans are written in batches; wait until they are.
@@ -104,7 +130,9 @@ live('webhooks', () => {
   it('verifies the signature of a delivered test event, and refuses a tampered body', async () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const { port } = receiver.address() as AddressInfo;
-    const endpoint = await unwrap(qr.api.POST('/webhooks', { body: { url: `http://127.0.0.1:${port}/hook`, events: ['code.created'] } }));
+    const endpoint = await unwrap(
+      qr.api.POST('/webhooks', { body: { url: `http://127.0.0.1:${port}/hook`, events: ['code.created'] } }),
+    );
     const delivery = await unwrap(qr.api.POST('/webhooks/{id}/test', { params: { path: { id: endpoint.id } } }));
     expect(delivery.status).toBe('succeeded');
     expect(received).toHaveLength(1);

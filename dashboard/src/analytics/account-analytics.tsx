@@ -37,7 +37,10 @@ interface Overview {
 const change = (pct: number | null) => (pct === null ? 'n/a' : `${pct > 0 ? '+' : ''}${pct}%`);
 
 export function AccountAnalytics({ range }: { range: Range }) {
-  const { data, error, loading } = useQuery<{ analyticsOverview: Overview; analyticsWeekdayHours: { cells: WeekdayHourCount[] } }>(OVERVIEW, rangeVariables(range));
+  const { data, error, loading } = useQuery<{
+    analyticsOverview: Overview;
+    analyticsWeekdayHours: { cells: WeekdayHourCount[] };
+  }>(OVERVIEW, rangeVariables(range));
   if (error) return <ErrorBox error={error} />;
   if (!data) return <Loading what="analytics" />;
   const o = data.analyticsOverview;

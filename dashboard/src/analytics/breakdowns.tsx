@@ -24,10 +24,21 @@ export const TOP_SHOWN = 10;
 /** Rule ids read as their conditions; a rule removed since its scans keeps its id. */
 export type RuleNames = Record<string, string>;
 
-function Breakdown({ dimension, counts: all, ruleNames, range }: { dimension: string; counts: ValueCount[]; ruleNames: RuleNames; range: Range }) {
+function Breakdown({
+  dimension,
+  counts: all,
+  ruleNames,
+  range,
+}: {
+  dimension: string;
+  counts: ValueCount[];
+  ruleNames: RuleNames;
+  range: Range;
+}) {
   const counts = all.slice(0, TOP_SHOWN);
   const max = Math.max(1, ...counts.map((c) => c.scans));
-  const label = (c: ValueCount) => (dimension === 'rule' && c.value && ruleNames[c.value]) || breakdownLabel(dimension, c.value);
+  const label = (c: ValueCount) =>
+    (dimension === 'rule' && c.value && ruleNames[c.value]) || breakdownLabel(dimension, c.value);
   const title = TITLES[dimension] ?? dimension;
   return (
     <section class="breakdown" data-dimension={dimension}>
@@ -36,7 +47,10 @@ function Breakdown({ dimension, counts: all, ruleNames, range }: { dimension: st
         <CsvButton
           label={title.toLowerCase()}
           filename={csvName('scans-by', dimension, range.from, range.to)}
-          rows={() => [[dimension, 'label', `scans (${range.from} to ${range.to}, ${range.timezone})`], ...counts.map((c) => [c.value, label(c), c.scans])]}
+          rows={() => [
+            [dimension, 'label', `scans (${range.from} to ${range.to}, ${range.timezone})`],
+            ...counts.map((c) => [c.value, label(c), c.scans]),
+          ]}
         />
       </div>
       {counts.length === 0 ? (
@@ -61,7 +75,15 @@ function Breakdown({ dimension, counts: all, ruleNames, range }: { dimension: st
 }
 
 /** Every dimension of `breakdowns`, in the order given, each with its first TOP_SHOWN values. */
-export function Breakdowns({ breakdowns, range, ruleNames = {} }: { breakdowns: Record<string, ValueCount[]>; range: Range; ruleNames?: RuleNames }) {
+export function Breakdowns({
+  breakdowns,
+  range,
+  ruleNames = {},
+}: {
+  breakdowns: Record<string, ValueCount[]>;
+  range: Range;
+  ruleNames?: RuleNames;
+}) {
   return (
     <div class="breakdowns">
       {Object.entries(breakdowns).map(([dimension, counts]) => (

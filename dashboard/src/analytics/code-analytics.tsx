@@ -32,7 +32,12 @@ interface CodeScans {
   name: string | null;
   scanUrl: string | null;
   routing: { rules: { ruleId: string; condition: string }[] };
-  scans: { totalScans: number; uniqueScans: number; timeseries: PeriodCount[]; breakdowns: Record<string, ValueCount[]> };
+  scans: {
+    totalScans: number;
+    uniqueScans: number;
+    timeseries: PeriodCount[];
+    breakdowns: Record<string, ValueCount[]>;
+  };
   scanWeekdayHours: { cells: WeekdayHourCount[] };
 }
 
@@ -47,7 +52,14 @@ export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
       {code.name && <h2 class="code-name">{code.name}</h2>}
       <p class="content-cell">
         {describeContent(code.type, code.content)}
-        {code.scanUrl ? <> · scanned at <code>{code.scanUrl}</code></> : ' · a static code: it has no scan URL, so no scans are counted.'}
+        {code.scanUrl ? (
+          <>
+            {' '}
+            · scanned at <code>{code.scanUrl}</code>
+          </>
+        ) : (
+          ' · a static code: it has no scan URL, so no scans are counted.'
+        )}
       </p>
       <StatTiles
         stats={[
@@ -55,11 +67,20 @@ export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
           ['Unique scans', formatCount(code.scans.uniqueScans), 'unique-scans'],
         ]}
       />
-      <ScansChart series={code.scans.timeseries} granularity={range.granularity} timezone={range.timezone} range={range} />
+      <ScansChart
+        series={code.scans.timeseries}
+        granularity={range.granularity}
+        timezone={range.timezone}
+        range={range}
+      />
       <h2>Where and when scans came</h2>
       <WorldMap countries={code.scans.breakdowns.country ?? []} range={range} />
       <WeekdayHours cells={code.scanWeekdayHours.cells} range={range} />
-      <Breakdowns breakdowns={code.scans.breakdowns} range={range} ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, `Rule ${r.condition}`]))} />
+      <Breakdowns
+        breakdowns={code.scans.breakdowns}
+        range={range}
+        ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, `Rule ${r.condition}`]))}
+      />
     </div>
   );
 }

@@ -39,7 +39,13 @@ export function downloadCsv(filename: string, rows: CsvCell[][]): void {
 /** The button each chart has: rows are built only when it is pressed. */
 export function CsvButton({ filename, rows, label }: { filename: string; rows: () => CsvCell[][]; label: string }) {
   return (
-    <button type="button" class="secondary csv-download" aria-label={`Download ${label} as CSV`} data-filename={filename} onClick={() => downloadCsv(filename, rows())}>
+    <button
+      type="button"
+      class="secondary csv-download"
+      aria-label={`Download ${label} as CSV`}
+      data-filename={filename}
+      onClick={() => downloadCsv(filename, rows())}
+    >
       Download CSV
     </button>
   );

@@ -35,4 +35,9 @@ export function rangeProblem(range: Range): string | null {
   return null;
 }
 
-export const rangeVariables = (range: Range) => ({ from: range.from, to: range.to, granularity: range.granularity, timezone: range.timezone });
+export const rangeVariables = (range: Range) => ({
+  from: range.from,
+  to: range.to,
+  granularity: range.granularity,
+  timezone: range.timezone,
+});

@@ -1,6 +1,16 @@
 // Scans over time as a Chart.js line chart, with the same numbers as a table for screen readers
 // (and anyone who wants the exact counts).
-import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import {
+  CategoryScale,
+  Chart,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatCount, formatPeriod } from '../format.ts';
 import { CsvButton, csvName } from './csv.tsx';
@@ -34,7 +44,14 @@ export function ScansChart({ series, granularity, timezone, range }: ScansChartP
       data: {
         labels: [],
         datasets: [
-          { label: 'Scans', data: [], borderColor: '#2563eb', backgroundColor: 'rgba(37, 99, 235, 0.15)', fill: true, tension: 0.25 },
+          {
+            label: 'Scans',
+            data: [],
+            borderColor: '#2563eb',
+            backgroundColor: 'rgba(37, 99, 235, 0.15)',
+            fill: true,
+            tension: 0.25,
+          },
           { label: 'Unique scans', data: [], borderColor: '#16a34a', backgroundColor: '#16a34a', tension: 0.25 },
         ],
       },
@@ -65,7 +82,10 @@ export function ScansChart({ series, granularity, timezone, range }: ScansChartP
         <CsvButton
           label="scans over time"
           filename={csvName('scans-by', granularity, range.from, range.to)}
-          rows={() => [[`period start (${timezone})`, 'period', 'scans', 'unique_scans'], ...series.map((p, i) => [p.period, labels[i]!, p.scans, p.uniqueScans])]}
+          rows={() => [
+            [`period start (${timezone})`, 'period', 'scans', 'unique_scans'],
+            ...series.map((p, i) => [p.period, labels[i]!, p.scans, p.uniqueScans]),
+          ]}
         />
       </div>
       <div class="chart-box">

@@ -18,7 +18,8 @@ const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const hh = (h: number) => String(h).padStart(2, '0');
 
 /** The accent blue, from clear for no scans to solid for the busiest hour. */
-const shade = (scans: number, max: number) => (scans === 0 ? 'transparent' : `rgba(37, 99, 235, ${(0.15 + (0.85 * scans) / max).toFixed(3)})`);
+const shade = (scans: number, max: number) =>
+  scans === 0 ? 'transparent' : `rgba(37, 99, 235, ${(0.15 + (0.85 * scans) / max).toFixed(3)})`;
 
 export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; range: Range }) {
   const count = new Map(cells.map((c) => [`${c.weekday}/${c.hour}`, c.scans]));
@@ -56,7 +57,14 @@ export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; rang
                 {HOURS.map((h) => {
                   const n = at(d + 1, h);
                   return (
-                    <td key={h} data-weekday={d + 1} data-hour={h} data-scans={n} style={{ background: shade(n, max) }} title={`${day} ${hh(h)}:00–${hh(h)}:59: ${formatCount(n)} scan${n === 1 ? '' : 's'}`}>
+                    <td
+                      key={h}
+                      data-weekday={d + 1}
+                      data-hour={h}
+                      data-scans={n}
+                      style={{ background: shade(n, max) }}
+                      title={`${day} ${hh(h)}:00–${hh(h)}:59: ${formatCount(n)} scan${n === 1 ? '' : 's'}`}
+                    >
                       <span class="visually-hidden">{formatCount(n)}</span>
                     </td>
                   );

@@ -36,7 +36,8 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
   const scans = new Map(countries.flatMap((c) => (c.value === null ? [] : [[c.value, c.scans] as const])));
   const unknown = countries.find((c) => c.value === null)?.scans ?? 0;
   const bounds = steps(Math.max(0, ...scans.values()));
-  const colour = (n: number) => (n === 0 ? NO_SCANS : SCALE[SCALE.length - bounds.length + bounds.findIndex((b) => n <= b)]!);
+  const colour = (n: number) =>
+    n === 0 ? NO_SCANS : SCALE[SCALE.length - bounds.length + bounds.findIndex((b) => n <= b)]!;
   const drawn = new Set(shapes?.shapes.map((s) => s.code));
   const offMap = countries.filter((c) => c.value !== null && !drawn.has(c.value));
   const span = `${range.from} to ${range.to}, ${range.timezone}`;
@@ -48,7 +49,10 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
         <CsvButton
           label="scans by country"
           filename={csvName('scans-by-country', range.from, range.to)}
-          rows={() => [['country', 'name', `scans (${span})`], ...countries.map((c) => [c.value ?? '', c.value === null ? 'Unknown' : countryName(c.value), c.scans])]}
+          rows={() => [
+            ['country', 'name', `scans (${span})`],
+            ...countries.map((c) => [c.value ?? '', c.value === null ? 'Unknown' : countryName(c.value), c.scans]),
+          ]}
         />
       </div>
       {failed ? (
@@ -56,7 +60,12 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
       ) : !shapes ? (
         <p class="loading">Loading the map…</p>
       ) : (
-        <svg class="map" viewBox={`0 0 ${shapes.WIDTH} ${shapes.HEIGHT}`} role="img" aria-label={`World map of scans by country, ${span}`}>
+        <svg
+          class="map"
+          viewBox={`0 0 ${shapes.WIDTH} ${shapes.HEIGHT}`}
+          role="img"
+          aria-label={`World map of scans by country, ${span}`}
+        >
           <path class="sphere" d={shapes.outline} />
           {shapes.shapes.map((s, i) => {
             const n = (s.code && scans.get(s.code)) || 0;
@@ -75,14 +84,21 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
           </li>
           {bounds.map((b, i) => (
             <li key={b}>
-              <span class="swatch" style={{ background: SCALE[SCALE.length - bounds.length + i] }} /> {i === 0 ? 1 : bounds[i - 1]! + 1}
+              <span class="swatch" style={{ background: SCALE[SCALE.length - bounds.length + i] }} />{' '}
+              {i === 0 ? 1 : bounds[i - 1]! + 1}
               {b > (i === 0 ? 1 : bounds[i - 1]! + 1) ? `–${formatCount(b)}` : ''}
             </li>
           ))}
         </ul>
         <p class="off-map" data-unknown={unknown}>
           Unknown country: {plural(unknown)}
-          {offMap.length > 0 && <> · not drawn at this scale: {offMap.map((c) => `${countryName(c.value!)} ${formatCount(c.scans)}`).join(', ')}</>}
+          {offMap.length > 0 && (
+            <>
+              {' '}
+              · not drawn at this scale:{' '}
+              {offMap.map((c) => `${countryName(c.value!)} ${formatCount(c.scans)}`).join(', ')}
+            </>
+          )}
         </p>
       </figcaption>
     </figure>

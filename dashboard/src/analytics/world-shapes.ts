@@ -20,7 +20,13 @@ export interface CountryShape {
 }
 
 const topology = atlas as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>;
-const projection = geoEqualEarth().fitExtent([[2, 2], [WIDTH - 2, HEIGHT - 2]], { type: 'Sphere' });
+const projection = geoEqualEarth().fitExtent(
+  [
+    [2, 2],
+    [WIDTH - 2, HEIGHT - 2],
+  ],
+  { type: 'Sphere' },
+);
 const draw = geoPath(projection);
 
 export const outline = draw({ type: 'Sphere' }) ?? '';

@@ -30,11 +30,19 @@ export function DeleteCode({ id, scanUrl }: { id: string; scanUrl: string | null
         Delete code
       </button>
       <ErrorBox error={error} title="Not deleted:" />
-      <ConfirmDialog open={asking} title={`Delete ${id}?`} confirmLabel="Delete for good" busy={busy} onConfirm={remove} onCancel={() => setAsking(false)}>
+      <ConfirmDialog
+        open={asking}
+        title={`Delete ${id}?`}
+        confirmLabel="Delete for good"
+        busy={busy}
+        onConfirm={remove}
+        onCancel={() => setAsking(false)}
+      >
         <p>
           {scanUrl ? (
             <>
-              Printed copies stop working: <code>{scanUrl}</code> will answer “not found”, and its address is never given to another code.
+              Printed copies stop working: <code>{scanUrl}</code> will answer “not found”, and its address is never
+              given to another code.
             </>
           ) : (
             'The code and its settings are deleted.'

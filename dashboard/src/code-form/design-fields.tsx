@@ -13,7 +13,8 @@ interface DesignFieldsProps {
 
 export function DesignFields({ design, problems, onChange }: DesignFieldsProps) {
   const set = (patch: Partial<DesignForm>) => onChange({ ...design, ...patch });
-  const setGradient = (patch: Partial<GradientForm>) => design.gradient && set({ gradient: { ...design.gradient, ...patch } });
+  const setGradient = (patch: Partial<GradientForm>) =>
+    design.gradient && set({ gradient: { ...design.gradient, ...patch } });
   const field = (label: string, name: string, control: ComponentChildren, hint?: string) => (
     <Field label={label} id={`design-${name}`} path={`design.${name}`} problems={problems} hint={hint}>
       {control}
@@ -23,10 +24,32 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
   return (
     <fieldset>
       <legend>Design</legend>
-      {field('Style', 'style', <Select id="design-style" value={design.style} options={STYLES} onChange={(style) => set({ style })} />)}
+      {field(
+        'Style',
+        'style',
+        <Select id="design-style" value={design.style} options={STYLES} onChange={(style) => set({ style })} />,
+      )}
       <div class="row">
-        {field('Module color', 'fgColor', <input id="design-fgColor" type="color" value={design.fgColor} onInput={(e) => set({ fgColor: e.currentTarget.value })} />)}
-        {field('Background', 'bgColor', <input id="design-bgColor" type="color" value={design.bgColor} onInput={(e) => set({ bgColor: e.currentTarget.value })} />)}
+        {field(
+          'Module color',
+          'fgColor',
+          <input
+            id="design-fgColor"
+            type="color"
+            value={design.fgColor}
+            onInput={(e) => set({ fgColor: e.currentTarget.value })}
+          />,
+        )}
+        {field(
+          'Background',
+          'bgColor',
+          <input
+            id="design-bgColor"
+            type="color"
+            value={design.bgColor}
+            onInput={(e) => set({ bgColor: e.currentTarget.value })}
+          />,
+        )}
       </div>
       {field(
         'Gradient',
@@ -35,47 +58,152 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
           id="design-gradient.type"
           value={design.gradient?.type ?? 'none'}
           options={['none', 'linear', 'radial']}
-          onChange={(type) => set({ gradient: type === 'none' ? null : { from: design.gradient?.from ?? design.fgColor, to: design.gradient?.to ?? '#1d4ed8', angle: design.gradient?.angle ?? 0, type: type as GradientForm['type'] } })}
+          onChange={(type) =>
+            set({
+              gradient:
+                type === 'none'
+                  ? null
+                  : {
+                      from: design.gradient?.from ?? design.fgColor,
+                      to: design.gradient?.to ?? '#1d4ed8',
+                      angle: design.gradient?.angle ?? 0,
+                      type: type as GradientForm['type'],
+                    },
+            })
+          }
         />,
       )}
       {design.gradient && (
         <div class="row">
-          {field('From', 'gradient.from', <input id="design-gradient.from" type="color" value={design.gradient.from} onInput={(e) => setGradient({ from: e.currentTarget.value })} />)}
-          {field('To', 'gradient.to', <input id="design-gradient.to" type="color" value={design.gradient.to} onInput={(e) => setGradient({ to: e.currentTarget.value })} />)}
+          {field(
+            'From',
+            'gradient.from',
+            <input
+              id="design-gradient.from"
+              type="color"
+              value={design.gradient.from}
+              onInput={(e) => setGradient({ from: e.currentTarget.value })}
+            />,
+          )}
+          {field(
+            'To',
+            'gradient.to',
+            <input
+              id="design-gradient.to"
+              type="color"
+              value={design.gradient.to}
+              onInput={(e) => setGradient({ to: e.currentTarget.value })}
+            />,
+          )}
           {design.gradient.type === 'linear' &&
-            field('Angle', 'gradient.angle', <input id="design-gradient.angle" type="number" min={0} max={360} value={design.gradient.angle} onInput={(e) => setGradient({ angle: e.currentTarget.valueAsNumber || 0 })} />)}
+            field(
+              'Angle',
+              'gradient.angle',
+              <input
+                id="design-gradient.angle"
+                type="number"
+                min={0}
+                max={360}
+                value={design.gradient.angle}
+                onInput={(e) => setGradient({ angle: e.currentTarget.valueAsNumber || 0 })}
+              />,
+            )}
         </div>
       )}
       <div class="row">
-        {field('Eyes', 'eyeStyle', <Select id="design-eyeStyle" value={design.eyeStyle} options={['', ...EYE_STYLES]} labels={{ '': 'Style default' }} onChange={(eyeStyle) => set({ eyeStyle })} />)}
+        {field(
+          'Eyes',
+          'eyeStyle',
+          <Select
+            id="design-eyeStyle"
+            value={design.eyeStyle}
+            options={['', ...EYE_STYLES]}
+            labels={{ '': 'Style default' }}
+            onChange={(eyeStyle) => set({ eyeStyle })}
+          />,
+        )}
         {field(
           'Eye color',
           'eyeColor',
           <span class="inline">
             <label>
-              <input type="checkbox" checked={design.eyeColor === null} onChange={(e) => set({ eyeColor: e.currentTarget.checked ? null : design.fgColor })} /> Same as modules
+              <input
+                type="checkbox"
+                checked={design.eyeColor === null}
+                onChange={(e) => set({ eyeColor: e.currentTarget.checked ? null : design.fgColor })}
+              />{' '}
+              Same as modules
             </label>
-            {design.eyeColor !== null && <input id="design-eyeColor" type="color" value={design.eyeColor} onInput={(e) => set({ eyeColor: e.currentTarget.value })} />}
+            {design.eyeColor !== null && (
+              <input
+                id="design-eyeColor"
+                type="color"
+                value={design.eyeColor}
+                onInput={(e) => set({ eyeColor: e.currentTarget.value })}
+              />
+            )}
           </span>,
         )}
       </div>
       <div class="row">
-        {field('Frame', 'frame', <Select id="design-frame" value={design.frame} options={['none', 'banner']} onChange={(frame) => set({ frame: frame as DesignForm['frame'] })} />)}
+        {field(
+          'Frame',
+          'frame',
+          <Select
+            id="design-frame"
+            value={design.frame}
+            options={['none', 'banner']}
+            onChange={(frame) => set({ frame: frame as DesignForm['frame'] })}
+          />,
+        )}
         {design.frame === 'banner' &&
-          field('Call to action', 'frameText', <input id="design-frameText" maxLength={30} placeholder="Scan me" value={design.frameText} onInput={(e) => set({ frameText: e.currentTarget.value })} />)}
+          field(
+            'Call to action',
+            'frameText',
+            <input
+              id="design-frameText"
+              maxLength={30}
+              placeholder="Scan me"
+              value={design.frameText}
+              onInput={(e) => set({ frameText: e.currentTarget.value })}
+            />,
+          )}
       </div>
       <div class="row">
-        {field('Quiet zone (modules)', 'margin', <input id="design-margin" type="number" min={2} max={16} value={design.margin} onInput={(e) => set({ margin: e.currentTarget.valueAsNumber })} />)}
+        {field(
+          'Quiet zone (modules)',
+          'margin',
+          <input
+            id="design-margin"
+            type="number"
+            min={2}
+            max={16}
+            value={design.margin}
+            onInput={(e) => set({ margin: e.currentTarget.valueAsNumber })}
+          />,
+        )}
         {field(
           'Error correction',
           'errorCorrection',
-          <Select id="design-errorCorrection" value={design.errorCorrection} options={['', ...LEVELS]} labels={{ '': 'Automatic' }} onChange={(errorCorrection) => set({ errorCorrection })} />,
+          <Select
+            id="design-errorCorrection"
+            value={design.errorCorrection}
+            options={['', ...LEVELS]}
+            labels={{ '': 'Automatic' }}
+            onChange={(errorCorrection) => set({ errorCorrection })}
+          />,
         )}
       </div>
       {field(
         'Logo URL',
         'logoUrl',
-        <input id="design-logoUrl" type="url" placeholder="https://example.com/logo.png" value={design.logoUrl} onInput={(e) => set({ logoUrl: e.currentTarget.value })} />,
+        <input
+          id="design-logoUrl"
+          type="url"
+          placeholder="https://example.com/logo.png"
+          value={design.logoUrl}
+          onInput={(e) => set({ logoUrl: e.currentTarget.value })}
+        />,
         'PNG, JPEG, GIF or WebP; fetched once by the server. Needs error correction Q or H.',
       )}
       <WholeDesignProblems problems={problems} />

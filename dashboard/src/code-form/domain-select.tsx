@@ -7,7 +7,17 @@ import { useQuery } from '../use-query.ts';
 const VERIFIED = '{ domains { hostname status } }';
 const OWN = 'this service’s own';
 
-export function DomainSelect({ value, saved, problems, onChange }: { value: string; saved: boolean; problems: FieldProblem[]; onChange: (domain: string) => void }) {
+export function DomainSelect({
+  value,
+  saved,
+  problems,
+  onChange,
+}: {
+  value: string;
+  saved: boolean;
+  problems: FieldProblem[];
+  onChange: (domain: string) => void;
+}) {
   const { data } = useQuery<{ domains: { hostname: string; status: string }[] }>(VERIFIED, {});
   const verified = (data?.domains ?? []).filter((d) => d.status === 'verified').map((d) => d.hostname);
   // The code's own domain stays listed, verified or not.
@@ -19,7 +29,11 @@ export function DomainSelect({ value, saved, problems, onChange }: { value: stri
       id="code-domain"
       path="domain"
       problems={problems}
-      hint={saved ? 'Moving the code gives it a new scan URL and image; printed copies of the old one stop working.' : 'The scan URL’s domain: this service’s own, or one of your verified domains.'}
+      hint={
+        saved
+          ? 'Moving the code gives it a new scan URL and image; printed copies of the old one stop working.'
+          : 'The scan URL’s domain: this service’s own, or one of your verified domains.'
+      }
     >
       <Select id="code-domain" value={value} options={options} labels={{ '': OWN }} onChange={onChange} />
     </Field>

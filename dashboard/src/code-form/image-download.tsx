@@ -12,7 +12,9 @@ const FORMAT_LABELS: Record<string, string> = { png: 'PNG', svg: 'SVG (vector)',
 async function fetchImage(id: string, format: string, size: number): Promise<Blob> {
   const bearer = currentBearer();
   if (!bearer) throw new Error('Sign in first.');
-  const res = await fetch(`/v1/codes/${encodeURIComponent(id)}/image?format=${format}&size=${size}`, { headers: { Authorization: `Bearer ${bearer}` } });
+  const res = await fetch(`/v1/codes/${encodeURIComponent(id)}/image?format=${format}&size=${size}`, {
+    headers: { Authorization: `Bearer ${bearer}` },
+  });
   if (!res.ok) {
     const problem = (await res.json().catch(() => null)) as { detail?: string } | null;
     throw new Error(problem?.detail ?? `The server answered ${res.status}.`);
@@ -70,7 +72,15 @@ export function ImageDownload({ id, scanUrl }: { id: string; scanUrl: string | n
         <Select id="download-format" value={format} options={FORMATS} labels={FORMAT_LABELS} onChange={setFormat} />
       </Field>
       <Field label="Size (pixels; points for PDF)" id="download-size">
-        <input id="download-size" type="number" min={64} max={4096} step={1} value={size} onInput={(e) => setSize(e.currentTarget.valueAsNumber)} />
+        <input
+          id="download-size"
+          type="number"
+          min={64}
+          max={4096}
+          step={1}
+          value={size}
+          onInput={(e) => setSize(e.currentTarget.valueAsNumber)}
+        />
       </Field>
       <button type="button" class="secondary" disabled={busy} onClick={() => void download()}>
         {busy ? 'Preparing…' : 'Download image'}

@@ -4,7 +4,11 @@ import { Field, Select } from '../components/field.tsx';
 import type { FieldProblem } from '../graphql.ts';
 import { STATUSES, type LifecycleForm } from './lifecycle-form.ts';
 
-const STATUS_LABELS: Record<string, string> = { active: 'Active', paused: 'Paused', archived: 'Archived (hidden from the list)' };
+const STATUS_LABELS: Record<string, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  archived: 'Archived (hidden from the list)',
+};
 
 interface LifecycleFieldsProps {
   type: string;
@@ -19,22 +23,91 @@ export function LifecycleFields({ type, lifecycle, problems, onChange }: Lifecyc
   return (
     <fieldset>
       <legend>Status and expiry</legend>
-      <Field label="Status" id="code-status" path="status" problems={problems} hint={url ? 'A paused or archived code’s scans go to the paused destination, or get a “this code is paused” page.' : 'Archived codes are hidden from the list.'}>
-        <Select id="code-status" value={lifecycle.status} options={STATUSES} labels={STATUS_LABELS} onChange={(status) => set({ status })} />
+      <Field
+        label="Status"
+        id="code-status"
+        path="status"
+        problems={problems}
+        hint={
+          url
+            ? 'A paused or archived code’s scans go to the paused destination, or get a “this code is paused” page.'
+            : 'Archived codes are hidden from the list.'
+        }
+      >
+        <Select
+          id="code-status"
+          value={lifecycle.status}
+          options={STATUSES}
+          labels={STATUS_LABELS}
+          onChange={(status) => set({ status })}
+        />
       </Field>
       {url && (
         <>
-          <Field label="Paused destination" id="code-paused-destination" path="pausedDestination" problems={problems} hint="Optional: where scans go while paused.">
-            <input id="code-paused-destination" type="url" placeholder="https://example.com/back-soon" value={lifecycle.pausedDestination} onInput={(e) => set({ pausedDestination: e.currentTarget.value })} />
+          <Field
+            label="Paused destination"
+            id="code-paused-destination"
+            path="pausedDestination"
+            problems={problems}
+            hint="Optional: where scans go while paused."
+          >
+            <input
+              id="code-paused-destination"
+              type="url"
+              placeholder="https://example.com/back-soon"
+              value={lifecycle.pausedDestination}
+              onInput={(e) => set({ pausedDestination: e.currentTarget.value })}
+            />
           </Field>
-          <Field label="Expires at" id="code-expires-at" path="expiresAt" problems={problems} hint="Optional, in your time zone: from then on scans go to the expired destination, or get a “this code has expired” page.">
-            <input id="code-expires-at" type="datetime-local" step={1} value={lifecycle.expiresAt} onInput={(e) => set({ expiresAt: e.currentTarget.value })} />
+          <Field
+            label="Expires at"
+            id="code-expires-at"
+            path="expiresAt"
+            problems={problems}
+            hint={
+              'Optional, in your time zone: from then on scans go to the expired destination, ' +
+              'or get a “this code has expired” page.'
+            }
+          >
+            <input
+              id="code-expires-at"
+              type="datetime-local"
+              step={1}
+              value={lifecycle.expiresAt}
+              onInput={(e) => set({ expiresAt: e.currentTarget.value })}
+            />
           </Field>
-          <Field label="Scan limit" id="code-max-scans" path="maxScans" problems={problems} hint="Optional: after this many scans (bots not counted) the code counts as expired.">
-            <input id="code-max-scans" type="number" min={1} step={1} placeholder="no limit" value={lifecycle.maxScans} onInput={(e) => set({ maxScans: e.currentTarget.value })} />
+          <Field
+            label="Scan limit"
+            id="code-max-scans"
+            path="maxScans"
+            problems={problems}
+            hint="Optional: after this many scans (bots not counted) the code counts as expired."
+          >
+            <input
+              id="code-max-scans"
+              type="number"
+              min={1}
+              step={1}
+              placeholder="no limit"
+              value={lifecycle.maxScans}
+              onInput={(e) => set({ maxScans: e.currentTarget.value })}
+            />
           </Field>
-          <Field label="Expired destination" id="code-expired-destination" path="expiredDestination" problems={problems} hint="Optional: where scans go once expired or over the limit.">
-            <input id="code-expired-destination" type="url" placeholder="https://example.com/campaign-over" value={lifecycle.expiredDestination} onInput={(e) => set({ expiredDestination: e.currentTarget.value })} />
+          <Field
+            label="Expired destination"
+            id="code-expired-destination"
+            path="expiredDestination"
+            problems={problems}
+            hint="Optional: where scans go once expired or over the limit."
+          >
+            <input
+              id="code-expired-destination"
+              type="url"
+              placeholder="https://example.com/campaign-over"
+              value={lifecycle.expiredDestination}
+              onInput={(e) => set({ expiredDestination: e.currentTarget.value })}
+            />
           </Field>
         </>
       )}

@@ -15,7 +15,14 @@ export interface LifecycleForm {
   maxScans: string;
 }
 
-export const emptyLifecycle = (): LifecycleForm => ({ status: 'active', pausedDestination: '', expiresAt: '', savedExpiresAt: null, expiredDestination: '', maxScans: '' });
+export const emptyLifecycle = (): LifecycleForm => ({
+  status: 'active',
+  pausedDestination: '',
+  expiresAt: '',
+  savedExpiresAt: null,
+  expiredDestination: '',
+  maxScans: '',
+});
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -47,13 +54,27 @@ export function lifecycleFormOf(code: SavedLifecycle): LifecycleForm {
   };
 }
 
-/** The lifecycle input fields; an empty field is `unset` (absent on create, null on update). Static codes take only the status. */
+/**
+ * The lifecycle input fields; an empty field is `unset` (absent on create, null on update). Static codes take only the
+ * status.
+ */
 export function lifecycleInput(l: LifecycleForm, type: string, unset: null | undefined): Record<string, unknown> {
   const status = l.status.toUpperCase();
   if (type !== 'url') return { status };
   const text = (value: string) => (value.trim() === '' ? unset : value.trim());
-  const expiresAt = l.expiresAt === '' ? unset : l.savedExpiresAt?.local === l.expiresAt ? l.savedExpiresAt.iso : new Date(l.expiresAt).toISOString();
+  const expiresAt =
+    l.expiresAt === ''
+      ? unset
+      : l.savedExpiresAt?.local === l.expiresAt
+        ? l.savedExpiresAt.iso
+        : new Date(l.expiresAt).toISOString();
   const maxScans = l.maxScans.trim() === '' ? unset : Number(l.maxScans);
-  const fields = { status, pausedDestination: text(l.pausedDestination), expiresAt, expiredDestination: text(l.expiredDestination), maxScans };
+  const fields = {
+    status,
+    pausedDestination: text(l.pausedDestination),
+    expiresAt,
+    expiredDestination: text(l.expiredDestination),
+    maxScans,
+  };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

@@ -4,7 +4,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { QrImage } from '../components/qr-image.tsx';
 import { ApiError, graphql, type FieldProblem } from '../graphql.ts';
 
-const PREVIEW = 'query Preview($input: CreateCodeInput!, $codeId: ID) { previewCode(input: $input, codeId: $codeId, size: 320) }';
+const PREVIEW =
+  'query Preview($input: CreateCodeInput!, $codeId: ID) { previewCode(input: $input, codeId: $codeId, size: 320) }';
 const PAUSE_MS = 350;
 
 export interface Preview {
@@ -17,13 +18,27 @@ export interface Preview {
 }
 
 /** `input` is null when the form has a problem of its own (bad JSON); `problems` then says what. */
-export function usePreview(input: Record<string, unknown> | null, localProblems: FieldProblem[], saved: { id: string; svg: string } | null): Preview {
-  const [preview, setPreview] = useState<Preview>({ svg: saved?.svg ?? null, problems: [], message: null, pending: false });
+export function usePreview(
+  input: Record<string, unknown> | null,
+  localProblems: FieldProblem[],
+  saved: { id: string; svg: string } | null,
+): Preview {
+  const [preview, setPreview] = useState<Preview>({
+    svg: saved?.svg ?? null,
+    problems: [],
+    message: null,
+    pending: false,
+  });
   const codeId = saved?.id;
   const inputKey = JSON.stringify(input);
   useEffect(() => {
     if (!input) {
-      setPreview((p) => ({ ...p, problems: localProblems, message: localProblems.map((l) => `${l.path} ${l.message}`).join('; '), pending: false }));
+      setPreview((p) => ({
+        ...p,
+        problems: localProblems,
+        message: localProblems.map((l) => `${l.path} ${l.message}`).join('; '),
+        pending: false,
+      }));
       return;
     }
     let current = true;
@@ -33,7 +48,12 @@ export function usePreview(input: Record<string, unknown> | null, localProblems:
         ({ previewCode }) => current && setPreview({ svg: previewCode, problems: [], message: null, pending: false }),
         (err: unknown) =>
           current &&
-          setPreview((p) => ({ ...p, pending: false, message: err instanceof Error ? err.message : String(err), problems: err instanceof ApiError ? err.problems : [] })),
+          setPreview((p) => ({
+            ...p,
+            pending: false,
+            message: err instanceof Error ? err.message : String(err),
+            problems: err instanceof ApiError ? err.problems : [],
+          })),
       );
     }, PAUSE_MS);
     // A newer change supersedes this one, whether it was sent yet or not.
@@ -48,7 +68,11 @@ export function usePreview(input: Record<string, unknown> | null, localProblems:
 export function LivePreview({ preview }: { preview: Preview }) {
   return (
     <figure class="preview" aria-busy={preview.pending}>
-      {preview.svg ? <QrImage svg={preview.svg} alt="Preview of the QR code" class={preview.message ? 'stale' : undefined} /> : <div class="preview-empty">No preview yet</div>}
+      {preview.svg ? (
+        <QrImage svg={preview.svg} alt="Preview of the QR code" class={preview.message ? 'stale' : undefined} />
+      ) : (
+        <div class="preview-empty">No preview yet</div>
+      )}
       <figcaption>
         {preview.message ? (
           <span class="preview-problem" role="alert">

@@ -87,7 +87,19 @@ export const defaultDesign = (): DesignForm => ({
   logoUrl: '',
 });
 
-export const emptyForm = (): CodeForm => ({ type: 'url', name: '', slug: '', domain: '', notes: '', tags: '', content: '', design: defaultDesign(), routingEnabled: true, rules: [], lifecycle: emptyLifecycle() });
+export const emptyForm = (): CodeForm => ({
+  type: 'url',
+  name: '',
+  slug: '',
+  domain: '',
+  notes: '',
+  tags: '',
+  content: '',
+  design: defaultDesign(),
+  routingEnabled: true,
+  rules: [],
+  lifecycle: emptyLifecycle(),
+});
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
 function labels(form: CodeForm, unset: null | undefined): Record<string, unknown> {
@@ -115,7 +127,7 @@ export function parseContent(form: Pick<CodeForm, 'type' | 'content'>): { value:
 
 /** The design as CodeDesignInput; `unset` is what a default is sent as. */
 export function designInput(d: DesignForm, unset: null | undefined): Record<string, unknown> {
-  const or = <T,>(value: T, isDefault: boolean) => (isDefault ? unset : value);
+  const or = <T>(value: T, isDefault: boolean) => (isDefault ? unset : value);
   const fields = {
     style: d.style,
     fgColor: d.fgColor,
@@ -136,7 +148,9 @@ export function designInput(d: DesignForm, unset: null | undefined): Record<stri
 const routingInput = (form: CodeForm) => ({
   enabled: form.routingEnabled,
   // Their order is their priority: the first matching rule wins.
-  rules: form.rules.map((r) => (r.weights ? { condition: r.condition, weights: r.weights } : { condition: r.condition, destination: r.destination })),
+  rules: form.rules.map((r) =>
+    r.weights ? { condition: r.condition, weights: r.weights } : { condition: r.condition, destination: r.destination },
+  ),
 });
 
 type Built = { input: Record<string, unknown> } | { problems: FieldProblem[] };
@@ -152,16 +166,34 @@ export function createInput(form: CodeForm): Built {
   const built = previewInput(form);
   if ('problems' in built) return built;
   const tags = tagNames(form.tags);
-  const input = { ...built.input, ...labels(form, undefined), ...(tags.length > 0 ? { tags } : {}), ...lifecycleInput(form.lifecycle, form.type, undefined) };
+  const input = {
+    ...built.input,
+    ...labels(form, undefined),
+    ...(tags.length > 0 ? { tags } : {}),
+    ...lifecycleInput(form.lifecycle, form.type, undefined),
+  };
   if (form.type !== 'url') return { input };
-  return { input: { ...input, ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }), ...(form.domain === '' ? {} : { domain: form.domain }), routing: routingInput(form) } };
+  return {
+    input: {
+      ...input,
+      ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }),
+      ...(form.domain === '' ? {} : { domain: form.domain }),
+      routing: routingInput(form),
+    },
+  };
 }
 
 /** UpdateCodeInput: content, name, notes and tags, every design field (defaults reset), and the rules in order. */
 export function updateInput(form: CodeForm): Built {
   const content = parseContent(form);
   if ('problem' in content) return { problems: [content.problem] };
-  const input: Record<string, unknown> = { content: content.value, ...labels(form, null), tags: tagNames(form.tags), ...lifecycleInput(form.lifecycle, form.type, null), design: designInput(form.design, null) };
+  const input: Record<string, unknown> = {
+    content: content.value,
+    ...labels(form, null),
+    tags: tagNames(form.tags),
+    ...lifecycleInput(form.lifecycle, form.type, null),
+    design: designInput(form.design, null),
+  };
   if (form.type === 'url') {
     input.routing = routingInput(form);
     // The same domain again changes nothing; another one moves the code.

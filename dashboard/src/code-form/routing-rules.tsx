@@ -41,10 +41,24 @@ export function RoutingRules({ enabled, rules, problems, onChange }: RoutingRule
   };
 
   function add() {
-    if (!value.trim()) return setAddProblem(`Give the ${DIMENSIONS[dimension]!.label.toLowerCase()} to match, e.g. ${DIMENSIONS[dimension]!.example}.`);
-    if (!/^https?:\/\/\S+$/.test(destination.trim())) return setAddProblem('Give the destination as an http:// or https:// URL.');
+    if (!value.trim())
+      return setAddProblem(
+        `Give the ${DIMENSIONS[dimension]!.label.toLowerCase()} to match, e.g. ${DIMENSIONS[dimension]!.example}.`,
+      );
+    if (!/^https?:\/\/\S+$/.test(destination.trim()))
+      return setAddProblem('Give the destination as an http:// or https:// URL.');
     setAddProblem(null);
-    onChange({ rules: [...rules, { key: `new-${++newKeys}`, condition: `${dimension}:${value.trim()}`, destination: destination.trim(), weights: null }] });
+    onChange({
+      rules: [
+        ...rules,
+        {
+          key: `new-${++newKeys}`,
+          condition: `${dimension}:${value.trim()}`,
+          destination: destination.trim(),
+          weights: null,
+        },
+      ],
+    });
     setValue('');
     setDestination('');
   }
@@ -53,8 +67,12 @@ export function RoutingRules({ enabled, rules, problems, onChange }: RoutingRule
     <fieldset>
       <legend>Routing rules</legend>
       <label class="inline">
-        <input type="checkbox" checked={enabled} onChange={(e) => onChange({ routingEnabled: e.currentTarget.checked })} /> Apply the rules (otherwise every scan goes
-        to the destination URL)
+        <input
+          type="checkbox"
+          checked={enabled}
+          onChange={(e) => onChange({ routingEnabled: e.currentTarget.checked })}
+        />{' '}
+        Apply the rules (otherwise every scan goes to the destination URL)
       </label>
       {rules.length === 0 && <p class="empty">No rules: every scan goes to the destination URL.</p>}
       <ol class="rules">
@@ -65,13 +83,30 @@ export function RoutingRules({ enabled, rules, problems, onChange }: RoutingRule
               {rule.weights ? rule.weights.map((w) => `${w.destination} (${w.weight})`).join(', ') : rule.destination}
             </span>
             <span class="rule-actions">
-              <button type="button" class="secondary" aria-label={`Move rule ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Move rule ${i + 1} up`}
+                disabled={i === 0}
+                onClick={() => move(i, i - 1)}
+              >
                 ↑
               </button>
-              <button type="button" class="secondary" aria-label={`Move rule ${i + 1} down`} disabled={i === rules.length - 1} onClick={() => move(i, i + 1)}>
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Move rule ${i + 1} down`}
+                disabled={i === rules.length - 1}
+                onClick={() => move(i, i + 1)}
+              >
                 ↓
               </button>
-              <button type="button" class="danger" aria-label={`Remove rule ${i + 1}`} onClick={() => onChange({ rules: rules.filter((r) => r !== rule) })}>
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Remove rule ${i + 1}`}
+                onClick={() => onChange({ rules: rules.filter((r) => r !== rule) })}
+              >
                 Remove
               </button>
             </span>
@@ -81,13 +116,30 @@ export function RoutingRules({ enabled, rules, problems, onChange }: RoutingRule
       </ol>
       <div class="add-rule">
         <Field label="When" id="rule-dimension">
-          <Select id="rule-dimension" value={dimension} options={Object.keys(DIMENSIONS)} labels={Object.fromEntries(Object.entries(DIMENSIONS).map(([k, d]) => [k, d.label]))} onChange={setDimension} />
+          <Select
+            id="rule-dimension"
+            value={dimension}
+            options={Object.keys(DIMENSIONS)}
+            labels={Object.fromEntries(Object.entries(DIMENSIONS).map(([k, d]) => [k, d.label]))}
+            onChange={setDimension}
+          />
         </Field>
         <Field label="is" id="rule-value">
-          <input id="rule-value" placeholder={DIMENSIONS[dimension]!.example} value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+          <input
+            id="rule-value"
+            placeholder={DIMENSIONS[dimension]!.example}
+            value={value}
+            onInput={(e) => setValue(e.currentTarget.value)}
+          />
         </Field>
         <Field label="send to" id="rule-destination">
-          <input id="rule-destination" type="url" placeholder="https://example.com/de" value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />
+          <input
+            id="rule-destination"
+            type="url"
+            placeholder="https://example.com/de"
+            value={destination}
+            onInput={(e) => setDestination(e.currentTarget.value)}
+          />
         </Field>
         <button type="button" class="secondary" onClick={add}>
           Add rule

@@ -2,7 +2,9 @@
 import { LIFECYCLE_FIELDS, lifecycleFormOf, type SavedLifecycle } from './lifecycle-form.ts';
 import { defaultDesign, type CodeForm, type DesignForm, type RuleForm } from './model.ts';
 
-const DESIGN_FIELDS = 'fgColor bgColor style logoUrl errorCorrection eyeStyle eyeColor gradient { type from to angle } frame frameText margin';
+const DESIGN_FIELDS =
+  'fgColor bgColor style logoUrl errorCorrection eyeStyle eyeColor gradient { type from to angle } frame frameText ' +
+  'margin';
 
 /** The fields the editor needs; every query and mutation of the editor answers them. */
 export const CODE_FIELDS = `id type content name notes tags domain scanUrl createdAt updatedAt ${LIFECYCLE_FIELDS} design { ${DESIGN_FIELDS} }
@@ -29,7 +31,12 @@ export interface SavedCode extends SavedLifecycle {
   };
   routing: {
     enabled: boolean;
-    rules: { ruleId: string; condition: string; destination: string | null; conditions: { weights: RuleForm['weights'] } }[];
+    rules: {
+      ruleId: string;
+      condition: string;
+      destination: string | null;
+      conditions: { weights: RuleForm['weights'] };
+    }[];
   };
   svg: string;
 }
@@ -74,7 +81,12 @@ export function formOf(code: SavedCode): CodeForm {
     content: contentText(code),
     design: designForm(code.design),
     routingEnabled: code.routing.enabled,
-    rules: code.routing.rules.map((r) => ({ key: r.ruleId, condition: r.condition, destination: r.destination ?? '', weights: r.conditions.weights })),
+    rules: code.routing.rules.map((r) => ({
+      key: r.ruleId,
+      condition: r.condition,
+      destination: r.destination ?? '',
+      weights: r.conditions.weights,
+    })),
     lifecycle: lifecycleFormOf(code),
   };
 }

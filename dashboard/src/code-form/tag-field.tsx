@@ -4,7 +4,15 @@ import type { FieldProblem } from '../graphql.ts';
 import { Field } from '../components/field.tsx';
 import { useAccountTags } from '../tags.ts';
 
-export function TagField({ value, problems, onChange }: { value: string; problems: FieldProblem[]; onChange: (value: string) => void }) {
+export function TagField({
+  value,
+  problems,
+  onChange,
+}: {
+  value: string;
+  problems: FieldProblem[];
+  onChange: (value: string) => void;
+}) {
   const tags = useAccountTags();
   // Suggest the account's tags that the field does not hold yet, after what has been typed.
   const typed = value.split(',').map((name) => name.trim());
@@ -12,8 +20,21 @@ export function TagField({ value, problems, onChange }: { value: string; problem
   const taken = new Set(head.map((name) => name.toLowerCase()));
   const prefix = head.length > 0 ? `${head.join(', ')}, ` : '';
   return (
-    <Field label="Tags" id="code-tags" path="tags" problems={problems} hint="Comma-separated, up to 20. A new name creates that tag. Filter the list of codes by them.">
-      <input id="code-tags" list="code-tags-known" autoComplete="off" placeholder="print, spring-2026" value={value} onInput={(e) => onChange(e.currentTarget.value)} />
+    <Field
+      label="Tags"
+      id="code-tags"
+      path="tags"
+      problems={problems}
+      hint="Comma-separated, up to 20. A new name creates that tag. Filter the list of codes by them."
+    >
+      <input
+        id="code-tags"
+        list="code-tags-known"
+        autoComplete="off"
+        placeholder="print, spring-2026"
+        value={value}
+        onInput={(e) => onChange(e.currentTarget.value)}
+      />
       <datalist id="code-tags-known">
         {tags
           .filter((tag) => !taken.has(tag.name.toLowerCase()))
@@ -33,7 +54,11 @@ export function TagLabels({ names, colors }: { names: string[]; colors: Map<stri
       {names.map((name) => {
         const color = colors.get(name) ?? null;
         return (
-          <span key={name} class="tag" style={color ? { borderColor: color, boxShadow: `inset 0.25rem 0 0 ${color}` } : undefined}>
+          <span
+            key={name}
+            class="tag"
+            style={color ? { borderColor: color, boxShadow: `inset 0.25rem 0 0 ${color}` } : undefined}
+          >
             {name}
           </span>
         );

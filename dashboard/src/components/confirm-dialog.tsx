@@ -13,7 +13,15 @@ interface ConfirmDialogProps {
   children: ComponentChildren;
 }
 
-export function ConfirmDialog({ open, title, confirmLabel, busy = false, onConfirm, onCancel, children }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  confirmLabel,
+  busy = false,
+  onConfirm,
+  onCancel,
+  children,
+}: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;

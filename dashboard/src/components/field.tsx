@@ -26,7 +26,19 @@ export function Field({ label, id, path, problems, hint, children }: FieldProps)
 }
 
 /** A <select> of plain values, each labelled by itself unless `labels` names it. */
-export function Select({ id, value, options, labels = {}, onChange }: { id: string; value: string; options: readonly string[]; labels?: Record<string, string>; onChange: (value: string) => void }) {
+export function Select({
+  id,
+  value,
+  options,
+  labels = {},
+  onChange,
+}: {
+  id: string;
+  value: string;
+  options: readonly string[];
+  labels?: Record<string, string>;
+  onChange: (value: string) => void;
+}) {
   return (
     <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
       {options.map((option) => (

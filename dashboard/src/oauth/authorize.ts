@@ -41,9 +41,12 @@ export function takePendingRequest(): PendingRequest | null {
 }
 
 async function discoverIssuer(): Promise<string> {
-  const res = await fetch(`${OAUTH_PATH}/.well-known/openid-configuration`, { headers: { Accept: 'application/json' } }).catch(() => null);
+  const res = await fetch(`${OAUTH_PATH}/.well-known/openid-configuration`, {
+    headers: { Accept: 'application/json' },
+  }).catch(() => null);
   const metadata = res?.ok ? ((await res.json().catch(() => null)) as { issuer?: string } | null) : null;
-  if (typeof metadata?.issuer !== 'string') throw new Error('The OAuth server of this site did not answer. Try again, or sign in with an API key.');
+  if (typeof metadata?.issuer !== 'string')
+    throw new Error('The OAuth server of this site did not answer. Try again, or sign in with an API key.');
   return metadata.issuer;
 }
 
@@ -51,7 +54,13 @@ async function discoverIssuer(): Promise<string> {
 export async function startOAuthSignIn(clientId: string): Promise<void> {
   const verifier = randomToken();
   const challenge = await s256Challenge(verifier);
-  const pending: PendingRequest = { state: randomToken(), verifier, clientId, redirectUri: callbackUri(), issuer: await discoverIssuer() };
+  const pending: PendingRequest = {
+    state: randomToken(),
+    verifier,
+    clientId,
+    redirectUri: callbackUri(),
+    issuer: await discoverIssuer(),
+  };
   localStorage.setItem(CLIENT_ID_KEY, clientId);
   sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
   const query = new URLSearchParams({

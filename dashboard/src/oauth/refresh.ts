@@ -15,7 +15,10 @@ async function refresh(clientId: string, refreshToken: string): Promise<Renewal>
     replaceOAuthTokens(answer.access_token, answer.refresh_token ?? refreshToken);
     return { ok: true, token: answer.access_token };
   } catch (err) {
-    return { ok: false, reason: `Signed out: the OAuth sign-in could not be renewed (${(err as Error).message}). Sign in again.` };
+    return {
+      ok: false,
+      reason: `Signed out: the OAuth sign-in could not be renewed (${(err as Error).message}). Sign in again.`,
+    };
   }
 }
 
@@ -26,7 +29,12 @@ export async function renewAccessToken(refused: string): Promise<Renewal> {
   // Another request already renewed it: retry with the new one.
   if (credential.token !== refused) return { ok: true, token: credential.token };
   if (!credential.refreshToken) {
-    return { ok: false, reason: 'Signed out: the OAuth access token expired, and this client gets no refresh token (register it with the refresh_token grant to stay signed in). Sign in again.' };
+    return {
+      ok: false,
+      reason:
+        'Signed out: the OAuth access token expired, and this client gets no refresh token (register it with the ' +
+        'refresh_token grant to stay signed in). Sign in again.',
+    };
   }
   inFlight ??= refresh(credential.clientId, credential.refreshToken).finally(() => (inFlight = null));
   return inFlight;

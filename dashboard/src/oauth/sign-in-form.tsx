@@ -31,10 +31,18 @@ export function OAuthSignInForm() {
     <form class="oauth-sign-in" onSubmit={submit}>
       <h2>Sign in with OAuth</h2>
       <label for="oauth-client-id">OAuth client id</label>
-      <input id="oauth-client-id" autoComplete="off" spellcheck={false} placeholder="client_…" value={clientId} onInput={(e) => setClientId(e.currentTarget.value)} />
+      <input
+        id="oauth-client-id"
+        autoComplete="off"
+        spellcheck={false}
+        placeholder="client_…"
+        value={clientId}
+        onInput={(e) => setClientId(e.currentTarget.value)}
+      />
       <p class="hint">
-        A public client (<code>"token_endpoint_auth_method": "none"</code>) registered with <code>POST /v1/oauth-clients</code> and the redirect URI{' '}
-        <code>{callbackUri()}</code>. You approve on the consent page with a key of your account; the dashboard then holds only a token, in this tab.
+        A public client (<code>"token_endpoint_auth_method": "none"</code>) registered with{' '}
+        <code>POST /v1/oauth-clients</code> and the redirect URI <code>{callbackUri()}</code>. You approve on the
+        consent page with a key of your account; the dashboard then holds only a token, in this tab.
       </p>
       <ErrorBox error={error} />
       <button type="submit" class="secondary" disabled={busy}>

@@ -40,15 +40,24 @@ async function requestTokens(fields: Record<string, string>): Promise<TokenAnswe
   } catch {
     throw new OAuthError('The server could not be reached. Check the connection and try again.', 'network');
   }
-  const body = (await res.json().catch(() => null)) as (Partial<TokenAnswer> & { error?: string; error_description?: string }) | null;
+  const body = (await res.json().catch(() => null)) as
+    (Partial<TokenAnswer> & { error?: string; error_description?: string }) | null;
   if (!res.ok || typeof body?.access_token !== 'string') {
-    throw new OAuthError(body?.error_description ?? `The token endpoint answered ${res.status}.`, body?.error ?? `http_${res.status}`);
+    throw new OAuthError(
+      body?.error_description ?? `The token endpoint answered ${res.status}.`,
+      body?.error ?? `http_${res.status}`,
+    );
   }
   return body as TokenAnswer;
 }
 
 /** The authorization code, redeemed with the verifier of the challenge sent with it. */
-export function exchangeCode(params: { code: string; redirectUri: string; clientId: string; verifier: string }): Promise<TokenAnswer> {
+export function exchangeCode(params: {
+  code: string;
+  redirectUri: string;
+  clientId: string;
+  verifier: string;
+}): Promise<TokenAnswer> {
   return requestTokens({
     grant_type: 'authorization_code',
     code: params.code,
@@ -65,5 +74,9 @@ export function refreshTokens(clientId: string, refreshToken: string): Promise<T
 
 /** Revokes a refresh token (RFC 7009) when signing out; best effort, never throws. */
 export async function revokeRefreshToken(clientId: string, refreshToken: string): Promise<void> {
-  await postForm('/token/revocation', { token: refreshToken, token_type_hint: 'refresh_token', client_id: clientId }).catch(() => undefined);
+  await postForm('/token/revocation', {
+    token: refreshToken,
+    token_type_hint: 'refresh_token',
+    client_id: clientId,
+  }).catch(() => undefined);
 }

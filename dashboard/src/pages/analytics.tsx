@@ -17,7 +17,13 @@ export function AnalyticsPage({ codeId }: { codeId?: string }) {
         {codeId && <Link to={`/codes/${codeId}`}>Edit the code</Link>}
       </div>
       <RangePicker range={range} onChange={setRange} />
-      {problem ? <ErrorBox error={problem} /> : codeId ? <CodeAnalytics id={codeId} range={range} /> : <AccountAnalytics range={range} />}
+      {problem ? (
+        <ErrorBox error={problem} />
+      ) : codeId ? (
+        <CodeAnalytics id={codeId} range={range} />
+      ) : (
+        <AccountAnalytics range={range} />
+      )}
     </section>
   );
 }

@@ -7,7 +7,9 @@ import { ErrorBox } from '../components/messages.tsx';
 import { ApiError, graphql } from '../graphql.ts';
 import { describeContent } from '../format.ts';
 
-const IMPORT = 'mutation Import($csv: String!) { bulkCreateCodesFromCsv(csv: $csv) { batchId created codes { id type content scanUrl } } }';
+const IMPORT =
+  'mutation Import($csv: String!) { ' +
+  'bulkCreateCodesFromCsv(csv: $csv) { batchId created codes { id type content scanUrl } } }';
 const LISTED = 10;
 
 const SAMPLE = `type,content,name,fg_color,bg_color,style,error_correction,logo_url
@@ -60,8 +62,13 @@ export function BulkPage() {
     setPhase({ step: 'uploading', fraction: 0 });
     try {
       const csv = await file.text();
-      const onUploadProgress = (fraction: number) => setPhase(fraction < 1 ? { step: 'uploading', fraction } : { step: 'creating' });
-      const { bulkCreateCodesFromCsv } = await graphql<{ bulkCreateCodesFromCsv: Created }>(IMPORT, { csv }, { onUploadProgress });
+      const onUploadProgress = (fraction: number) =>
+        setPhase(fraction < 1 ? { step: 'uploading', fraction } : { step: 'creating' });
+      const { bulkCreateCodesFromCsv } = await graphql<{ bulkCreateCodesFromCsv: Created }>(
+        IMPORT,
+        { csv },
+        { onUploadProgress },
+      );
       setPhase({ step: 'done', result: bulkCreateCodesFromCsv });
     } catch (error) {
       setPhase({ step: 'failed', error });
@@ -73,8 +80,10 @@ export function BulkPage() {
     <section>
       <h1>Bulk upload</h1>
       <p>
-        One code per row, under a header naming the columns: <code>content</code> and any of <code>type</code>, <code>fg_color</code>, <code>bg_color</code>,{' '}
-        <code>style</code>, <code>error_correction</code>, <code>logo_url</code>, <code>tags</code> (names separated by <code>|</code>, e.g. <code>print|spring</code>; new ones are created). Up to 10,000 rows; all are created, or none when a row is invalid.
+        One code per row, under a header naming the columns: <code>content</code> and any of <code>type</code>,{' '}
+        <code>fg_color</code>, <code>bg_color</code>, <code>style</code>, <code>error_correction</code>,{' '}
+        <code>logo_url</code>, <code>tags</code> (names separated by <code>|</code>, e.g. <code>print|spring</code>; new
+        ones are created). Up to 10,000 rows; all are created, or none when a row is invalid.
       </p>
       <details>
         <summary>Example</summary>
@@ -82,18 +91,29 @@ export function BulkPage() {
       </details>
       <form class="bulk-form" onSubmit={upload}>
         <label for="csv-file">CSV file (UTF-8)</label>
-        <input id="csv-file" type="file" accept=".csv,text/csv" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        <input
+          id="csv-file"
+          type="file"
+          accept=".csv,text/csv"
+          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+        />
         <button type="submit" disabled={busy}>
           Upload and create
         </button>
       </form>
       <Progress phase={phase} />
-      {phase.step === 'failed' && <ErrorBox error={phase.error instanceof ApiError ? phase.error.message : phase.error} title="Nothing was created:" />}
+      {phase.step === 'failed' && (
+        <ErrorBox
+          error={phase.error instanceof ApiError ? phase.error.message : phase.error}
+          title="Nothing was created:"
+        />
+      )}
       <RowProblems problems={problems} />
       {phase.step === 'done' && (
         <div class="bulk-result" role="status">
           <p>
-            Created {phase.result.created} codes (batch <code>{phase.result.batchId}</code>). <Link to="/codes">See them in the codes</Link>.
+            Created {phase.result.created} codes (batch <code>{phase.result.batchId}</code>).{' '}
+            <Link to="/codes">See them in the codes</Link>.
           </p>
           <ul>
             {phase.result.codes.slice(0, LISTED).map((code) => (

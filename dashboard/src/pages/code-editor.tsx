@@ -42,7 +42,14 @@ function CodeEditor({ initial }: { initial: SavedCode | null }) {
   async function save(event: Event) {
     event.preventDefault();
     const built = saved ? updateInput(form) : createInput(form);
-    if ('problems' in built) return setSaveError(new ApiError(built.problems.map((p) => `${p.path} ${p.message}`).join('; '), 'VALIDATION_FAILED', built.problems));
+    if ('problems' in built)
+      return setSaveError(
+        new ApiError(
+          built.problems.map((p) => `${p.path} ${p.message}`).join('; '),
+          'VALIDATION_FAILED',
+          built.problems,
+        ),
+      );
     setSaving(true);
     try {
       if (saved) {
@@ -71,14 +78,28 @@ function CodeEditor({ initial }: { initial: SavedCode | null }) {
       <form class="editor" onSubmit={save} noValidate>
         <div class="editor-fields">
           <ContentFields form={form} typeEditable={!saved} problems={problems} onChange={change} />
-          {form.type === 'url' && <DomainSelect value={form.domain} saved={saved !== null} problems={problems} onChange={(domain) => change({ domain })} />}
+          {form.type === 'url' && (
+            <DomainSelect
+              value={form.domain}
+              saved={saved !== null}
+              problems={problems}
+              onChange={(domain) => change({ domain })}
+            />
+          )}
           <TagField value={form.tags} problems={problems} onChange={(tags) => change({ tags })} />
-          <LifecycleFields type={form.type} lifecycle={form.lifecycle} problems={problems} onChange={(lifecycle) => change({ lifecycle })} />
+          <LifecycleFields
+            type={form.type}
+            lifecycle={form.lifecycle}
+            problems={problems}
+            onChange={(lifecycle) => change({ lifecycle })}
+          />
           <DesignFields design={form.design} problems={problems} onChange={(design) => change({ design })} />
           {form.type === 'url' ? (
             <RoutingRules enabled={form.routingEnabled} rules={form.rules} problems={problems} onChange={change} />
           ) : (
-            <p class="hint">Static codes encode their content directly: they have no scan URL, so no routing and no scan counts.</p>
+            <p class="hint">
+              Static codes encode their content directly: they have no scan URL, so no routing and no scan counts.
+            </p>
           )}
         </div>
         <aside class="editor-side">

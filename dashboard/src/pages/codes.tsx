@@ -69,7 +69,11 @@ export function CodesPage() {
   const [since] = useState(thirtyDaysAgo);
   useEffect(() => setCursors([null]), [q, tag, statusFilter]);
   const after = cursors[cursors.length - 1] ?? null;
-  const filter = { ...(q ? { q } : {}), ...(tag ? { tags: [tag] } : {}), status: STATUS_FILTERS[statusFilter]!.statuses };
+  const filter = {
+    ...(q ? { q } : {}),
+    ...(tag ? { tags: [tag] } : {}),
+    status: STATUS_FILTERS[statusFilter]!.statuses,
+  };
   const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter, since });
   const [flash] = useState(flashMessage);
   const rows = data?.codes.edges.map((e) => e.node) ?? [];
@@ -85,7 +89,13 @@ export function CodesPage() {
       {flash && <Notice>{flash}</Notice>}
       <div class="list-filters">
         <label class="search">
-          Search names and content <input type="search" value={search} placeholder="e.g. example.com/spring" onInput={(e) => setSearch(e.currentTarget.value)} />
+          Search names and content{' '}
+          <input
+            type="search"
+            value={search}
+            placeholder="e.g. example.com/spring"
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
         </label>
         {accountTags.length > 0 && (
           <label class="tag-filter">
@@ -113,7 +123,13 @@ export function CodesPage() {
       </div>
       <ErrorBox error={error} />
       {loading && !data && <Loading what="codes" />}
-      {data && rows.length === 0 && <p class="empty">{q || tag ? `No code${tag ? ` tagged “${tag}”` : ''}${q ? `${tag ? ' whose' : "'s"} name or content contains “${q}”` : ''}.` : 'No codes yet: create one, or upload a CSV.'}</p>}
+      {data && rows.length === 0 && (
+        <p class="empty">
+          {q || tag
+            ? `No code${tag ? ` tagged “${tag}”` : ''}${q ? `${tag ? ' whose' : "'s"} name or content contains “${q}”` : ''}.`
+            : 'No codes yet: create one, or upload a CSV.'}
+        </p>
+      )}
       {rows.length > 0 && (
         <table class="codes" aria-busy={loading}>
           <thead>
@@ -156,7 +172,12 @@ export function CodesPage() {
         </table>
       )}
       <div class="pager">
-        <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+        <button
+          type="button"
+          class="secondary"
+          disabled={cursors.length === 1}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
           Previous
         </button>
         <span>Page {cursors.length}</span>

@@ -50,9 +50,18 @@ export function ConnectedAppsPage() {
       <div class="page-head">
         <h1>Connected apps</h1>
       </div>
-      <p>Apps you let act for this account on the consent page. Revoke one and it loses access at once; it would have to ask you again.</p>
+      <p>
+        Apps you let act for this account on the consent page. Revoke one and it loses access at once; it would have to
+        ask you again.
+      </p>
       {notice && <Notice>{notice}</Notice>}
-      {forbidden ? <p class="error-box" role="alert">Sign in with a key that has the keys:manage scope to see and revoke connected apps.</p> : <ErrorBox error={error} />}
+      {forbidden ? (
+        <p class="error-box" role="alert">
+          Sign in with a key that has the keys:manage scope to see and revoke connected apps.
+        </p>
+      ) : (
+        <ErrorBox error={error} />
+      )}
       <ErrorBox error={revokeError} title="Not revoked:" />
       {loading && !data && <Loading what="connected apps" />}
       {data && grants.length === 0 && <p class="empty">No app is connected to this account.</p>}
@@ -72,7 +81,11 @@ export function ConnectedAppsPage() {
             {grants.map((grant) => (
               <tr key={grant.id} data-grant-id={grant.id}>
                 <td>{appName(grant)}</td>
-                <td>{grant.scopes.map((scope) => <code key={scope}>{scope} </code>)}</td>
+                <td>
+                  {grant.scopes.map((scope) => (
+                    <code key={scope}>{scope} </code>
+                  ))}
+                </td>
                 <td>{grant.approvedByKeyId ? <code>{grant.approvedByKeyId}</code> : 'not recorded'}</td>
                 <td>{formatDateTime(grant.createdAt)}</td>
                 <td>{grant.expiresAt ? formatDateTime(grant.expiresAt) : '—'}</td>

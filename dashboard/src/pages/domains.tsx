@@ -54,11 +54,38 @@ function AddDomain({ onAdded }: { onAdded: (domain: Domain) => void }) {
   const problems = error?.problems ?? [];
   return (
     <form class="add-domain" onSubmit={add} noValidate>
-      <Field label="Domain" id="domain-hostname" path="hostname" problems={problems} hint="A domain you control, e.g. go.example.com. Point it at this service; the page then shows the TXT record that proves it is yours.">
-        <input id="domain-hostname" required placeholder="go.example.com" value={hostname} onInput={(e) => setHostname(e.currentTarget.value)} />
+      <Field
+        label="Domain"
+        id="domain-hostname"
+        path="hostname"
+        problems={problems}
+        hint={
+          'A domain you control, e.g. go.example.com. Point it at this service; ' +
+          'the page then shows the TXT record that proves it is yours.'
+        }
+      >
+        <input
+          id="domain-hostname"
+          required
+          placeholder="go.example.com"
+          value={hostname}
+          onInput={(e) => setHostname(e.currentTarget.value)}
+        />
       </Field>
-      <Field label="Fallback URL" id="domain-fallback" path="fallback_url" problems={problems} hint="Where the domain’s root and unknown slugs go. Optional: without it they answer “not found”.">
-        <input id="domain-fallback" type="url" placeholder="https://example.com/" value={fallback} onInput={(e) => setFallback(e.currentTarget.value)} />
+      <Field
+        label="Fallback URL"
+        id="domain-fallback"
+        path="fallback_url"
+        problems={problems}
+        hint="Where the domain’s root and unknown slugs go. Optional: without it they answer “not found”."
+      >
+        <input
+          id="domain-fallback"
+          type="url"
+          placeholder="https://example.com/"
+          value={fallback}
+          onInput={(e) => setFallback(e.currentTarget.value)}
+        />
       </Field>
       <ErrorBox error={error && problems.length === 0 ? error : null} title="Not added:" />
       <button type="submit" disabled={busy}>
@@ -68,7 +95,15 @@ function AddDomain({ onAdded }: { onAdded: (domain: Domain) => void }) {
   );
 }
 
-function DomainRow({ domain, onChanged, onRemove }: { domain: Domain; onChanged: (domain: Domain, notice: string) => void; onRemove: (domain: Domain) => void }) {
+function DomainRow({
+  domain,
+  onChanged,
+  onRemove,
+}: {
+  domain: Domain;
+  onChanged: (domain: Domain, notice: string) => void;
+  onRemove: (domain: Domain) => void;
+}) {
   const [fallback, setFallback] = useState(domain.fallbackUrl ?? '');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -86,11 +121,17 @@ function DomainRow({ domain, onChanged, onRemove }: { domain: Domain; onChanged:
     }
   }
   const verify = () =>
-    run(async () => ({ domain: (await graphql<{ verifyDomain: Domain }>(VERIFY, { id: domain.id })).verifyDomain, notice: `${domain.hostname} is verified: codes can use it now.` }));
+    run(async () => ({
+      domain: (await graphql<{ verifyDomain: Domain }>(VERIFY, { id: domain.id })).verifyDomain,
+      notice: `${domain.hostname} is verified: codes can use it now.`,
+    }));
   const saveFallback = () =>
     run(async () => {
       const input = { fallbackUrl: fallback.trim() === '' ? null : fallback.trim() };
-      return { domain: (await graphql<{ updateDomain: Domain }>(UPDATE, { id: domain.id, input })).updateDomain, notice: `Saved the fallback URL of ${domain.hostname}.` };
+      return {
+        domain: (await graphql<{ updateDomain: Domain }>(UPDATE, { id: domain.id, input })).updateDomain,
+        notice: `Saved the fallback URL of ${domain.hostname}.`,
+      };
     });
 
   const id = `fallback-${domain.id}`;
@@ -98,7 +139,9 @@ function DomainRow({ domain, onChanged, onRemove }: { domain: Domain; onChanged:
     <li class="domain" data-hostname={domain.hostname}>
       <div class="domain-head">
         <strong>{domain.hostname}</strong>
-        <span class={`status ${domain.status}`}>{domain.status === 'verified' ? `Verified ${formatDateTime(domain.verifiedAt!)}` : 'Not verified yet'}</span>
+        <span class={`status ${domain.status}`}>
+          {domain.status === 'verified' ? `Verified ${formatDateTime(domain.verifiedAt!)}` : 'Not verified yet'}
+        </span>
       </div>
       {domain.status === 'pending' && (
         <div class="txt-record">
@@ -121,7 +164,13 @@ function DomainRow({ domain, onChanged, onRemove }: { domain: Domain; onChanged:
       <div class="field">
         <label for={id}>Fallback URL</label>
         <div class="inline">
-          <input id={id} type="url" placeholder="none: not found" value={fallback} onInput={(e) => setFallback(e.currentTarget.value)} />
+          <input
+            id={id}
+            type="url"
+            placeholder="none: not found"
+            value={fallback}
+            onInput={(e) => setFallback(e.currentTarget.value)}
+          />
           <button type="button" class="secondary" disabled={busy} onClick={() => void saveFallback()}>
             Save
           </button>
@@ -163,7 +212,9 @@ export function DomainsPage() {
       <div class="page-head">
         <h1>Domains</h1>
       </div>
-      <p>Your own short domains: once verified, a code can use one, and its scan URL becomes https://your-domain/slug.</p>
+      <p>
+        Your own short domains: once verified, a code can use one, and its scan URL becomes https://your-domain/slug.
+      </p>
       {notice && <Notice>{notice}</Notice>}
       <ErrorBox error={error} />
       <ErrorBox error={removeError} title="Not removed:" />

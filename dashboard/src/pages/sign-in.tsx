@@ -10,8 +10,10 @@ const PROBE = '{ codes(first: 1) { pageInfo { hasNextPage } } }';
 
 function explain(error: unknown): string {
   if (!(error instanceof ApiError)) return String(error);
-  if (error.code === 'UNAUTHORIZED') return `This key was not accepted: ${error.message} Check that you pasted all of it (API keys start with qrk_) and that it is not revoked or expired.`;
-  if (error.code === 'FORBIDDEN') return `This key cannot list codes: ${error.message} The dashboard needs codes:read (and codes:write, analytics:read to change codes and see scans).`;
+  if (error.code === 'UNAUTHORIZED')
+    return `This key was not accepted: ${error.message} Check that you pasted all of it (API keys start with qrk_) and that it is not revoked or expired.`;
+  if (error.code === 'FORBIDDEN')
+    return `This key cannot list codes: ${error.message} The dashboard needs codes:read (and codes:write, analytics:read to change codes and see scans).`;
   return error.message;
 }
 
@@ -41,10 +43,18 @@ export function SignInPage({ notice }: { notice: string | null }) {
       {notice && <Notice>{notice}</Notice>}
       <form onSubmit={submit}>
         <label for="api-key">API key</label>
-        <input id="api-key" type="password" autoComplete="off" spellcheck={false} placeholder="qrk_…" value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+        <input
+          id="api-key"
+          type="password"
+          autoComplete="off"
+          spellcheck={false}
+          placeholder="qrk_…"
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+        />
         <p class="hint">
-          Make one with <code>npm run cli -- keys create --account &lt;name&gt;</code> or <code>POST /v1/api-keys</code>. It is kept in this tab only and
-          forgotten when the tab closes.
+          Make one with <code>npm run cli -- keys create --account &lt;name&gt;</code> or <code>POST /v1/api-keys</code>
+          . It is kept in this tab only and forgotten when the tab closes.
         </p>
         <ErrorBox error={error} />
         <button type="submit" disabled={busy}>

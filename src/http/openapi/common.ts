@@ -3,7 +3,12 @@
 // which adds what the edge does to every route (auth, scope, rate limit, body parsing) so a
 // module only describes its own behaviour.
 import { z } from 'zod';
-import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiPathsObject,
+  ZodOpenApiResponseObject,
+  ZodOpenApiResponsesObject,
+} from 'zod-openapi';
 import type { Scope } from '../../shared/principal.ts';
 import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 
@@ -20,21 +25,28 @@ export const ROOT_SERVER = [{ url: '/', description: 'The server root, outside t
 
 export const fieldErrorSchema = z
   .object({
-    path: z.string().meta({ description: 'Dotted path into the input; empty for the body as a whole.', example: 'design.fg_color' }),
+    path: z
+      .string()
+      .meta({ description: 'Dotted path into the input; empty for the body as a whole.', example: 'design.fg_color' }),
     message: z.string().meta({ example: 'must be a color in the form #rrggbb' }),
   })
   .meta({ id: 'FieldError' });
 
 export const problemSchema = z
   .object({
-    type: z.string().meta({ description: 'A relative URI per kind of problem.', example: '/problems/validation-failed' }),
+    type: z
+      .string()
+      .meta({ description: 'A relative URI per kind of problem.', example: '/problems/validation-failed' }),
     title: z.string().meta({ example: 'Validation failed' }),
     status: z.int().meta({ example: 422 }),
     detail: z.string().meta({ example: 'design.fg_color: must be a color in the form #rrggbb' }),
     instance: z.string().optional().meta({ description: 'The request path.', example: '/v1/codes' }),
     request_id: z.string().optional().meta({ description: 'Also in the X-Request-Id header and the server log.' }),
     errors: z.array(fieldErrorSchema).optional().meta({ description: 'Every invalid field at once (422 only).' }),
-    supported_versions: z.array(z.string()).optional().meta({ description: 'On a 404 for an API version that does not exist.' }),
+    supported_versions: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'On a 404 for an API version that does not exist.' }),
   })
   .meta({ id: 'Problem', description: 'An RFC 9457 problem: the one error body of the REST API.' });
 
@@ -60,7 +72,8 @@ export function problemResponse(status: ProblemStatus): ZodOpenApiResponseObject
   if (!response) {
     const [id, description] = PROBLEMS[status];
     response = { id, description, content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } };
-    if (status === 429) response.headers = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.' }) });
+    if (status === 429)
+      response.headers = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.' }) });
     problemResponses.set(status, response);
   }
   return response;
@@ -79,14 +92,22 @@ export function listOf(item: z.ZodType, id: string) {
     .object({
       object: z.literal('list'),
       data: z.array(item),
-      next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+      next_cursor: z
+        .string()
+        .nullable()
+        .meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
     })
     .meta({ id });
 }
 
 /** Path parameters, each a non-empty string with an example id. */
 export function pathParams<K extends string>(params: Record<K, { description: string; example: string }>) {
-  const shape = Object.fromEntries(Object.entries<{ description: string; example: string }>(params).map(([name, meta]) => [name, z.string().min(1).meta(meta)]));
+  const shape = Object.fromEntries(
+    Object.entries<{ description: string; example: string }>(params).map(([name, meta]) => [
+      name,
+      z.string().min(1).meta(meta),
+    ]),
+  );
   return z.object(shape as Record<K, z.ZodString>);
 }
 
@@ -97,7 +118,8 @@ export const idempotencyKeyHeader = z.object({
     .optional()
     .meta({
       description:
-        'Retrying with the same key answers the first result (with `Idempotent-Replayed: true`) instead of acting again; the same key with another body is a 422, and a 409 while the first request is still running.',
+        'Retrying with the same key answers the first result (with `Idempotent-Replayed: true`) instead of acting ' +
+        'again; the same key with another body is a 422, and a 409 while the first request is still running.',
     }),
 });
 
@@ -155,8 +177,24 @@ export interface ResourceDoc {
 }
 
 /** The path items of a resource's five usual operations, for `paths['/things']` and `paths['/things/{id}']`. */
-export function resourceOperations({ tag, resource, idParams, read, write, create, list, get, update, remove }: ResourceDoc) {
-  const described = ({ operationId, summary, description }: Omit<ResourceOperationDoc, 'problems' | 'answered'>) => ({ operationId, summary, ...(description === undefined ? {} : { description }), tag });
+export function resourceOperations({
+  tag,
+  resource,
+  idParams,
+  read,
+  write,
+  create,
+  list,
+  get,
+  update,
+  remove,
+}: ResourceDoc) {
+  const described = ({ operationId, summary, description }: Omit<ResourceOperationDoc, 'problems' | 'answered'>) => ({
+    operationId,
+    summary,
+    ...(description === undefined ? {} : { description }),
+    tag,
+  });
   const body = (schema: z.ZodType) => ({ required: true, content: { 'application/json': { schema } } });
   return {
     collection: {
@@ -176,7 +214,13 @@ export function resourceOperations({ tag, resource, idParams, read, write, creat
       }),
     },
     item: {
-      get: operation({ ...described(get), scope: read, requestParams: { path: idParams }, responses: { '200': jsonResponse(resource, get.answered) }, problems: get.problems }),
+      get: operation({
+        ...described(get),
+        scope: read,
+        requestParams: { path: idParams },
+        responses: { '200': jsonResponse(resource, get.answered) },
+        problems: get.problems,
+      }),
       patch: operation({
         ...described(update),
         scope: write,
@@ -185,7 +229,13 @@ export function resourceOperations({ tag, resource, idParams, read, write, creat
         responses: { '200': jsonResponse(resource, update.answered) },
         problems: update.problems,
       }),
-      delete: operation({ ...described(remove), scope: write, requestParams: { path: idParams }, responses: { '204': noContent }, problems: remove.problems }),
+      delete: operation({
+        ...described(remove),
+        scope: write,
+        requestParams: { path: idParams },
+        responses: { '204': noContent },
+        problems: remove.problems,
+      }),
     },
   };
 }

@@ -27,7 +27,10 @@ export const opsOpenApi: OpenApiModule = {
         security: [],
         responses: {
           '200': jsonResponse(z.object({ status: z.literal('ready') }), 'The database answers.'),
-          '503': { description: 'The database is not reachable.', content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } },
+          '503': {
+            description: 'The database is not reachable.',
+            content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+          },
         },
       },
     },
@@ -37,7 +40,12 @@ export const opsOpenApi: OpenApiModule = {
         summary: 'This OpenAPI 3.1 document',
         tags: [TAG],
         security: [],
-        responses: { '200': jsonResponse(z.object({ openapi: z.string() }).catchall(z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' }), 'The document of this version.') },
+        responses: {
+          '200': jsonResponse(
+            z.object({ openapi: z.string() }).catchall(z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' }),
+            'The document of this version.',
+          ),
+        },
       },
     },
   },

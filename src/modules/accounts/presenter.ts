@@ -14,16 +14,25 @@ export const apiKeyResourceSchema = z
     id: z.string().meta({ example: 'key_2bN7xQ4mK9pL1vT5rW8z' }),
     object: z.literal('api_key'),
     name: z.string().meta({ example: 'dashboard' }),
-    prefix: z.string().meta({ description: 'The start of the key, to tell keys apart; the rest is never shown again.', example: 'qrk_7Hx2Pq' }),
+    prefix: z.string().meta({
+      description: 'The start of the key, to tell keys apart; the rest is never shown again.',
+      example: 'qrk_7Hx2Pq',
+    }),
     scopes: z.array(z.enum(SCOPES)).meta({ example: ['codes:read', 'analytics:read'] }),
-    status: z.enum(['active', 'expired', 'revoked']).meta({ description: 'A key works while active: until revoked or past `expires_at` (for a rotated key, its grace period’s end).' }),
+    status: z.enum(['active', 'expired', 'revoked']).meta({
+      description:
+        'A key works while active: until revoked or past `expires_at` (for a rotated key, its grace period’s end).',
+    }),
     created_at: instant,
     last_used_at: instant.nullable().meta({ description: 'Updated at most once a minute.' }),
     expires_at: instant.nullable().meta({ description: 'Null: never expires.' }),
     revoked_at: instant.nullable(),
     replaced_by: z.string().nullable().meta({ description: 'The key that replaced this one in a rotation.' }),
   })
-  .meta({ id: 'ApiKey', description: 'An API key’s metadata; the secret itself is shown only when the key is created or rotated.' });
+  .meta({
+    id: 'ApiKey',
+    description: 'An API key’s metadata; the secret itself is shown only when the key is created or rotated.',
+  });
 export type ApiKeyJson = z.output<typeof apiKeyResourceSchema>;
 
 const secretField = z.string().meta({
@@ -43,13 +52,15 @@ export const rotatedApiKeySchema = apiKeyResourceSchema
   .meta({
     id: 'RotatedApiKey',
     description:
-      'The replacement key with its secret (shown this once), and in `previous` the key it replaces: its `replaced_by` names the new key and its `expires_at` is the end of its grace period.',
+      'The replacement key with its secret (shown this once), and in `previous` the key it replaces: its ' +
+      '`replaced_by` names the new key and its `expires_at` is the end of its grace period.',
   });
 
 /** Every key of the account; accounts have a handful, so the list is not paginated. */
-export const apiKeyListSchema = z
-  .object({ object: z.literal('list'), data: z.array(apiKeyResourceSchema) })
-  .meta({ id: 'ApiKeyList', description: 'Every key of the account, newest first, revoked and expired ones included. Not paginated.' });
+export const apiKeyListSchema = z.object({ object: z.literal('list'), data: z.array(apiKeyResourceSchema) }).meta({
+  id: 'ApiKeyList',
+  description: 'Every key of the account, newest first, revoked and expired ones included. Not paginated.',
+});
 
 export function presentApiKey(key: ApiKeyRecord): ApiKeyJson {
   return {

@@ -10,7 +10,10 @@ import { presentApiKey } from './presenter.ts';
 import { createKeySchema, rotateKeySchema } from './schemas.ts';
 import type { AccountsService } from './service.ts';
 
-export function registerApiKeyRoutes(router: Router<AppState>, { accounts: keys, auth, json }: RouteEdge & { accounts: AccountsService }): void {
+export function registerApiKeyRoutes(
+  router: Router<AppState>,
+  { accounts: keys, auth, json }: RouteEdge & { accounts: AccountsService },
+): void {
   const manage = scope('keys:manage');
   // Rotation's options are optional: an empty POST rotates with the defaults.
   const optionalJson: Middleware<AppState> = (ctx, next) => (hasBody(ctx) ? json(ctx, next) : next());
@@ -35,7 +38,11 @@ export function registerApiKeyRoutes(router: Router<AppState>, { accounts: keys,
 
   // POST /v1/api-keys/:id/rotate: a replacement key; the old one works on for the grace period (default 24 h)
   router.post('/api-keys/:id/rotate', auth, manage, optionalJson, async (ctx) => {
-    const { apiKey, secret, previous } = await keys.rotate(principalOf(ctx), ctx.params.id!, parseInput(rotateKeySchema, ctx.request.body ?? {}));
+    const { apiKey, secret, previous } = await keys.rotate(
+      principalOf(ctx),
+      ctx.params.id!,
+      parseInput(rotateKeySchema, ctx.request.body ?? {}),
+    );
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/api-keys/${apiKey.id}`);
     ctx.body = { ...presentApiKey(apiKey), key: secret, previous: presentApiKey(previous) };

@@ -19,9 +19,19 @@ const expiresAtSchema = z.iso
   .nullable();
 
 export const createKeySchema = z.strictObject({
-  name: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').meta({ example: 'dashboard' }),
-  scopes: scopesSchema.meta({ description: 'What the key may do; only scopes the calling credential holds itself.', example: ['codes:read', 'analytics:read'] }),
-  expires_at: expiresAtSchema.optional().meta({ description: 'A future instant; null or omitted: never expires.', example: '2027-01-31T00:00:00Z' }),
+  name: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .meta({ example: 'dashboard' }),
+  scopes: scopesSchema.meta({
+    description: 'What the key may do; only scopes the calling credential holds itself.',
+    example: ['codes:read', 'analytics:read'],
+  }),
+  expires_at: expiresAtSchema
+    .optional()
+    .meta({ description: 'A future instant; null or omitted: never expires.', example: '2027-01-31T00:00:00Z' }),
 });
 export type CreateKeyInput = z.output<typeof createKeySchema>;
 
@@ -33,8 +43,14 @@ export const rotateKeySchema = z.strictObject({
     .min(0, 'must not be negative')
     .max(MAX_ROTATION_GRACE_SECONDS, `must be at most ${MAX_ROTATION_GRACE_SECONDS} (7 days)`)
     .default(DEFAULT_ROTATION_GRACE_SECONDS)
-    .meta({ description: `How long the old key keeps working beside the new one, up to ${MAX_ROTATION_GRACE_SECONDS} (7 days); 0 retires it at once.` }),
+    .meta({
+      description:
+        `How long the old key keeps working beside the new one, up to ${MAX_ROTATION_GRACE_SECONDS} (7 ` +
+        `days); 0 retires it at once.`,
+    }),
   /** Expiry of the new key; omitted, it keeps the old key's. */
-  expires_at: expiresAtSchema.optional().meta({ description: 'Expiry of the new key (null: never); omitted, it keeps the old key’s.' }),
+  expires_at: expiresAtSchema
+    .optional()
+    .meta({ description: 'Expiry of the new key (null: never); omitted, it keeps the old key’s.' }),
 });
 export type RotateKeyInput = z.output<typeof rotateKeySchema>;

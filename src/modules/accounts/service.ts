@@ -40,7 +40,10 @@ export function keyStatus(key: ApiKeyRecord, now = new Date()): 'active' | 'expi
 export function assertCanGrant(principal: Principal, scopes: readonly Scope[]): void {
   const missing = scopes.filter((scope) => !principal.scopes.has(scope));
   if (missing.length > 0) {
-    throw new DomainError('forbidden', `A credential can only grant scopes it has itself; this one lacks: ${missing.join(', ')}.`);
+    throw new DomainError(
+      'forbidden',
+      `A credential can only grant scopes it has itself; this one lacks: ${missing.join(', ')}.`,
+    );
   }
 }
 
@@ -81,7 +84,12 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
   }
 
   /** Writes a new key of the account; the secret leaves only in the return value. */
-  async function insertKey(trx: Knex.Transaction | Knex, accountId: string, fields: { name: string; scopes: Scope[]; expiresAt: Date | null }, now: Date): Promise<KeyWithSecret> {
+  async function insertKey(
+    trx: Knex.Transaction | Knex,
+    accountId: string,
+    fields: { name: string; scopes: Scope[]; expiresAt: Date | null },
+    now: Date,
+  ): Promise<KeyWithSecret> {
     const generated = generateApiKey();
     const apiKey: ApiKeyRecord = {
       id: newId('key'),
@@ -104,7 +112,10 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
      * Issues a new API key for the named account, creating the account when it does not
      * exist yet. Used by the CLI on a fresh install and by tests; every scope unless told.
      */
-    async issueKey(accountName: string, options: { name?: string; scopes?: readonly Scope[] } = {}): Promise<IssuedKey> {
+    async issueKey(
+      accountName: string,
+      options: { name?: string; scopes?: readonly Scope[] } = {},
+    ): Promise<IssuedKey> {
       const now = new Date();
       return inTransaction(db, async (trx) => {
         let account = await store.findAccountByName(accountName, trx);
@@ -112,7 +123,12 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
           account = { id: newId('acct'), name: accountName, createdAt: now };
           await store.insertAccount(account, trx);
         }
-        const { apiKey, secret } = await insertKey(trx, account.id, { name: options.name ?? 'default', scopes: [...(options.scopes ?? SCOPES)], expiresAt: null }, now);
+        const { apiKey, secret } = await insertKey(
+          trx,
+          account.id,
+          { name: options.name ?? 'default', scopes: [...(options.scopes ?? SCOPES)], expiresAt: null },
+          now,
+        );
         return { accountId: account.id, accountName, keyId: apiKey.id, key: secret, prefix: apiKey.prefix };
       });
     },
@@ -120,7 +136,12 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
     /** A new key of the caller's account, with scopes the caller holds; the secret is shown once. */
     async create(principal: Principal, body: CreateKeyInput): Promise<KeyWithSecret> {
       assertCanGrant(principal, body.scopes);
-      return insertKey(db, principal.accountId, { name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null }, new Date());
+      return insertKey(
+        db,
+        principal.accountId,
+        { name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null },
+        new Date(),
+      );
     },
 
     /** Every key of the caller's account, revoked and expired ones included, newest first. */
@@ -135,7 +156,11 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
      * period (default 24 hours, 0 to stop it at once) and is then expired; only a key that is
      * active and not already replaced can be rotated, and only by a caller holding all its scopes.
      */
-    async rotate(principal: Principal, id: string, body: RotateKeyInput): Promise<KeyWithSecret & { previous: ApiKeyRecord }> {
+    async rotate(
+      principal: Principal,
+      id: string,
+      body: RotateKeyInput,
+    ): Promise<KeyWithSecret & { previous: ApiKeyRecord }> {
       const now = new Date();
       const result = await inTransaction(db, async (trx) => {
         const old = await store.findApiKey(principal.accountId, id, trx);
@@ -143,10 +168,20 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
         // The replacement's secret goes to the caller, so rotating is granting: a keys:manage
         // credential must not turn another key's wider scopes into a secret of its own.
         assertCanGrant(principal, old.scopes);
-        if (keyStatus(old, now) !== 'active') throw new DomainError('conflict', `API key '${id}' is ${keyStatus(old, now)}; create a new key instead.`);
-        if (old.replacedBy) throw new DomainError('conflict', `API key '${id}' was already rotated; rotate its replacement '${old.replacedBy}' instead.`);
+        if (keyStatus(old, now) !== 'active')
+          throw new DomainError('conflict', `API key '${id}' is ${keyStatus(old, now)}; create a new key instead.`);
+        if (old.replacedBy)
+          throw new DomainError(
+            'conflict',
+            `API key '${id}' was already rotated; rotate its replacement '${old.replacedBy}' instead.`,
+          );
         const expiresAt = body.expires_at === undefined ? old.expiresAt : body.expires_at;
-        const created = await insertKey(trx, principal.accountId, { name: old.name, scopes: old.scopes, expiresAt }, now);
+        const created = await insertKey(
+          trx,
+          principal.accountId,
+          { name: old.name, scopes: old.scopes, expiresAt },
+          now,
+        );
         const graceEnd = new Date(now.getTime() + body.grace_period_seconds * 1000);
         const oldExpiry = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
         await store.updateApiKey(principal.accountId, id, { expiresAt: oldExpiry, replacedBy: created.apiKey.id }, trx);
@@ -181,7 +216,11 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
       const record = await store.findApiKeyByHash(hash);
       const now = new Date();
       if (!record || keyStatus(record, now) !== 'active') return null;
-      const principal: Principal = Object.freeze({ accountId: record.accountId, keyId: record.id, scopes: new Set(record.scopes) });
+      const principal: Principal = Object.freeze({
+        accountId: record.accountId,
+        keyId: record.id,
+        scopes: new Set(record.scopes),
+      });
       // A key that expires soon must not outlive its expiry in the cache.
       const ttl = record.expiresAt ? Math.min(cache.ttl, record.expiresAt.getTime() - now.getTime()) : cache.ttl;
       if (readAt === generation) cache.set(hash, principal, { ttl });

@@ -84,7 +84,12 @@ export function createAccountsStore(db: Queryable) {
 
     /** Every key of the account, newest first; accounts have a handful, so no paging. */
     async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
-      const rows = await db('api_keys').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      const rows = await db('api_keys')
+        .where({ account_id: accountId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
       return rows.map(toRecord);
     },
 
@@ -97,7 +102,9 @@ export function createAccountsStore(db: Queryable) {
     },
 
     async touchApiKey(id: string, at: Date): Promise<void> {
-      await db('api_keys').where({ id }).update({ last_used_at: toMillis(at) });
+      await db('api_keys')
+        .where({ id })
+        .update({ last_used_at: toMillis(at) });
     },
   };
 }

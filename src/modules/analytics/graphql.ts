@@ -12,9 +12,16 @@ import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.t
 import { parseInput } from '../../shared/validation.ts';
 import type { AnalyticsLoaders } from './loaders.ts';
 import { analyticsQuerySchema, granularitySchema, overviewQuerySchema } from './schemas.ts';
-import { overviewWeekdayHoursQuerySchema, weekdayHoursQuerySchema, type WeekdayHourCell, type WeekdayHours } from './weekday-hours.ts';
+import {
+  overviewWeekdayHoursQuerySchema,
+  weekdayHoursQuerySchema,
+  type WeekdayHourCell,
+  type WeekdayHours,
+} from './weekday-hours.ts';
 
-const RAW_AVAILABLE_SINCE = 'The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null when all are. Ranges not on whole UTC hours need raw scans and must not start earlier.';
+const RAW_AVAILABLE_SINCE =
+  'The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null when all are. Ranges not on whole ' +
+  'UTC hours need raw scans and must not start earlier.';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
 declare module '../../graphql/context.ts' {
@@ -38,19 +45,34 @@ const PeriodCountRef = builder.objectRef<PeriodCount>('PeriodCount').implement({
 
 const ValueCountRef = builder.objectRef<ValueCount>('ValueCount').implement({
   fields: (t) => ({
-    value: t.exposeString('value', { nullable: true, description: 'Null when the scan did not tell (no Referer, unknown country).' }),
+    value: t.exposeString('value', {
+      nullable: true,
+      description: 'Null when the scan did not tell (no Referer, unknown country).',
+    }),
     scans: t.exposeInt('scans'),
   }),
 });
 
 /** One [ValueCount] field per dimension, named as the REST answer names it. */
-const breakdownFields = (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Record<string, ValueCount[]>>, dimensions: readonly string[]) =>
-  Object.fromEntries(dimensions.map((dimension) => [dimension, t.field({ type: [ValueCountRef], resolve: (b) => b[dimension] ?? [] })]));
+const breakdownFields = (
+  t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Record<string, ValueCount[]>>,
+  dimensions: readonly string[],
+) =>
+  Object.fromEntries(
+    dimensions.map((dimension) => [dimension, t.field({ type: [ValueCountRef], resolve: (b) => b[dimension] ?? [] })]),
+  );
 
 const CodeBreakdownsRef = builder.objectRef<CodeAnalytics['breakdowns']>('CodeScanBreakdowns').implement({
   fields: (t) => ({
-    ...breakdownFields(t, CODE_DIMENSIONS.filter((dimension) => dimension !== 'rule')),
-    rule: t.field({ type: [ValueCountRef], description: 'Rule ids, and "default" for the fallback destination.', resolve: (b) => b.rule }),
+    ...breakdownFields(
+      t,
+      CODE_DIMENSIONS.filter((dimension) => dimension !== 'rule'),
+    ),
+    rule: t.field({
+      type: [ValueCountRef],
+      description: 'Rule ids, and "default" for the fallback destination.',
+      resolve: (b) => b.rule,
+    }),
   }),
 });
 
@@ -84,7 +106,10 @@ const PreviousPeriodRef = builder.objectRef<Overview['previous_period']>('Previo
     from: t.exposeString('from'),
     to: t.exposeString('to'),
     totalScans: t.exposeInt('total_scans'),
-    changePct: t.exposeFloat('change_pct', { nullable: true, description: 'Null when the previous period had no scans.' }),
+    changePct: t.exposeFloat('change_pct', {
+      nullable: true,
+      description: 'Null when the previous period had no scans.',
+    }),
   }),
 });
 
@@ -142,7 +167,8 @@ type CountArgs = { from?: Date | null; to?: Date | null; includeBots?: boolean |
 function windowOf(args: CountArgs) {
   const from = args.from?.getTime() ?? null;
   const to = args.to?.getTime() ?? null;
-  if (from !== null && to !== null && from >= to) throw validationFailed([{ path: 'from', message: 'must be before to' }]);
+  if (from !== null && to !== null && from >= to)
+    throw validationFailed([{ path: 'from', message: 'must be before to' }]);
   return { from, to, includeBots: args.includeBots ?? false };
 }
 
@@ -150,18 +176,30 @@ builder.objectFields(CodeRef, (t) => ({
   scanCount: t.int({
     description: 'Scans in [from, to), bots excluded unless asked. Batched: one query for every code of the request.',
     args: countArgs(t),
-    resolve: scoped('analytics:read', async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).scans),
+    resolve: scoped(
+      'analytics:read',
+      async (code, args, ctx) =>
+        (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).scans,
+    ),
   }),
   uniqueScanCount: t.int({
-    description: "Scans that were a visitor's first of the UTC day for this code (see docs/scans-and-analytics.md on unique counts).",
+    description:
+      "Scans that were a visitor's first of the UTC day for this code (see docs/scans-and-analytics.md on unique " +
+      'counts).',
     args: countArgs(t),
-    resolve: scoped('analytics:read', async (code, args, ctx) => (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).unique),
+    resolve: scoped(
+      'analytics:read',
+      async (code, args, ctx) =>
+        (await ctx.loaders.analytics.codeTotals(windowOf(args as CountArgs)).load(code.id)).unique,
+    ),
   }),
   scans: t.field({
     type: CodeAnalyticsRef,
     description: 'The series and breakdowns of GET /v1/codes/:id/scans.',
     args: seriesArgs(t),
-    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeScans(ctx.principal, code.id, parseInput(analyticsQuerySchema, asQuery(args)))),
+    resolve: scoped('analytics:read', (code, args, ctx) =>
+      ctx.services.analytics.codeScans(ctx.principal, code.id, parseInput(analyticsQuerySchema, asQuery(args))),
+    ),
   }),
 }));
 
@@ -169,8 +207,16 @@ builder.queryField('analyticsOverview', (t) =>
   t.field({
     type: OverviewRef,
     description: 'The account overview of GET /v1/analytics/overview; with tag, of the codes carrying that tag.',
-    args: { ...seriesArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
-    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overview(ctx.principal, parseInput(overviewQuerySchema, { ...asQuery(args), ...compact({ tag: args.tag }) }))),
+    args: {
+      ...seriesArgs(t),
+      tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }),
+    },
+    resolve: scoped('analytics:read', (_root, args, ctx) =>
+      ctx.services.analytics.overview(
+        ctx.principal,
+        parseInput(overviewQuerySchema, { ...asQuery(args), ...compact({ tag: args.tag }) }),
+      ),
+    ),
   }),
 );
 
@@ -190,7 +236,11 @@ const WeekdayHoursRef = builder.objectRef<WeekdayHours>('WeekdayHours').implemen
     timezone: t.exposeString('timezone'),
     includeBots: t.exposeBoolean('include_bots'),
     totalScans: t.exposeInt('total_scans'),
-    cells: t.field({ type: [WeekdayHourCountRef], description: 'All 168 cells, zeros included, Monday 00 first.', resolve: (w) => w.cells }),
+    cells: t.field({
+      type: [WeekdayHourCountRef],
+      description: 'All 168 cells, zeros included, Monday 00 first.',
+      resolve: (w) => w.cells,
+    }),
     rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: RAW_AVAILABLE_SINCE }),
   }),
 });
@@ -211,15 +261,31 @@ builder.objectFields(CodeRef, (t) => ({
     type: WeekdayHoursRef,
     description: 'The weekday x hour cells of GET /v1/codes/:id/scans/weekday-hours.',
     args: weekdayHoursArgs(t),
-    resolve: scoped('analytics:read', (code, args, ctx) => ctx.services.analytics.codeWeekdayHours(ctx.principal, code.id, parseInput(weekdayHoursQuerySchema, asWeekdayHoursQuery(args)))),
+    resolve: scoped('analytics:read', (code, args, ctx) =>
+      ctx.services.analytics.codeWeekdayHours(
+        ctx.principal,
+        code.id,
+        parseInput(weekdayHoursQuerySchema, asWeekdayHoursQuery(args)),
+      ),
+    ),
   }),
 }));
 
 builder.queryField('analyticsWeekdayHours', (t) =>
   t.field({
     type: WeekdayHoursRef,
-    description: 'The account’s weekday x hour cells of GET /v1/analytics/weekday-hours; with tag, of the codes carrying that tag.',
-    args: { ...weekdayHoursArgs(t), tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }) },
-    resolve: scoped('analytics:read', (_root, args, ctx) => ctx.services.analytics.overviewWeekdayHours(ctx.principal, parseInput(overviewWeekdayHoursQuerySchema, { ...asWeekdayHoursQuery(args), ...compact({ tag: args.tag }) }))),
+    description:
+      'The account’s weekday x hour cells of GET /v1/analytics/weekday-hours; with tag, of the codes carrying that ' +
+      'tag.',
+    args: {
+      ...weekdayHoursArgs(t),
+      tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }),
+    },
+    resolve: scoped('analytics:read', (_root, args, ctx) =>
+      ctx.services.analytics.overviewWeekdayHours(
+        ctx.principal,
+        parseInput(overviewWeekdayHoursQuerySchema, { ...asWeekdayHoursQuery(args), ...compact({ tag: args.tag }) }),
+      ),
+    ),
   }),
 );

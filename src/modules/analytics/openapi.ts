@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { jsonResponse, listOf, operation, type OpenApiModule } from '../../http/openapi/common.ts';
 import { codeIdParams } from '../codes/openapi.ts';
 import { MAX_PERIODS } from './periods.ts';
-import { codeAnalyticsSchema, overviewSchema, rawAvailableSinceSchema, SCAN_RECORD_COLUMNS, scanRecordSchema } from './presenter.ts';
+import {
+  codeAnalyticsSchema,
+  overviewSchema,
+  rawAvailableSinceSchema,
+  SCAN_RECORD_COLUMNS,
+  scanRecordSchema,
+} from './presenter.ts';
 import { analyticsQuerySchema, overviewQuerySchema, rawScansQuerySchema } from './schemas.ts';
 import { overviewWeekdayHoursQuerySchema, weekdayHoursQuerySchema, weekdayHoursSchema } from './weekday-hours.ts';
 
@@ -15,24 +21,43 @@ const RANGE = `The range is \`from\` (inclusive) to \`to\` (exclusive), each an 
 )
   .map(([granularity, max]) => `${max} ${granularity}s`)
   .join(', ')
-  .replace(/, ([^,]*)$/, ' or $1')} (else 422). Bots are left out unless \`include_bots=true\`. With raw-scan retention (\`raw_available_since\` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before \`raw_available_since\` (else 422); ranges on whole hours reach back to the first scan.`;
+  .replace(
+    /, ([^,]*)$/,
+    ' or $1',
+  )} (else 422). Bots are left out unless \`include_bots=true\`. With raw-scan retention (\`raw_available_since\` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before \`raw_available_since\` (else 422); ranges on whole hours reach back to the first scan.`;
 
-const WEEKDAY_HOURS = 'Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`.';
+const WEEKDAY_HOURS =
+  'Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) ' +
+  'summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros ' +
+  'included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, ' +
+  'zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw ' +
+  'scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in ' +
+  'autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless ' +
+  '`include_bots=true`.';
 
-const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList').extend({ raw_available_since: rawAvailableSinceSchema });
+const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList').extend({
+  raw_available_since: rawAvailableSinceSchema,
+});
 
 const CSV_EXAMPLE = `${SCAN_RECORD_COLUMNS.join(',')}
 scan_1042,2026-04-01T09:15:02.000Z,,DE,mobile,iOS,Safari,news.example,de,false,true
 `;
 
 export const analyticsOpenApi: OpenApiModule = {
-  tag: { name: TAG, description: 'Scan analytics: a code’s scans per period with breakdowns, the account overview, and the raw scan records as JSON pages or CSV.' },
+  tag: {
+    name: TAG,
+    description:
+      'Scan analytics: a code’s scans per period with breakdowns, the account overview, and the raw scan records as ' +
+      'JSON pages or CSV.',
+  },
   paths: {
     '/codes/{id}/scans': {
       get: operation({
         operationId: 'getCodeScans',
         summary: 'A code’s scans per period, with breakdowns',
-        description: `${RANGE} Breakdowns list the \`top\` values of each dimension. 404 for an unknown code or one of another account.`,
+        description:
+          `${RANGE} Breakdowns list the \`top\` values of each dimension. 404 for an unknown code or one ` +
+          `of another account.`,
         tag: TAG,
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: analyticsQuerySchema },
@@ -57,7 +82,13 @@ export const analyticsOpenApi: OpenApiModule = {
         operationId: 'listCodeScanRecords',
         summary: 'A code’s individual scan records (JSON pages or CSV)',
         description:
-          'Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. Raw scans older than the retention (`SCAN_RAW_RETENTION_DAYS`) are deleted: the JSON page says from when records are kept in `raw_available_since` (the CSV in the `Raw-Available-Since` header), and a `from` before it is refused with 422. 404 for an unknown code or one of another account.',
+          'Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, ' +
+          'one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range ' +
+          '(from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a ' +
+          'spreadsheet would run as a formula gets a leading apostrophe. Raw scans older than the retention ' +
+          '(`SCAN_RAW_RETENTION_DAYS`) are deleted: the JSON page says from when records are kept in ' +
+          '`raw_available_since` (the CSV in the `Raw-Available-Since` header), and a `from` before it is ' +
+          'refused with 422. 404 for an unknown code or one of another account.',
         tag: TAG,
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: rawScansQuerySchema },
@@ -66,17 +97,19 @@ export const analyticsOpenApi: OpenApiModule = {
             description: 'A page of records (the default, `format=json`), or all of them as CSV (`format=csv`).',
             content: {
               'application/json': { schema: scanRecordList },
-              'text/csv': { schema: z.string().meta({ description: 'A header row, then one scan per row.', example: CSV_EXAMPLE }) },
+              'text/csv': {
+                schema: z.string().meta({ description: 'A header row, then one scan per row.', example: CSV_EXAMPLE }),
+              },
             },
             headers: z.object({
-              'Content-Disposition': z
-                .string()
-                .optional()
-                .meta({ description: 'With `format=csv`: an attachment named after the code.', example: 'attachment; filename="scans-qr_4fT9kQ2mX8pL.csv"' }),
-              'Raw-Available-Since': z
-                .string()
-                .optional()
-                .meta({ description: 'With `format=csv` and raw-scan retention: the earliest instant raw scans are kept from.', example: '2025-11-26T21:00:00.000Z' }),
+              'Content-Disposition': z.string().optional().meta({
+                description: 'With `format=csv`: an attachment named after the code.',
+                example: 'attachment; filename="scans-qr_4fT9kQ2mX8pL.csv"',
+              }),
+              'Raw-Available-Since': z.string().optional().meta({
+                description: 'With `format=csv` and raw-scan retention: the earliest instant raw scans are kept from.',
+                example: '2025-11-26T21:00:00.000Z',
+              }),
             }),
           },
         },
@@ -87,7 +120,9 @@ export const analyticsOpenApi: OpenApiModule = {
       get: operation({
         operationId: 'getAnalyticsOverview',
         summary: 'The account’s scans: totals, trend, top codes, breakdowns',
-        description: `${RANGE} \`previous_period\` covers the same number of periods just before, for comparison; \`top\` says how many top codes and values per breakdown to list.`,
+        description:
+          `${RANGE} \`previous_period\` covers the same number of periods just before, for comparison; ` +
+          `\`top\` says how many top codes and values per breakdown to list.`,
         tag: TAG,
         scope: 'analytics:read',
         requestParams: { query: overviewQuerySchema },

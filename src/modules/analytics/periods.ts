@@ -30,7 +30,13 @@ const startOf = (ms: number, zone: string, g: Granularity) => DateTime.fromMilli
  * to the end of its period, so every period is whole. Returns null when there are more than
  * `maxPeriods` of them (the caller reports it).
  */
-export function seriesFor(from: number, to: number, zone: string, granularity: Granularity, maxPeriods = MAX_PERIODS[granularity]): Series | null {
+export function seriesFor(
+  from: number,
+  to: number,
+  zone: string,
+  granularity: Granularity,
+  maxPeriods = MAX_PERIODS[granularity],
+): Series | null {
   const starts: number[] = [];
   let period = startOf(from, zone, granularity);
   while (period.toMillis() < to) {
@@ -72,7 +78,11 @@ export function endOfDate(date: string, zone: string): number {
  * Adds bucketed counts into their periods. Buckets are [start, start + width) slices that never
  * straddle a period boundary (hours when aligned, quarter hours otherwise), so the start decides.
  */
-export function intoPeriods<T extends { at: number }>(series: Series, buckets: T[], add: (periodIndex: number, bucket: T) => void): void {
+export function intoPeriods<T extends { at: number }>(
+  series: Series,
+  buckets: T[],
+  add: (periodIndex: number, bucket: T) => void,
+): void {
   const { starts } = series;
   for (const bucket of buckets) {
     if (bucket.at < series.from || bucket.at >= series.to) continue;

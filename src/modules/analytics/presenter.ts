@@ -10,22 +10,35 @@ const instant = (description: string, example: string) => z.string().meta({ desc
 
 export const periodCountSchema = z
   .object({
-    period: instant('Start of the period, ISO 8601 with the offset of the requested time zone.', '2026-03-02T00:00:00.000+01:00'),
+    period: instant(
+      'Start of the period, ISO 8601 with the offset of the requested time zone.',
+      '2026-03-02T00:00:00.000+01:00',
+    ),
     scans: z.int().meta({ example: 42 }),
     unique_scans: z.int().meta({ description: 'Scans that were their visitor’s first of the UTC day.', example: 31 }),
   })
-  .meta({ id: 'PeriodCount', description: 'The scans of one period of a series; periods without scans are there with zeros.' });
+  .meta({
+    id: 'PeriodCount',
+    description: 'The scans of one period of a series; periods without scans are there with zeros.',
+  });
 export type PeriodCount = z.output<typeof periodCountSchema>;
 
 export const valueCountSchema = z
   .object({
-    value: z.string().nullable().meta({ description: 'Null when the scan did not tell (no Referer, unknown country...).', example: 'DE' }),
+    value: z
+      .string()
+      .nullable()
+      .meta({ description: 'Null when the scan did not tell (no Referer, unknown country...).', example: 'DE' }),
     scans: z.int().meta({ example: 17 }),
   })
   .meta({ id: 'ValueCount', description: 'One value of a breakdown and its scans.' });
 
 const breakdowns = <const D extends readonly string[]>(dimensions: D) =>
-  z.object(Object.fromEntries(dimensions.map((d) => [d, z.array(valueCountSchema)])) as { [K in D[number]]: z.ZodArray<typeof valueCountSchema> });
+  z.object(
+    Object.fromEntries(dimensions.map((d) => [d, z.array(valueCountSchema)])) as {
+      [K in D[number]]: z.ZodArray<typeof valueCountSchema>;
+    },
+  );
 
 /** The retention horizon of raw scans (SCAN_RAW_RETENTION_DAYS), as every analytics answer states it. */
 export const rawAvailableSinceSchema = z
@@ -33,20 +46,33 @@ export const rawAvailableSinceSchema = z
   .nullable()
   .meta({
     description:
-      'The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.',
+      'The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top ' +
+      'codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans ' +
+      '(the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.',
     example: '2025-11-26T21:00:00.000Z',
   });
 
 /** What every analytics answer starts with: the effective range and totals. */
 const seriesSummary = {
-  from: instant('Start of the first period (the requested `from` moved back to the start of its period).', '2026-03-01T00:00:00.000Z'),
-  to: instant('End of the last period, exclusive (the requested `to` moved forward to the end of its period).', '2026-03-31T00:00:00.000Z'),
+  from: instant(
+    'Start of the first period (the requested `from` moved back to the start of its period).',
+    '2026-03-01T00:00:00.000Z',
+  ),
+  to: instant(
+    'End of the last period, exclusive (the requested `to` moved forward to the end of its period).',
+    '2026-03-31T00:00:00.000Z',
+  ),
   granularity: z.enum(GRANULARITIES),
   timezone: z.string().meta({ description: 'The IANA time zone the periods follow.', example: 'UTC' }),
   include_bots: z.boolean(),
   raw_available_since: rawAvailableSinceSchema,
   total_scans: z.int().meta({ example: 1204 }),
-  unique_scans: z.int().meta({ description: 'Scans that were their visitor’s first of the UTC day (of this code; in the overview, of any of the account’s codes).', example: 873 }),
+  unique_scans: z.int().meta({
+    description:
+      'Scans that were their visitor’s first of the UTC day (of this code; in the overview, of any of the ' +
+      'account’s codes).',
+    example: 873,
+  }),
 };
 
 export const codeAnalyticsSchema = z
@@ -54,13 +80,17 @@ export const codeAnalyticsSchema = z
     code_id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
     ...seriesSummary,
     timeseries: z.array(periodCountSchema),
-    breakdowns: breakdowns(CODE_DIMENSIONS)
-      .meta({
-        id: 'CodeScanBreakdowns',
-        description: 'The `top` most frequent values of each dimension, most scans first. `rule` names rule ids, and "default" for the fallback destination.',
-      }),
+    breakdowns: breakdowns(CODE_DIMENSIONS).meta({
+      id: 'CodeScanBreakdowns',
+      description:
+        'The `top` most frequent values of each dimension, most scans first. `rule` names rule ids, and "default" ' +
+        'for the fallback destination.',
+    }),
   })
-  .meta({ id: 'CodeScanAnalytics', description: 'One code’s scans over a range: the series per period and breakdowns.' });
+  .meta({
+    id: 'CodeScanAnalytics',
+    description: 'One code’s scans over a range: the series per period and breakdowns.',
+  });
 export type CodeAnalytics = z.output<typeof codeAnalyticsSchema>;
 
 export const overviewSchema = z
@@ -73,7 +103,9 @@ export const overviewSchema = z
         z.object({
           id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
           type: z.enum(CODE_TYPES),
-          content: z.union([z.string(), z.record(z.string(), z.unknown())]).meta({ description: 'As in the code.', example: 'https://example.com/spring' }),
+          content: z
+            .union([z.string(), z.record(z.string(), z.unknown())])
+            .meta({ description: 'As in the code.', example: 'https://example.com/spring' }),
           scans: z.int().meta({ example: 512 }),
         }),
       )
@@ -84,12 +116,21 @@ export const overviewSchema = z
         from: instant('Start of the previous period.', '2026-01-30T00:00:00.000Z'),
         to: instant('End of the previous period: the `from` of this answer.', '2026-03-01T00:00:00.000Z'),
         total_scans: z.int(),
-        change_pct: z.number().nullable().meta({ description: 'Change in scans, in percent with one decimal; null when the previous period had none.', example: 12.5 }),
+        change_pct: z.number().nullable().meta({
+          description: 'Change in scans, in percent with one decimal; null when the previous period had none.',
+          example: 12.5,
+        }),
       })
       .meta({ description: 'The same number of periods just before, for comparison.' }),
-    breakdowns: breakdowns(ACCOUNT_BREAKDOWNS).meta({ id: 'OverviewBreakdowns', description: 'The `top` most frequent values of each dimension, most scans first.' }),
+    breakdowns: breakdowns(ACCOUNT_BREAKDOWNS).meta({
+      id: 'OverviewBreakdowns',
+      description: 'The `top` most frequent values of each dimension, most scans first.',
+    }),
   })
-  .meta({ id: 'AnalyticsOverview', description: 'The account’s scans over a range: totals, trend, top codes and breakdowns.' });
+  .meta({
+    id: 'AnalyticsOverview',
+    description: 'The account’s scans over a range: totals, trend, top codes and breakdowns.',
+  });
 export type Overview = z.output<typeof overviewSchema>;
 
 /** The fields of a raw scan record, in the order of the CSV export's columns. */
@@ -97,16 +138,30 @@ export const scanRecordSchema = z
   .object({
     id: z.string().meta({ example: 'scan_1042' }),
     scanned_at: z.iso.datetime().meta({ example: '2026-04-01T09:15:02.000Z' }),
-    rule_id: z.string().nullable().meta({ description: 'The routing rule that chose the destination; null for the fallback.', example: 'rule_8kP3nQ7wZ2xY' }),
+    rule_id: z.string().nullable().meta({
+      description: 'The routing rule that chose the destination; null for the fallback.',
+      example: 'rule_8kP3nQ7wZ2xY',
+    }),
     country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.', example: 'DE' }),
     device: z.string().nullable().meta({ example: 'mobile' }),
     os: z.string().nullable().meta({ example: 'iOS' }),
     browser: z.string().nullable().meta({ example: 'Safari' }),
-    referrer_host: z.string().nullable().meta({ description: 'The host of the Referer, if any.', example: 'news.example' }),
-    language: z.string().nullable().meta({ description: 'The primary subtag of the visitor’s most preferred Accept-Language.', example: 'de' }),
+    referrer_host: z
+      .string()
+      .nullable()
+      .meta({ description: 'The host of the Referer, if any.', example: 'news.example' }),
+    language: z
+      .string()
+      .nullable()
+      .meta({ description: 'The primary subtag of the visitor’s most preferred Accept-Language.', example: 'de' }),
     is_bot: z.boolean(),
     is_unique: z.boolean().meta({ description: 'The visitor’s first scan of this code on this UTC day.' }),
-    outcome: z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({ description: 'What the scan was answered: redirect (to the destination or a rule’s), or paused, expired or limit_reached (to the code’s fallback destination, or its page).', example: 'redirect' }),
+    outcome: z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({
+      description:
+        'What the scan was answered: redirect (to the destination or a rule’s), or paused, expired or ' +
+        'limit_reached (to the code’s fallback destination, or its page).',
+      example: 'redirect',
+    }),
   })
   .meta({ id: 'ScanRecord', description: 'One scan as recorded: no address, no raw User-Agent.' });
 export type ScanRecord = z.output<typeof scanRecordSchema>;

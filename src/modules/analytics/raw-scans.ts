@@ -54,13 +54,16 @@ export function createRawScansService({ codes, scans, rawAvailableSince = () => 
       const kept = since === null ? null : new Date(since).toISOString();
       // An export that starts before the retention horizon would silently lack the deleted scans.
       if (kept !== null && range.from !== null && range.from < since!) {
-        throw validationFailed([{ path: 'from', message: `raw scans are kept from ${kept} on (raw_available_since); start at or after it` }]);
+        throw validationFailed([
+          { path: 'from', message: `raw scans are kept from ${kept} on (raw_available_since); start at or after it` },
+        ]);
       }
       let after: { at: number; id: number } | null = null;
       if (q.cursor) {
         const position = decodeCursor(q.cursor, CURSOR_SORT);
         after = { at: position.key, id: Number(position.id) };
-        if (!Number.isSafeInteger(after.id)) throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
+        if (!Number.isSafeInteger(after.id))
+          throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
       }
       if (!(await codes.findById(principal.accountId, codeId))) throw notFound('code', codeId);
 
@@ -80,7 +83,10 @@ export function createRawScansService({ codes, scans, rawAvailableSince = () => 
       const rows = await scans.pageForCode(codeId, range, after, q.limit + 1);
       const data = rows.slice(0, q.limit);
       const last = data[data.length - 1];
-      const nextCursor = rows.length > q.limit && last ? encodeCursor({ sort: CURSOR_SORT, key: positionOf(last).at, id: String(positionOf(last).id) }) : null;
+      const nextCursor =
+        rows.length > q.limit && last
+          ? encodeCursor({ sort: CURSOR_SORT, key: positionOf(last).at, id: String(positionOf(last).id) })
+          : null;
       return { format: 'json', data: data.map(present), nextCursor, rawAvailableSince: kept };
     },
   };

@@ -14,14 +14,23 @@ import type { AnalyticsService } from './service.ts';
 import { overviewWeekdayHoursQuerySchema, weekdayHoursQuerySchema } from './weekday-hours.ts';
 
 function csvStream(records: AsyncIterable<ScanRecord[]>): NodeJS.ReadableStream {
-  const csv = stringify({ header: true, columns: [...SCAN_RECORD_COLUMNS], cast: { string: defuseFormula, boolean: (v) => String(v) } });
+  const csv = stringify({
+    header: true,
+    columns: [...SCAN_RECORD_COLUMNS],
+    cast: { string: defuseFormula, boolean: (v) => String(v) },
+  });
   // pipeline-like: the generator pulls a page only when the CSV side wants more.
-  return Readable.from((async function* () {
-    for await (const page of records) yield* page;
-  })()).pipe(csv);
+  return Readable.from(
+    (async function* () {
+      for await (const page of records) yield* page;
+    })(),
+  ).pipe(csv);
 }
 
-export function registerAnalyticsRoutes(router: Router<AppState>, { analytics, rawScans, auth }: RouteEdge & { analytics: AnalyticsService; rawScans: RawScansService }): void {
+export function registerAnalyticsRoutes(
+  router: Router<AppState>,
+  { analytics, rawScans, auth }: RouteEdge & { analytics: AnalyticsService; rawScans: RawScansService },
+): void {
   // GET /v1/codes/:id/scans: one code's series and breakdowns (from, to, granularity, timezone, include_bots, top)
   router.get('/codes/:id/scans', auth, scope('analytics:read'), async (ctx) => {
     ctx.body = await analytics.codeScans(principalOf(ctx), ctx.params.id!, parseInput(analyticsQuerySchema, ctx.query));
@@ -29,14 +38,23 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { analytics, r
 
   // GET /v1/codes/:id/scans/weekday-hours: one code's scans by weekday and hour (from, to, timezone, include_bots)
   router.get('/codes/:id/scans/weekday-hours', auth, scope('analytics:read'), async (ctx) => {
-    ctx.body = await analytics.codeWeekdayHours(principalOf(ctx), ctx.params.id!, parseInput(weekdayHoursQuerySchema, ctx.query));
+    ctx.body = await analytics.codeWeekdayHours(
+      principalOf(ctx),
+      ctx.params.id!,
+      parseInput(weekdayHoursQuerySchema, ctx.query),
+    );
   });
 
   // GET /v1/codes/:id/scans/raw: individual scan records, keyset-paginated JSON or streamed CSV
   router.get('/codes/:id/scans/raw', auth, scope('analytics:read'), async (ctx) => {
     const result = await rawScans.list(principalOf(ctx), ctx.params.id!, parseInput(rawScansQuerySchema, ctx.query));
     if (result.format === 'json') {
-      ctx.body = { object: 'list', data: result.data, next_cursor: result.nextCursor, raw_available_since: result.rawAvailableSince };
+      ctx.body = {
+        object: 'list',
+        data: result.data,
+        next_cursor: result.nextCursor,
+        raw_available_since: result.rawAvailableSince,
+      };
       return;
     }
     ctx.attachment(`scans-${ctx.params.id}.csv`);
@@ -53,6 +71,9 @@ export function registerAnalyticsRoutes(router: Router<AppState>, { analytics, r
 
   // GET /v1/analytics/weekday-hours: the account's scans by weekday and hour (from, to, timezone, include_bots, tag)
   router.get('/analytics/weekday-hours', auth, scope('analytics:read'), async (ctx) => {
-    ctx.body = await analytics.overviewWeekdayHours(principalOf(ctx), parseInput(overviewWeekdayHoursQuerySchema, ctx.query));
+    ctx.body = await analytics.overviewWeekdayHours(
+      principalOf(ctx),
+      parseInput(overviewWeekdayHoursQuerySchema, ctx.query),
+    );
   });
 }

@@ -30,11 +30,25 @@ export const MAX_TOP = 100;
 export const granularitySchema = z.enum(GRANULARITIES, { error: `must be one of ${GRANULARITIES.join(', ')}` });
 
 const rangeFields = {
-  from: instant.optional().meta({ description: 'Start of the range, inclusive: a date-time with offset, or a date read in `timezone`. Default: 30 days ago (today included).', example: '2026-03-01' }),
-  to: instant.optional().meta({ description: 'End of the range, exclusive; a date includes its whole day. Default: now.', example: '2026-03-31' }),
+  from: instant.optional().meta({
+    description:
+      'Start of the range, inclusive: a date-time with offset, or a date read in `timezone`. Default: 30 days ago ' +
+      '(today included).',
+    example: '2026-03-01',
+  }),
+  to: instant.optional().meta({
+    description: 'End of the range, exclusive; a date includes its whole day. Default: now.',
+    example: '2026-03-31',
+  }),
   granularity: granularitySchema.default('day').meta({ description: 'The length of each period of the series.' }),
-  timezone: z.string().refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' }).default('UTC').meta({ description: 'The IANA time zone of dates and periods.', example: 'Europe/Berlin' }),
-  include_bots: flag.default(false).meta({ description: 'Count scans by crawlers and link previewers too.', override: { default: 'false' } }),
+  timezone: z
+    .string()
+    .refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' })
+    .default('UTC')
+    .meta({ description: 'The IANA time zone of dates and periods.', example: 'Europe/Berlin' }),
+  include_bots: flag
+    .default(false)
+    .meta({ description: 'Count scans by crawlers and link previewers too.', override: { default: 'false' } }),
   /** How many values each breakdown (and the overview's top codes) lists. */
   top: z.coerce
     .number({ error: 'must be a number' })
@@ -52,7 +66,9 @@ export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
 export const overviewQuerySchema = z.strictObject({
   ...rangeFields,
   tag: tagNameSchema.optional().meta({
-    description: 'Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and `total_codes` count those codes alone. A name the account has no tag for counts nothing.',
+    description:
+      'Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and ' +
+      '`total_codes` count those codes alone. A name the account has no tag for counts nothing.',
     example: 'print',
   }),
 });
@@ -69,8 +85,17 @@ export const rawScansQuerySchema = z.strictObject({
     .max(RAW_PAGE_MAX, `must be at most ${RAW_PAGE_MAX}`)
     .default(100)
     .meta({ description: 'Records per JSON page; CSV has every record.' }),
-  format: z.enum(['json', 'csv'], { error: "must be 'json' or 'csv'" }).default('json').meta({ description: 'JSON pages, or one CSV file of every record.' }),
-  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional().meta({ description: 'Only scans at or after this instant.', example: '2026-04-01T00:00:00Z' }),
-  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' }).optional().meta({ description: 'Only scans before this instant.', example: '2026-05-01T00:00:00Z' }),
+  format: z
+    .enum(['json', 'csv'], { error: "must be 'json' or 'csv'" })
+    .default('json')
+    .meta({ description: 'JSON pages, or one CSV file of every record.' }),
+  from: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' })
+    .optional()
+    .meta({ description: 'Only scans at or after this instant.', example: '2026-04-01T00:00:00Z' }),
+  to: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' })
+    .optional()
+    .meta({ description: 'Only scans before this instant.', example: '2026-05-01T00:00:00Z' }),
 });
 export type RawScansQuery = z.output<typeof rawScansQuerySchema>;

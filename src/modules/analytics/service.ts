@@ -9,8 +9,26 @@ import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
-import { ACCOUNT_BREAKDOWNS, ALL_VALUES, CODE_DIMENSIONS, DIMENSION_COLUMNS, rankValues, type AccountDimension, type AnalyticsSource, type Bucket, type CodeTotals, type Scope, type ValueCount, type Window } from './source.ts';
-import { countCells, type OverviewWeekdayHoursQuery, type WeekdayHours, type WeekdayHoursQuery } from './weekday-hours.ts';
+import {
+  ACCOUNT_BREAKDOWNS,
+  ALL_VALUES,
+  CODE_DIMENSIONS,
+  DIMENSION_COLUMNS,
+  rankValues,
+  type AccountDimension,
+  type AnalyticsSource,
+  type Bucket,
+  type CodeTotals,
+  type Scope,
+  type ValueCount,
+  type Window,
+} from './source.ts';
+import {
+  countCells,
+  type OverviewWeekdayHoursQuery,
+  type WeekdayHours,
+  type WeekdayHoursQuery,
+} from './weekday-hours.ts';
 
 export type { CodeAnalytics, Overview, PeriodCount } from './presenter.ts';
 
@@ -43,7 +61,11 @@ export interface Purging {
   /** Whether any of the account's deleted codes is still being purged. */
   any(accountId: string): Promise<boolean>;
   buckets(accountId: string, window: Window, widthMs: number): Promise<Bucket[]>;
-  values(accountId: string, column: (typeof DIMENSION_COLUMNS)[AccountDimension], window: Window): Promise<ValueCount[]>;
+  values(
+    accountId: string,
+    column: (typeof DIMENSION_COLUMNS)[AccountDimension],
+    window: Window,
+  ): Promise<ValueCount[]>;
 }
 
 /** The sources and the purge's remainder, read together. */
@@ -61,7 +83,12 @@ const DEFAULT_RULE = 'default';
 /** The 422 of an answer that needs raw scans from before the retention horizon. */
 function beforeRawScans(since: number, why: string, otherwise: string) {
   const start = new Date(since).toISOString();
-  return validationFailed([{ path: 'from', message: `raw scans are kept from ${start} on, and ${why}; start at ${start} or later, or ${otherwise}` }]);
+  return validationFailed([
+    {
+      path: 'from',
+      message: `raw scans are kept from ${start} on, and ${why}; start at ${start} or later, or ${otherwise}`,
+    },
+  ]);
 }
 
 const noTags = (): Knex.QueryBuilder => {
@@ -73,7 +100,11 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
   const here: SourceView = { rollups, raw, purging: deps.purging ?? NOTHING_PURGING };
   const snapshot = deps.snapshot ?? ((read) => read(here));
   const sourceFor = (series: Series, view = here) => (!rawOnly && alignsWithHours(series) ? view.rollups : view.raw);
-  const windowOf = (series: Series, includeBots: boolean): Window => ({ from: series.from, to: series.to, includeBots });
+  const windowOf = (series: Series, includeBots: boolean): Window => ({
+    from: series.from,
+    to: series.to,
+    includeBots,
+  });
 
   /**
    * The earliest instant raw scans answer for, as the answer states it. A series that raw scans
@@ -83,32 +114,58 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
   function rawRange(series: Series): { raw_available_since: string | null } {
     const since = rawAvailableSince();
     if (since !== null && sourceFor(series) === raw && series.from < since) {
-      throw beforeRawScans(since, 'this range needs them (its periods do not fall on whole UTC hours)', 'use a time zone whose offset is whole hours, which the rollups answer for any range');
+      throw beforeRawScans(
+        since,
+        'this range needs them (its periods do not fall on whole UTC hours)',
+        'use a time zone whose offset is whole hours, which the rollups answer for any range',
+      );
     }
     return { raw_available_since: since === null ? null : new Date(since).toISOString() };
   }
 
   /** Counts per period of the series, zero-filled, and their totals; `minus` are subtracted (codes being purged). */
   async function periodCounts(scope: Scope, series: Series, includeBots: boolean, minus: Bucket[] = [], view = here) {
-    const counts = series.starts.map((start) => ({ period: formatInstant(start, series.zone), scans: 0, unique_scans: 0 }));
+    const counts = series.starts.map((start) => ({
+      period: formatInstant(start, series.zone),
+      scans: 0,
+      unique_scans: 0,
+    }));
     const buckets = await sourceFor(series, view).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
-    intoPeriods(series, [...buckets, ...minus.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }))], (i, b) => {
-      counts[i]!.scans += b.scans;
-      counts[i]!.unique_scans += b.unique;
+    intoPeriods(
+      series,
+      [...buckets, ...minus.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }))],
+      (i, b) => {
+        counts[i]!.scans += b.scans;
+        counts[i]!.unique_scans += b.unique;
+      },
+    );
+    const total = counts.reduce((sum, c) => ({ scans: sum.scans + c.scans, unique: sum.unique + c.unique_scans }), {
+      scans: 0,
+      unique: 0,
     });
-    const total = counts.reduce((sum, c) => ({ scans: sum.scans + c.scans, unique: sum.unique + c.unique_scans }), { scans: 0, unique: 0 });
     return { counts, total };
   }
 
   /** The 168 weekday x hour cells of a range of whole days in the query's zone. */
-  async function weekdayHours(scope: Scope, q: { from?: string; to?: string; timezone: string; include_bots: boolean }) {
+  async function weekdayHours(
+    scope: Scope,
+    q: { from?: string; to?: string; timezone: string; include_bots: boolean },
+  ) {
     const series = resolveSeries({ ...q, granularity: 'day' }, now());
     // A day series' buckets never straddle a day, nor so a local hour: hourly from the rollups
     // where days start on a UTC hour, quarter hours (or finer) from raw scans elsewhere.
     const range = rawRange(series);
     const buckets = await sourceFor(series).buckets(scope, windowOf(series, q.include_bots), bucketWidth(series));
     const { cells, total } = countCells(buckets, series.zone);
-    return { from: formatInstant(series.from, series.zone), to: formatInstant(series.to, series.zone), timezone: series.zone, include_bots: q.include_bots, total_scans: total, cells, ...range };
+    return {
+      from: formatInstant(series.from, series.zone),
+      to: formatInstant(series.to, series.zone),
+      timezone: series.zone,
+      include_bots: q.include_bots,
+      total_scans: total,
+      cells,
+      ...range,
+    };
   }
 
   async function codeOf(principal: Principal, codeId: string): Promise<Code> {
@@ -130,7 +187,9 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         periodCounts(scope, series, q.include_bots),
         ...CODE_DIMENSIONS.map((d) => source.breakdown(scope, d, window, q.top)),
       ]);
-      const named = Object.fromEntries(CODE_DIMENSIONS.map((d, i) => [d, breakdowns[i]!])) as CodeAnalytics['breakdowns'];
+      const named = Object.fromEntries(
+        CODE_DIMENSIONS.map((d, i) => [d, breakdowns[i]!]),
+      ) as CodeAnalytics['breakdowns'];
       named.rule = named.rule.map((c) => ({ value: c.value ?? DEFAULT_RULE, scans: c.scans }));
       return {
         code_id: codeId,
@@ -164,12 +223,19 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
       // codes are existing ones, so only the whole account's answers need it).
       const gather = (view: SourceView, minus: boolean) => {
         const source = sourceFor(series, view);
-        const without = (s: Series) => (minus ? view.purging.buckets(accountId, windowOf(s, q.include_bots), bucketWidth(s)) : Promise.resolve([]));
+        const without = (s: Series) =>
+          minus ? view.purging.buckets(accountId, windowOf(s, q.include_bots), bucketWidth(s)) : Promise.resolve([]);
         const breakdown = async (d: AccountDimension): Promise<ValueCount[]> => {
           if (!minus) return source.breakdown(scope, d, window, q.top);
-          const [all, gone] = await Promise.all([source.breakdown(scope, d, window, ALL_VALUES), view.purging.values(accountId, DIMENSION_COLUMNS[d], window)]);
+          const [all, gone] = await Promise.all([
+            source.breakdown(scope, d, window, ALL_VALUES),
+            view.purging.values(accountId, DIMENSION_COLUMNS[d], window),
+          ]);
           const left = rankValues([...all, ...gone.map((g) => ({ value: g.value, scans: -g.scans }))], ALL_VALUES);
-          return rankValues(left.filter((c) => c.scans > 0), q.top);
+          return rankValues(
+            left.filter((c) => c.scans > 0),
+            q.top,
+          );
         };
         return Promise.all([
           without(series).then((gone) => periodCounts(scope, series, q.include_bots, gone, view)),
@@ -187,7 +253,14 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         codes.countForAccount(accountId, only?.()),
         purging ? snapshot((view) => gather(view, true)) : gather(here, false),
       ]);
-      const byId = new Map((await codes.findManyByIds(principal.accountId, ranking.top.map((t) => t.codeId))).map((c) => [c.id, c]));
+      const byId = new Map(
+        (
+          await codes.findManyByIds(
+            principal.accountId,
+            ranking.top.map((t) => t.codeId),
+          )
+        ).map((c) => [c.id, c]),
+      );
       const prior = before.total.scans;
       return {
         from: formatInstant(series.from, series.zone),
@@ -226,7 +299,10 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     async overviewWeekdayHours(principal: Principal, q: OverviewWeekdayHoursQuery): Promise<WeekdayHours> {
       const { accountId } = principal;
       const tag = q.tag;
-      const scope: Scope = tag === undefined ? { kind: 'account', accountId } : { kind: 'codes', accountId, codeIds: () => taggedCodes(accountId, tag) };
+      const scope: Scope =
+        tag === undefined
+          ? { kind: 'account', accountId }
+          : { kind: 'codes', accountId, codeIds: () => taggedCodes(accountId, tag) };
       return weekdayHours(scope, q);
     },
 

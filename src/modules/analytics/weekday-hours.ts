@@ -21,7 +21,11 @@ export const overviewWeekdayHoursQuerySchema = overviewQuerySchema.omit({ granul
 
 const cellSchema = z
   .object({
-    weekday: z.int().min(1).max(7).meta({ description: 'ISO weekday in the requested zone: 1 is Monday, 7 Sunday.', example: 1 }),
+    weekday: z
+      .int()
+      .min(1)
+      .max(7)
+      .meta({ description: 'ISO weekday in the requested zone: 1 is Monday, 7 Sunday.', example: 1 }),
     hour: z.int().min(0).max(23).meta({ description: 'Hour of the day in the requested zone, 0-23.', example: 9 }),
     scans: z.int().meta({ example: 14 }),
   })
@@ -29,16 +33,30 @@ const cellSchema = z
 
 export const weekdayHoursSchema = z
   .object({
-    code_id: z.string().optional().meta({ description: 'The code, for a code’s cells; absent in the account’s.', example: 'qr_4fT9kQ2mX8pL' }),
-    from: z.string().meta({ description: 'Start of the range (the requested `from` moved back to the start of its day).', example: '2026-03-01T00:00:00.000+01:00' }),
-    to: z.string().meta({ description: 'End of the range, exclusive (the requested `to` moved forward to the end of its day).', example: '2026-04-01T00:00:00.000+02:00' }),
+    code_id: z
+      .string()
+      .optional()
+      .meta({ description: 'The code, for a code’s cells; absent in the account’s.', example: 'qr_4fT9kQ2mX8pL' }),
+    from: z.string().meta({
+      description: 'Start of the range (the requested `from` moved back to the start of its day).',
+      example: '2026-03-01T00:00:00.000+01:00',
+    }),
+    to: z.string().meta({
+      description: 'End of the range, exclusive (the requested `to` moved forward to the end of its day).',
+      example: '2026-04-01T00:00:00.000+02:00',
+    }),
     timezone: z.string().meta({ description: 'The IANA time zone of weekdays and hours.', example: 'Europe/Berlin' }),
     include_bots: z.boolean(),
     total_scans: z.int().meta({ example: 1204 }),
-    cells: z.array(cellSchema).meta({ description: 'All 168 cells, zeros included, Monday 00 first, then by weekday and hour.' }),
+    cells: z
+      .array(cellSchema)
+      .meta({ description: 'All 168 cells, zeros included, Monday 00 first, then by weekday and hour.' }),
     raw_available_since: rawAvailableSinceSchema,
   })
-  .meta({ id: 'WeekdayHours', description: 'Scans by weekday and hour of the day in a time zone, summed over a range.' });
+  .meta({
+    id: 'WeekdayHours',
+    description: 'Scans by weekday and hour of the day in a time zone, summed over a range.',
+  });
 export type WeekdayHours = z.output<typeof weekdayHoursSchema>;
 export type WeekdayHourCell = WeekdayHours['cells'][number];
 

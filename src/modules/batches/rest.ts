@@ -7,7 +7,10 @@ import { parseInput } from '../../shared/validation.ts';
 import { imageQuerySchema } from '../images/index.ts';
 import type { BatchesService } from './service.ts';
 
-export function registerBatchRoutes(router: Router<AppState>, { auth, batches }: RouteEdge & { batches: BatchesService }): void {
+export function registerBatchRoutes(
+  router: Router<AppState>,
+  { auth, batches }: RouteEdge & { batches: BatchesService },
+): void {
   // GET /v1/batches/:batch_id/images.zip?format=svg|png|pdf&size=512&margin=4: a print run's images + manifest.csv
   router.get('/batches/:batch_id/images.zip', auth, scope('codes:read'), async (ctx) => {
     const batchId = ctx.params.batch_id!;

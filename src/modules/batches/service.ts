@@ -85,7 +85,14 @@ export function createBatchesService({ codes, images, publicBaseUrl }: BatchesSe
   }
 
   /** Renders every code of the batch into the ZIP, page by page, then adds the manifest. */
-  async function fill(zip: ZipFile, gate: ReturnType<typeof handoff>, accountId: string, batchId: string, firstPage: CodeWithoutRouting[], params: ImageParams) {
+  async function fill(
+    zip: ZipFile,
+    gate: ReturnType<typeof handoff>,
+    accountId: string,
+    batchId: string,
+    firstPage: CodeWithoutRouting[],
+    params: ImageParams,
+  ) {
     const mtime = new Date();
     // PNG is deflated already; deflating it again costs time and saves nothing.
     const compress = params.format !== 'png';
@@ -94,7 +101,13 @@ export function createBatchesService({ codes, images, publicBaseUrl }: BatchesSe
     const manifest: string[] = [];
     let page = firstPage;
     for (;;) {
-      manifest.push(stringify(page.map(manifestRow), { header: manifest.length === 0, columns: MANIFEST_COLUMNS, cast: { string: defuseFormula } }));
+      manifest.push(
+        stringify(page.map(manifestRow), {
+          header: manifest.length === 0,
+          columns: MANIFEST_COLUMNS,
+          cast: { string: defuseFormula },
+        }),
+      );
       for (const code of page) {
         if (!(await gate.room())) return;
         const image = await images.renderCodeImage(accountId, code, params);
@@ -125,7 +138,12 @@ export function createBatchesService({ codes, images, publicBaseUrl }: BatchesSe
      * sent (422, 404); a failure after that can only abort the stream, and is passed to
      * `onStreamError` for logging.
      */
-    async archive(principal: Principal, batchId: string, params: ImageParams, onStreamError: (err: unknown) => void): Promise<BatchArchive> {
+    async archive(
+      principal: Principal,
+      batchId: string,
+      params: ImageParams,
+      onStreamError: (err: unknown) => void,
+    ): Promise<BatchArchive> {
       const firstPage = await codes.batchPage(principal.accountId, batchId, null, BATCH_PAGE_SIZE);
       // Another account's batch is not told apart from one that does not exist.
       if (firstPage.length === 0) throw notFound('batch', batchId);

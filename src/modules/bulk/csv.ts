@@ -8,9 +8,24 @@ import { DomainError, type FieldError } from '../../shared/errors.ts';
 import { CSV_TAG_SEPARATOR } from '../tags/index.ts';
 
 export const CSV_COLUMNS = [
-  'type', 'content', 'slug', 'domain', 'forward_query', 'name', 'notes', 'tags',
-  'status', 'paused_destination', 'expires_at', 'expired_destination', 'max_scans',
-  'fg_color', 'bg_color', 'style', 'error_correction', 'logo_url',
+  'type',
+  'content',
+  'slug',
+  'domain',
+  'forward_query',
+  'name',
+  'notes',
+  'tags',
+  'status',
+  'paused_destination',
+  'expires_at',
+  'expired_destination',
+  'max_scans',
+  'fg_color',
+  'bg_color',
+  'style',
+  'error_correction',
+  'logo_url',
 ] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const DESIGN_COLUMNS = new Set<Column>(['fg_color', 'bg_color', 'style', 'error_correction', 'logo_url']);
@@ -27,7 +42,10 @@ export function headerProblems(header: string[]): FieldError[] {
   const seen = new Set<string>();
   for (const name of header) {
     if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
-      problems.push({ path: `header.${name}`, message: `unknown column '${name}'; the columns are ${CSV_COLUMNS.join(', ')}` });
+      problems.push({
+        path: `header.${name}`,
+        message: `unknown column '${name}'; the columns are ${CSV_COLUMNS.join(', ')}`,
+      });
     } else if (seen.has(name)) {
       problems.push({ path: `header.${name}`, message: `column '${name}' appears more than once` });
     }
@@ -40,14 +58,16 @@ export function headerProblems(header: string[]): FieldError[] {
 function headerError(problems: FieldError[]): DomainError {
   return new DomainError(
     'validation_failed',
-    `The first CSV row must be a header naming the columns (content, and any of ${CSV_COLUMNS.filter((c) => c !== 'content').join(', ')}): ${problems.map((p) => p.message).join('; ')}.`,
+    `The first CSV row must be a header naming the columns (content, and any of ` +
+      `${CSV_COLUMNS.filter((c) => c !== 'content').join(', ')}): ${problems.map((p) => p.message).join('; ')}.`,
     problems,
   );
 }
 
 /**
  * One row as a create body. Empty cells are left out; `type` defaults to url in the service;
- * forward_query is `true` or `false`; tags are names separated by `|` (commas separate cells); max_scans a whole number.
+ * forward_query is `true` or `false`; tags are names separated by `|` (commas separate cells); max_scans a whole
+ * number.
  * A static type's content is its JSON object, e.g. {"text":"hello"}.
  */
 function rowToBody(header: string[], record: string[]): Record<string, unknown> {
@@ -58,12 +78,22 @@ function rowToBody(header: string[], record: string[]): Record<string, unknown> 
     if (cell.trim() === '') return;
     if (DESIGN_COLUMNS.has(name as Column)) design[name] = cell;
     // true/false in any case; anything else stays text, for the service to refuse by name.
-    else if (name === 'tags') body.tags = cell.split(CSV_TAG_SEPARATOR).map((tag) => tag.trim()).filter((tag) => tag !== '');
-    else if (name === 'forward_query') body[name] = /^(true|false)$/i.test(cell.trim()) ? cell.trim().toLowerCase() === 'true' : cell;
+    else if (name === 'tags')
+      body.tags = cell
+        .split(CSV_TAG_SEPARATOR)
+        .map((tag) => tag.trim())
+        .filter((tag) => tag !== '');
+    else if (name === 'forward_query')
+      body[name] = /^(true|false)$/i.test(cell.trim()) ? cell.trim().toLowerCase() === 'true' : cell;
     else if (name === 'max_scans') body[name] = /^-?\d+$/.test(cell.trim()) ? Number(cell.trim()) : cell;
     else body[name] = cell;
   });
-  if (typeof body.content === 'string' && body.type !== undefined && body.type !== 'url' && body.content.trimStart().startsWith('{')) {
+  if (
+    typeof body.content === 'string' &&
+    body.type !== undefined &&
+    body.type !== 'url' &&
+    body.content.trimStart().startsWith('{')
+  ) {
     try {
       body.content = JSON.parse(body.content);
     } catch {
@@ -83,7 +113,8 @@ function drain(body: Readable, budget: number): void {
   body.resume();
 }
 
-const tooLarge = (limitBytes: number) => new DomainError('payload_too_large', `The request body is larger than the limit of ${limitBytes} bytes.`);
+const tooLarge = (limitBytes: number) =>
+  new DomainError('payload_too_large', `The request body is larger than the limit of ${limitBytes} bytes.`);
 
 /** Header names are matched trimmed and case-insensitively. */
 export const normalizeHeader = (record: string[]) => record.map((name) => name.trim().toLowerCase());
@@ -134,11 +165,15 @@ export async function readCsvCodes(body: Readable, limitBytes: number): Promise<
     // Answered before the end of the body: the rest (within the limit) is read and dropped, or
     // the client's next request on this keep-alive connection would meet it and be reset.
     else drain(body, limitBytes - bytes);
-    if (state.failure instanceof CsvError) throw new DomainError('bad_request', `The request body is not valid CSV: ${state.failure.message}`);
+    if (state.failure instanceof CsvError)
+      throw new DomainError('bad_request', `The request body is not valid CSV: ${state.failure.message}`);
     throw state.failure;
   }
   if (!state.header) throw headerError([{ path: 'header.content', message: "missing column 'content'" }]);
-  if (codes.length === 0) throw new DomainError('validation_failed', 'The CSV has a header but no rows.', [{ path: 'row 2', message: 'is missing: the CSV needs at least one code' }]);
+  if (codes.length === 0)
+    throw new DomainError('validation_failed', 'The CSV has a header but no rows.', [
+      { path: 'row 2', message: 'is missing: the CSV needs at least one code' },
+    ]);
   return { codes };
 }
 

@@ -6,9 +6,14 @@ import type { VerifiedDomainOf } from '../codes/index.ts';
 import type { CreateCodeInput } from '../codes/index.ts';
 
 /** Each item's domain (null: the service's own), in item order; a 422 naming every item refused. */
-export async function resolveItemDomains(accountId: string, bodies: CreateCodeInput[], verifiedDomainOf: VerifiedDomainOf): Promise<(string | null)[]> {
+export async function resolveItemDomains(
+  accountId: string,
+  bodies: CreateCodeInput[],
+  verifiedDomainOf: VerifiedDomainOf,
+): Promise<(string | null)[]> {
   const asked = new Map<string, string | null>();
-  for (const body of bodies) if (body.domain && !asked.has(body.domain)) asked.set(body.domain, await verifiedDomainOf(accountId, body.domain));
+  for (const body of bodies)
+    if (body.domain && !asked.has(body.domain)) asked.set(body.domain, await verifiedDomainOf(accountId, body.domain));
   const errors: FieldError[] = [];
   const domains = bodies.map((body, index) => {
     if (!body.domain) return null;
@@ -24,7 +29,11 @@ export async function resolveItemDomains(accountId: string, bodies: CreateCodeIn
 export const slugKey = (domain: string | null, slug: string) => `${domain ?? ''}/${slug}`;
 
 /** The indexes of `bodies` picked by `pick`, grouped by their domain. */
-export function groupByDomain(bodies: CreateCodeInput[], domains: (string | null)[], pick: (body: CreateCodeInput) => boolean): Map<string | null, number[]> {
+export function groupByDomain(
+  bodies: CreateCodeInput[],
+  domains: (string | null)[],
+  pick: (body: CreateCodeInput) => boolean,
+): Map<string | null, number[]> {
   const groups = new Map<string | null, number[]>();
   bodies.forEach((body, index) => {
     if (!pick(body)) return;

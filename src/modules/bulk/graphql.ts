@@ -27,12 +27,15 @@ builder.mutationFields((t) => ({
     type: BulkPayload,
     description: 'Creates up to 10,000 codes atomically: all of them, or none when any is invalid.',
     args: { input: t.arg({ type: [CreateCodeInputRef], required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.bulk.create(ctx.principal, parseInput(bulkBodySchema, { codes: input.map(toCreateBody) }))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) =>
+      ctx.services.bulk.create(ctx.principal, parseInput(bulkBodySchema, { codes: input.map(toCreateBody) })),
+    ),
   }),
   bulkCreateCodesFromCsv: t.field({
     type: BulkPayload,
     description:
-      "The CSV form of POST /v1/codes/bulk (header row, then one code per row): all codes or none. Errors name rows as 'row <n>.<column>', the header being row 1.",
+      'The CSV form of POST /v1/codes/bulk (header row, then one code per row): all codes or none. Errors name rows ' +
+      "as 'row <n>.<column>', the header being row 1.",
     args: { csv: t.arg.string({ required: true }) },
     resolve: scoped('codes:write', async (_root, { csv }, ctx) => {
       // The request body, and so this string, is already within BULK_BODY_LIMIT.

@@ -2,7 +2,13 @@
 // CSV), and downloading a batch's images as one ZIP. The same schemas that validate the
 // requests (bulkBodySchema, the images' query) and shape the answers (presenter.ts).
 import { z } from 'zod';
-import { idempotencyKeyHeader, operation, pathParams, problemSchema, type OpenApiModule } from '../../http/openapi/common.ts';
+import {
+  idempotencyKeyHeader,
+  operation,
+  pathParams,
+  problemSchema,
+  type OpenApiModule,
+} from '../../http/openapi/common.ts';
 import { PROBLEM_CONTENT_TYPE } from '../../http/problem.ts';
 import { createCodeBody } from '../codes/openapi.ts';
 import { imageQuerySchema } from '../images/index.ts';
@@ -38,16 +44,27 @@ text,"{""text"":""Table 2""}",,
 `;
 
 const bulkCsvBody = z.string().meta({
-  description: `UTF-8 CSV. The first row is a header naming the columns (matched case-insensitively, in any order): \`content\`, and any of ${CSV_COLUMNS.filter((c) => c !== 'content')
+  description: `UTF-8 CSV. The first row is a header naming the columns (matched case-insensitively, in any order): \`content\`, and any of ${CSV_COLUMNS.filter(
+    (c) => c !== 'content',
+  )
     .map((c) => `\`${c}\``)
-    .join(', ')}. Each further row is one code: an empty cell is not set (\`type\` defaults to url), and a static type's \`content\` is its JSON object, e.g. \`{"text":"hello"}\`. \`tags\` holds tag names separated by \`|\` (\`print|spring\`), created on the fly like a code's \`tags\`. Quoted fields may hold commas, quotes and line breaks.`,
+    .join(
+      ', ',
+    )}. Each further row is one code: an empty cell is not set (\`type\` defaults to url), and a static type's \`content\` is its JSON object, e.g. \`{"text":"hello"}\`. \`tags\` holds tag names separated by \`|\` (\`print|spring\`), created on the fly like a code's \`tags\`. Quoted fields may hold commas, quotes and line breaks.`,
   example: CSV_EXAMPLE,
 });
 
-const batchParams = pathParams({ batch_id: { description: 'The `batch_id` of a bulk call’s answer.', example: 'batch_7hQ2mX8pL4fT' } });
+const batchParams = pathParams({
+  batch_id: { description: 'The `batch_id` of a bulk call’s answer.', example: 'batch_7hQ2mX8pL4fT' },
+});
 
 export const bulkOpenApi: OpenApiModule = {
-  tag: { name: TAG, description: 'Bulk creation of up to 10,000 codes in one atomic call, from JSON or CSV, and each batch’s images as one ZIP for a print run.' },
+  tag: {
+    name: TAG,
+    description:
+      'Bulk creation of up to 10,000 codes in one atomic call, from JSON or CSV, and each batch’s images as one ZIP ' +
+      'for a print run.',
+  },
   paths: {
     '/codes/bulk': {
       post: operation({
@@ -122,11 +139,17 @@ The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UT
               },
             },
             headers: z.object({
-              'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'On a retry with the same Idempotency-Key: this is the first call’s answer.' }),
+              'Idempotent-Replayed': z
+                .literal('true')
+                .optional()
+                .meta({ description: 'On a retry with the same Idempotency-Key: this is the first call’s answer.' }),
             }),
           },
           '422': {
-            description: 'Some items are invalid, and nothing was created; `errors` lists every problem by item (JSON) or row and column (CSV). Also a CSV without a proper header row or without rows, and an Idempotency-Key reused with another body.',
+            description:
+              'Some items are invalid, and nothing was created; `errors` lists every problem by item (JSON) or row ' +
+              'and column (CSV). Also a CSV without a proper header row or without rows, and an Idempotency-Key ' +
+              'reused with another body.',
             content: {
               [PROBLEM_CONTENT_TYPE]: {
                 schema: problemSchema,
@@ -152,7 +175,8 @@ The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UT
                       title: 'Validation failed',
                       status: 422,
                       detail:
-                        "2 of 500 rows are invalid (2 problems); none was created. Paths name CSV rows as 'row <n>.<column>', counting the header as row 1.",
+                        "2 of 500 rows are invalid (2 problems); none was created. Paths name CSV rows as 'row " +
+                        "<n>.<column>', counting the header as row 1.",
                       instance: '/v1/codes/bulk',
                       errors: [
                         { path: 'row 19.fg_color', message: 'must be a color in the form #rrggbb' },
@@ -173,7 +197,12 @@ The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UT
         operationId: 'downloadBatchImages',
         summary: 'Download a batch’s images as a ZIP',
         description:
-          'Every code of one bulk call rendered in the asked format, size and margin, one `<code id>.<format>` entry per code in id order, and `manifest.csv` (id, type, content, payload, scan_url) as the last entry; text a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets a leading apostrophe, as in the raw-scan CSV. The ZIP is streamed as it is rendered: the query and the batch are checked first (422, 404), and a failure after the answer has begun can only abort the connection. 404 for a batch of another account.',
+          'Every code of one bulk call rendered in the asked format, size and margin, one `<code id>.<format>` ' +
+          'entry per code in id order, and `manifest.csv` (id, type, content, payload, scan_url) as the last ' +
+          'entry; text a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets a leading ' +
+          'apostrophe, as in the raw-scan CSV. The ZIP is streamed as it is rendered: the query and the batch ' +
+          'are checked first (422, 404), and a failure after the answer has begun can only abort the connection. ' +
+          '404 for a batch of another account.',
         tag: TAG,
         scope: 'codes:read',
         requestParams: { path: batchParams, query: imageQuerySchema },
@@ -182,7 +211,10 @@ The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UT
             description: 'The ZIP, streamed (no Content-Length).',
             content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
             headers: z.object({
-              'Content-Disposition': z.string().meta({ description: 'An attachment named after the batch.', example: 'attachment; filename="batch_7hQ2mX8pL4fT.zip"' }),
+              'Content-Disposition': z.string().meta({
+                description: 'An attachment named after the batch.',
+                example: 'attachment; filename="batch_7hQ2mX8pL4fT.zip"',
+              }),
               'Cache-Control': z.literal('private, no-store'),
             }),
           },

@@ -8,11 +8,14 @@ export const bulkResultSchema = z
   .object({
     object: z.literal('bulk_result'),
     batch_id: z.string().meta({
-      description: 'The batch these codes belong to: `GET /batches/{batch_id}/images.zip` downloads all their images at once.',
+      description:
+        'The batch these codes belong to: `GET /batches/{batch_id}/images.zip` downloads all their images at once.',
       example: 'batch_7hQ2mX8pL4fT',
     }),
     created: z.int().meta({ description: 'How many codes were created: every one sent.', example: 2 }),
-    data: z.array(codeResourceSchema).meta({ description: 'The new codes, in the order they were sent (for CSV, row order).' }),
+    data: z
+      .array(codeResourceSchema)
+      .meta({ description: 'The new codes, in the order they were sent (for CSV, row order).' }),
   })
   .meta({ id: 'BulkResult', description: 'Every code of a bulk call, created in one transaction.' });
 export type BulkResultJson = z.output<typeof bulkResultSchema>;

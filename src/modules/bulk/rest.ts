@@ -21,7 +21,8 @@ function bulkBody(limitBytes: number, json: Middleware<AppState>): Middleware<Ap
       if (hasBody(ctx) && !ctx.is('application/json', '+json')) {
         throw new DomainError(
           'unsupported_media_type',
-          `Send the body as JSON (Content-Type: application/json) or CSV (Content-Type: text/csv) (got '${ctx.get('Content-Type') || 'none'}').`,
+          `Send the body as JSON (Content-Type: application/json) or CSV (Content-Type: text/csv) (got ` +
+            `'${ctx.get('Content-Type') || 'none'}').`,
         );
       }
       return json(ctx, next);
@@ -50,16 +51,21 @@ export interface BulkRouteDeps extends RouteEdge {
   bulkBodyLimit: number;
 }
 
-export function registerBulkRoutes(router: Router<AppState>, { auth, bulkJson, publicBaseUrl, bulk, idempotency, bulkBodyLimit }: BulkRouteDeps): void {
+export function registerBulkRoutes(
+  router: Router<AppState>,
+  { auth, bulkJson, publicBaseUrl, bulk, idempotency, bulkBodyLimit }: BulkRouteDeps,
+): void {
   // POST /v1/codes/bulk: create up to 10,000 codes atomically (Idempotency-Key honoured).
   // With CSV, error paths name rows: `row <n>.<column>`, the header being row 1.
   router.post('/codes/bulk', auth, scope('codes:write'), bulkBody(bulkBodyLimit, bulkJson), async (ctx) => {
     const csv = isCsv(ctx);
     await answerIdempotently(ctx, idempotency, async () => {
       // The envelope is checked here; its items one by one by the service, each one's problems under its index.
-      const result = await bulk.create(principalOf(ctx), parseInput(bulkBodySchema, ctx.request.body)).catch((err: unknown) => {
-        throw csv ? withCsvRows(err) : err;
-      });
+      const result = await bulk
+        .create(principalOf(ctx), parseInput(bulkBodySchema, ctx.request.body))
+        .catch((err: unknown) => {
+          throw csv ? withCsvRows(err) : err;
+        });
       return { status: 201, body: presentBulkResult(result, publicBaseUrl) };
     });
   });

@@ -22,7 +22,10 @@ const SLUG_ATTEMPTS = 5;
 export const bulkBodySchema = z.strictObject({
   codes: z.array(z.unknown(), { error: 'must be an array of codes' }).min(1, 'must hold at least one code'),
 });
-/** The envelope, parsed at the transport; its items are parsed here one by one, so each one's problems are reported under its index. */
+/**
+ * The envelope, parsed at the transport; its items are parsed here one by one, so each one's problems are reported
+ * under its index.
+ */
 export type BulkBody = z.output<typeof bulkBodySchema>;
 
 export interface BulkResult {
@@ -34,7 +37,11 @@ export interface BulkResult {
  * Bulk creation needs what single creation needs, the images service and logos themselves (it
  * checks many designs at once, above codes), and a bound on the logos one call fetches.
  */
-export type BulkServiceDeps = Omit<CodesServiceDeps, 'images'> & { images: ImagesService; logos: Logos; maxLogoFetches: number };
+export type BulkServiceDeps = Omit<CodesServiceDeps, 'images'> & {
+  images: ImagesService;
+  logos: Logos;
+  maxLogoFetches: number;
+};
 
 function drawSlugs(count: number): string[] {
   const slugs = new Set<string>();
@@ -47,19 +54,43 @@ function drawSlugs(count: number): string[] {
 
 /** A 409 naming every item whose slug is taken on its domain (`taken` holds slugKeys). */
 function slugsTaken(bodies: CreateCodeInput[], domains: (string | null)[], taken: Set<string>): DomainError {
-  const errors = bodies.flatMap((body, index) => (body.slug !== undefined && taken.has(slugKey(domains[index]!, body.slug)) ? [{ path: `codes.${index}.slug`, message: 'is taken' }] : []));
-  return new DomainError('conflict', `${errors.length === 1 ? 'A slug is' : `${errors.length} slugs are`} taken (a slug is never used twice): ${errors.map((e) => e.path).join(', ')}.`, errors);
+  const errors = bodies.flatMap((body, index) =>
+    body.slug !== undefined && taken.has(slugKey(domains[index]!, body.slug))
+      ? [{ path: `codes.${index}.slug`, message: 'is taken' }]
+      : [],
+  );
+  return new DomainError(
+    'conflict',
+    `${errors.length === 1 ? 'A slug is' : `${errors.length} slugs are`} taken (a slug is never used twice): ` +
+      `${errors.map((e) => e.path).join(', ')}.`,
+    errors,
+  );
 }
 
-export function createBulkService({ db, codes, routing, tagging, images, logos, onCodeChanged, emit, verifiedDomainOf, maxLogoFetches }: BulkServiceDeps) {
+export function createBulkService({
+  db,
+  codes,
+  routing,
+  tagging,
+  images,
+  logos,
+  onCodeChanged,
+  emit,
+  verifiedDomainOf,
+  maxLogoFetches,
+}: BulkServiceDeps) {
   /** The custom slugs of the items, per domain. */
   const customSlugs = (bodies: CreateCodeInput[], domains: (string | null)[]) =>
-    [...groupByDomain(bodies, domains, (b) => b.slug !== undefined)].map(([domain, indexes]) => ({ domain, slugs: indexes.map((i) => bodies[i]!.slug!) }));
+    [...groupByDomain(bodies, domains, (b) => b.slug !== undefined)].map(([domain, indexes]) => ({
+      domain,
+      slugs: indexes.map((i) => bodies[i]!.slug!),
+    }));
 
   /** Which of the items' custom slugs are taken, as slugKeys. */
   async function takenKeys(bodies: CreateCodeInput[], domains: (string | null)[]): Promise<Set<string>> {
     const taken = new Set<string>();
-    for (const { domain, slugs } of customSlugs(bodies, domains)) for (const slug of await codes.takenSlugs(slugs, db, domain)) taken.add(slugKey(domain, slug));
+    for (const { domain, slugs } of customSlugs(bodies, domains))
+      for (const slug of await codes.takenSlugs(slugs, db, domain)) taken.add(slugKey(domain, slug));
     return taken;
   }
 
@@ -74,14 +105,20 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
         return body;
       } catch (err) {
         if (!(err instanceof DomainError) || !err.fieldErrors) throw err;
-        for (const e of err.fieldErrors) errors.push({ path: `codes.${index}${e.path ? `.${e.path}` : ''}`, message: e.message });
+        for (const e of err.fieldErrors)
+          errors.push({ path: `codes.${index}${e.path ? `.${e.path}` : ''}`, message: e.message });
         return null;
       }
     });
     if (errors.length > 0) {
       const failed = new Set(errors.map((e) => e.path.split('.')[1])).size;
       const listed = errors.slice(0, MAX_LISTED_ERRORS);
-      throw new DomainError('validation_failed', `${failed} of ${items.length} codes are invalid (${errors.length} problems${listed.length < errors.length ? `, first ${listed.length} listed` : ''}); none was created.`, listed);
+      throw new DomainError(
+        'validation_failed',
+        `${failed} of ${items.length} codes are invalid (${errors.length} ` +
+          `problems${listed.length < errors.length ? `, first ${listed.length} listed` : ''}); none was created.`,
+        listed,
+      );
     }
     return parsed as CreateCodeInput[];
   }
@@ -90,11 +127,22 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
    * The scannability check of every item, per distinct design and payload class (images.verifyAll);
    * url codes are checked with a stand-in slug: every scan URL has the same length and alphabet.
    */
-  async function verifyAll(accountId: string, bodies: CreateCodeInput[], domains: (string | null)[], logoIds: Map<string, string>, logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>): Promise<void> {
+  async function verifyAll(
+    accountId: string,
+    bodies: CreateCodeInput[],
+    domains: (string | null)[],
+    logoIds: Map<string, string>,
+    logoData: Map<string, Awaited<ReturnType<Logos['forRender']>>>,
+  ): Promise<void> {
     const items = bodies.map((body, index) => ({
       // A custom slug is checked as it is (its length may change the QR version); random ones
       // all have the stand-in's length and alphabet.
-      payload: images.payloadOf({ type: body.type, content: body.content, slug: body.slug ?? PREVIEW_SLUG, domain: domains[index] }),
+      payload: images.payloadOf({
+        type: body.type,
+        content: body.content,
+        slug: body.slug ?? PREVIEW_SLUG,
+        domain: domains[index],
+      }),
       designKey: JSON.stringify(body.design),
       design: resolveDesign(body.design),
       logo: body.design.logo_url ? (logoData.get(logoIds.get(body.design.logo_url)!) ?? null) : null,
@@ -129,7 +177,10 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
     /** Creates every code or none; answers them in request order with one batch id. */
     async create(principal: Principal, { codes: items }: BulkBody): Promise<BulkResult> {
       if (items.length > MAX_BULK_CODES) {
-        throw new DomainError('payload_too_large', `A bulk call creates at most ${MAX_BULK_CODES} codes; this one has ${items.length}.`);
+        throw new DomainError(
+          'payload_too_large',
+          `A bulk call creates at most ${MAX_BULK_CODES} codes; this one has ${items.length}.`,
+        );
       }
       const bodies = parseItems(items);
       const domains = await resolveItemDomains(principal.accountId, bodies, verifiedDomainOf);
@@ -139,7 +190,11 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
       // call fetches a bounded number of them, one after another.
       const logoUrls = new Set(bodies.map((b) => b.design.logo_url).filter((u): u is string => !!u));
       if (logoUrls.size > maxLogoFetches) {
-        throw new DomainError('validation_failed', `These codes name ${logoUrls.size} different logo URLs; one bulk call may fetch at most ${maxLogoFetches} (BULK_LOGO_FETCHES_PER_CALL). Use fewer logos, or split the call.`);
+        throw new DomainError(
+          'validation_failed',
+          `These codes name ${logoUrls.size} different logo URLs; one bulk call may fetch at most ${maxLogoFetches} ` +
+            `(BULK_LOGO_FETCHES_PER_CALL). Use fewer logos, or split the call.`,
+        );
       }
       const logoIds = new Map<string, string>();
       const logoData = new Map<string, Awaited<ReturnType<Logos['forRender']>>>();
@@ -155,11 +210,16 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
       const created = await inTransaction(db, async (trx) => {
         for (const { domain, slugs } of customSlugs(bodies, domains)) {
           // Taken since the check above: the whole call is refused, as it would have been then.
-          if (!(await codes.reserveSlugs(slugs, trx, domain))) throw slugsTaken(bodies, domains, await takenKeys(bodies, domains));
+          if (!(await codes.reserveSlugs(slugs, trx, domain)))
+            throw slugsTaken(bodies, domains, await takenKeys(bodies, domains));
         }
         // Random slugs, drawn and reserved per domain.
         const drawn = new Map<number, string>();
-        for (const [domain, indexes] of groupByDomain(bodies, domains, (b) => b.type === 'url' && b.slug === undefined)) {
+        for (const [domain, indexes] of groupByDomain(
+          bodies,
+          domains,
+          (b) => b.type === 'url' && b.slug === undefined,
+        )) {
           let slugs: string[] = [];
           for (let attempt = 0; ; attempt++) {
             if (attempt === SLUG_ATTEMPTS) throw new Error('Could not reserve fresh slugs for a bulk call');
@@ -186,9 +246,17 @@ export function createBulkService({ db, codes, routing, tagging, images, logos, 
           trx,
         );
         // Tags named by the items, the account's missing ones made once for the whole call.
-        const tagged = newCodes.flatMap((c, i) => (bodies[i]!.tags?.length ? [{ codeId: c.id, names: bodies[i]!.tags! }] : []));
+        const tagged = newCodes.flatMap((c, i) =>
+          bodies[i]!.tags?.length ? [{ codeId: c.id, names: bodies[i]!.tags! }] : [],
+        );
         if (tagged.length > 0) await tagging.set(principal.accountId, tagged, trx, 'codes');
-        const tags = tagged.length > 0 ? await tagging.namesOf(tagged.map((t) => t.codeId), trx) : new Map<string, string[]>();
+        const tags =
+          tagged.length > 0
+            ? await tagging.namesOf(
+                tagged.map((t) => t.codeId),
+                trx,
+              )
+            : new Map<string, string[]>();
         const made = newCodes.map(({ rules: _rules, routingEnabled, batchId: _batch, ...code }): Code => ({
           ...code,
           routing: { enabled: routingEnabled, rules: rules.get(code.id) ?? [] },

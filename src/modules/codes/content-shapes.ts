@@ -58,7 +58,10 @@ function optionalLine(max: number) {
 
 /** A string kept as given (spaces matter), possibly empty, of at most `max` characters. */
 export function freeText(max: number) {
-  return z.string({ error: required('a string') }).max(max, `must be at most ${max} characters`).refine(...wellFormed);
+  return z
+    .string({ error: required('a string') })
+    .max(max, `must be at most ${max} characters`)
+    .refine(...wellFormed);
 }
 
 const MAX_EMAIL_LENGTH = 254;
@@ -172,9 +175,7 @@ export const wifiShape = z
       .min(1, 'must not be empty')
       .refine((value) => utf8ByteLength(value) <= MAX_SSID_BYTES, `must be at most ${MAX_SSID_BYTES} bytes (UTF-8)`),
     password: freeText(64).optional(),
-    encryption: z
-      .enum(WIFI_ENCRYPTIONS, { error: `must be one of ${WIFI_ENCRYPTIONS.join(', ')}` })
-      .default('WPA'),
+    encryption: z.enum(WIFI_ENCRYPTIONS, { error: `must be one of ${WIFI_ENCRYPTIONS.join(', ')}` }).default('WPA'),
     hidden: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .superRefine((wifi, ctx) => {

@@ -26,9 +26,12 @@ export function decodeCursor<S extends string>(cursor: string, sort: S): CursorP
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) throw invalid();
   const [cursorSort, key, id] = parsed as unknown[];
-  if (typeof key !== 'number' || !Number.isSafeInteger(key) || typeof id !== 'string' || id.length > 64) throw invalid();
+  if (typeof key !== 'number' || !Number.isSafeInteger(key) || typeof id !== 'string' || id.length > 64)
+    throw invalid();
   if (cursorSort !== sort) {
-    throw validationFailed([{ path: 'cursor', message: `was made for sort=${String(cursorSort)}; repeat that sort or start again` }]);
+    throw validationFailed([
+      { path: 'cursor', message: `was made for sort=${String(cursorSort)}; repeat that sort or start again` },
+    ]);
   }
   return { sort, key, id };
 }

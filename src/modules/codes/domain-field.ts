@@ -12,7 +12,9 @@ export const codeDomainSchema = z
   .nullable()
   .meta({
     description:
-      'Url codes: one of the account’s verified domains (GET /domains), so the scan URL is `https://<domain>/<slug>`; null or absent for the service’s own domain. Slugs are unique per domain. Changing it moves the code (new scan URL and image) and retires the slug on the old domain.',
+      'Url codes: one of the account’s verified domains (GET /domains), so the scan URL is ' +
+      '`https://<domain>/<slug>`; null or absent for the service’s own domain. Slugs are unique per domain. ' +
+      'Changing it moves the code (new scan URL and image) and retires the slug on the old domain.',
     example: 'go.example.com',
   });
 

@@ -7,7 +7,12 @@ import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { RoutingInputRef, RoutingRef } from '../routing/graphql.ts';
-import { addLifecycleFields, CodeStatusEnum, LIFECYCLE_NULL_CLEARS, lifecycleInputFields } from './lifecycle-graphql.ts';
+import {
+  addLifecycleFields,
+  CodeStatusEnum,
+  LIFECYCLE_NULL_CLEARS,
+  lifecycleInputFields,
+} from './lifecycle-graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 import {
@@ -30,11 +35,23 @@ declare module '../../graphql/context.ts' {
   }
 }
 
-const CodeTypeEnum = builder.enumType('CodeType', { description: 'url codes are dynamic (the image encodes the scan URL); the others encode their content.', values: codeTypeSchema.options });
+const CodeTypeEnum = builder.enumType('CodeType', {
+  description: 'url codes are dynamic (the image encodes the scan URL); the others encode their content.',
+  values: codeTypeSchema.options,
+});
 const QrStyleEnum = builder.enumType('QrStyle', { description: 'How modules are drawn.', values: styleSchema.options });
-const ErrorCorrectionEnum = builder.enumType('ErrorCorrection', { description: 'QR error correction level, L (7%) to H (30%).', values: errorCorrectionSchema.options });
-const EyeStyleEnum = builder.enumType('EyeStyle', { description: 'How the three finder patterns are drawn.', values: eyeStyleSchema.options });
-const FrameEnum = builder.enumType('Frame', { description: 'none, or a banner with frameText under the code.', values: frameSchema.options });
+const ErrorCorrectionEnum = builder.enumType('ErrorCorrection', {
+  description: 'QR error correction level, L (7%) to H (30%).',
+  values: errorCorrectionSchema.options,
+});
+const EyeStyleEnum = builder.enumType('EyeStyle', {
+  description: 'How the three finder patterns are drawn.',
+  values: eyeStyleSchema.options,
+});
+const FrameEnum = builder.enumType('Frame', {
+  description: 'none, or a banner with frameText under the code.',
+  values: frameSchema.options,
+});
 const GradientTypeEnum = builder.enumType('GradientType', { values: gradientTypeSchema.options });
 
 type Gradient = NonNullable<ResolvedDesign['gradient']>;
@@ -70,16 +87,34 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     type: t.expose('type', { type: CodeTypeEnum }),
-    content: t.field({ type: 'JSON', description: 'The URL of a url code, or a static code\'s content object.', resolve: (code) => code.content }),
+    content: t.field({
+      type: 'JSON',
+      description: "The URL of a url code, or a static code's content object.",
+      resolve: (code) => code.content,
+    }),
     slug: t.exposeString('slug', { nullable: true, description: 'The scan URL’s path; null for static codes.' }),
-    forwardQuery: t.exposeBoolean('forwardQuery', { description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
+    forwardQuery: t.exposeBoolean('forwardQuery', {
+      description: 'Scans carry the scan URL’s query string on to the destination (url codes).',
+    }),
     name: t.exposeString('name', { nullable: true, description: 'A title for people; null when none was given.' }),
     notes: t.exposeString('notes', { nullable: true }),
-    tags: t.exposeStringList('tags', { description: 'Names of the account’s tags the code carries, sorted by name (case ignored); Query.tags lists the tags themselves.' }),
-    payload: t.string({ description: 'The exact text the image encodes.', resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl) }),
+    tags: t.exposeStringList('tags', {
+      description:
+        'Names of the account’s tags the code carries, sorted by name (case ignored); Query.tags lists the tags ' +
+        'themselves.',
+    }),
+    payload: t.string({
+      description: 'The exact text the image encodes.',
+      resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl),
+    }),
     design: t.field({ type: DesignRef, resolve: (code) => resolveDesign(code.design) }),
     routing: t.field({ type: RoutingRef, resolve: (code) => code.routing }),
-    scanUrl: t.string({ nullable: true, description: 'Null for static codes.', resolve: (code, _args, ctx) => (code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug, code.domain) : null) }),
+    scanUrl: t.string({
+      nullable: true,
+      description: 'Null for static codes.',
+      resolve: (code, _args, ctx) =>
+        code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug, code.domain) : null,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (code) => code.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
   }),
@@ -120,12 +155,29 @@ export const CreateCodeInputRef = builder.inputType('CreateCodeInput', {
   fields: (t) => ({
     type: t.field({ type: CodeTypeEnum, required: false, description: "Defaults to 'url'." }),
     content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
-    forwardQuery: t.boolean({ required: false, description: 'Url codes: append the scan URL’s query string to the destination (UTM passthrough). Default false.' }),
-    slug: t.string({ required: false, description: 'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before (on the same domain) is a CONFLICT. Random when left out.' }),
-    domain: t.string({ required: false, description: 'One of the account’s verified domains (url codes): the scan URL is https://<domain>/<slug>. The service’s own when left out.' }),
+    forwardQuery: t.boolean({
+      required: false,
+      description: 'Url codes: append the scan URL’s query string to the destination (UTM passthrough). Default false.',
+    }),
+    slug: t.string({
+      required: false,
+      description:
+        'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before (on the same domain) ' +
+        'is a CONFLICT. Random when left out.',
+    }),
+    domain: t.string({
+      required: false,
+      description:
+        'One of the account’s verified domains (url codes): the scan URL is https://<domain>/<slug>. The service’s ' +
+        'own when left out.',
+    }),
     name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
     notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
-    tags: t.stringList({ required: false, description: 'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.' }),
+    tags: t.stringList({
+      required: false,
+      description:
+        'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.',
+    }),
     ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInputRef, required: false }),
@@ -134,13 +186,28 @@ export const CreateCodeInputRef = builder.inputType('CreateCodeInput', {
 
 const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
   fields: (t) => ({
-    content: t.field({ type: 'JSON', required: false, description: 'New URL of a url code, or new content of a static code.' }),
+    content: t.field({
+      type: 'JSON',
+      required: false,
+      description: 'New URL of a url code, or new content of a static code.',
+    }),
     forwardQuery: t.boolean({ required: false }),
-    slug: t.string({ required: false, description: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.' }),
-    domain: t.string({ required: false, description: 'Another verified domain of the account (url codes), or null for the service’s own: the scan URL and image change, and the slug is retired on the old domain.' }),
+    slug: t.string({
+      required: false,
+      description: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.',
+    }),
+    domain: t.string({
+      required: false,
+      description:
+        'Another verified domain of the account (url codes), or null for the service’s own: the scan URL and image ' +
+        'change, and the slug is retired on the old domain.',
+    }),
     name: t.string({ required: false, description: 'A new title; null removes it.' }),
     notes: t.string({ required: false, description: 'New notes; null removes them.' }),
-    tags: t.stringList({ required: false, description: 'The code’s tags from now on (replacing its old ones); [] removes them all.' }),
+    tags: t.stringList({
+      required: false,
+      description: 'The code’s tags from now on (replacing its old ones); [] removes them all.',
+    }),
     ...lifecycleInputFields(t),
     design: t.field({ type: DesignInput, required: false }),
     routing: t.field({ type: RoutingInputRef, required: false }),
@@ -151,8 +218,16 @@ const CodeFilter = builder.inputType('CodeFilter', {
   fields: (t) => ({
     type: t.field({ type: CodeTypeEnum, required: false }),
     q: t.string({ required: false, description: 'Substring of the content or the name, in any case.' }),
-    tags: t.stringList({ required: false, description: 'Codes carrying any of these tags (names, case ignored); an unknown name matches nothing.' }),
-    status: t.field({ type: [CodeStatusEnum], required: false, description: 'Only codes with these statuses; default ACTIVE and PAUSED (archived codes are hidden unless asked for).' }),
+    tags: t.stringList({
+      required: false,
+      description: 'Codes carrying any of these tags (names, case ignored); an unknown name matches nothing.',
+    }),
+    status: t.field({
+      type: [CodeStatusEnum],
+      required: false,
+      description:
+        'Only codes with these statuses; default ACTIVE and PAUSED (archived codes are hidden unless asked for).',
+    }),
     createdAfter: t.field({ type: 'DateTime', required: false }),
     createdBefore: t.field({ type: 'DateTime', required: false }),
   }),
@@ -173,7 +248,10 @@ const NULL_CLEARS_ON_UPDATE = ['name', 'notes', 'domain', ...LIFECYCLE_NULL_CLEA
 /** A design in the schemas' shape; null stays (in updateCode it resets a field). */
 function toDesign(design: typeof DesignInput.$inferInput) {
   const { gradient, ...fields } = design;
-  return { ...snakeKeys(fields, Object.keys(fields)), ...(gradient !== undefined ? { gradient: gradient && compact(gradient) } : {}) };
+  return {
+    ...snakeKeys(fields, Object.keys(fields)),
+    ...(gradient !== undefined ? { gradient: gradient && compact(gradient) } : {}),
+  };
 }
 
 /** Inline rules from GraphQL: nulls dropped, so the schema sees absent fields. */
@@ -186,16 +264,27 @@ function toRouting(routing: typeof RoutingInputRef.$inferInput) {
  * design and routing converted on their own, every other field by its name. Nulls are dropped
  * except in `nullClears` (lifecycle fields keep theirs on create too: a null status is refused).
  */
-function toCodeBody(input: typeof CreateCodeInputRef.$inferInput | typeof UpdateCodeInput.$inferInput, nullClears: readonly string[]): Record<string, unknown> {
+function toCodeBody(
+  input: typeof CreateCodeInputRef.$inferInput | typeof UpdateCodeInput.$inferInput,
+  nullClears: readonly string[],
+): Record<string, unknown> {
   const { design, routing, ...fields } = input;
-  return { ...snakeKeys(fields, nullClears), ...(design ? { design: toDesign(design) } : {}), ...(routing ? { routing: toRouting(routing) } : {}) };
+  return {
+    ...snakeKeys(fields, nullClears),
+    ...(design ? { design: toDesign(design) } : {}),
+    ...(routing ? { routing: toRouting(routing) } : {}),
+  };
 }
 
-/** A CreateCodeInputRef as POST /codes's body: bulkCreateCodes hands these to the bulk service, which parses each item itself. */
+/**
+ * A CreateCodeInputRef as POST /codes's body: bulkCreateCodes hands these to the bulk service, which parses each item
+ * itself.
+ */
 export const toCreateBody = (input: typeof CreateCodeInputRef.$inferInput) => toCodeBody(input, LIFECYCLE_NULL_CLEARS);
 
 /** A CreateCodeInputRef parsed as POST /codes parses its body. */
-export const parseCreate = (input: typeof CreateCodeInputRef.$inferInput): CreateCodeBody => parseCreateCode(toCreateBody(input));
+export const parseCreate = (input: typeof CreateCodeInputRef.$inferInput): CreateCodeBody =>
+  parseCreateCode(toCreateBody(input));
 
 builder.queryFields((t) => ({
   code: t.field({
@@ -206,7 +295,7 @@ builder.queryFields((t) => ({
   }),
   codes: t.connection({
     type: CodeRef,
-    description: 'The caller\'s codes, newest first unless sorted otherwise. Forward pagination only.',
+    description: "The caller's codes, newest first unless sorted otherwise. Forward pagination only.",
     args: {
       filter: t.arg({ type: CodeFilter, required: false }),
       sort: t.arg({ type: CodeSort, required: false }),
@@ -237,13 +326,20 @@ builder.mutationFields((t) => ({
   createCode: t.field({
     type: CodeRef,
     args: { input: t.arg({ type: CreateCodeInputRef, required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.codes.create(ctx.principal, parseCreate(input))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) =>
+      ctx.services.codes.create(ctx.principal, parseCreate(input)),
+    ),
   }),
   updateCode: t.field({
     type: CodeRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCodeInput, required: true }) },
     resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
-      ctx.services.codes.update(ctx.principal, String(id), parseInput(updateCodeSchema, toCodeBody(input, NULL_CLEARS_ON_UPDATE)))),
+      ctx.services.codes.update(
+        ctx.principal,
+        String(id),
+        parseInput(updateCodeSchema, toCodeBody(input, NULL_CLEARS_ON_UPDATE)),
+      ),
+    ),
   }),
   deleteCode: t.field({
     type: DeleteCodePayload,

@@ -6,7 +6,10 @@ import type { PayloadSource } from './payload.ts';
 import type { DesignInput } from './schemas.ts';
 
 export interface CodeImageCheck {
-  /** Fetches and stores the logo the design names (network I/O: call it outside transactions); its id, or null without one. A failed fetch is a 422. */
+  /**
+   * Fetches and stores the logo the design names (network I/O: call it outside transactions); its id, or null without
+   * one. A failed fetch is a 422.
+   */
   logoIdFor(accountId: string, design: DesignInput): Promise<string | null>;
   /** Refuses (422) a design that, drawn with the stored logo, does not decode back to the code's payload. */
   verify(accountId: string, code: PayloadSource, design: DesignInput, logoId: string | null): Promise<void>;
@@ -14,5 +17,7 @@ export interface CodeImageCheck {
    * Checks a preview's `size` at once (a 422 outside the image query's range, before any logo is
    * fetched or image drawn) and answers the function that draws a code's SVG at that size.
    */
-  previewAt(size: number | undefined): (accountId: string, code: PayloadSource & Pick<Code, 'design' | 'logoId'>) => Promise<string>;
+  previewAt(
+    size: number | undefined,
+  ): (accountId: string, code: PayloadSource & Pick<Code, 'design' | 'logoId'>) => Promise<string>;
 }

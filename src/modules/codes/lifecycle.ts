@@ -28,13 +28,22 @@ export interface CodeLifecycle {
   scansCounted: number;
 }
 
-export const ACTIVE_LIFECYCLE: CodeLifecycle = { status: 'active', pausedDestination: null, expiresAt: null, expiredDestination: null, maxScans: null, scansCounted: 0 };
+export const ACTIVE_LIFECYCLE: CodeLifecycle = {
+  status: 'active',
+  pausedDestination: null,
+  expiresAt: null,
+  expiredDestination: null,
+  maxScans: null,
+  scansCounted: 0,
+};
 
 const oneOfStatuses = { error: `must be one of ${CODE_STATUSES.join(', ')}` };
 
 const statusSchema = z.enum(CODE_STATUSES, oneOfStatuses).meta({
   description:
-    '`active` (default): scans go to the destination. `paused`: scans go to `paused_destination`, or get a 404 “this code is paused” page. `archived`: hidden from lists unless asked for (`status=archived`), and scanned like a paused code.',
+    '`active` (default): scans go to the destination. `paused`: scans go to `paused_destination`, or get a 404 ' +
+    '“this code is paused” page. `archived`: hidden from lists unless asked for (`status=archived`), and scanned ' +
+    'like a paused code.',
   example: 'paused',
 });
 
@@ -42,7 +51,10 @@ const expiresAtSchema = z.iso
   .datetime({ offset: true, error: 'must be an RFC 3339 date-time such as 2026-12-31T23:59:59Z' })
   .transform((value) => new Date(value))
   .meta({
-    description: 'Url codes: from this instant on, scans go to `expired_destination`, or get a 410 “this code has expired” page. Must be in the future when set (an update may send the code’s current value back unchanged); null removes it.',
+    description:
+      'Url codes: from this instant on, scans go to `expired_destination`, or get a 410 “this code has expired” ' +
+      'page. Must be in the future when set (an update may send the code’s current value back unchanged); null ' +
+      'removes it.',
     example: '2026-12-31T23:59:59Z',
   });
 
@@ -52,22 +64,25 @@ const maxScansSchema = z
   .min(1, 'must be at least 1')
   .max(MAX_SCANS_LIMIT, `must be at most ${MAX_SCANS_LIMIT}`)
   .meta({
-    description: 'Url codes: after this many non-bot scans went to the destination, scans go to `expired_destination`, or get the 410 page. Null removes the limit.',
+    description:
+      'Url codes: after this many non-bot scans went to the destination, scans go to `expired_destination`, or get ' +
+      'the 410 page. Null removes the limit.',
     example: 1000,
   });
 
 /** The lifecycle fields of a create or update body; null clears a field on update. */
 export const lifecycleFields = {
   status: statusSchema.optional(),
-  paused_destination: httpUrlSchema
-    .nullable()
-    .optional()
-    .meta({ description: 'Url codes: where scans go while the code is paused or archived; without it they get a 404 page.', example: 'https://example.com/back-soon' }),
+  paused_destination: httpUrlSchema.nullable().optional().meta({
+    description: 'Url codes: where scans go while the code is paused or archived; without it they get a 404 page.',
+    example: 'https://example.com/back-soon',
+  }),
   expires_at: expiresAtSchema.nullable().optional(),
-  expired_destination: httpUrlSchema
-    .nullable()
-    .optional()
-    .meta({ description: 'Url codes: where scans go once the code expired or reached max_scans; without it they get a 410 page.', example: 'https://example.com/campaign-over' }),
+  expired_destination: httpUrlSchema.nullable().optional().meta({
+    description:
+      'Url codes: where scans go once the code expired or reached max_scans; without it they get a 410 page.',
+    example: 'https://example.com/campaign-over',
+  }),
   max_scans: maxScansSchema.nullable().optional(),
 };
 
@@ -80,7 +95,12 @@ export interface LifecycleInput {
 }
 
 /** The fields only url codes have: a static code's image encodes its content, no scan reaches us. */
-export const URL_ONLY_LIFECYCLE_FIELDS = ['paused_destination', 'expires_at', 'expired_destination', 'max_scans'] as const;
+export const URL_ONLY_LIFECYCLE_FIELDS = [
+  'paused_destination',
+  'expires_at',
+  'expired_destination',
+  'max_scans',
+] as const;
 
 /** The url-only lifecycle fields a static code's body sets (null counts: it is still a field it cannot have). */
 export function staticLifecycleProblems(type: string, body: Record<string, unknown>): FieldError[] {
@@ -123,11 +143,20 @@ export function stateOf(lifecycle: CodeLifecycle, now = Date.now()): CodeState {
 /** The list filter: one status or several, as `status=a,b` or `status=a&status=b`. */
 export const statusFilterSchema = z
   .preprocess(
-    (value) => (typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])) : value),
+    (value) =>
+      typeof value === 'string'
+        ? value.split(',')
+        : Array.isArray(value)
+          ? value.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
+          : value,
     z.array(z.enum(CODE_STATUSES, oneOfStatuses)).min(1, 'must name at least one status'),
   )
   .transform((statuses) => [...new Set(statuses)])
-  .meta({ description: 'Only codes with these statuses, comma-separated or repeated (`status=active,paused,archived` lists all). Default: active and paused; archived codes are hidden unless asked for.' });
+  .meta({
+    description:
+      'Only codes with these statuses, comma-separated or repeated (`status=active,paused,archived` lists all). ' +
+      'Default: active and paused; archived codes are hidden unless asked for.',
+  });
 
 // Row mapping, for the codes store.
 
@@ -187,7 +216,9 @@ export const lifecycleResourceFields = {
   status: z.enum(CODE_STATUSES),
   state: z.enum(CODE_STATES).meta({
     description:
-      'What a scan does now (read-only): `active` goes to the destination; `paused` (status paused or archived), `expired` (past expires_at) and `limit_reached` (max_scans non-bot scans went to the destination) go to the fallback destination or get the paused (404) or expired (410) page.',
+      'What a scan does now (read-only): `active` goes to the destination; `paused` (status paused or archived), ' +
+      '`expired` (past expires_at) and `limit_reached` (max_scans non-bot scans went to the destination) go to ' +
+      'the fallback destination or get the paused (404) or expired (410) page.',
   }),
   paused_destination: z.string().nullable(),
   expires_at: z.iso.datetime().nullable(),

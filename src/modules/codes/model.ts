@@ -85,7 +85,9 @@ function contrastProblem(path: string, color: string, what: string, bg: string):
   if (ratio >= MIN_CONTRAST) return null;
   return {
     path,
-    message: `${what} ${color} on bg_color ${bg} has a contrast of ${ratio.toFixed(1)}:1; scanners need at least ${MIN_CONTRAST}:1`,
+    message:
+      `${what} ${color} on bg_color ${bg} has a contrast of ${ratio.toFixed(1)}:1; scanners need at least ` +
+      `${MIN_CONTRAST}:1`,
   };
 }
 

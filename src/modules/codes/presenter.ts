@@ -31,19 +31,35 @@ export const codeResourceSchema = z
     id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
     object: z.literal('code'),
     type: z.enum(CODE_TYPES),
-    content: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
-      .meta({ description: 'A url code’s destination, or a static code’s structured content.', example: 'https://example.com/spring' }),
-    payload: z.string().meta({ description: 'The exact text the image encodes.', example: 'http://localhost:3000/aB3dE5f' }),
-    name: z.string().nullable().meta({ description: 'A title for people; null when none was given.', example: 'Spring poster, Berlin' }),
+    content: z.union([z.string(), z.record(z.string(), z.unknown())]).meta({
+      description: 'A url code’s destination, or a static code’s structured content.',
+      example: 'https://example.com/spring',
+    }),
+    payload: z
+      .string()
+      .meta({ description: 'The exact text the image encodes.', example: 'http://localhost:3000/aB3dE5f' }),
+    name: z
+      .string()
+      .nullable()
+      .meta({ description: 'A title for people; null when none was given.', example: 'Spring poster, Berlin' }),
     notes: z.string().nullable().meta({ example: 'Printed 2,000 copies; replace after the campaign.' }),
-    forward_query: z.boolean().meta({ description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
-    tags: z.array(z.string()).meta({ description: 'Names of the account’s tags the code carries, sorted by name (case ignored).', example: ['print', 'spring-2026'] }),
+    forward_query: z
+      .boolean()
+      .meta({ description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
+    tags: z.array(z.string()).meta({
+      description: 'Names of the account’s tags the code carries, sorted by name (case ignored).',
+      example: ['print', 'spring-2026'],
+    }),
     ...lifecycleResourceFields,
     design: resolvedDesignSchema,
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
-    domain: z.string().nullable().meta({ description: 'The account’s own domain the scan URL is on; null for the service’s own.', example: 'go.example.com' }),
-    scan_url: z.string().nullable().meta({ description: 'Null for static codes, which have no scan URL. `https://<domain>/<slug>` on an own domain.' }),
+    domain: z.string().nullable().meta({
+      description: 'The account’s own domain the scan URL is on; null for the service’s own.',
+      example: 'go.example.com',
+    }),
+    scan_url: z.string().nullable().meta({
+      description: 'Null for static codes, which have no scan URL. `https://<domain>/<slug>` on an own domain.',
+    }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

@@ -9,8 +9,16 @@ import { presentCode } from './presenter.ts';
 import { listCodesSchema, parseCreateCode, updateCodeSchema } from './schemas.ts';
 import type { CodesService } from './service.ts';
 
-export function registerCodeRoutes(router: Router<AppState>, { auth, json, publicBaseUrl: base, codes, idempotency }: RouteEdge & { codes: CodesService; idempotency: IdempotencyRunner }): void {
-
+export function registerCodeRoutes(
+  router: Router<AppState>,
+  {
+    auth,
+    json,
+    publicBaseUrl: base,
+    codes,
+    idempotency,
+  }: RouteEdge & { codes: CodesService; idempotency: IdempotencyRunner },
+): void {
   // POST /v1/codes: create a code (Idempotency-Key honoured)
   router.post('/codes', auth, scope('codes:write'), json, async (ctx) => {
     await answerIdempotently(ctx, idempotency, async () => {
@@ -33,7 +41,10 @@ export function registerCodeRoutes(router: Router<AppState>, { auth, json, publi
 
   // PATCH /v1/codes/:id: partial update of content (or destination), design and routing
   router.patch('/codes/:id', auth, scope('codes:write'), json, async (ctx) => {
-    ctx.body = presentCode(await codes.update(principalOf(ctx), ctx.params.id!, parseInput(updateCodeSchema, ctx.request.body)), base);
+    ctx.body = presentCode(
+      await codes.update(principalOf(ctx), ctx.params.id!, parseInput(updateCodeSchema, ctx.request.body)),
+      base,
+    );
   });
 
   // DELETE /v1/codes/:id: delete for good; the scan URL answers 404 afterwards

@@ -7,7 +7,13 @@ import { zodIssuesToFieldErrors } from '../../shared/validation.ts';
 import { routingInputSchema, type RoutingInput } from '../routing/index.ts';
 import { codeTagsSchema, tagFilterSchema } from '../tags/index.ts';
 import { freeText, line, STATIC_TYPES, staticContentSchemas, type StaticType } from './content-types.ts';
-import { expiryProblems, lifecycleFields, staticLifecycleProblems, statusFilterSchema, type LifecycleInput } from './lifecycle.ts';
+import {
+  expiryProblems,
+  lifecycleFields,
+  staticLifecycleProblems,
+  statusFilterSchema,
+  type LifecycleInput,
+} from './lifecycle.ts';
 import { codeDomainSchema } from './domain-field.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
@@ -56,14 +62,20 @@ const designFields = {
   }),
   frame: frameSchema,
   frame_text: z.string().trim().min(1, 'must not be empty').max(30, 'must be at most 30 characters'),
-  margin: z.number().int('must be a whole number of modules').min(2, 'must be at least 2 modules').max(16, 'must be at most 16 modules'),
+  margin: z
+    .number()
+    .int('must be a whole number of modules')
+    .min(2, 'must be at least 2 modules')
+    .max(16, 'must be at most 16 modules'),
 };
 type DesignField = keyof typeof designFields;
 
 const optionalFields = Object.fromEntries(Object.entries(designFields).map(([k, s]) => [k, s.optional()])) as {
   [K in DesignField]: z.ZodOptional<(typeof designFields)[K]>;
 };
-const nullableFields = Object.fromEntries(Object.entries(designFields).map(([k, s]) => [k, s.nullable().optional()])) as {
+const nullableFields = Object.fromEntries(
+  Object.entries(designFields).map(([k, s]) => [k, s.nullable().optional()]),
+) as {
   [K in DesignField]: z.ZodOptional<z.ZodNullable<(typeof designFields)[K]>>;
 };
 
@@ -99,11 +111,19 @@ const labelFields = {
   name: line(MAX_NAME_LENGTH)
     .nullable()
     .optional()
-    .meta({ description: `A title for people (not unique, trimmed, 1-${MAX_NAME_LENGTH} characters); found by \`q\` like the content.`, example: 'Spring poster, Berlin' }),
+    .meta({
+      description:
+        `A title for people (not unique, trimmed, 1-${MAX_NAME_LENGTH} characters); found by \`q\` like ` +
+        `the content.`,
+      example: 'Spring poster, Berlin',
+    }),
   notes: freeText(MAX_NOTES_LENGTH)
     .nullable()
     .optional()
-    .meta({ description: `Free text, up to ${MAX_NOTES_LENGTH} characters.`, example: 'Printed 2,000 copies; replace after the campaign.' }),
+    .meta({
+      description: `Free text, up to ${MAX_NOTES_LENGTH} characters.`,
+      example: 'Printed 2,000 copies; replace after the campaign.',
+    }),
 };
 
 /** A slug chosen by the caller (url codes), instead of a random one. */
@@ -113,13 +133,16 @@ const customSlugSchema = z
   .refine((slug) => !isReservedPath(slug), 'is one of the paths the service answers itself; choose another')
   .meta({
     description:
-      'The scan URL’s path, 3-64 characters of `A-Z a-z 0-9 _ -`, case-sensitive like random slugs (`Spring` and `spring` are two slugs). Url codes only; without it a random 7-character slug is drawn. A slug is never used twice: one that was ever taken, even by a deleted code, is a 409.',
+      'The scan URL’s path, 3-64 characters of `A-Z a-z 0-9 _ -`, case-sensitive like random slugs (`Spring` and ' +
+      '`spring` are two slugs). Url codes only; without it a random 7-character slug is drawn. A slug is never ' +
+      'used twice: one that was ever taken, even by a deleted code, is a 409.',
     example: 'spring-sale',
   });
 
 const forwardQuerySchema = z.boolean({ error: 'must be true or false' }).meta({
   description:
-    'Url codes: a scan’s query string is appended to the destination it goes to (UTM passthrough), after the destination’s own query, which keeps its value for a parameter both set. Default false.',
+    'Url codes: a scan’s query string is appended to the destination it goes to (UTM passthrough), after the ' +
+    'destination’s own query, which keeps its value for a parameter both set. Default false.',
   example: true,
 });
 
@@ -159,11 +182,19 @@ export interface CreateCodeInput extends LifecycleInput {
 export function parseCreateCode(input: unknown): CreateCodeInput {
   const body = createCodeSchema.safeParse(input);
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const type: CodeType = body.success ? body.data.type : (CODE_TYPES as readonly unknown[]).includes(raw.type) ? (raw.type as CodeType) : 'url';
+  const type: CodeType = body.success
+    ? body.data.type
+    : (CODE_TYPES as readonly unknown[]).includes(raw.type)
+      ? (raw.type as CodeType)
+      : 'url';
   const content = contentFieldSchema(type).safeParse({ content: raw.content });
-  const errors = [...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)), ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues))];
+  const errors = [
+    ...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)),
+    ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues)),
+  ];
   for (const field of ['routing', 'slug', 'domain', 'forward_query']) {
-    if (type !== 'url' && raw[field] !== undefined) errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
+    if (type !== 'url' && raw[field] !== undefined)
+      errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
   errors.push(...staticLifecycleProblems(type, raw), ...(body.success ? expiryProblems(body.data.expires_at) : []));
   if (!body.success || !content.success || errors.length > 0) throw validationFailed(errors);
@@ -177,9 +208,11 @@ export const updateCodeSchema = z
     content: z.unknown().optional(),
     /** Another name for the content of a `url` code, as the spec calls it. */
     destination: httpUrlSchema.optional(),
-    slug: customSlugSchema
-      .optional()
-      .meta({ description: 'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers 404 and never serves another code), so printed copies of the old image stop working.' }),
+    slug: customSlugSchema.optional().meta({
+      description:
+        'A new slug for a url code. Its scan URL and image change; the old slug is retired for good (it answers ' +
+        '404 and never serves another code), so printed copies of the old image stop working.',
+    }),
     domain: codeDomainSchema.optional(),
     forward_query: forwardQuerySchema.optional(),
     ...labelFields,
@@ -212,8 +245,17 @@ export const listCodesSchema = z.strictObject({
     .default(DEFAULT_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
   type: codeTypeSchema.optional(),
-  q: z.string().min(1).max(200).optional().meta({ description: 'Codes whose content or name contains this text, in any case (accents count).' }),
-  tag: tagFilterSchema.optional().meta({ description: 'Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name the account has no tag for matches nothing.' }),
+  q: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'Codes whose content or name contains this text, in any case (accents count).' }),
+  tag: tagFilterSchema.optional().meta({
+    description:
+      'Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name ' +
+      'the account has no tag for matches nothing.',
+  }),
   status: statusFilterSchema.optional(),
   created_after: isoInstant.optional(),
   created_before: isoInstant.optional(),

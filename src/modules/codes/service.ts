@@ -10,7 +10,16 @@ import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { notAVerifiedDomain, type VerifiedDomainOf } from './domain-field.ts';
 import type { CodeImageCheck } from './image-check.ts';
 import { designProblems, mergeDesign, type ChangedCode, type Code } from './model.ts';
-import { contentFieldSchema, type CodeContent, type CodeSort, type CodeType, type CreateCodeInput, type DesignInput, type ListCodesQuery, type UpdateCodeInput } from './schemas.ts';
+import {
+  contentFieldSchema,
+  type CodeContent,
+  type CodeSort,
+  type CodeType,
+  type CreateCodeInput,
+  type DesignInput,
+  type ListCodesQuery,
+  type UpdateCodeInput,
+} from './schemas.ts';
 import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import { newCodeOf, type CodesStore } from './store.ts';
@@ -56,24 +65,46 @@ function positionOf(code: Code, sort: CodeSort): CursorPosition {
 
 /** A 409: slugs are never handed out twice, whoever held one and whether its code still exists. */
 export const slugTaken = (slug: string, domain: string | null = null) =>
-  new DomainError('conflict', `The slug '${slug}' is taken${domain ? ` on ${domain}` : ''} (a slug is never used twice); choose another.`, [{ path: 'slug', message: 'is taken' }]);
+  new DomainError(
+    'conflict',
+    `The slug '${slug}' is taken${domain ? ` on ${domain}` : ''} (a slug is never used twice); choose another.`,
+    [{ path: 'slug', message: 'is taken' }],
+  );
 
 const urlOnly = (path: string, type: CodeType): FieldError => ({
   path,
   message: `applies to url codes only; a ${type} code encodes its content directly`,
 });
 
-export function createCodesService({ db, codes, routing, tagging, images, onCodeChanged, emit, verifiedDomainOf }: CodesServiceDeps) {
+export function createCodesService({
+  db,
+  codes,
+  routing,
+  tagging,
+  images,
+  onCodeChanged,
+  emit,
+  verifiedDomainOf,
+}: CodesServiceDeps) {
   /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
   const logoIdFor = (accountId: string, design: DesignInput) => images.logoIdFor(accountId, design);
 
   /** Refuses a design that does not decode back to the code's payload. */
-  function verifyScans(accountId: string, code: PayloadSource, design: DesignInput, logoId: string | null): Promise<void> {
+  function verifyScans(
+    accountId: string,
+    code: PayloadSource,
+    design: DesignInput,
+    logoId: string | null,
+  ): Promise<void> {
     return images.verify(accountId, code, design, logoId);
   }
 
   /** The domain a PATCH moves the code to (null: the service's own), or undefined for no move. */
-  async function domainChange(accountId: string, current: Code, requested: string | null | undefined): Promise<string | null | undefined> {
+  async function domainChange(
+    accountId: string,
+    current: Code,
+    requested: string | null | undefined,
+  ): Promise<string | null | undefined> {
     if (requested === undefined) return undefined;
     const target = requested === null ? null : await verifiedDomainOf(accountId, requested);
     if (requested !== null && !target) throw notAVerifiedDomain('domain');
@@ -97,7 +128,12 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
       // The image is checked with the real scan URL before the transaction (no transaction waits
       // on the render thread); the slug is reserved inside it, so a failed create leaves none.
       const insert = async (slug: string | null): Promise<Code | null> => {
-        await verifyScans(principal.accountId, { type: body.type, content: body.content, slug, domain }, body.design, logoId);
+        await verifyScans(
+          principal.accountId,
+          { type: body.type, content: body.content, slug, domain },
+          body.design,
+          logoId,
+        );
         const now = new Date();
         const id = newId('qr');
         return inTransaction(db, async (trx) => {
@@ -138,21 +174,31 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
       return { data, nextCursor: rows.length > params.limit && last ? cursorOf(last) : null, cursorOf };
     },
 
-    /** Partial update of content, slug, name, notes, tags, lifecycle, design and routing; rules and tags given replace the old ones whole. */
+    /**
+     * Partial update of content, slug, name, notes, tags, lifecycle, design and routing; rules and tags given replace
+     * the old ones whole.
+     */
     async update(principal: Principal, id: string, patch: UpdateCodeInput): Promise<Code> {
       const current = await codes.findById(principal.accountId, id);
       if (!current) throw notFound('code', id);
       const problems: FieldError[] = [];
-      if (current.type !== 'url' && patch.destination !== undefined) problems.push(urlOnly('destination', current.type));
+      if (current.type !== 'url' && patch.destination !== undefined)
+        problems.push(urlOnly('destination', current.type));
       if (current.type !== 'url' && patch.routing !== undefined) problems.push(urlOnly('routing', current.type));
       if (current.type !== 'url' && patch.slug !== undefined) problems.push(urlOnly('slug', current.type));
       if (current.type !== 'url' && patch.domain !== undefined) problems.push(urlOnly('domain', current.type));
-      if (current.type !== 'url' && patch.forward_query !== undefined) problems.push(urlOnly('forward_query', current.type));
-      problems.push(...staticLifecycleProblems(current.type, patch), ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt));
+      if (current.type !== 'url' && patch.forward_query !== undefined)
+        problems.push(urlOnly('forward_query', current.type));
+      problems.push(
+        ...staticLifecycleProblems(current.type, patch),
+        ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt),
+      );
       if (problems.length > 0) throw validationFailed(problems);
       // The second validation step stays here: what `content` must be depends on the stored code's type.
       const newContent: CodeContent | undefined =
-        patch.content !== undefined ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content : patch.destination;
+        patch.content !== undefined
+          ? parseInput(contentFieldSchema(current.type), { content: patch.content }).content
+          : patch.destination;
       const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
       if (design) checkDesign(design);
       const logoChanged = design !== undefined && design.logo_url !== current.design.logo_url;
@@ -164,9 +210,15 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
       const moved = newSlug !== undefined || newDomain !== undefined;
       const slugAfter = newSlug ?? current.slug!;
       const domainAfter = newDomain !== undefined ? newDomain : current.domain;
-      if (moved && (await codes.takenSlugs([slugAfter], db, domainAfter)).length > 0) throw slugTaken(slugAfter, domainAfter);
+      if (moved && (await codes.takenSlugs([slugAfter], db, domainAfter)).length > 0)
+        throw slugTaken(slugAfter, domainAfter);
       if (newContent !== undefined || design !== undefined || moved) {
-        const drawn = { ...current, content: newContent ?? current.content, slug: newSlug ?? current.slug, domain: domainAfter };
+        const drawn = {
+          ...current,
+          content: newContent ?? current.content,
+          slug: newSlug ?? current.slug,
+          domain: domainAfter,
+        };
         await verifyScans(principal.accountId, drawn, design ?? current.design, logoId);
       }
       const rules = patch.routing?.rules;
@@ -212,13 +264,24 @@ export function createCodesService({ db, codes, routing, tagging, images, onCode
      * stored as on create (logos are content-addressed, so a later create reuses it). With `codeId`, a
      * url code encodes that code's scan URL, so an edited design previews the real image.
      */
-    async preview(principal: Principal, body: CreateCodeInput, options: { codeId?: string; size?: number } = {}): Promise<string> {
+    async preview(
+      principal: Principal,
+      body: CreateCodeInput,
+      options: { codeId?: string; size?: number } = {},
+    ): Promise<string> {
       const drawSvg = images.previewAt(options.size);
       checkDesign(body.design);
       const saved = options.codeId === undefined ? null : await get(principal, options.codeId);
       const slug = body.type === 'url' ? (saved?.slug ?? PREVIEW_SLUG) : null;
       const logoId = await logoIdFor(principal.accountId, body.design);
-      const code = { type: body.type, content: body.content, slug, domain: saved?.domain ?? null, design: body.design, logoId };
+      const code = {
+        type: body.type,
+        content: body.content,
+        slug,
+        domain: saved?.domain ?? null,
+        design: body.design,
+        logoId,
+      };
       await verifyScans(principal.accountId, code, body.design, logoId);
       return drawSvg(principal.accountId, code);
     },

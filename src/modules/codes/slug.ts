@@ -15,7 +15,24 @@ export const PREVIEW_SLUG = 'A'.repeat(SLUG_LENGTH);
  * Paths the server answers itself, and a few it may; a slug must never shadow one of them, in
  * any case (a custom `GraphQL` would confuse people as much as `graphql` would the server).
  */
-const RESERVED = new Set(['v1', 'v2', 'v3', 'graphql', 'healthz', 'readyz', 'metrics', 'docs', 'dashboard', 'problems', 'oauth', 'api', 'assets', 'static', 'admin', PREVIEW_SLUG.toLowerCase()]);
+const RESERVED = new Set([
+  'v1',
+  'v2',
+  'v3',
+  'graphql',
+  'healthz',
+  'readyz',
+  'metrics',
+  'docs',
+  'dashboard',
+  'problems',
+  'oauth',
+  'api',
+  'assets',
+  'static',
+  'admin',
+  PREVIEW_SLUG.toLowerCase(),
+]);
 
 /** A custom slug: 3-64 of A-Z a-z 0-9 _ -, compared case-sensitively like random ones. */
 export const CUSTOM_SLUG = /^[A-Za-z0-9_-]{3,64}$/;

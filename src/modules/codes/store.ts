@@ -4,14 +4,23 @@ import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.t
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import type { RoutingStore } from '../routing/index.ts';
 import type { CursorPosition } from './cursor.ts';
-import { lifecycleFromRow, lifecycleOf, lifecyclePatchRow, lifecycleRow, LISTED_BY_DEFAULT, type LifecycleInput, type LifecycleRow } from './lifecycle.ts';
+import {
+  lifecycleFromRow,
+  lifecycleOf,
+  lifecyclePatchRow,
+  lifecycleRow,
+  LISTED_BY_DEFAULT,
+  type LifecycleInput,
+  type LifecycleRow,
+} from './lifecycle.ts';
 import type { Code } from './model.ts';
 import type { CodeContent, CodeType, CreateCodeInput, DesignInput, ListCodesQuery } from './schemas.ts';
 import type { CodeTagging } from './tagging.ts';
 
 /** A url code stores its URL as is (so `q` searches it plainly); static content is JSON. */
 const storeContent = (type: CodeType, content: CodeContent) => (type === 'url' ? (content as string) : toJson(content));
-const loadContent = (type: CodeType, text: string): CodeContent => (type === 'url' ? text : fromJson<Record<string, unknown>>(text)!);
+const loadContent = (type: CodeType, text: string): CodeContent =>
+  type === 'url' ? text : fromJson<Record<string, unknown>>(text)!;
 
 interface CodeRow extends LifecycleRow {
   id: string;
@@ -41,7 +50,15 @@ export type NewCode = Omit<Code, 'routing' | 'tags'> & { routingEnabled: boolean
 /** The row a create body makes, alone or in a bulk call. */
 export function newCodeOf(
   body: CreateCodeInput,
-  where: { id: string; accountId: string; logoId: string | null; slug: string | null; domain?: string | null; now: Date; batchId?: string },
+  where: {
+    id: string;
+    accountId: string;
+    logoId: string | null;
+    slug: string | null;
+    domain?: string | null;
+    now: Date;
+    batchId?: string;
+  },
 ): NewCode {
   return {
     id: where.id,
@@ -113,7 +130,12 @@ function codeOf(row: CodeRow, scansCounted = 0): CodeWithoutRouting {
  */
 export type CountLimitedScans = (ids: string[], q: Queryable) => Promise<Map<string, number>>;
 
-export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: CodeTagging, countLimitedScans: CountLimitedScans = async () => new Map()) {
+export function createCodesStore(
+  db: Queryable,
+  routing: RoutingStore,
+  tagging: CodeTagging,
+  countLimitedScans: CountLimitedScans = async () => new Map(),
+) {
   /** The codes of the rows with their routing rules and tag names (one query each). */
   async function withRules(rows: CodeRow[], q: Queryable): Promise<Code[]> {
     const ids = rows.map((row) => row.id);
@@ -147,13 +169,17 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
 
     /** Many new codes in multi-row INSERTs (bulk creation). */
     async insertMany(codes: NewCode[], q: Queryable = db): Promise<void> {
-      for (let i = 0; i < codes.length; i += CODE_INSERT_CHUNK) await q('codes').insert(codes.slice(i, i + CODE_INSERT_CHUNK).map(codeRow));
+      for (let i = 0; i < codes.length; i += CODE_INSERT_CHUNK)
+        await q('codes').insert(codes.slice(i, i + CODE_INSERT_CHUNK).map(codeRow));
     },
 
     /** Which of these slugs were ever taken on the domain (by any code of any account, deleted ones too). */
     async takenSlugs(slugs: string[], q: Queryable = db, domain: string | null = null): Promise<string[]> {
       if (slugs.length === 0) return [];
-      const rows: { slug: string }[] = await q('slugs').where('domain', domain ?? '').whereIn('slug', slugs).select('slug');
+      const rows: { slug: string }[] = await q('slugs')
+        .where('domain', domain ?? '')
+        .whereIn('slug', slugs)
+        .select('slug');
       return rows.map((row) => row.slug);
     },
 
@@ -162,7 +188,11 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       const createdAt = Date.now();
       try {
         for (let i = 0; i < slugs.length; i += CODE_INSERT_CHUNK) {
-          await q('slugs').insert(slugs.slice(i, i + CODE_INSERT_CHUNK).map((slug) => ({ slug, domain: domain ?? '', created_at: createdAt })));
+          await q('slugs').insert(
+            slugs
+              .slice(i, i + CODE_INSERT_CHUNK)
+              .map((slug) => ({ slug, domain: domain ?? '', created_at: createdAt })),
+          );
         }
         return true;
       } catch (err) {
@@ -189,7 +219,10 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       return Number(row?.n ?? 0);
     },
 
-    /** How many codes the account has (among the ids of the subquery `only`, when given), archived ones left out (they count against nothing). */
+    /**
+     * How many codes the account has (among the ids of the subquery `only`, when given), archived ones left out (they
+     * count against nothing).
+     */
     async countForAccount(accountId: string, only?: Knex.QueryBuilder): Promise<number> {
       const query = db('codes').where({ account_id: accountId }).whereNot('status', 'archived');
       if (only) query.whereIn('id', only);
@@ -200,13 +233,20 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
     /** Which of these logos codes use, as (account, logo) pairs: logo collection keeps those. */
     async logosInUse(logoIds: string[]): Promise<{ accountId: string; logoId: string }[]> {
       if (logoIds.length === 0) return [];
-      const rows: { account_id: string; logo_id: string }[] = await db('codes').distinct('account_id', 'logo_id').whereIn('logo_id', logoIds);
+      const rows: { account_id: string; logo_id: string }[] = await db('codes')
+        .distinct('account_id', 'logo_id')
+        .whereIn('logo_id', logoIds);
       return rows.map((row) => ({ accountId: row.account_id, logoId: row.logo_id }));
     },
 
-    /** The code behind a public slug on a domain (null: the service's own), whatever its account (the scan route is public). */
+    /**
+     * The code behind a public slug on a domain (null: the service's own), whatever its account (the scan route is
+     * public).
+     */
     async findBySlug(slug: string, domain: string | null = null): Promise<Code | null> {
-      const row: CodeRow | undefined = await db('codes').where({ domain: domain ?? '', slug }).first();
+      const row: CodeRow | undefined = await db('codes')
+        .where({ domain: domain ?? '', slug })
+        .first();
       return row ? (await withRules([row], db))[0]! : null;
     },
 
@@ -220,7 +260,10 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
       builder.whereIn('status', query.status ?? LISTED_BY_DEFAULT);
       // `q` finds its text in the content or the name.
       const q = query.q;
-      if (q) builder.andWhere((w) => whereContainsIgnoringCase(db, w, 'content', q).orWhere((n) => whereContainsIgnoringCase(db, n, 'name', q)));
+      if (q)
+        builder.andWhere((w) =>
+          whereContainsIgnoringCase(db, w, 'content', q).orWhere((n) => whereContainsIgnoringCase(db, n, 'name', q)),
+        );
       // Any of the named tags; a subquery, not a join, so a code with two of them is listed once.
       if (query.tag) builder.whereIn('id', tagging.codeIdsWithAny(accountId, query.tag));
       if (query.created_after) builder.andWhere('created_at', '>', toMillis(query.created_after));
@@ -244,7 +287,12 @@ export function createCodesStore(db: Queryable, routing: RoutingStore, tagging: 
      * One page of a bulk call's codes in id order (keyset: the `limit` codes after `afterId`),
      * for walking a batch of any size without loading it whole. Routing is left out.
      */
-    async batchPage(accountId: string, batchId: string, afterId: string | null, limit: number): Promise<CodeWithoutRouting[]> {
+    async batchPage(
+      accountId: string,
+      batchId: string,
+      afterId: string | null,
+      limit: number,
+    ): Promise<CodeWithoutRouting[]> {
       const builder = db('codes').where({ account_id: accountId, batch_id: batchId });
       if (afterId !== null) builder.andWhere('id', '>', afterId);
       const rows: CodeRow[] = await builder.orderBy('id', 'asc').limit(limit);
@@ -309,7 +357,10 @@ export function createOwnedCodeIds(db: Queryable): OwnedCodeIds {
   return async (accountId, ids) => {
     const owned = new Set<string>();
     for (let i = 0; i < ids.length; i += EXISTENCE_CHUNK) {
-      const found: string[] = await db('codes').where('account_id', accountId).whereIn('id', ids.slice(i, i + EXISTENCE_CHUNK)).pluck('id');
+      const found: string[] = await db('codes')
+        .where('account_id', accountId)
+        .whereIn('id', ids.slice(i, i + EXISTENCE_CHUNK))
+        .pluck('id');
       for (const id of found) owned.add(id);
     }
     return owned;

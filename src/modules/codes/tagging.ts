@@ -10,7 +10,12 @@ export interface CodeTagging {
    * Sets each code's tags to the named ones inside the caller's transaction, creating the
    * account's missing tags; a 422 on `path` past the account's tag cap.
    */
-  set(accountId: string, codes: readonly { codeId: string; names: readonly string[] }[], trx: Knex.Transaction, path?: string): Promise<void>;
+  set(
+    accountId: string,
+    codes: readonly { codeId: string; names: readonly string[] }[],
+    trx: Knex.Transaction,
+    path?: string,
+  ): Promise<void>;
   /** A subquery of the ids of the account's codes carrying any of the named tags. */
   codeIdsWithAny(accountId: string, names: readonly string[]): Knex.QueryBuilder;
 }

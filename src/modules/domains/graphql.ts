@@ -36,16 +36,25 @@ const DomainRef = builder.objectRef<Domain>('Domain').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     hostname: t.exposeString('hostname', { description: 'Lower case; IDNs as punycode.' }),
-    status: t.expose('status', { type: DomainStatus, description: 'pending or verified; codes may use a verified domain.' }),
+    status: t.expose('status', {
+      type: DomainStatus,
+      description: 'pending or verified; codes may use a verified domain.',
+    }),
     verification: t.field({ type: VerificationRef, resolve: (domain) => verificationOf(domain) }),
-    fallbackUrl: t.exposeString('fallbackUrl', { nullable: true, description: 'Where the root and unknown slugs redirect; null: 404.' }),
+    fallbackUrl: t.exposeString('fallbackUrl', {
+      nullable: true,
+      description: 'Where the root and unknown slugs redirect; null: 404.',
+    }),
     verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (domain) => domain.verifiedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (domain) => domain.createdAt }),
   }),
 });
 
 builder.objectField(CodeRef, 'domain', (t) =>
-  t.exposeString('domain', { nullable: true, description: 'The account’s own domain (hostname) the scan URL is on; null for the service’s own.' }),
+  t.exposeString('domain', {
+    nullable: true,
+    description: 'The account’s own domain (hostname) the scan URL is on; null for the service’s own.',
+  }),
 );
 
 const AddDomainInput = builder.inputType('AddDomainInput', {
@@ -84,11 +93,18 @@ builder.mutationFields((t) => ({
     type: DomainRef,
     description: 'Registers a hostname for the account, pending until verifyDomain finds its TXT record.',
     args: { input: t.arg({ type: AddDomainInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.domains.add(ctx.principal, parseInput(createDomainSchema, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl })))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) =>
+      ctx.services.domains.add(
+        ctx.principal,
+        parseInput(createDomainSchema, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl })),
+      ),
+    ),
   }),
   verifyDomain: t.field({
     type: DomainRef,
-    description: 'Looks the TXT record up now: the domain verified, or a VALIDATION_FAILED error saying what was expected and found.',
+    description:
+      'Looks the TXT record up now: the domain verified, or a VALIDATION_FAILED error saying what was expected and ' +
+      'found.',
     args: { id: t.arg.id({ required: true }) },
     resolve: scoped('codes:write', (_root, { id }, ctx) => ctx.services.domains.verify(ctx.principal, String(id))),
   }),
@@ -97,7 +113,12 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDomainInput, required: true }) },
     // An explicit null means something here: remove the fallback URL.
     resolve: scoped('codes:write', (_root, { id, input }, ctx) =>
-      ctx.services.domains.update(ctx.principal, String(id), parseInput(updateDomainSchema, input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {}))),
+      ctx.services.domains.update(
+        ctx.principal,
+        String(id),
+        parseInput(updateDomainSchema, input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {}),
+      ),
+    ),
   }),
   removeDomain: t.field({
     type: RemoveDomainPayload,

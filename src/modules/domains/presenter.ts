@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { DOMAIN_STATUSES, verificationOf, type Domain } from './model.ts';
 
 /** pending until its TXT record is verified (GraphQL's DomainStatus too). */
-export const domainStatusSchema = z.enum(DOMAIN_STATUSES).meta({ description: 'Codes may use a domain once it is verified.' });
+export const domainStatusSchema = z
+  .enum(DOMAIN_STATUSES)
+  .meta({ description: 'Codes may use a domain once it is verified.' });
 
 export const domainResourceSchema = z
   .object({
@@ -18,7 +20,10 @@ export const domainResourceSchema = z
         value: z.string().meta({ example: 'qr-verify=8dK2pQ7wZ1xY4vB6nM0c3fT9kQ2mX8pL' }),
       })
       .meta({ description: 'The DNS TXT record that proves control: create it, then POST /domains/{id}/verify.' }),
-    fallback_url: z.string().nullable().meta({ description: 'Where the root and unknown slugs of the domain redirect; null: 404.', example: 'https://example.com/' }),
+    fallback_url: z.string().nullable().meta({
+      description: 'Where the root and unknown slugs of the domain redirect; null: 404.',
+      example: 'https://example.com/',
+    }),
     verified_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),
   })

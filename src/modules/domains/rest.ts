@@ -9,7 +9,10 @@ import { presentDomain } from './presenter.ts';
 import { createDomainSchema, updateDomainSchema } from './schemas.ts';
 import type { DomainsService } from './service.ts';
 
-export function registerDomainRoutes(router: Router<AppState>, { domains, ...edge }: RouteEdge & { domains: DomainsService }): void {
+export function registerDomainRoutes(
+  router: Router<AppState>,
+  { domains, ...edge }: RouteEdge & { domains: DomainsService },
+): void {
   registerResourceRoutes(router, edge, {
     path: '/domains',
     read: 'codes:read',

@@ -12,12 +12,16 @@ export const hostnameSchema = z
     return z.NEVER;
   })
   .meta({
-    description: 'A domain name you control, without scheme or port. Stored lower-cased, IDNs as punycode (`bücher.example` is `xn--bcher-kva.example`).',
+    description:
+      'A domain name you control, without scheme or port. Stored lower-cased, IDNs as punycode (`bücher.example` is ' +
+      '`xn--bcher-kva.example`).',
     example: 'go.example.com',
   });
 
 const fallbackUrlSchema = httpUrlSchema.nullable().meta({
-  description: 'Where the domain’s root (`/`) and its unknown slugs redirect (302); null answers them 404 as the service’s own domain does.',
+  description:
+    'Where the domain’s root (`/`) and its unknown slugs redirect (302); null answers them 404 as the service’s own ' +
+    'domain does.',
   example: 'https://example.com/',
 });
 

@@ -32,9 +32,19 @@ export interface DomainsServiceDeps {
 }
 
 const hostnameTaken = (hostname: string) =>
-  new DomainError('conflict', `The domain '${hostname}' is already registered.`, [{ path: 'hostname', message: 'is already registered' }]);
+  new DomainError('conflict', `The domain '${hostname}' is already registered.`, [
+    { path: 'hostname', message: 'is already registered' },
+  ]);
 
-export function createDomainsService({ db, store, resolveTxt, ownHostname, maxPerAccount, codesOnDomain, onDomainChanged }: DomainsServiceDeps) {
+export function createDomainsService({
+  db,
+  store,
+  resolveTxt,
+  ownHostname,
+  maxPerAccount,
+  codesOnDomain,
+  onDomainChanged,
+}: DomainsServiceDeps) {
   async function get(principal: Principal, id: string): Promise<Domain> {
     const domain = await store.findById(principal.accountId, id);
     if (!domain) throw notFound('domain', id);
@@ -52,7 +62,8 @@ export function createDomainsService({ db, store, resolveTxt, ownHostname, maxPe
   return {
     /** Registers a hostname for the account, pending until verified. */
     async add(principal: Principal, body: CreateDomainInput): Promise<Domain> {
-      if (body.hostname === ownHostname) throw validationFailed([{ path: 'hostname', message: 'is the service’s own domain' }]);
+      if (body.hostname === ownHostname)
+        throw validationFailed([{ path: 'hostname', message: 'is the service’s own domain' }]);
       const domain: Domain = {
         id: newId('dom'),
         accountId: principal.accountId,
@@ -66,11 +77,21 @@ export function createDomainsService({ db, store, resolveTxt, ownHostname, maxPe
       try {
         await inTransaction(db, async (trx) => {
           if ((await store.count(principal.accountId, trx)) >= maxPerAccount) {
-            throw validationFailed([{ path: 'hostname', message: `the account has ${maxPerAccount} domains, the most it may have (DOMAINS_PER_ACCOUNT); remove one first` }]);
+            throw validationFailed([
+              {
+                path: 'hostname',
+                message:
+                  `the account has ${maxPerAccount} domains, the most it may have (DOMAINS_PER_ACCOUNT); ` +
+                  `remove one first`,
+              },
+            ]);
           }
           const held = await store.findByHostname(domain.hostname, trx);
           if (held) {
-            const stale = held.accountId !== principal.accountId && held.status === 'pending' && domain.createdAt.getTime() - held.createdAt.getTime() > UNVERIFIED_HOLD_MS;
+            const stale =
+              held.accountId !== principal.accountId &&
+              held.status === 'pending' &&
+              domain.createdAt.getTime() - held.createdAt.getTime() > UNVERIFIED_HOLD_MS;
             if (!stale) throw hostnameTaken(domain.hostname);
             await store.delete(held.id, trx);
           }
@@ -119,9 +140,12 @@ export function createDomainsService({ db, store, resolveTxt, ownHostname, maxPe
       const domain = await get(principal, id);
       const using = await codesOnDomain(principal.accountId, domain.hostname);
       if (using > 0) {
-        throw new DomainError('conflict', `${using} code${using === 1 ? ' uses' : 's use'} the domain '${domain.hostname}'; move or delete ${using === 1 ? 'it' : 'them'} first.`, [
-          { path: 'id', message: `is used by ${using} code${using === 1 ? '' : 's'}` },
-        ]);
+        throw new DomainError(
+          'conflict',
+          `${using} code${using === 1 ? ' uses' : 's use'} the domain '${domain.hostname}'; move or delete ` +
+            `${using === 1 ? 'it' : 'them'} first.`,
+          [{ path: 'id', message: `is used by ${using} code${using === 1 ? '' : 's'}` }],
+        );
       }
       if (!(await store.delete(domain.id))) throw notFound('domain', id);
       await onDomainChanged();

@@ -44,7 +44,9 @@ export function createDomainsStore(db: Queryable) {
 
     /** The account's domains, oldest first (an account has a few: DOMAINS_PER_ACCOUNT). */
     async list(accountId: string): Promise<Domain[]> {
-      const rows: DomainRow[] = await db('domains').where({ account_id: accountId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      const rows: DomainRow[] = await db('domains')
+        .where({ account_id: accountId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
       return rows.map(domainOf);
     },
 
@@ -64,7 +66,11 @@ export function createDomainsStore(db: Queryable) {
       return row ? domainOf(row) : null;
     },
 
-    async update(id: string, changes: { status?: DomainStatus; verifiedAt?: Date; fallbackUrl?: string | null }, q: Queryable = db): Promise<void> {
+    async update(
+      id: string,
+      changes: { status?: DomainStatus; verifiedAt?: Date; fallbackUrl?: string | null },
+      q: Queryable = db,
+    ): Promise<void> {
       const row: Record<string, unknown> = {};
       if (changes.status !== undefined) row.status = changes.status;
       if (changes.verifiedAt !== undefined) row.verified_at = toMillis(changes.verifiedAt);
@@ -78,7 +84,9 @@ export function createDomainsStore(db: Queryable) {
 
     /** Every verified hostname and its fallback: what the scan route keeps in memory. */
     async verifiedHosts(): Promise<Map<string, VerifiedHost>> {
-      const rows: { hostname: string; fallback_url: string | null }[] = await db('domains').where({ status: 'verified' }).select('hostname', 'fallback_url');
+      const rows: { hostname: string; fallback_url: string | null }[] = await db('domains')
+        .where({ status: 'verified' })
+        .select('hostname', 'fallback_url');
       return new Map(rows.map((row) => [row.hostname, { fallbackUrl: row.fallback_url }]));
     },
   };

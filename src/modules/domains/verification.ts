@@ -17,14 +17,21 @@ export function systemResolveTxt(): ResolveTxt {
 const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 
 /** null when the record is there; otherwise what was expected and what was found instead. */
-export async function checkTxtRecord(resolveTxt: ResolveTxt, domain: Pick<Domain, 'hostname' | 'token'>): Promise<string | null> {
+export async function checkTxtRecord(
+  resolveTxt: ResolveTxt,
+  domain: Pick<Domain, 'hostname' | 'token'>,
+): Promise<string | null> {
   const { name, value } = verificationOf(domain);
   let records: string[][];
   try {
     records = await resolveTxt(name);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    if (NO_RECORD.has(code)) return `No TXT record was found at ${name}; create one with the value ${value} (DNS changes can take a while to appear).`;
+    if (NO_RECORD.has(code))
+      return (
+        `No TXT record was found at ${name}; create one with the value ${value} (DNS changes can take a while ` +
+        `to appear).`
+      );
     return `The TXT lookup of ${name} failed (${code}); try again later. Expected the value ${value}.`;
   }
   // A long TXT value arrives split into character-strings of at most 255 bytes.

@@ -15,7 +15,11 @@ export interface VerifiedHosts {
   close(): void;
 }
 
-export async function createVerifiedHosts(options: { load: () => Promise<Map<string, VerifiedHost>>; refreshMs: number; logger: Logger }): Promise<VerifiedHosts> {
+export async function createVerifiedHosts(options: {
+  load: () => Promise<Map<string, VerifiedHost>>;
+  refreshMs: number;
+  logger: Logger;
+}): Promise<VerifiedHosts> {
   let hosts = await options.load();
   let running: Promise<void> | null = null;
   let again = false;

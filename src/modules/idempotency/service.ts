@@ -23,7 +23,12 @@ export function createIdempotency(store: IdempotencyStore) {
      * Runs `work` once per (account, key); later calls with the same key get the stored answer.
      * A failed run (any thrown error) releases the key so the client can retry.
      */
-    async run(principal: Principal, key: string, hash: string, work: () => Promise<{ status: number; body: unknown }>): Promise<StoredAnswer> {
+    async run(
+      principal: Principal,
+      key: string,
+      hash: string,
+      work: () => Promise<{ status: number; body: unknown }>,
+    ): Promise<StoredAnswer> {
       if (!KEY_PATTERN.test(key)) {
         throw new DomainError('bad_request', 'Idempotency-Key must be 1 to 191 visible ASCII characters.');
       }
@@ -41,7 +46,8 @@ export function createIdempotency(store: IdempotencyStore) {
             { path: 'Idempotency-Key', message: 'was already used with a different request body' },
           ]);
         }
-        if (existing.state !== 'done') throw new DomainError('conflict', 'A request with this Idempotency-Key is still being processed.');
+        if (existing.state !== 'done')
+          throw new DomainError('conflict', 'A request with this Idempotency-Key is still being processed.');
         return { status: existing.responseStatus!, body: JSON.parse(existing.responseBody!), replayed: true };
       }
       try {

@@ -20,13 +20,24 @@ export function createIdempotencyStore(db: Knex) {
 
     /** Claims the key for a running request; a unique violation means it is taken. */
     async claim(accountId: string, key: string, requestHash: string, now: number): Promise<void> {
-      await db('idempotency_keys').insert({ account_id: accountId, key, request_hash: requestHash, state: 'running', created_at: now });
+      await db('idempotency_keys').insert({
+        account_id: accountId,
+        key,
+        request_hash: requestHash,
+        state: 'running',
+        created_at: now,
+      });
     },
 
     async find(accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
       const found: DbRow | undefined = await row(accountId, key).first();
       if (!found) return undefined;
-      return { requestHash: found.request_hash, state: found.state, responseStatus: found.response_status, responseBody: found.response_body };
+      return {
+        requestHash: found.request_hash,
+        state: found.state,
+        responseStatus: found.response_status,
+        responseBody: found.response_body,
+      };
     },
 
     async complete(accountId: string, key: string, status: number, body: string): Promise<void> {

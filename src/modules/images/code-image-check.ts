@@ -8,10 +8,12 @@ import { imageQuerySchema, type ImagesService } from './service.ts';
 
 export function createCodeImageCheck(images: ImagesService, logos: Logos): CodeImageCheck {
   return {
-    logoIdFor: (accountId, design) => (design.logo_url ? logos.ensureFromUrl(accountId, design.logo_url) : Promise.resolve(null)),
+    logoIdFor: (accountId, design) =>
+      design.logo_url ? logos.ensureFromUrl(accountId, design.logo_url) : Promise.resolve(null),
 
     // Logos are read through a small cache, so a retried create does not read its logo again.
-    verify: async (accountId, code, design, logoId) => images.verify(accountId, images.payloadOf(code), resolveDesign(design), await logos.forRender(logoId)),
+    verify: async (accountId, code, design, logoId) =>
+      images.verify(accountId, images.payloadOf(code), resolveDesign(design), await logos.forRender(logoId)),
 
     previewAt(size) {
       const params = parseInput(imageQuerySchema, { format: 'svg', size });

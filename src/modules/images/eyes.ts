@@ -44,16 +44,26 @@ export function alignmentPath(style: ModuleStyle, x: number, y: number): string 
   if (style === 'square' || style === 'dots') {
     return `M${x} ${y}h5v5h-5z` + `M${x + 1} ${y + 1}v3h3v-3z` + `M${x + 2} ${y + 2}h1v1h-1z`;
   }
-  return roundedRect(x, y, 5, 5, 1.5, true) + roundedRect(x + 1, y + 1, 3, 3, 0.5, false) + roundedRect(x + 2, y + 2, 1, 1, 0.3, true);
+  return (
+    roundedRect(x, y, 5, 5, 1.5, true) +
+    roundedRect(x + 1, y + 1, 3, 3, 0.5, false) +
+    roundedRect(x + 2, y + 2, 1, 1, 0.3, true)
+  );
 }
 
 /** One finder pattern: a 7×7 ring (1 module thick) around a 3×3 centre, in the eye style. */
 export function finderPath(style: EyeStyle, x: number, y: number): string {
   if (style === 'circle') {
-    return circle(x + 3.5, y + 3.5, 3.5, true) + circle(x + 3.5, y + 3.5, 2.5, false) + circle(x + 3.5, y + 3.5, 1.5, true);
+    return (
+      circle(x + 3.5, y + 3.5, 3.5, true) + circle(x + 3.5, y + 3.5, 2.5, false) + circle(x + 3.5, y + 3.5, 1.5, true)
+    );
   }
   if (style === 'rounded') {
-    return roundedRect(x, y, 7, 7, 2, true) + roundedRect(x + 1, y + 1, 5, 5, 1, false) + roundedRect(x + 2, y + 2, 3, 3, 1, true);
+    return (
+      roundedRect(x, y, 7, 7, 2, true) +
+      roundedRect(x + 1, y + 1, 5, 5, 1, false) +
+      roundedRect(x + 2, y + 2, 3, 3, 1, true)
+    );
   }
   return `M${x} ${y}h7v7h-7z` + `M${x + 1} ${y + 1}v5h5v-5z` + `M${x + 2} ${y + 2}h3v3h-3z`;
 }

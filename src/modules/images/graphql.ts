@@ -17,10 +17,14 @@ declare module '../../graphql/context.ts' {
 builder.objectField(CodeRef, 'svg', (t) =>
   t.string({
     description:
-      'The image as SVG markup (GET /v1/codes/:id/image?format=svg). Drawn from the code already loaded, so a list costs no query per code.',
+      'The image as SVG markup (GET /v1/codes/:id/image?format=svg). Drawn from the code already loaded, so a list ' +
+      'costs no query per code.',
     args: {
       size: t.arg.int({
-        description: `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included): the SVG's width attribute is the width drawn.`,
+        description:
+          `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code ` +
+          `scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included): the SVG's width attribute is ` +
+          `the width drawn.`,
       }),
     },
     resolve: scoped('codes:read', async (code, { size }, ctx) =>
@@ -38,13 +42,17 @@ builder.objectField(CodeRef, 'svg', (t) =>
 builder.queryFields((t) => ({
   previewCode: t.string({
     description:
-      "The SVG that createCode would draw for this input, refused as createCode would refuse it; saves no code (a logo is stored, content-addressed, as on create). At most one per operation. With codeId, a url code encodes that code's scan URL. Needs codes:write: a logoUrl is fetched.",
+      'The SVG that createCode would draw for this input, refused as createCode would refuse it; saves no code (a ' +
+      'logo is stored, content-addressed, as on create). At most one per operation. With codeId, a url code ' +
+      "encodes that code's scan URL. Needs codes:write: a logoUrl is fetched.",
     args: {
       input: t.arg({ type: CreateCodeInputRef, required: true }),
       codeId: t.arg.id({ required: false }),
       size: t.arg.int({
         required: false,
-        description: `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included), as Code.svg.`,
+        description:
+          `Width in pixels, 64 to 4096; default 512. Rounded up to the smallest width at which the code ` +
+          `scans (${MIN_PIXELS_PER_MODULE} pixels per module, quiet zone included), as Code.svg.`,
       }),
     },
     resolve: scoped('codes:write', (_root, { input, codeId, size }, ctx) =>

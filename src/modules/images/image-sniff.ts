@@ -12,7 +12,8 @@ export function sniffImage(b: Uint8Array): { contentType: ImageContentType; widt
   const u16le = (i: number) => b[i]! | (b[i + 1]! << 8);
   const u24le = (i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
   const u32be = (i: number) => u16be(i) * 65536 + u16be(i + 2);
-  const ascii = (i: number, s: string) => b.length >= i + s.length && [...s].every((c, k) => b[i + k] === c.charCodeAt(0));
+  const ascii = (i: number, s: string) =>
+    b.length >= i + s.length && [...s].every((c, k) => b[i + k] === c.charCodeAt(0));
 
   // PNG: signature, then the IHDR chunk with big-endian width and height.
   if (b.length >= 24 && startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) && ascii(12, 'IHDR')) {

@@ -79,25 +79,39 @@ function parseTarget(raw: string, redirected: boolean): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new LogoFetchError(redirected ? 'the logo server redirected to an invalid URL' : 'the logo URL is not a valid URL');
+    throw new LogoFetchError(
+      redirected ? 'the logo server redirected to an invalid URL' : 'the logo URL is not a valid URL',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new LogoFetchError(redirected ? `the logo server redirected to a ${url.protocol} URL; only http and https are allowed` : 'the logo URL must start with http:// or https://');
+    throw new LogoFetchError(
+      redirected
+        ? `the logo server redirected to a ${url.protocol} URL; only http and https are allowed`
+        : 'the logo URL must start with http:// or https://',
+    );
   }
   if (url.username || url.password) throw new LogoFetchError('the logo URL must not contain a user name or password');
   return url;
 }
 
 /** Resolves and checks the host of one hop; the address to connect to. */
-async function checkTarget(url: URL, redirected: boolean, options: LogoFetchOptions, untilAborted: <T>(p: Promise<T>) => Promise<T>): Promise<{ address: string; family: 4 | 6 }> {
+async function checkTarget(
+  url: URL,
+  redirected: boolean,
+  options: LogoFetchOptions,
+  untilAborted: <T>(p: Promise<T>) => Promise<T>,
+): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   // Refusals say that an address was refused, never which: echoing what a name resolves to (or
   // where a redirect leads) would let a caller map the internal network through this check.
   const where = redirected ? 'the logo URL redirects to' : 'the logo URL points to';
-  const allowed = options.isAllowed ?? ((address: string) => options.allowPrivateNetwork || !isForbiddenAddress(address));
+  const allowed =
+    options.isAllowed ?? ((address: string) => options.allowPrivateNetwork || !isForbiddenAddress(address));
   if (!options.allowPrivateNetwork && isForbiddenHostName(host)) {
     // The name the caller wrote is theirs to see; where a redirect led is not.
-    throw new LogoFetchError(redirected ? `${where} an internal host name, which is refused` : `${where} an internal host name (${host})`);
+    throw new LogoFetchError(
+      redirected ? `${where} an internal host name, which is refused` : `${where} an internal host name (${host})`,
+    );
   }
 
   let addresses: { address: string; family: 4 | 6 }[];
@@ -105,7 +119,13 @@ async function checkTarget(url: URL, redirected: boolean, options: LogoFetchOpti
   if (literal !== 0) {
     addresses = [{ address: host, family: literal as 4 | 6 }];
   } else {
-    const resolve = options.resolve ?? (async (name: string) => (await dnsLookup(name, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 })));
+    const resolve =
+      options.resolve ??
+      (async (name: string) =>
+        (await dnsLookup(name, { all: true, verbatim: true })).map((a) => ({
+          address: a.address,
+          family: a.family as 4 | 6,
+        })));
     try {
       addresses = await untilAborted(resolve(host));
     } catch (err) {
@@ -121,7 +141,13 @@ async function checkTarget(url: URL, redirected: boolean, options: LogoFetchOpti
 }
 
 /** One request, connected to the already-checked address only. */
-function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, options: LogoFetchOptions, signal: AbortSignal, timeoutError: () => LogoFetchError): Promise<HopResult> {
+function requestOnce(
+  url: URL,
+  target: { address: string; family: 4 | 6 },
+  options: LogoFetchOptions,
+  signal: AbortSignal,
+  timeoutError: () => LogoFetchError,
+): Promise<HopResult> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   // Pin: whatever name the socket layer would look up, it gets the address we checked.
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
@@ -135,7 +161,11 @@ function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, optio
     port: url.port === '' ? undefined : Number(url.port),
     path: `${url.pathname}${url.search}`,
     method: 'GET',
-    headers: { accept: 'image/png,image/jpeg,image/gif,image/webp', 'accept-encoding': 'identity', 'user-agent': 'qr-service-logo-fetcher/1' },
+    headers: {
+      accept: 'image/png,image/jpeg,image/gif,image/webp',
+      'accept-encoding': 'identity',
+      'user-agent': 'qr-service-logo-fetcher/1',
+    },
     agent: false as const, // a fresh socket per request, destroyed with it
     lookup,
     signal,
@@ -200,7 +230,8 @@ function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, optio
  */
 export async function fetchLogo(url: string, options: LogoFetchOptions): Promise<FetchedLogo> {
   const controller = new AbortController();
-  const timeoutError = () => new LogoFetchError(`the logo server did not answer within ${formatSeconds(options.timeoutMs)}`);
+  const timeoutError = () =>
+    new LogoFetchError(`the logo server did not answer within ${formatSeconds(options.timeoutMs)}`);
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const signal = controller.signal;
   const untilAborted = <T>(p: Promise<T>): Promise<T> =>
@@ -239,9 +270,13 @@ export async function fetchLogo(url: string, options: LogoFetchOptions): Promise
         continue;
       }
       const image = sniffImage(result.bytes);
-      if (!image || image.width === 0 || image.height === 0) throw new LogoFetchError('the logo is not a PNG, JPEG, GIF or WebP image');
+      if (!image || image.width === 0 || image.height === 0)
+        throw new LogoFetchError('the logo is not a PNG, JPEG, GIF or WebP image');
       if (image.width > MAX_LOGO_DIMENSION || image.height > MAX_LOGO_DIMENSION) {
-        throw new LogoFetchError(`the logo is ${image.width}x${image.height} pixels; the largest allowed is ${MAX_LOGO_DIMENSION}x${MAX_LOGO_DIMENSION}`);
+        throw new LogoFetchError(
+          `the logo is ${image.width}x${image.height} pixels; the largest allowed is ` +
+            `${MAX_LOGO_DIMENSION}x${MAX_LOGO_DIMENSION}`,
+        );
       }
       return { ...image, bytes: result.bytes };
     }

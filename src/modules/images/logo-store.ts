@@ -19,12 +19,22 @@ export function createLogoStore(db: Knex) {
   return {
     async find(id: string): Promise<{ contentType: string; width: number; height: number; dataBase64: string } | null> {
       const row = await db('logos').where({ id }).first();
-      return row ? { contentType: row.content_type, width: row.width, height: row.height, dataBase64: row.data_base64 } : null;
+      return row
+        ? { contentType: row.content_type, width: row.width, height: row.height, dataBase64: row.data_base64 }
+        : null;
     },
 
     /** Stores the logo, or marks the stored one as just used (a collection leaves it alone). */
     async save(logo: StoredLogo, now: number): Promise<void> {
-      const row = { id: logo.id, content_type: logo.contentType, width: logo.width, height: logo.height, data_base64: logo.bytes.toString('base64'), created_at: now, touched_at: now };
+      const row = {
+        id: logo.id,
+        content_type: logo.contentType,
+        width: logo.width,
+        height: logo.height,
+        data_base64: logo.bytes.toString('base64'),
+        created_at: now,
+        touched_at: now,
+      };
       await db('logos').insert(row).onConflict('id').merge({ touched_at: now });
     },
 
@@ -34,7 +44,10 @@ export function createLogoStore(db: Knex) {
 
     /** Starts (or renews) the account's holding of a stored logo. */
     async hold(accountId: string, logoId: string, bytes: number, now: number): Promise<void> {
-      await db('account_logos').insert({ account_id: accountId, logo_id: logoId, bytes, stored_at: now }).onConflict(['account_id', 'logo_id']).merge({ stored_at: now });
+      await db('account_logos')
+        .insert({ account_id: accountId, logo_id: logoId, bytes, stored_at: now })
+        .onConflict(['account_id', 'logo_id'])
+        .merge({ stored_at: now });
     },
 
     async bytesHeld(accountId: string): Promise<number> {
@@ -53,7 +66,10 @@ export function createLogoStore(db: Knex) {
     /** Ends these holdings unless renewed since `before`. */
     async release(holdings: Holding[], before: number): Promise<void> {
       for (const { accountId, logoId } of holdings) {
-        await db('account_logos').where({ account_id: accountId, logo_id: logoId }).where('stored_at', '<', before).delete();
+        await db('account_logos')
+          .where({ account_id: accountId, logo_id: logoId })
+          .where('stored_at', '<', before)
+          .delete();
       }
     },
 

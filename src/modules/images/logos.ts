@@ -24,7 +24,8 @@ export interface LogosOptions {
   logger: Logger;
 }
 
-const fieldError = (message: string) => new DomainError('validation_failed', `design.logo_url: ${message}`, [{ path: 'design.logo_url', message }]);
+const fieldError = (message: string) =>
+  new DomainError('validation_failed', `design.logo_url: ${message}`, [{ path: 'design.logo_url', message }]);
 
 export function createLogos(store: LogoStore, options: LogosOptions) {
   const cache = new LRUCache<string, RenderLogo>({ max: 200 });
@@ -37,11 +38,19 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
   async function collect(accountId?: string, now = Date.now()): Promise<void> {
     const before = now - options.graceMs;
     const stale = await store.staleHoldings(before, COLLECT_BATCH, accountId);
-    const used = new Set((await options.logosInUse([...new Set(stale.map((h) => h.logoId))])).map((h) => `${h.accountId} ${h.logoId}`));
-    await store.release(stale.filter((h) => !used.has(`${h.accountId} ${h.logoId}`)), before);
+    const used = new Set(
+      (await options.logosInUse([...new Set(stale.map((h) => h.logoId))])).map((h) => `${h.accountId} ${h.logoId}`),
+    );
+    await store.release(
+      stale.filter((h) => !used.has(`${h.accountId} ${h.logoId}`)),
+      before,
+    );
     const unheld = await store.unheldLogos(before, COLLECT_BATCH);
     const stillUsed = new Set((await options.logosInUse(unheld)).map((h) => h.logoId));
-    const deleted = await store.deleteUnheld(unheld.filter((id) => !stillUsed.has(id)), before);
+    const deleted = await store.deleteUnheld(
+      unheld.filter((id) => !stillUsed.has(id)),
+      before,
+    );
     if (deleted > 0) options.logger.info({ deleted }, 'Unused logos deleted');
   }
 
@@ -53,8 +62,10 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
     held = await store.bytesHeld(accountId);
     if (held + bytes <= budget) return;
     throw fieldError(
-      `this account's logos take ${held} of the ${budget} bytes it may store (LOGO_BYTES_PER_ACCOUNT); this one needs ${bytes} more. ` +
-        `Logos no code uses any more are freed ${Math.round(options.graceMs / 1000)} s after their last use (LOGO_UNREFERENCED_GRACE_MS).`,
+      `this account's logos take ${held} of the ${budget} bytes it may store (LOGO_BYTES_PER_ACCOUNT); this one ` +
+        `needs ${bytes} more. ` +
+        (`Logos no code uses any more are freed ${Math.round(options.graceMs / 1000)} s after their last use ` +
+          `(LOGO_UNREFERENCED_GRACE_MS).`),
     );
   }
 
@@ -75,7 +86,10 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
       const id = createHash('sha256').update(logo.bytes).digest('hex');
       const now = Date.now();
       if (!(await store.holds(accountId, id))) await assertRoom(accountId, logo.bytes.length);
-      await store.save({ id, contentType: logo.contentType, width: logo.width, height: logo.height, bytes: logo.bytes }, now);
+      await store.save(
+        { id, contentType: logo.contentType, width: logo.width, height: logo.height, bytes: logo.bytes },
+        now,
+      );
       await store.hold(accountId, id, logo.bytes.length, now);
       return id;
     },
@@ -87,7 +101,11 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
       if (cached) return cached;
       const row = await store.find(id);
       if (!row) return null;
-      const logo = { dataUri: `data:${row.contentType};base64,${row.dataBase64}`, width: row.width, height: row.height };
+      const logo = {
+        dataUri: `data:${row.contentType};base64,${row.dataBase64}`,
+        width: row.width,
+        height: row.height,
+      };
       cache.set(id, logo);
       return logo;
     },

@@ -34,12 +34,20 @@ function rgbaOf(image: RenderedImage): { data: Uint8ClampedArray; width: number;
  * resvg's, re-encoded smaller (png.ts). A code is always opaque (its background is painted
  * first); resvg's own RGBA encoding remains for SVGs with translucent pixels.
  */
-export function svgToPng(svg: string, widthPx: number, { effort = 'compact', ...options }: RasterOptions & { effort?: PngEffort } = {}): Buffer {
+export function svgToPng(
+  svg: string,
+  widthPx: number,
+  { effort = 'compact', ...options }: RasterOptions & { effort?: PngEffort } = {},
+): Buffer {
   const image = rasterise(svg, widthPx, options);
   return encodeOpaquePng(rgbaOf(image), effort) ?? image.asPng();
 }
 
 /** The SVG as raw RGBA pixels (row-major, 4 bytes per pixel), e.g. for decoding it back. */
-export function svgToRgba(svg: string, widthPx: number, options: RasterOptions = {}): { data: Uint8ClampedArray; width: number; height: number } {
+export function svgToRgba(
+  svg: string,
+  widthPx: number,
+  options: RasterOptions = {},
+): { data: Uint8ClampedArray; width: number; height: number } {
   return rgbaOf(rasterise(svg, widthPx, options));
 }

@@ -95,7 +95,8 @@ export function createRenderPool(options: RenderPoolOptions) {
       const retryAfter = Math.max(1, Math.ceil((count * averageMs) / threads / 1000));
       throw new DomainError(
         'rate_limited',
-        `This account already has ${count} images waiting to be drawn, the most it may have at once (RENDER_QUEUE_PER_ACCOUNT). Retry in ${retryAfter} s.`,
+        `This account already has ${count} images waiting to be drawn, the most it may have at once ` +
+          `(RENDER_QUEUE_PER_ACCOUNT). Retry in ${retryAfter} s.`,
         undefined,
         retryAfter,
       );

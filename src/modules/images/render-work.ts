@@ -62,7 +62,11 @@ export async function renderImage(task: ImageTask): Promise<ImageBytes> {
   const width = scannableWidth(task.size, sideInModules(qr, task.design));
   const svg = drawSvg(qr, task.design, task.logo, width);
   if (task.format === 'svg') return { bytes: Buffer.from(svg), width };
-  if (task.format === 'png') return { bytes: svgToPng(svg, width, { effort: task.effort, crispEdges: hasOnlyStraightEdges(task.design) }), width };
+  if (task.format === 'png')
+    return {
+      bytes: svgToPng(svg, width, { effort: task.effort, crispEdges: hasOnlyStraightEdges(task.design) }),
+      width,
+    };
   const page = svgSize(svg);
   return { bytes: await svgToPdf(svg, page.width, page.height), width };
 }
@@ -89,7 +93,10 @@ export function checkScannable(task: CheckTask): CheckResult {
   return decodeQr(pixels) === task.payload ? 'scans' : 'does_not_scan';
 }
 
-/** The version each payload's code gets (mask 0 is forced: the mask does not change the version, and choosing one costs most of the time). */
+/**
+ * The version each payload's code gets (mask 0 is forced: the mask does not change the version, and choosing one costs
+ * most of the time).
+ */
 export function versionsOf(task: VersionsTask): number[] {
   return task.payloads.map((payload) => {
     try {

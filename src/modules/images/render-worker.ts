@@ -11,7 +11,9 @@ import { checkScannable, renderImage, versionsOf, type RenderTask } from './rend
  * untransferable, and moving it fails the task (DataCloneError, seen on Node 24).
  */
 export const movable = (bytes: Uint8Array) =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !isMarkedAsUntransferable(bytes.buffer) ? bytes : new Uint8Array(bytes);
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !isMarkedAsUntransferable(bytes.buffer)
+    ? bytes
+    : new Uint8Array(bytes);
 
 export default async function run(task: RenderTask) {
   if (task.kind === 'versions') return versionsOf(task);

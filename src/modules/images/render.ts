@@ -30,12 +30,22 @@ const TEXT_REFERENCE_SIZE = 100;
  * frame is drawn under the code. The mask is the one qrcode picks, unless `maskPattern` (0-7)
  * forces one: bulk checks a design with every mask a code of its version can get.
  */
-export function renderSvg(text: string, design: RenderDesign, logo: RenderLogo | null, sizePx: number, maskPattern?: QRCodeMaskPattern): string {
+export function renderSvg(
+  text: string,
+  design: RenderDesign,
+  logo: RenderLogo | null,
+  sizePx: number,
+  maskPattern?: QRCodeMaskPattern,
+): string {
   return drawSvg(encodeSymbol(text, design, maskPattern), design, logo, sizePx);
 }
 
 /** The QR symbol of `text` at the design's error-correction level (qrcode's error when it does not fit). */
-export function encodeSymbol(text: string, design: Pick<RenderDesign, 'errorCorrection'>, maskPattern?: QRCodeMaskPattern): QRCodeSymbol {
+export function encodeSymbol(
+  text: string,
+  design: Pick<RenderDesign, 'errorCorrection'>,
+  maskPattern?: QRCodeMaskPattern,
+): QRCodeSymbol {
   return QRCode.create(text, { errorCorrectionLevel: design.errorCorrection, maskPattern });
 }
 
@@ -43,7 +53,8 @@ export function encodeSymbol(text: string, design: Pick<RenderDesign, 'errorCorr
  * Modules across the image at its nominal width: the symbol and its quiet zone on both sides.
  * Image sizes are measured in pixels per one of these.
  */
-export const sideInModules = (qr: QRCodeSymbol, design: Pick<RenderDesign, 'margin'>): number => qr.modules.size + 2 * design.margin;
+export const sideInModules = (qr: QRCodeSymbol, design: Pick<RenderDesign, 'margin'>): number =>
+  qr.modules.size + 2 * design.margin;
 
 /**
  * renderSvg for a symbol already encoded, for callers that need its size first. At its nominal
@@ -98,7 +109,8 @@ export function drawSvg(qr: QRCodeSymbol, design: RenderDesign, logo: RenderLogo
   const logoBox = logo && plate ? logoImageBox(plate, logo, margin) : null;
   if (logoBox && design.style === 'branded') {
     defs.push(
-      `<clipPath id="${LOGO_CLIP_ID}"><rect x="${num(logoBox.x)}" y="${num(logoBox.y)}" width="${num(logoBox.w)}" height="${num(logoBox.h)}" rx="${num(Math.min(logoBox.w, logoBox.h) * 0.2)}"/></clipPath>`,
+      `<clipPath id="${LOGO_CLIP_ID}"><rect x="${num(logoBox.x)}" y="${num(logoBox.y)}" width="${num(logoBox.w)}" ` +
+        `height="${num(logoBox.h)}" rx="${num(Math.min(logoBox.w, logoBox.h) * 0.2)}"/></clipPath>`,
     );
   }
   if (defs.length > 0) out.push(`<defs>${defs.join('')}</defs>`);
@@ -106,19 +118,32 @@ export function drawSvg(qr: QRCodeSymbol, design: RenderDesign, logo: RenderLogo
   const origin = lead ? ` x="${num(view.x, 6)}" y="${num(view.y, 6)}"` : '';
   out.push(`<rect${origin} width="${num(view.w, 6)}" height="${num(view.h, 6)}" fill="${attr(design.bgColor)}"/>`);
   out.push(path(modulesPath(design.style, size, margin, isDark, isFree), moduleFill));
-  out.push(path(alignments.map((box) => alignmentPath(design.style, box.x + margin, box.y + margin)).join(''), moduleFill));
-  out.push(path(finders.map((box) => finderPath(design.eyeStyle, box.x + margin, box.y + margin)).join(''), design.eyeColor));
+  out.push(
+    path(alignments.map((box) => alignmentPath(design.style, box.x + margin, box.y + margin)).join(''), moduleFill),
+  );
+  out.push(
+    path(finders.map((box) => finderPath(design.eyeStyle, box.x + margin, box.y + margin)).join(''), design.eyeColor),
+  );
 
   if (logo && logoBox) {
     const clip = design.style === 'branded' ? ` clip-path="url(#${LOGO_CLIP_ID})"` : '';
     out.push(
-      `<image href="${attr(logo.dataUri)}" x="${num(logoBox.x)}" y="${num(logoBox.y)}" width="${num(logoBox.w)}" height="${num(logoBox.h)}" preserveAspectRatio="xMidYMid meet"${clip}/>`,
+      `<image href="${attr(logo.dataUri)}" x="${num(logoBox.x)}" y="${num(logoBox.y)}" width="${num(logoBox.w)}" ` +
+        `height="${num(logoBox.h)}" preserveAspectRatio="xMidYMid meet"${clip}/>`,
     );
   }
 
   if (banner) {
     const bandColor = design.gradient ? design.gradient.from : design.fgColor;
-    out.push(...bannerElements(banner, { x: margin, y: side, w: size, h: bannerHeight }, design.style, bandColor, design.bgColor));
+    out.push(
+      ...bannerElements(
+        banner,
+        { x: margin, y: side, w: size, h: bannerHeight },
+        design.style,
+        bandColor,
+        design.bgColor,
+      ),
+    );
   }
 
   out.push('</svg>');
@@ -146,11 +171,15 @@ function overlaps(a: Box, b: Box): boolean {
 }
 
 function gradientDef(gradient: Gradient, margin: number, size: number): string {
-  const stops = `<stop offset="0" stop-color="${attr(gradient.from)}"/><stop offset="1" stop-color="${attr(gradient.to)}"/>`;
+  const stops =
+    `<stop offset="0" stop-color="${attr(gradient.from)}"/><stop offset="1" ` + `stop-color="${attr(gradient.to)}"/>`;
   const centre = margin + size / 2;
   if (gradient.type === 'radial') {
     // Reaches `to` at the symbol's corners.
-    return `<radialGradient id="${GRADIENT_ID}" gradientUnits="userSpaceOnUse" cx="${num(centre)}" cy="${num(centre)}" r="${num((size / 2) * Math.SQRT2)}">${stops}</radialGradient>`;
+    return (
+      `<radialGradient id="${GRADIENT_ID}" gradientUnits="userSpaceOnUse" cx="${num(centre)}" ` +
+      `cy="${num(centre)}" r="${num((size / 2) * Math.SQRT2)}">${stops}</radialGradient>`
+    );
   }
   const radians = (gradient.angle * Math.PI) / 180;
   const dx = Math.cos(radians);
@@ -158,7 +187,8 @@ function gradientDef(gradient: Gradient, margin: number, size: number): string {
   // Half the symbol's extent along the direction, so `from` and `to` sit on its opposite corners.
   const reach = (size / 2) * (Math.abs(dx) + Math.abs(dy));
   return (
-    `<linearGradient id="${GRADIENT_ID}" gradientUnits="userSpaceOnUse" x1="${num(centre - dx * reach)}" y1="${num(centre - dy * reach)}" ` +
+    `<linearGradient id="${GRADIENT_ID}" gradientUnits="userSpaceOnUse" x1="${num(centre - dx * reach)}" ` +
+    `y1="${num(centre - dy * reach)}" ` +
     `x2="${num(centre + dx * reach)}" y2="${num(centre + dy * reach)}">${stops}</linearGradient>`
   );
 }
@@ -200,7 +230,13 @@ function modulesPath(
 }
 
 /** A branded module: square where it joins a neighbour, rounded where it is exposed. */
-function liquidCell(row: number, col: number, x: number, y: number, isDark: (row: number, col: number) => boolean): string {
+function liquidCell(
+  row: number,
+  col: number,
+  x: number,
+  y: number,
+  isDark: (row: number, col: number) => boolean,
+): string {
   const up = isDark(row - 1, col);
   const down = isDark(row + 1, col);
   const left = isDark(row, col - 1);
@@ -210,7 +246,8 @@ function liquidCell(row: number, col: number, x: number, y: number, isDark: (row
   const tr = !up && !right ? r : 0;
   const br = !down && !right ? r : 0;
   const bl = !down && !left ? r : 0;
-  const arc = (radius: number, dx: number, dy: number) => (radius ? `a${num(radius)} ${num(radius)} 0 0 1 ${num(dx)} ${num(dy)}` : '');
+  const arc = (radius: number, dx: number, dy: number) =>
+    radius ? `a${num(radius)} ${num(radius)} 0 0 1 ${num(dx)} ${num(dy)}` : '';
   const line = (command: 'h' | 'v', length: number) => (length ? `${command}${num(length)}` : '');
   return (
     `M${num(x + tl)} ${y}` +
@@ -227,10 +264,21 @@ function liquidCell(row: number, col: number, x: number, y: number, isDark: (row
 }
 
 /** Concave fillets in the corners of an empty cell where three dark modules form an inner corner. */
-function fillets(row: number, col: number, x: number, y: number, isDark: (row: number, col: number) => boolean): string {
+function fillets(
+  row: number,
+  col: number,
+  x: number,
+  y: number,
+  isDark: (row: number, col: number) => boolean,
+): string {
   const f = FILLET_RADIUS;
   let d = '';
-  for (const [dr, dc] of [[-1, -1], [-1, 1], [1, 1], [1, -1]] as const) {
+  for (const [dr, dc] of [
+    [-1, -1],
+    [-1, 1],
+    [1, 1],
+    [1, -1],
+  ] as const) {
     if (!isDark(row + dr, col) || !isDark(row, col + dc) || !isDark(row + dr, col + dc)) continue;
     // The corner point, and which way is into the cell from it.
     const px = x + (dc > 0 ? 1 : 0);
@@ -254,6 +302,7 @@ function bannerElements(text: string, band: Box, style: ModuleStyle, bandColor: 
   const ty = band.y + (band.h - glyphs.height * scale) / 2;
   return [
     path(roundedRect(band.x, band.y, band.w, band.h, radius, true), bandColor),
-    `<path transform="translate(${num(tx)} ${num(ty)}) scale(${num(scale, 5)})" d="${glyphs.d}" fill="${attr(textColor)}"/>`,
+    `<path transform="translate(${num(tx)} ${num(ty)}) scale(${num(scale, 5)})" d="${glyphs.d}" ` +
+      `fill="${attr(textColor)}"/>`,
   ];
 }

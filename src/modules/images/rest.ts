@@ -17,7 +17,10 @@ export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-export function registerImageRoutes(router: Router<AppState>, { auth, images }: RouteEdge & { images: ImagesService }): void {
+export function registerImageRoutes(
+  router: Router<AppState>,
+  { auth, images }: RouteEdge & { images: ImagesService },
+): void {
   // GET /v1/codes/:id/image?format=svg|png|pdf&size=512&margin=4: render the code
   router.get('/codes/:id/image', auth, scope('codes:read'), async (ctx) => {
     const image = await images.image(principalOf(ctx), ctx.params.id!, parseInput(imageQuerySchema, ctx.query));

@@ -22,9 +22,12 @@ const CONTENT_TYPES = { svg: 'image/svg+xml', png: 'image/png', pdf: 'applicatio
 
 /** What `size` means, for the OpenAPI document of every endpoint that takes the image query. */
 const SIZE_DESCRIPTION =
-  `Width in pixels (PNG), or in CSS pixels or points (SVG, PDF); the image is square, or taller when the design has a banner frame. ` +
-  `A code needs ${MIN_PIXELS_PER_MODULE} pixels per module to scan, counted across the code and its quiet zone (modules + 2 × margin): a smaller size is rounded up to that, ` +
-  `and the width drawn is reported (the Image-Width header of GET /codes/{id}/image, the image's own width in a batch's ZIP). ` +
+  `Width in pixels (PNG), or in CSS pixels or points (SVG, PDF); the image is square, or taller when the design has ` +
+  `a banner frame. ` +
+  (`A code needs ${MIN_PIXELS_PER_MODULE} pixels per module to scan, counted across the code and its quiet zone ` +
+    `(modules + 2 × margin): a smaller size is rounded up to that, `) +
+  (`and the width drawn is reported (the Image-Width header of GET /codes/{id}/image, the image's own width in a ` +
+    `batch's ZIP). `) +
   `Each module is drawn a whole number of pixels wide; pixels left over widen the quiet zone.`;
 
 export const imageQuerySchema = z.strictObject({
@@ -36,7 +39,12 @@ export const imageQuerySchema = z.strictObject({
     .max(4096, 'must be at most 4096')
     .default(512)
     .meta({ description: SIZE_DESCRIPTION }),
-  margin: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(2, 'must be at least 2 modules').max(16, 'must be at most 16 modules').optional(),
+  margin: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(2, 'must be at least 2 modules')
+    .max(16, 'must be at most 16 modules')
+    .optional(),
 });
 
 /** A validated image query: what every rendering of a code's image takes besides the code. */
@@ -106,7 +114,10 @@ export interface ImagesServiceDeps {
 }
 
 export function createImagesService(deps: ImagesServiceDeps) {
-  const rendered = new LRUCache<string, RenderedImage>({ maxSize: deps.cacheBytes, sizeCalculation: (image) => image.body.length || 1 });
+  const rendered = new LRUCache<string, RenderedImage>({
+    maxSize: deps.cacheBytes,
+    sizeCalculation: (image) => image.body.length || 1,
+  });
   // Rendered images need no invalidation: they are keyed by their ETag, a hash of their inputs.
   const inputsByCode = new LRUCache<string, RenderInputs>({ max: 10_000, ttl: deps.inputsTtlMs });
   // Bumped by every drop: a lookup that read the database before a drop must not cache what it read.
@@ -118,7 +129,12 @@ export function createImagesService(deps: ImagesServiceDeps) {
     const readAt = generation;
     const code = await deps.codes.findById(principal.accountId, codeId);
     if (!code) throw notFound('code', codeId);
-    const inputs = { accountId: code.accountId, payload: payloadOf(code), design: resolveDesign(code.design), logoId: code.logoId };
+    const inputs = {
+      accountId: code.accountId,
+      payload: payloadOf(code),
+      design: resolveDesign(code.design),
+      logoId: code.logoId,
+    };
     if (readAt === generation) inputsByCode.set(codeId, inputs);
     return inputs;
   }
@@ -130,16 +146,34 @@ export function createImagesService(deps: ImagesServiceDeps) {
     params.margin === undefined ? design : { ...design, margin: params.margin };
 
   /** Renders the bytes of one image, uncached, on the render pool under the account's queue. */
-  async function renderBytes(accountId: string, payload: string, design: ResolvedDesign, logoId: string | null, params: ImageParams, effort: PngEffort): Promise<{ body: Buffer; width: number }> {
+  async function renderBytes(
+    accountId: string,
+    payload: string,
+    design: ResolvedDesign,
+    logoId: string | null,
+    params: ImageParams,
+    effort: PngEffort,
+  ): Promise<{ body: Buffer; width: number }> {
     const logo = await deps.logos.forRender(logoId);
-    return deps.pool.image(accountId, { payload, design: renderDesignOf(design), logo, format: params.format, size: params.size, effort });
+    return deps.pool.image(accountId, {
+      payload,
+      design: renderDesignOf(design),
+      logo,
+      format: params.format,
+      size: params.size,
+      effort,
+    });
   }
 
   /** The most likely reason a design does not decode, for the 422's message. */
   function likelyCause(design: ResolvedDesign, logo: RenderLogo | null): string {
     const fg = design.gradient ? [design.gradient.from, design.gradient.to] : [design.fg_color];
     const weakest = Math.min(...fg.map((c) => contrastRatio(c, design.bg_color)));
-    if (weakest < 4.5) return `the contrast between the modules and bg_color is low (${weakest.toFixed(1)}:1); use darker modules or a lighter background`;
+    if (weakest < 4.5)
+      return (
+        `the contrast between the modules and bg_color is low (${weakest.toFixed(1)}:1); use darker modules or ` +
+        `a lighter background`
+      );
     if (logo) return 'the logo hides too much of the code; use error_correction H, a simpler style or no logo';
     if (design.margin < 4) return 'the quiet zone is narrow; use a margin of 4 modules';
     return `the ${design.style} style with these colors does not decode; try the square style`;
@@ -160,16 +194,23 @@ export function createImagesService(deps: ImagesServiceDeps) {
       inputsByCode.clear();
     },
 
-    /** Renders the design and decodes it (for `accountId`, on the render pool); refuses (422) a design that does not read back. */
+    /**
+     * Renders the design and decodes it (for `accountId`, on the render pool); refuses (422) a design that does not
+     * read back.
+     */
     async verify(accountId: string, payload: string, design: ResolvedDesign, logo: RenderLogo | null): Promise<void> {
       const result = await deps.pool.check(accountId, { payload, design: renderDesignOf(design), logo });
       if (result === 'scans') return;
       if (result === 'too_big') {
-        const message = `is too long for a QR code at error_correction ${design.error_correction}; shorten it or use a lower level`;
+        const message =
+          `is too long for a QR code at error_correction ${design.error_correction}; shorten it or ` +
+          `use a lower level`;
         throw new DomainError('validation_failed', `content ${message}.`, [{ path: 'content', message }]);
       }
       const cause = likelyCause(design, logo);
-      throw new DomainError('validation_failed', `This design does not scan: ${cause}.`, [{ path: 'design', message: `does not scan: ${cause}` }]);
+      throw new DomainError('validation_failed', `This design does not scan: ${cause}.`, [
+        { path: 'design', message: `does not scan: ${cause}` },
+      ]);
     },
 
     /**
@@ -191,12 +232,18 @@ export function createImagesService(deps: ImagesServiceDeps) {
         const errorCorrection = group[0]!.item.design.error_correction;
         const chunks = [];
         for (let i = 0; i < group.length; i += VERSIONS_CHUNK) {
-          chunks.push(deps.pool.versions(accountId, { payloads: group.slice(i, i + VERSIONS_CHUNK).map(({ item }) => item.payload), errorCorrection }));
+          chunks.push(
+            deps.pool.versions(accountId, {
+              payloads: group.slice(i, i + VERSIONS_CHUNK).map(({ item }) => item.payload),
+              errorCorrection,
+            }),
+          );
         }
         (await Promise.all(chunks)).flat().forEach((version, i) => {
           const { item, index } = group[i]!;
           if (version === 0) {
-            const message = `is too long for a QR code at error_correction ${errorCorrection}; shorten it or use a lower level`;
+            const message =
+              `is too long for a QR code at error_correction ${errorCorrection}; shorten it or use a ` + `lower level`;
             throw new DomainError('validation_failed', `content ${message}.`, [{ path: `${index}.content`, message }]);
           }
           const key = `${version} ${item.designKey}`;
@@ -207,13 +254,18 @@ export function createImagesService(deps: ImagesServiceDeps) {
       if (checks > MAX_CHECKS_PER_CALL) {
         throw new DomainError(
           'validation_failed',
-          `These codes need ${checks} scannability checks (${classes.size} pairs of a design and a QR version, 8 masks each); one call may run ${MAX_CHECKS_PER_CALL}. Split the call, or use fewer distinct designs.`,
+          `These codes need ${checks} scannability checks (${classes.size} pairs of a design and a QR version, 8 ` +
+            `masks each); one call may run ${MAX_CHECKS_PER_CALL}. Split the call, or use fewer distinct designs.`,
         );
       }
       const failed = await Promise.all(
         [...classes.values()].map(async (index) => {
           const { payload, design, logo } = items[index]!;
-          const results = await Promise.all(MASKS.map((maskPattern) => deps.pool.check(accountId, { payload, design: renderDesignOf(design), logo, maskPattern })));
+          const results = await Promise.all(
+            MASKS.map((maskPattern) =>
+              deps.pool.check(accountId, { payload, design: renderDesignOf(design), logo, maskPattern }),
+            ),
+          );
           return results.every((result) => result === 'scans') ? null : index;
         }),
       );
@@ -221,7 +273,9 @@ export function createImagesService(deps: ImagesServiceDeps) {
       if (!Number.isFinite(first)) return;
       const { design, logo } = items[first]!;
       const cause = likelyCause(design, logo);
-      throw new DomainError('validation_failed', `This design does not scan: ${cause}.`, [{ path: `${first}.design`, message: `does not scan: ${cause}` }]);
+      throw new DomainError('validation_failed', `This design does not scan: ${cause}.`, [
+        { path: `${first}.design`, message: `does not scan: ${cause}` },
+      ]);
     },
 
     /** The code's image in the asked format; `etag` lets callers answer If-None-Match with 304. */
@@ -247,9 +301,22 @@ export function createImagesService(deps: ImagesServiceDeps) {
      * One code's image rendered now, bypassing both caches: for callers that render many codes
      * once each (a batch's ZIP), which would only evict the images worth keeping.
      */
-    async renderCodeImage(accountId: string, code: PayloadSource & Pick<Code, 'design' | 'logoId'>, params: ImageParams): Promise<Buffer> {
+    async renderCodeImage(
+      accountId: string,
+      code: PayloadSource & Pick<Code, 'design' | 'logoId'>,
+      params: ImageParams,
+    ): Promise<Buffer> {
       // Sent once, right after it is made: a quicker PNG beats a few percent fewer bytes.
-      return (await renderBytes(accountId, payloadOf(code), designFor(resolveDesign(code.design), params), code.logoId, params, 'fast')).body;
+      return (
+        await renderBytes(
+          accountId,
+          payloadOf(code),
+          designFor(resolveDesign(code.design), params),
+          code.logoId,
+          params,
+          'fast',
+        )
+      ).body;
     },
   };
 }

@@ -14,18 +14,25 @@ export interface Box {
  * of a clockwise shape it sits in under the default nonzero fill rule.
  */
 export function roundedRect(x: number, y: number, w: number, h: number, r: number, clockwise: boolean): string {
-  const a = (dx: number, dy: number) => (r ? `a${num(r)} ${num(r)} 0 0 ${clockwise ? 1 : 0} ${num(dx)} ${num(dy)}` : '');
+  const a = (dx: number, dy: number) =>
+    r ? `a${num(r)} ${num(r)} 0 0 ${clockwise ? 1 : 0} ${num(dx)} ${num(dy)}` : '';
   const width = num(w - 2 * r);
   const height = num(h - 2 * r);
   if (clockwise) {
-    return `M${num(x + r)} ${num(y)}h${width}${a(r, r)}v${height}${a(-r, r)}h-${width}${a(-r, -r)}v-${height}${a(r, -r)}z`;
+    return (
+      `M${num(x + r)} ` +
+      `${num(y)}h${width}${a(r, r)}v${height}${a(-r, r)}h-${width}${a(-r, -r)}v-${height}${a(r, -r)}z`
+    );
   }
   return `M${num(x + r)} ${num(y)}${a(-r, r)}v${height}${a(r, r)}h${width}${a(r, -r)}v-${height}${a(-r, -r)}z`;
 }
 
 export function circle(cx: number, cy: number, r: number, clockwise: boolean): string {
   const sweep = clockwise ? 1 : 0;
-  return `M${num(cx - r)} ${num(cy)}a${num(r)} ${num(r)} 0 1 ${sweep} ${num(2 * r)} 0a${num(r)} ${num(r)} 0 1 ${sweep} ${num(-2 * r)} 0z`;
+  return (
+    `M${num(cx - r)} ${num(cy)}a${num(r)} ${num(r)} 0 1 ${sweep} ${num(2 * r)} 0a${num(r)} ${num(r)} 0 1 ` +
+    `${sweep} ${num(-2 * r)} 0z`
+  );
 }
 
 export function path(d: string, fill: string): string {

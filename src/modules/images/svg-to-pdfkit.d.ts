@@ -8,5 +8,11 @@ declare module 'svg-to-pdfkit' {
     assumePt?: boolean;
     preserveAspectRatio?: string;
   }
-  export default function SVGtoPDF(doc: PDFKit.PDFDocument, svg: string, x?: number, y?: number, options?: SvgToPdfOptions): void;
+  export default function SVGtoPDF(
+    doc: PDFKit.PDFDocument,
+    svg: string,
+    x?: number,
+    y?: number,
+    options?: SvgToPdfOptions,
+  ): void;
 }

@@ -50,7 +50,10 @@ export function createAdapterClass(
         user_code: payload.userCode ?? null,
         expires_at: expiresIn ? now + expiresIn * 1000 : null,
       };
-      await db('oauth_payloads').insert({ ...row, consumed_at: null }).onConflict(['model', 'id']).merge(row);
+      await db('oauth_payloads')
+        .insert({ ...row, consumed_at: null })
+        .onConflict(['model', 'id'])
+        .merge(row);
       await sweep(now);
     }
 

@@ -26,7 +26,11 @@ export interface ConsentView {
 
 export function consentPage(view: ConsentView): string {
   const items = view.scopes
-    .map((scope) => `<li><label><input type="checkbox" name="scope" value="${scope}" checked> <code>${scope}</code>: ${escape(DESCRIPTIONS[scope])}</label></li>`)
+    .map(
+      (scope) =>
+        `<li><label><input type="checkbox" name="scope" value="${scope}" checked> <code>${scope}</code>: ` +
+        `${escape(DESCRIPTIONS[scope])}</label></li>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Authorize ${escape(view.clientName)}</title></head>

@@ -40,9 +40,15 @@ export interface ConsentServiceDeps {
   approvedBy: (grantId: string, keyId: string) => Promise<void>;
 }
 
-const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
+const listOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
 
-export function createConsentService({ server: { provider, resource }, clientMetadata, authenticateKey, approvedBy }: ConsentServiceDeps) {
+export function createConsentService({
+  server: { provider, resource },
+  clientMetadata,
+  authenticateKey,
+  approvedBy,
+}: ConsentServiceDeps) {
   return {
     /** What the request of this client for these scopes (space-separated) asks; a 400 once its client is gone. */
     async request(params: { client_id: string; scope?: string }): Promise<ConsentRequest> {
@@ -69,7 +75,8 @@ export function createConsentService({ server: { provider, resource }, clientMet
       const key = typeof form.apiKey === 'string' ? form.apiKey.trim() : '';
       const principal = looksLikeApiKey(key) ? await authenticateKey(key) : null;
       if (!principal) throw new DomainError('unauthorized', 'That API key is unknown, revoked or expired.');
-      if (!principal.scopes.has('keys:manage')) throw new DomainError('forbidden', 'Use a key with the keys:manage scope.');
+      if (!principal.scopes.has('keys:manage'))
+        throw new DomainError('forbidden', 'Use a key with the keys:manage scope.');
       const approved = listOf(form.scopes).filter((scope): scope is Scope => request.scopes.includes(scope as Scope));
       if (approved.length === 0) throw new DomainError('validation_failed', 'Choose at least one permission, or deny.');
       assertCanGrant(principal, approved);

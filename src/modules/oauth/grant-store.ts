@@ -33,12 +33,17 @@ function toGrant(row: Row, resource: string): OAuthGrant {
 
 export function createGrantStore(db: Queryable, resource: string) {
   /** Grants alive at `now`: the library's rows outlive their expiry until swept. */
-  const live = (now: number) => db('oauth_payloads').where({ model: GRANT }).where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now));
+  const live = (now: number) =>
+    db('oauth_payloads')
+      .where({ model: GRANT })
+      .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now));
 
   return {
     async list(accountId: string, now = Date.now()): Promise<OAuthGrant[]> {
       const rows: Row[] = await live(now).where({ account_id: accountId });
-      return rows.map((row) => toGrant(row, resource)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+      return rows
+        .map((row) => toGrant(row, resource))
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
     },
 
     async find(accountId: string, id: string, now = Date.now()): Promise<OAuthGrant | null> {
@@ -52,7 +57,9 @@ export function createGrantStore(db: Queryable, resource: string) {
 
     /** Ids of the account's grants that this key approved. */
     async approvedBy(accountId: string, keyId: string): Promise<string[]> {
-      const rows: { id: string }[] = await db('oauth_payloads').where({ model: GRANT, account_id: accountId, approved_by_key_id: keyId }).select('id');
+      const rows: { id: string }[] = await db('oauth_payloads')
+        .where({ model: GRANT, account_id: accountId, approved_by_key_id: keyId })
+        .select('id');
       return rows.map((row) => row.id);
     },
 
@@ -62,7 +69,9 @@ export function createGrantStore(db: Queryable, resource: string) {
 
     /** A rotated key's grants pass to its replacement. */
     async moveApprover(accountId: string, fromKeyId: string, toKeyId: string): Promise<void> {
-      await db('oauth_payloads').where({ model: GRANT, account_id: accountId, approved_by_key_id: fromKeyId }).update({ approved_by_key_id: toKeyId });
+      await db('oauth_payloads')
+        .where({ model: GRANT, account_id: accountId, approved_by_key_id: fromKeyId })
+        .update({ approved_by_key_id: toKeyId });
     },
 
     /** Deletes the grant and everything issued under it (codes, refresh tokens); false if none. */

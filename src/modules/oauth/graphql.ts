@@ -17,7 +17,9 @@ declare module '../../graphql/context.ts' {
 type GrantWithClient = OAuthGrant & { clientName: string | null };
 
 const OAuthGrantRef = builder.objectRef<GrantWithClient>('OAuthGrant').implement({
-  description: 'The consent the account gave an OAuth client: the client acts for the account with these scopes until the grant expires or is withdrawn.',
+  description:
+    'The consent the account gave an OAuth client: the client acts for the account with these scopes until the ' +
+    'grant expires or is withdrawn.',
   fields: (t) => ({
     id: t.exposeID('id'),
     clientId: t.exposeID('clientId'),
@@ -25,7 +27,9 @@ const OAuthGrantRef = builder.objectRef<GrantWithClient>('OAuthGrant').implement
     scopes: t.exposeStringList('scopes'),
     approvedByKeyId: t.exposeID('approvedByKeyId', {
       nullable: true,
-      description: 'The API key that approved it; revoking that key withdraws the grant. Null for grants given before this was recorded.',
+      description:
+        'The API key that approved it; revoking that key withdraws the grant. Null for grants given before this was ' +
+        'recorded.',
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (g) => g.createdAt }),
     expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (g) => g.expiresAt }),
@@ -42,7 +46,9 @@ builder.queryFields((t) => ({
     description: 'Every live grant the account gave OAuth clients, newest first. Not paginated.',
     resolve: scoped('keys:manage', async (_root, _args, ctx) => {
       const grants = await ctx.services.oauthGrants.list(ctx.principal);
-      return Promise.all(grants.map(async (grant) => ({ ...grant, clientName: await ctx.services.oauth.clientName(grant.clientId) })));
+      return Promise.all(
+        grants.map(async (grant) => ({ ...grant, clientName: await ctx.services.oauth.clientName(grant.clientId) })),
+      );
     }),
   }),
 }));
@@ -50,7 +56,9 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   revokeOAuthGrant: t.field({
     type: RevokeOAuthGrantPayload,
-    description: 'Withdraws a grant: its refresh tokens end at once, its access tokens are refused (other processes within API_KEY_CACHE_TTL_MS).',
+    description:
+      'Withdraws a grant: its refresh tokens end at once, its access tokens are refused (other processes within ' +
+      'API_KEY_CACHE_TTL_MS).',
     args: { id: t.arg.id({ required: true }) },
     resolve: scoped('keys:manage', async (_root, { id }, ctx) => {
       await ctx.services.oauthGrants.revoke(ctx.principal, String(id));

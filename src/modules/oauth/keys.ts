@@ -22,7 +22,9 @@ const signingKeySchema = z.looseObject({
 
 const keysFileSchema = z.strictObject({
   signing: z.array(signingKeySchema).min(1, 'needs at least one signing key'),
-  cookies: z.array(z.string().min(32, 'a cookie key has at least 32 characters')).min(1, 'needs at least one cookie key'),
+  cookies: z
+    .array(z.string().min(32, 'a cookie key has at least 32 characters'))
+    .min(1, 'needs at least one cookie key'),
 });
 
 export type OAuthKeys = z.output<typeof keysFileSchema>;
@@ -31,7 +33,12 @@ export class OAuthKeysError extends Error {}
 
 export function newSigningKey(): JWK {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { ...privateKey.export({ format: 'jwk' }), kid: `es256-${randomBytes(6).toString('hex')}`, alg: SIGNING_ALG, use: 'sig' };
+  return {
+    ...privateKey.export({ format: 'jwk' }),
+    kid: `es256-${randomBytes(6).toString('hex')}`,
+    alg: SIGNING_ALG,
+    use: 'sig',
+  };
 }
 
 export const newCookieKey = () => randomBytes(32).toString('base64url');
@@ -83,10 +90,16 @@ export interface LegacyKeys {
 export async function loadOAuthKeys(file: string, legacy: LegacyKeys, logger: Logger): Promise<OAuthKeys> {
   if (existsSync(file)) return readKeysFile(file);
   const old = await legacy.take();
-  const keys = old ? { signing: [old.signing], cookies: [old.cookie] } : { signing: [newSigningKey()], cookies: [newCookieKey()] };
+  const keys = old
+    ? { signing: [old.signing], cookies: [old.cookie] }
+    : { signing: [newSigningKey()], cookies: [newCookieKey()] };
   try {
     writeKeysFile(file, keys as OAuthKeys);
-    logger.warn({ file }, `OAuth keys ${old ? 'moved out of the database' : 'created'} into OAUTH_KEYS_FILE; back it up and give every instance the same file`);
+    logger.warn(
+      { file },
+      `OAuth keys ${old ? 'moved out of the database' : 'created'} into OAUTH_KEYS_FILE; back it up and give every ` +
+        `instance the same file`,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }

@@ -13,7 +13,10 @@ import { createProvider } from './provider.ts';
 import { createOAuthService } from './service.ts';
 import { createOAuthStore } from './store.ts';
 
-export type OAuthConfig = Pick<Config, 'oauthIssuer' | 'oauthAccessTokenTtlMs' | 'oauthKeysFile' | 'apiKeyCacheTtlMs' | 'trustProxy'>;
+export type OAuthConfig = Pick<
+  Config,
+  'oauthIssuer' | 'oauthAccessTokenTtlMs' | 'oauthKeysFile' | 'apiKeyCacheTtlMs' | 'trustProxy'
+>;
 
 /** Told after a change other processes must see at once (the invalidation bus, in services.ts). */
 export interface OAuthChangeHooks {
@@ -21,7 +24,17 @@ export interface OAuthChangeHooks {
   onGrantEnded?: (grantId: string) => void;
 }
 
-export async function createOAuth({ db, config, logger, hooks = {} }: { db: Knex; config: OAuthConfig; logger: Logger; hooks?: OAuthChangeHooks }) {
+export async function createOAuth({
+  db,
+  config,
+  logger,
+  hooks = {},
+}: {
+  db: Knex;
+  config: OAuthConfig;
+  logger: Logger;
+  hooks?: OAuthChangeHooks;
+}) {
   const store = createOAuthStore(db);
   const keys = await loadOAuthKeys(
     config.oauthKeysFile,
@@ -38,7 +51,11 @@ export async function createOAuth({ db, config, logger, hooks = {} }: { db: Knex
   // The API is the one resource server: its origin identifies it, and is the tokens' audience.
   const resource = new URL(issuer).origin;
   const verificationKeys = keys.signing.map(({ d: _private, ...publicKey }) => publicKey as JWK);
-  const grants = createGrantsService({ store: createGrantStore(db, resource), cacheTtlMs: config.apiKeyCacheTtlMs, onGrantEnded: hooks.onGrantEnded });
+  const grants = createGrantsService({
+    store: createGrantStore(db, resource),
+    cacheTtlMs: config.apiKeyCacheTtlMs,
+    onGrantEnded: hooks.onGrantEnded,
+  });
   const service = createOAuthService({
     store,
     issuer,

@@ -2,7 +2,12 @@
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
-  export type AdapterPayload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: number };
+  export type AdapterPayload = Record<string, unknown> & {
+    grantId?: string;
+    uid?: string;
+    userCode?: string;
+    consumed?: number;
+  };
 
   export interface Adapter {
     upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void>;
@@ -45,10 +50,18 @@ declare module 'oidc-provider' {
     issuer: string;
     proxy: boolean;
     readonly Grant: new (properties: { accountId: string; clientId: string }) => Grant;
-    readonly Client: { prototype: ClientLike & { compareClientSecret(actual: string): boolean | Promise<boolean> }; find(id: string): Promise<ClientLike | undefined> };
+    readonly Client: {
+      prototype: ClientLike & { compareClientSecret(actual: string): boolean | Promise<boolean> };
+      find(id: string): Promise<ClientLike | undefined>;
+    };
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-    interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    interactionResult(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     on(event: string, listener: (...args: never[]) => void): this;
   }
 

@@ -38,7 +38,11 @@ export interface ProviderOptions {
  * and a public client's own pages, the origins of its redirect URIs. A confidential client's
  * secret has no business in a browser, so other origins stay refused for it.
  */
-export function allowBrowserOrigin(ownOrigin: string, origin: string, client: { clientAuthMethod?: unknown; redirectUris?: unknown }): boolean {
+export function allowBrowserOrigin(
+  ownOrigin: string,
+  origin: string,
+  client: { clientAuthMethod?: unknown; redirectUris?: unknown },
+): boolean {
   if (origin === ownOrigin) return true;
   if (client.clientAuthMethod !== 'none' || !Array.isArray(client.redirectUris)) return false;
   return client.redirectUris.some((uri) => URL.canParse(String(uri)) && new URL(String(uri)).origin === origin);
@@ -61,11 +65,17 @@ export function createProvider(options: ProviderOptions): Provider {
     cookies: { keys: options.cookieKeys, long: cookie, short: cookie },
     // Accounts have no users or passwords; the consent page identifies the account by one of its keys.
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
-    clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'client_secret_basic' },
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      id_token_signed_response_alg: SIGNING_ALG,
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
     // No client_secret_jwt: the stored "secret" is a hash and must never serve as an HMAC key.
     // `none` is for public clients only: a client registered with a secret must present it.
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
-    clientBasedCORS: (_ctx: unknown, origin: string, client: { clientAuthMethod?: unknown; redirectUris?: unknown }) => allowBrowserOrigin(ownOrigin, origin, client),
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { clientAuthMethod?: unknown; redirectUris?: unknown }) =>
+      allowBrowserOrigin(ownOrigin, origin, client),
     // The scopes a client may ever get; our scopes are resource scopes, not OpenID ones.
     extraClientMetadata: { properties: ['allowed_scopes'] },
     scopes: ['offline_access'],
@@ -74,10 +84,15 @@ export function createProvider(options: ProviderOptions): Provider {
     // Plain OAuth, not OpenID's offline_access dance: a client registered with the refresh_token
     // grant gets a refresh token with every code, valid 14 days whatever happens to the
     // consent page's short session (there is no login to log out of).
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
-    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => (token.grantId ? { [GRANT_ID_CLAIM]: token.grantId } : undefined),
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${new URL(options.issuer).pathname.replace(/\/$/, '')}${INTERACTION_PATH}/${interaction.uid}` },
+    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) =>
+      token.grantId ? { [GRANT_ID_CLAIM]: token.grantId } : undefined,
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) =>
+        `${new URL(options.issuer).pathname.replace(/\/$/, '')}${INTERACTION_PATH}/${interaction.uid}`,
+    },
     ttl: {
       AccessToken: ttl,
       ClientCredentials: ttl,
@@ -92,7 +107,11 @@ export function createProvider(options: ProviderOptions): Provider {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       // RFC 7662 and RFC 7009, for the opaque tokens: refresh tokens. A client sees only its own.
-      introspection: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
@@ -103,8 +122,16 @@ export function createProvider(options: ProviderOptions): Provider {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, indicator: string, client: { allowed_scopes?: string }) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`the only resource is ${resource}`);
-          const allowed = (client.allowed_scopes ?? '').split(' ').filter((s) => (SCOPES as readonly string[]).includes(s));
-          return { scope: allowed.join(' '), audience: resource, accessTokenTTL: ttl, accessTokenFormat: 'jwt', jwt: { sign: { alg: SIGNING_ALG } } };
+          const allowed = (client.allowed_scopes ?? '')
+            .split(' ')
+            .filter((s) => (SCOPES as readonly string[]).includes(s));
+          return {
+            scope: allowed.join(' '),
+            audience: resource,
+            accessTokenTTL: ttl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: SIGNING_ALG } },
+          };
         },
       },
     },

@@ -19,10 +19,14 @@ export interface OAuthRouteServices {
   oauthIssuer: string;
 }
 
-export function registerOAuthClientRoutes(router: Router<AppState>, { oauth, oauthGrants: grants, oauthIssuer, auth, json }: RouteEdge & OAuthRouteServices): void {
+export function registerOAuthClientRoutes(
+  router: Router<AppState>,
+  { oauth, oauthGrants: grants, oauthIssuer, auth, json }: RouteEdge & OAuthRouteServices,
+): void {
   const manage = scope('keys:manage');
 
-  // POST /v1/oauth-clients: register a client (scopes, grant types, redirect URIs); the secret (none for a public client) is shown once
+  // POST /v1/oauth-clients: register a client (scopes, grant types, redirect URIs); the secret (none for a public
+  // client) is shown once
   router.post('/oauth-clients', auth, manage, json, async (ctx) => {
     const { client, secret } = await oauth.register(principalOf(ctx), parseInput(createClientSchema, ctx.request.body));
     ctx.status = 201;
@@ -58,7 +62,8 @@ export function registerOAuthClientRoutes(router: Router<AppState>, { oauth, oau
     ctx.body = await present(await grants.get(principalOf(ctx), ctx.params.id!));
   });
 
-  // DELETE /v1/oauth-grants/:id: withdraw a grant; its refresh tokens end at once, its access tokens too (other processes within API_KEY_CACHE_TTL_MS)
+  // DELETE /v1/oauth-grants/:id: withdraw a grant; its refresh tokens end at once, its access tokens too (other
+  // processes within API_KEY_CACHE_TTL_MS)
   router.delete('/oauth-grants/:id', auth, manage, async (ctx) => {
     await grants.revoke(principalOf(ctx), ctx.params.id!);
     ctx.status = 204;

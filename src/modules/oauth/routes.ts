@@ -42,15 +42,28 @@ function sendPage(ctx: AppContext, status: number, view: ConsentView): void {
   ctx.body = consentPage(view);
 }
 
-export function createConsentRouter({ provider, consent }: { provider: Provider; consent: ConsentService }): Router<AppState> {
+export function createConsentRouter({
+  provider,
+  consent,
+}: {
+  provider: Provider;
+  consent: ConsentService;
+}): Router<AppState> {
   const router = new Router<AppState>({ prefix: OAUTH_PATH + INTERACTION_PATH });
 
   /** The interaction of this browser (its cookie) and what its client asks for. */
   async function load(ctx: AppContext) {
     const details: InteractionDetails = await provider.interactionDetails(ctx.req, ctx.res);
-    if (details.uid !== ctx.params.uid) throw new DomainError('bad_request', 'This consent page belongs to another authorization request.');
+    if (details.uid !== ctx.params.uid)
+      throw new DomainError('bad_request', 'This consent page belongs to another authorization request.');
     const request = await consent.request(details.params);
-    const view: ConsentView = { action: ctx.path, clientName: request.clientName, clientId: request.clientId, scopes: request.scopes, offline: request.offline };
+    const view: ConsentView = {
+      action: ctx.path,
+      clientName: request.clientName,
+      clientId: request.clientId,
+      scopes: request.scopes,
+      offline: request.offline,
+    };
     return { request, view };
   }
 
@@ -77,10 +90,14 @@ export function createConsentRouter({ provider, consent }: { provider: Provider;
     try {
       approval = await consent.approve(request, { apiKey: form.api_key, scopes: form.scope });
     } catch (err) {
-      if (err instanceof DomainError && PAGE_ERRORS.has(err.kind)) return sendPage(ctx, err.status, { ...view, error: err.message });
+      if (err instanceof DomainError && PAGE_ERRORS.has(err.kind))
+        return sendPage(ctx, err.status, { ...view, error: err.message });
       throw err;
     }
-    ctx.state.log.info({ account_id: approval.accountId, client_id: request.clientId, scopes: approval.scopes }, 'OAuth consent given');
+    ctx.state.log.info(
+      { account_id: approval.accountId, client_id: request.clientId, scopes: approval.scopes },
+      'OAuth consent given',
+    );
     return finish(ctx, { login: { accountId: approval.accountId }, consent: { grantId: approval.grantId } });
   });
 

@@ -31,7 +31,10 @@ export interface OAuthServiceDeps {
   resource: string;
   /** Public JWKs of every signing key in the key file: a token signed by any of them verifies. */
   verificationKeys: JWK[];
-  /** How long a client lookup is trusted; bounds how long a deleted client's tokens work elsewhere when no invalidation arrives. */
+  /**
+   * How long a client lookup is trusted; bounds how long a deleted client's tokens work elsewhere when no invalidation
+   * arrives.
+   */
   cacheTtlMs: number;
   /** Told after a client was deleted, so other processes drop it too. */
   onClientDeleted?: (clientId: string) => void;
@@ -41,7 +44,15 @@ export interface OAuthServiceDeps {
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export function createOAuthService({ store, issuer, resource, verificationKeys, cacheTtlMs, grantIsLive, onClientDeleted }: OAuthServiceDeps) {
+export function createOAuthService({
+  store,
+  issuer,
+  resource,
+  verificationKeys,
+  cacheTtlMs,
+  grantIsLive,
+  onClientDeleted,
+}: OAuthServiceDeps) {
   const jwks = createLocalJWKSet({ keys: verificationKeys });
   // Client id -> client (or null once known to be gone).
   const clients = new LRUCache<string, { client: OAuthClient | null }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
@@ -157,7 +168,12 @@ export function createOAuthService({ store, issuer, resource, verificationKeys, 
       if (token.length > 4096 || !JWT_SHAPE.test(token)) return null;
       let claims;
       try {
-        ({ payload: claims } = await jwtVerify(token, jwks, { issuer, audience: resource, typ: 'at+jwt', algorithms: [SIGNING_ALG] }));
+        ({ payload: claims } = await jwtVerify(token, jwks, {
+          issuer,
+          audience: resource,
+          typ: 'at+jwt',
+          algorithms: [SIGNING_ALG],
+        }));
       } catch {
         return null;
       }
@@ -165,9 +181,16 @@ export function createOAuthService({ store, issuer, resource, verificationKeys, 
       const client = clientId ? await cachedClient(clientId) : null;
       if (!client || typeof claims.sub !== 'string') return null;
       // A token from a grant (the authorization code flow) ends with its grant.
-      if (claims[GRANT_ID_CLAIM] !== undefined && !(typeof claims[GRANT_ID_CLAIM] === 'string' && (await grantIsLive(claims[GRANT_ID_CLAIM])))) return null;
+      if (
+        claims[GRANT_ID_CLAIM] !== undefined &&
+        !(typeof claims[GRANT_ID_CLAIM] === 'string' && (await grantIsLive(claims[GRANT_ID_CLAIM])))
+      )
+        return null;
       const allowed = new Set(client.scopes);
-      const scopes = String(claims.scope ?? '').split(' ').filter(isScope).filter((scope) => allowed.has(scope));
+      const scopes = String(claims.scope ?? '')
+        .split(' ')
+        .filter(isScope)
+        .filter((scope) => allowed.has(scope));
       const accountId = claims.sub === client.id ? client.accountId : claims.sub;
       return Object.freeze({ accountId, keyId: client.id, scopes: new Set(scopes) });
     },

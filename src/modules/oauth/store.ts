@@ -71,7 +71,12 @@ export function createOAuthStore(db: Queryable) {
     },
 
     async listClients(accountId: string): Promise<OAuthClient[]> {
-      const rows = await db('oauth_clients').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      const rows = await db('oauth_clients')
+        .where({ account_id: accountId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
       return rows.map(toClient);
     },
 
@@ -81,7 +86,10 @@ export function createOAuthStore(db: Queryable) {
 
     /** The keys versions before OAUTH_KEYS_FILE kept in the database, if any are left. */
     async legacyKeys(): Promise<{ signing: Record<string, unknown>; cookie: string } | null> {
-      const rows: { id: string; value: string }[] = await db('oauth_secrets').whereIn('id', [LEGACY_SIGNING_KEY, LEGACY_COOKIE_KEY]);
+      const rows: { id: string; value: string }[] = await db('oauth_secrets').whereIn('id', [
+        LEGACY_SIGNING_KEY,
+        LEGACY_COOKIE_KEY,
+      ]);
       const value = (id: string) => rows.find((row) => row.id === id)?.value;
       const signing = value(LEGACY_SIGNING_KEY);
       const cookie = value(LEGACY_COOKIE_KEY);

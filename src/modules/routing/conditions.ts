@@ -38,7 +38,6 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day HH:MM, 00:00 to 23:59');
 const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-12-01T00:00:00Z' });
 
@@ -48,19 +47,34 @@ export const conditionsSchema = z
       .array(countryCode)
       .min(1, 'name at least one country')
       .max(250)
-      .meta({ description: 'ISO 3166-1 alpha-2 codes (any case; stored upper case). Matches when the scan comes from one of them.', example: ['US', 'CA'] }),
+      .meta({
+        description:
+          'ISO 3166-1 alpha-2 codes (any case; stored upper case). Matches when the scan comes from one of them.',
+        example: ['US', 'CA'],
+      }),
     devices: z
       .array(deviceSchema)
       .min(1, 'name at least one device')
       .max(DEVICES.length)
-      .meta({ description: '`ios` and `android` match the operating system (iPads count as ios); `desktop`, `mobile` and `tablet` the kind of device.', example: ['ios'] }),
+      .meta({
+        description:
+          '`ios` and `android` match the operating system (iPads count as ios); `desktop`, `mobile` and `tablet` ' +
+          'the kind of device.',
+        example: ['ios'],
+      }),
     days: z
       .array(daySchema)
       .min(1, 'name at least one day')
       .max(7)
       .meta({ description: 'Days of the week in `timezone`.', example: ['mon', 'tue', 'wed', 'thu', 'fri'] }),
-    from: clock.meta({ description: 'Start of a daily window, HH:MM in `timezone`; goes with `to`.', example: '09:00' }),
-    to: clock.meta({ description: 'End of the window (exclusive). A window may pass midnight (22:00 to 02:00).', example: '17:30' }),
+    from: clock.meta({
+      description: 'Start of a daily window, HH:MM in `timezone`; goes with `to`.',
+      example: '09:00',
+    }),
+    to: clock.meta({
+      description: 'End of the window (exclusive). A window may pass midnight (22:00 to 02:00).',
+      example: '17:30',
+    }),
     timezone: z
       .string()
       .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')
@@ -74,16 +88,25 @@ export const conditionsSchema = z
       )
       .min(1, 'name at least one language')
       .max(50)
-      .meta({ description: 'Primary language tags; matches the visitor’s most preferred language (Accept-Language).', example: ['de', 'fr'] }),
+      .meta({
+        description: 'Primary language tags; matches the visitor’s most preferred language (Accept-Language).',
+        example: ['de', 'fr'],
+      }),
     cidrs: z
       .array(z.string().refine((v) => parseCidr(v) !== null, 'must be an IP address or CIDR such as 203.0.113.0/24'))
       .min(1, 'name at least one address range')
       .max(100)
-      .meta({ description: 'IPv4 or IPv6 addresses or ranges the visitor’s address must be in.', example: ['203.0.113.0/24', '2001:db8::/32'] }),
+      .meta({
+        description: 'IPv4 or IPv6 addresses or ranges the visitor’s address must be in.',
+        example: ['203.0.113.0/24', '2001:db8::/32'],
+      }),
     params: z
       .record(z.string().min(1).max(100), z.string().max(500))
       .refine((params) => Object.keys(params).length > 0, 'name at least one query parameter')
-      .meta({ description: 'Query parameters the scan URL must carry with exactly these values (every one of them).', example: { src: 'flyer' } }),
+      .meta({
+        description: 'Query parameters the scan URL must carry with exactly these values (every one of them).',
+        example: { src: 'flyer' },
+      }),
     after: instant.meta({ description: 'Matches from this instant on.', example: '2026-12-01T00:00:00Z' }),
     before: instant.meta({ description: 'Matches until this instant (exclusive).', example: '2027-01-01T00:00:00Z' }),
     weights: z
@@ -91,7 +114,9 @@ export const conditionsSchema = z
       .min(2, 'a split needs at least two destinations')
       .max(20)
       .meta({
-        description: 'A split rule’s destinations: each visitor is sent to one of them with a probability proportional to its weight, and to the same one on every scan.',
+        description:
+          'A split rule’s destinations: each visitor is sent to one of them with a probability proportional to its ' +
+          'weight, and to the same one on every scan.',
         example: [
           { destination: 'https://example.com/a', weight: 1 },
           { destination: 'https://example.com/b', weight: 3 },
@@ -101,7 +126,11 @@ export const conditionsSchema = z
   .partial()
   .superRefine((c, ctx) => {
     if ((c.from === undefined) !== (c.to === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [c.from === undefined ? 'from' : 'to'], message: 'from and to go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [c.from === undefined ? 'from' : 'to'],
+        message: 'from and to go together',
+      });
     }
     if (c.from !== undefined && c.from === c.to) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: 'must differ from from (an empty window never matches)' });
@@ -116,7 +145,9 @@ export const conditionsSchema = z
   .meta({
     id: 'RuleConditions',
     description:
-      'What a scan must match. The rule’s `type` requires its own fields (geo: countries; device: devices; time: days or from/to; language: languages; ip: cidrs; query: params; schedule: after or before; split: weights); fields of other dimensions may be added, and then all must match.',
+      'What a scan must match. The rule’s `type` requires its own fields (geo: countries; device: devices; time: ' +
+      'days or from/to; language: languages; ip: cidrs; query: params; schedule: after or before; split: ' +
+      'weights); fields of other dimensions may be added, and then all must match.',
   });
 
 export type Conditions = z.output<typeof conditionsSchema>;

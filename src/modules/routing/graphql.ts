@@ -16,8 +16,15 @@ declare module '../../graphql/context.ts' {
   }
 }
 
-const RuleTypeEnum = builder.enumType('RoutingRuleType', { description: 'The dimension a rule is about; its conditions must hold that dimension’s fields.', values: ruleTypeSchema.options });
-const DeviceEnum = builder.enumType('Device', { description: 'ios and android match the operating system (iPads count as ios); desktop, mobile and tablet the kind of device.', values: deviceSchema.options });
+const RuleTypeEnum = builder.enumType('RoutingRuleType', {
+  description: 'The dimension a rule is about; its conditions must hold that dimension’s fields.',
+  values: ruleTypeSchema.options,
+});
+const DeviceEnum = builder.enumType('Device', {
+  description:
+    'ios and android match the operating system (iPads count as ios); desktop, mobile and tablet the kind of device.',
+  values: deviceSchema.options,
+});
 const WeekdayEnum = builder.enumType('Weekday', { values: daySchema.options });
 
 type NameValue = { name: string; value: string };
@@ -58,7 +65,10 @@ export const RuleRef = builder.objectRef<Rule>('RoutingRule').implement({
     type: t.expose('type', { type: RuleTypeEnum }),
     priority: t.exposeInt('priority'),
     conditions: t.field({ type: ConditionsRef, resolve: (rule) => rule.conditions }),
-    condition: t.string({ description: "Inline form, e.g. 'country:US & device:ios'.", resolve: (rule) => formatInlineCondition(rule.type, rule.conditions) }),
+    condition: t.string({
+      description: "Inline form, e.g. 'country:US & device:ios'.",
+      resolve: (rule) => formatInlineCondition(rule.type, rule.conditions),
+    }),
     destination: t.exposeString('destination', { nullable: true, description: 'Null for split rules.' }),
   }),
 });
@@ -98,7 +108,11 @@ const ConditionsInput = builder.inputType('RuleConditionsInput', {
 const RuleInput = builder.inputType('RoutingRuleInput', {
   fields: (t) => ({
     ruleId: t.string({ required: false, description: 'The id as read back: kept when it names a rule of this code.' }),
-    type: t.field({ type: RuleTypeEnum, required: true, description: 'geo, device, time, language, ip, query, schedule or split' }),
+    type: t.field({
+      type: RuleTypeEnum,
+      required: true,
+      description: 'geo, device, time, language, ip, query, schedule or split',
+    }),
     priority: t.int({ required: false }),
     conditions: t.field({ type: ConditionsInput, required: true }),
     destination: t.string({ required: false }),
@@ -133,7 +147,11 @@ const SimulatedScanInput = builder.inputType('SimulatedScanInput', {
 });
 
 const EvaluationRef = builder.objectRef<ResolveAnswer['evaluations'][number]>('RuleEvaluation').implement({
-  fields: (t) => ({ ruleId: t.exposeID('rule_id'), matched: t.exposeBoolean('matched'), reasons: t.exposeStringList('reasons') }),
+  fields: (t) => ({
+    ruleId: t.exposeID('rule_id'),
+    matched: t.exposeBoolean('matched'),
+    reasons: t.exposeStringList('reasons'),
+  }),
 });
 
 const ScanFactsRef = builder.objectRef<ResolveAnswer['facts']>('SimulatedScanFacts').implement({
@@ -161,7 +179,6 @@ const ExplanationRef = builder.objectRef<ResolveAnswer>('RoutingExplanation').im
 const toRecord = (pairs: readonly NameValue[] | null | undefined) =>
   pairs ? Object.fromEntries(pairs.map((p) => [p.name, p.value])) : undefined;
 
-
 type RuleInputShape = typeof RuleInput.$inferInput;
 const toRuleBody = (rule: RuleInputShape) =>
   compact({ ...rule, conditions: compact({ ...rule.conditions, params: toRecord(rule.conditions.params) }) });
@@ -169,14 +186,26 @@ const toRuleBody = (rule: RuleInputShape) =>
 builder.queryFields((t) => ({
   resolveRouting: t.field({
     type: ExplanationRef,
-    description: 'Where a simulated scan of the code would go, and why each rule did or did not match. Records nothing.',
+    description:
+      'Where a simulated scan of the code would go, and why each rule did or did not match. Records nothing.',
     args: { codeId: t.arg.id({ required: true }), scan: t.arg({ type: SimulatedScanInput, required: true }) },
     resolve: scoped('codes:read', (_root, { codeId, scan }, ctx) =>
       ctx.services.routing.resolve(
         ctx.principal,
         String(codeId),
-        parseInput(resolveRequestSchema, compact({ ip: scan.ip, country: scan.country, user_agent: scan.userAgent, accept_language: scan.acceptLanguage, time: scan.time, query: toRecord(scan.query) })),
-      )),
+        parseInput(
+          resolveRequestSchema,
+          compact({
+            ip: scan.ip,
+            country: scan.country,
+            user_agent: scan.userAgent,
+            accept_language: scan.acceptLanguage,
+            time: scan.time,
+            query: toRecord(scan.query),
+          }),
+        ),
+      ),
+    ),
   }),
 }));
 
@@ -190,12 +219,19 @@ builder.mutationFields((t) => ({
       rules: t.arg({ type: [RuleInput], required: true }),
     },
     resolve: scoped('codes:write', (_root, { codeId, enabled, rules }, ctx) =>
-      ctx.services.routing.replace(ctx.principal, String(codeId), parseInput(replaceRoutingSchema, compact({ enabled, rules: rules.map(toRuleBody) })))),
+      ctx.services.routing.replace(
+        ctx.principal,
+        String(codeId),
+        parseInput(replaceRoutingSchema, compact({ enabled, rules: rules.map(toRuleBody) })),
+      ),
+    ),
   }),
   addRoutingRule: t.field({
     type: RuleRef,
     args: { codeId: t.arg.id({ required: true }), input: t.arg({ type: RuleInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { codeId, input }, ctx) => ctx.services.routing.addRule(ctx.principal, String(codeId), parseInput(ruleSchema, toRuleBody(input)))),
+    resolve: scoped('codes:write', (_root, { codeId, input }, ctx) =>
+      ctx.services.routing.addRule(ctx.principal, String(codeId), parseInput(ruleSchema, toRuleBody(input))),
+    ),
   }),
   removeRoutingRule: t.field({
     type: builder.objectRef<{ deletedRuleId: string }>('RemoveRoutingRulePayload').implement({

@@ -23,7 +23,11 @@ const DIMENSIONS: Record<string, RuleType> = {
 
 export class InlineSyntaxError extends Error {}
 
-const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 function parseDays(token: string): Day[] | null {
   if (token === '*') return [...DAYS];
@@ -51,12 +55,15 @@ function parseTime(value: string): Conditions {
       conditions.to = window[2];
       continue;
     }
-    const days = /^[a-z*,-]+$/i.test(token) && !token.includes('/') && token.toUpperCase() !== 'UTC' ? parseDays(token) : null;
+    const days =
+      /^[a-z*,-]+$/i.test(token) && !token.includes('/') && token.toUpperCase() !== 'UTC' ? parseDays(token) : null;
     if (days) conditions.days = days;
     else conditions.timezone = token;
   }
   if (!conditions.days && !conditions.from) {
-    throw new InlineSyntaxError("time needs days (mon-fri, sat,sun) and/or a window (09:00-17:30), e.g. 'time:mon-fri 09:00-17:30 Europe/Berlin'");
+    throw new InlineSyntaxError(
+      "time needs days (mon-fri, sat,sun) and/or a window (09:00-17:30), e.g. 'time:mon-fri 09:00-17:30 Europe/Berlin'",
+    );
   }
   conditions.timezone ??= 'UTC';
   return conditions;
@@ -91,7 +98,10 @@ function parsePart(dimension: string, value: string): Conditions {
  * Parses an inline condition into a rule type and conditions (not yet validated: the caller
  * runs them through conditionsSchema). Throws InlineSyntaxError with a message for the user.
  */
-export function parseInlineCondition(condition: string, weights?: unknown): { type: RuleType; conditions: Record<string, unknown> } {
+export function parseInlineCondition(
+  condition: string,
+  weights?: unknown,
+): { type: RuleType; conditions: Record<string, unknown> } {
   const parts = condition.split('&').map((p) => p.trim());
   let type: RuleType | undefined;
   const merged: Record<string, unknown> = {};

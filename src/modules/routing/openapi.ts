@@ -17,8 +17,18 @@ const replaceBody = replaceRoutingSchema.meta({
     enabled: true,
     rules: [
       { condition: 'country:DE,AT & device:ios', destination: 'https://example.de/ios' },
-      { type: 'time', conditions: { days: ['sat', 'sun'], timezone: 'Europe/Berlin' }, destination: 'https://example.com/weekend' },
-      { condition: 'split', weights: [{ destination: 'https://example.com/a', weight: 1 }, { destination: 'https://example.com/b', weight: 1 }] },
+      {
+        type: 'time',
+        conditions: { days: ['sat', 'sun'], timezone: 'Europe/Berlin' },
+        destination: 'https://example.com/weekend',
+      },
+      {
+        condition: 'split',
+        weights: [
+          { destination: 'https://example.com/a', weight: 1 },
+          { destination: 'https://example.com/b', weight: 1 },
+        ],
+      },
     ],
   },
 });
@@ -28,14 +38,18 @@ const NOT_URL_CODE = 'A static code (which has no routing) is a 422.';
 export const routingOpenApi: OpenApiModule = {
   tag: {
     name: TAG,
-    description: 'Routing rules of url codes: each scan goes to the destination of the first rule it matches (by country, device, time, language, address, query, date or a weighted split), else to the code’s own destination.',
+    description:
+      'Routing rules of url codes: each scan goes to the destination of the first rule it matches (by country, ' +
+      'device, time, language, address, query, date or a weighted split), else to the code’s own destination.',
   },
   paths: {
     '/codes/{id}/routing': {
       get: operation({
         operationId: 'getRouting',
         summary: 'Get a code’s routing',
-        description: `The enabled flag and every rule in evaluation order, in the full shape with its inline form. ${NOT_URL_CODE}`,
+        description:
+          `The enabled flag and every rule in evaluation order, in the full shape with its inline form. ` +
+          `${NOT_URL_CODE}`,
         tag: TAG,
         scope: 'codes:read',
         requestParams: { path: codeParams },
@@ -46,7 +60,10 @@ export const routingOpenApi: OpenApiModule = {
         operationId: 'replaceRouting',
         summary: 'Replace a code’s routing',
         description:
-          'Replaces every rule, and the enabled flag, at once: either all of it is stored or, on a 422, nothing. Each rule may be in the inline or the full shape, so what GET answers can be sent back once `ruleId` is removed (and, for the full shape, `condition`, and a split rule’s null `destination`). The rules get new ids. ' +
+          'Replaces every rule, and the enabled flag, at once: either all of it is stored or, on a 422, nothing. ' +
+          'Each rule may be in the inline or the full shape, so what GET answers can be sent back once `ruleId` ' +
+          'is removed (and, for the full shape, `condition`, and a split rule’s null `destination`). The rules ' +
+          'get new ids. ' +
           NOT_URL_CODE,
         tag: TAG,
         scope: 'codes:write',
@@ -60,7 +77,10 @@ export const routingOpenApi: OpenApiModule = {
       post: operation({
         operationId: 'addRoutingRule',
         summary: 'Add a rule',
-        description: `Adds one rule in the full shape; without a priority it runs after every existing rule. The first rule of a code that never had rules switches routing on. A code has at most ${MAX_RULES_PER_CODE} rules; one more is a 422, as is a static code.`,
+        description:
+          `Adds one rule in the full shape; without a priority it runs after every existing rule. The ` +
+          `first rule of a code that never had rules switches routing on. A code has at most ${MAX_RULES_PER_CODE} ` +
+          `rules; one more is a 422, as is a static code.`,
         tag: TAG,
         scope: 'codes:write',
         requestParams: { path: codeParams },
@@ -85,7 +105,9 @@ export const routingOpenApi: OpenApiModule = {
       post: operation({
         operationId: 'resolveRouting',
         summary: 'Simulate a scan',
-        description: `Where a scan with these facts would go, and why each rule did or did not match. Evaluates the rules also when routing is disabled (each then says so). Records nothing. ${NOT_URL_CODE}`,
+        description:
+          `Where a scan with these facts would go, and why each rule did or did not match. Evaluates the ` +
+          `rules also when routing is disabled (each then says so). Records nothing. ${NOT_URL_CODE}`,
         tag: TAG,
         scope: 'codes:read',
         requestParams: { path: codeParams },

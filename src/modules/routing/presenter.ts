@@ -14,14 +14,21 @@ export const inlineRuleResourceSchema = z
   .object({
     ruleId: z.string().meta({ example: 'rule_8dK2pQ7wZ1' }),
     condition: z.string().meta({ description: 'The rule in inline syntax.', example: 'country:US' }),
-    destination: z.string().nullable().meta({ description: 'Null for split rules, which send scans to their weights.' }),
+    destination: z
+      .string()
+      .nullable()
+      .meta({ description: 'Null for split rules, which send scans to their weights.' }),
     weights: weightsSchema.optional(),
   })
   .meta({ id: 'InlineRule', description: 'A routing rule as it appears inside a code.' });
 export type InlineRuleJson = z.output<typeof inlineRuleResourceSchema>;
 
 export function presentInlineRule(rule: Rule): InlineRuleJson {
-  const json: InlineRuleJson = { ruleId: rule.id, condition: formatInlineCondition(rule.type, rule.conditions), destination: rule.destination };
+  const json: InlineRuleJson = {
+    ruleId: rule.id,
+    condition: formatInlineCondition(rule.type, rule.conditions),
+    destination: rule.destination,
+  };
   if (rule.conditions.weights) json.weights = rule.conditions.weights;
   return json;
 }
@@ -51,7 +58,10 @@ export const ruleResourceSchema = z
     type: z.enum(RULE_TYPES),
     priority: z.int().meta({ description: 'Lower runs first.', example: 1 }),
     conditions: storedConditionsSchema,
-    destination: z.string().nullable().meta({ description: 'Null for split rules, which send scans to their weights.', example: 'https://example.com/na' }),
+    destination: z.string().nullable().meta({
+      description: 'Null for split rules, which send scans to their weights.',
+      example: 'https://example.com/na',
+    }),
     condition: z.string().meta({ description: 'The same rule in inline syntax.', example: 'country:US,CA' }),
   })
   .meta({ id: 'Rule', description: 'A routing rule in the full shape, with its inline form.' });
@@ -70,8 +80,12 @@ export function presentRule(rule: Rule): RuleJson {
 
 export const routingResourceSchema = z
   .object({
-    enabled: z.boolean().meta({ description: 'When false, every scan goes to the code’s own destination; the rules are kept.' }),
-    rules: z.array(ruleResourceSchema).meta({ description: 'In evaluation order: by priority, then in the order they were added.' }),
+    enabled: z
+      .boolean()
+      .meta({ description: 'When false, every scan goes to the code’s own destination; the rules are kept.' }),
+    rules: z
+      .array(ruleResourceSchema)
+      .meta({ description: 'In evaluation order: by priority, then in the order they were added.' }),
   })
   .meta({ id: 'Routing' });
 export type RoutingJson = z.output<typeof routingResourceSchema>;
@@ -84,13 +98,19 @@ export function presentRouting(routing: Routing): RoutingJson {
 export const resolutionResourceSchema = z
   .object({
     destination: z.string().meta({ description: 'Where the scan would be sent.', example: 'https://example.de/ios' }),
-    ruleId: z.string().nullable().meta({ description: 'The rule that decided; null when none matched and the code’s own destination applies.', example: 'rule_8dK2pQ7wZ1' }),
+    ruleId: z.string().nullable().meta({
+      description: 'The rule that decided; null when none matched and the code’s own destination applies.',
+      example: 'rule_8dK2pQ7wZ1',
+    }),
     evaluations: z
       .array(
         z.object({
           rule_id: z.string().meta({ example: 'rule_8dK2pQ7wZ1' }),
           matched: z.boolean(),
-          reasons: z.array(z.string()).meta({ description: 'One per condition that did not match; empty on a match.', example: ['country FR is not one of DE, AT'] }),
+          reasons: z.array(z.string()).meta({
+            description: 'One per condition that did not match; empty on a match.',
+            example: ['country FR is not one of DE, AT'],
+          }),
         }),
       )
       .meta({ description: 'Every rule in evaluation order, also those after the first match.' }),
@@ -101,7 +121,9 @@ export const resolutionResourceSchema = z
         os: z.string().nullable().meta({ example: 'iOS' }),
         browser: z.string().nullable().meta({ example: 'Safari' }),
         is_bot: z.boolean(),
-        languages: z.array(z.string()).meta({ description: 'Primary language tags, most preferred first.', example: ['de', 'en'] }),
+        languages: z
+          .array(z.string())
+          .meta({ description: 'Primary language tags, most preferred first.', example: ['de', 'en'] }),
         time: z.iso.datetime(),
       })
       .meta({ description: 'What the simulated scan was taken to be.' }),

@@ -13,7 +13,10 @@ export interface ScanFacts {
   now: Date;
   /** ISO 3166-1 alpha-2, upper case, or null when unknown. */
   country: string | null;
-  /** type as bowser's platform type ('mobile', 'tablet', 'desktop', 'tv', 'bot'); os as bowser names it ('iOS', 'Android', ...). */
+  /**
+   * type as bowser's platform type ('mobile', 'tablet', 'desktop', 'tv', 'bot'); os as bowser names it ('iOS',
+   * 'Android', ...).
+   */
   device: { type: string | null; os: string | null };
   /** Primary language subtags, lower case, most preferred first; may be empty. */
   languages: string[];
@@ -94,7 +97,8 @@ function compileConditions(c: Conditions): Condition[] {
     const countries = new Set(c.countries);
     out.push({
       test: (f) => f.country !== null && countries.has(f.country),
-      describe: (f) => (f.country === null ? 'country unknown' : `country ${f.country} is not one of ${list(c.countries!)}`),
+      describe: (f) =>
+        f.country === null ? 'country unknown' : `country ${f.country} is not one of ${list(c.countries!)}`,
     });
   }
   if (c.devices) {
@@ -102,7 +106,8 @@ function compileConditions(c: Conditions): Condition[] {
     out.push({
       test: (f) => devices.some((d) => deviceMatches(d, f)),
       describe: (f) =>
-        `device ${(f.device.os ?? 'unknown').toLowerCase()}/${f.device.type ?? 'unknown'} is not one of ${list(devices)}`,
+        `device ${(f.device.os ?? 'unknown').toLowerCase()}/${f.device.type ?? 'unknown'} is not one of ` +
+        `${list(devices)}`,
     });
   }
   if (c.days || c.from !== undefined) {

@@ -8,7 +8,10 @@ import { presentRouting, presentRule } from './presenter.ts';
 import { replaceRoutingSchema, resolveRequestSchema, ruleSchema } from './schemas.ts';
 import type { RoutingService } from './service.ts';
 
-export function registerRoutingRoutes(router: Router<AppState>, { auth, json, routing }: RouteEdge & { routing: RoutingService }): void {
+export function registerRoutingRoutes(
+  router: Router<AppState>,
+  { auth, json, routing }: RouteEdge & { routing: RoutingService },
+): void {
   // GET /v1/codes/:id/routing: enabled flag and every rule, in evaluation order
   router.get('/codes/:id/routing', auth, scope('codes:read'), async (ctx) => {
     ctx.body = presentRouting(await routing.get(principalOf(ctx), ctx.params.id!));
@@ -16,7 +19,9 @@ export function registerRoutingRoutes(router: Router<AppState>, { auth, json, ro
 
   // PUT /v1/codes/:id/routing: replace the whole rule set atomically
   router.put('/codes/:id/routing', auth, scope('codes:write'), json, async (ctx) => {
-    ctx.body = presentRouting(await routing.replace(principalOf(ctx), ctx.params.id!, parseInput(replaceRoutingSchema, ctx.request.body)));
+    ctx.body = presentRouting(
+      await routing.replace(principalOf(ctx), ctx.params.id!, parseInput(replaceRoutingSchema, ctx.request.body)),
+    );
   });
 
   // POST /v1/codes/:id/routing/rules: add one rule
@@ -34,6 +39,10 @@ export function registerRoutingRoutes(router: Router<AppState>, { auth, json, ro
 
   // POST /v1/codes/:id/routing/resolve: explain where a simulated scan would go; records nothing
   router.post('/codes/:id/routing/resolve', auth, scope('codes:read'), json, async (ctx) => {
-    ctx.body = await routing.resolve(principalOf(ctx), ctx.params.id!, parseInput(resolveRequestSchema, ctx.request.body));
+    ctx.body = await routing.resolve(
+      principalOf(ctx),
+      ctx.params.id!,
+      parseInput(resolveRequestSchema, ctx.request.body),
+    );
   });
 }

@@ -39,7 +39,11 @@ export interface SimulatedVisitor {
 }
 
 /** The scans module's reading of a request (User-Agent, Accept-Language, GeoIP); services.ts hands it in. */
-export type SimulatedVisitorOf = (request: { ip: string | null; userAgent: string | undefined; acceptLanguage: string | undefined }) => SimulatedVisitor;
+export type SimulatedVisitorOf = (request: {
+  ip: string | null;
+  userAgent: string | undefined;
+  acceptLanguage: string | undefined;
+}) => SimulatedVisitor;
 
 export interface RoutingServiceDeps {
   db: Knex;
@@ -51,7 +55,15 @@ export interface RoutingServiceDeps {
 }
 
 export interface ResolveAnswer extends Explanation {
-  facts: { country: string | null; device: string | null; os: string | null; browser: string | null; is_bot: boolean; languages: string[]; time: string };
+  facts: {
+    country: string | null;
+    device: string | null;
+    os: string | null;
+    browser: string | null;
+    is_bot: boolean;
+    languages: string[];
+    time: string;
+  };
 }
 
 export function createRoutingService({ db, codes, routing, visitorOf, onCodeChanged }: RoutingServiceDeps) {
@@ -60,7 +72,9 @@ export function createRoutingService({ db, codes, routing, visitorOf, onCodeChan
     const code = await codes.find(principal.accountId, codeId, trx);
     if (!code) throw notFound('code', codeId);
     if (code.type !== 'url') {
-      throw validationFailed([{ path: 'routing', message: `applies to url codes only; a ${code.type} code encodes its content directly` }]);
+      throw validationFailed([
+        { path: 'routing', message: `applies to url codes only; a ${code.type} code encodes its content directly` },
+      ]);
     }
     return code as RoutedCode & { slug: string; content: string };
   }
@@ -69,7 +83,12 @@ export function createRoutingService({ db, codes, routing, visitorOf, onCodeChan
    * Runs a change to a code's rules in a transaction, bumps updated_at (and the enabled flag
    * when given), then drops the cached code.
    */
-  async function change<T>(principal: Principal, codeId: string, fn: (trx: Knex.Transaction) => Promise<T>, routingEnabled?: boolean): Promise<T> {
+  async function change<T>(
+    principal: Principal,
+    codeId: string,
+    fn: (trx: Knex.Transaction) => Promise<T>,
+    routingEnabled?: boolean,
+  ): Promise<T> {
     const { result, code } = await inTransaction(db, async (trx) => {
       const code = await codeOf(principal, codeId, trx);
       const result = await fn(trx);
@@ -92,7 +111,12 @@ export function createRoutingService({ db, codes, routing, visitorOf, onCodeChan
     async replace(principal: Principal, codeId: string, body: ReplaceRoutingInput): Promise<Routing> {
       // Like create: rules given without `enabled` are meant to work.
       const enabled = body.enabled ?? body.rules.length > 0;
-      return change(principal, codeId, async (trx) => ({ enabled, rules: await routing.replaceRules(codeId, body.rules, trx) }), enabled);
+      return change(
+        principal,
+        codeId,
+        async (trx) => ({ enabled, rules: await routing.replaceRules(codeId, body.rules, trx) }),
+        enabled,
+      );
     },
 
     /** Adds one rule; without a priority it goes after every existing rule. */
@@ -140,7 +164,15 @@ export function createRoutingService({ db, codes, routing, visitorOf, onCodeChan
       });
       return {
         ...explanation,
-        facts: { country, device: visitor.device, os: visitor.os, browser: visitor.browser, is_bot: visitor.isBot, languages, time: now.toISOString() },
+        facts: {
+          country,
+          device: visitor.device,
+          os: visitor.os,
+          browser: visitor.browser,
+          is_bot: visitor.isBot,
+          languages,
+          time: now.toISOString(),
+        },
       };
     },
   };

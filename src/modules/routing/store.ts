@@ -26,7 +26,12 @@ function toRule(row: RuleRow): Rule {
 }
 
 /** Rows for a code's rules, positions in list order; an id is kept when `keep` allows it, else made here. */
-function ruleRows(codeId: string, rules: RuleInput[], now: number, keep: (ruleId: string) => boolean = () => false): RuleRow[] {
+function ruleRows(
+  codeId: string,
+  rules: RuleInput[],
+  now: number,
+  keep: (ruleId: string) => boolean = () => false,
+): RuleRow[] {
   return rules.map((rule, position) => ({
     id: rule.ruleId !== undefined && keep(rule.ruleId) ? rule.ruleId : newId('rule'),
     code_id: codeId,
@@ -48,7 +53,9 @@ export function createRoutingStore(db: Queryable) {
     async replaceRules(codeId: string, rules: RuleInput[], q: Queryable = db): Promise<Rule[]> {
       // A rule sent back with the id of one of this code's rules keeps it (once: a repeated id
       // gets a new one); any other id is not this code's to take.
-      const current = new Set((await q('routing_rules').where({ code_id: codeId }).select('id')).map((row: { id: string }) => row.id));
+      const current = new Set(
+        (await q('routing_rules').where({ code_id: codeId }).select('id')).map((row: { id: string }) => row.id),
+      );
       await q('routing_rules').where({ code_id: codeId }).delete();
       if (rules.length === 0) return [];
       const rows = ruleRows(codeId, rules, Date.now(), (ruleId) => current.delete(ruleId));
@@ -57,7 +64,10 @@ export function createRoutingStore(db: Queryable) {
     },
 
     /** Inserts the rules of many new codes at once; returns each code's rules in evaluation order. */
-    async insertForNewCodes(entries: { codeId: string; rules: RuleInput[] }[], q: Queryable = db): Promise<Map<string, Rule[]>> {
+    async insertForNewCodes(
+      entries: { codeId: string; rules: RuleInput[] }[],
+      q: Queryable = db,
+    ): Promise<Map<string, Rule[]>> {
       const now = Date.now();
       const byCode = new Map<string, Rule[]>();
       const rows: RuleRow[] = [];
@@ -66,7 +76,8 @@ export function createRoutingStore(db: Queryable) {
         rows.push(...own);
         byCode.set(codeId, own.map(toRule).sort(byPriority));
       }
-      for (let i = 0; i < rows.length; i += RULE_INSERT_CHUNK) await q('routing_rules').insert(rows.slice(i, i + RULE_INSERT_CHUNK));
+      for (let i = 0; i < rows.length; i += RULE_INSERT_CHUNK)
+        await q('routing_rules').insert(rows.slice(i, i + RULE_INSERT_CHUNK));
       return byCode;
     },
 

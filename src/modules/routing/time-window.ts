@@ -20,7 +20,13 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     // hourCycle h23 so midnight is 00, never 24.
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, formatter);
   }
   return formatter;
@@ -91,7 +97,10 @@ export function compileTimeWindow(spec: TimeWindowSpec): TimeWindow {
     return (minute >= from && onDay(day)) || (minute < to && onDay((day + 6) % 7));
   };
 
-  const window = [days ? formatDays(days) : '', from !== null && to !== null ? `${formatClock(from)}–${formatClock(to)}` : '']
+  const window = [
+    days ? formatDays(days) : '',
+    from !== null && to !== null ? `${formatClock(from)}–${formatClock(to)}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
 

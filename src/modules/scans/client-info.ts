@@ -28,7 +28,9 @@ export interface ClientInfoOptions {
 
 /** The CC0 country database shipped by @ip-location-db/geo-whois-asn-country-mmdb. */
 export function bundledGeoipDbPath(): string {
-  return createRequire(import.meta.url).resolve('@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
+  return createRequire(import.meta.url).resolve(
+    '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb',
+  );
 }
 
 // GeoLite2 files answer country.iso_code; ip-location-db files answer country_code.
@@ -55,7 +57,10 @@ export async function createClientInfo(options: ClientInfoOptions) {
   }
 
   return {
-    /** The visitor's address: the socket peer, or the X-Forwarded-For entry our proxies vouch for (shared/client-address.ts). */
+    /**
+     * The visitor's address: the socket peer, or the X-Forwarded-For entry our proxies vouch for
+     * (shared/client-address.ts).
+     */
     clientIp: createClientAddress(options.proxies),
 
     /** Country from the trusted header when configured and present, else from the GeoIP database. */

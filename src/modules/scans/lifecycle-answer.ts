@@ -40,12 +40,15 @@ export function statusOutcome(l: TargetLifecycle, now: number): ScanOutcome | nu
 }
 
 /** The fallback destination of an outcome other than redirect, or null for the page. */
-export const fallbackOf = (l: TargetLifecycle, outcome: ScanOutcome) => (outcome === 'paused' ? l.pausedDestination : l.expiredDestination);
+export const fallbackOf = (l: TargetLifecycle, outcome: ScanOutcome) =>
+  outcome === 'paused' ? l.pausedDestination : l.expiredDestination;
 
 function page(title: string, heading: string, text: string): string {
   return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">` +
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, ' +
+    'initial-scale=1">' +
+    (`<title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem ` +
+      `auto;padding:0 1rem">`) +
     `<h1>${heading}</h1><p>${text}</p></body></html>`
   );
 }
@@ -56,7 +59,11 @@ const PAGES = {
     type: '/problems/code-paused',
     title: 'Code paused',
     detail: 'This QR code is paused by its owner.',
-    html: page('QR code paused', 'This code is paused', 'Its owner paused this QR code for now. Please try again later.'),
+    html: page(
+      'QR code paused',
+      'This code is paused',
+      'Its owner paused this QR code for now. Please try again later.',
+    ),
   },
   expired: {
     status: 410,
@@ -74,12 +81,25 @@ const PAGES = {
   },
 } as const;
 
-const HTML_HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': STATIC_PAGE_CSP, ...HTML_SECURITY_HEADERS, 'Cache-Control': 'no-store' };
+const HTML_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': STATIC_PAGE_CSP,
+  ...HTML_SECURITY_HEADERS,
+  'Cache-Control': 'no-store',
+};
 
 /** Answers with the outcome's page (HTML, or problem+json for `json`); returns the status sent. */
-export function sendLifecyclePage(req: IncomingMessage, res: ServerResponse, outcome: Exclude<ScanOutcome, 'redirect'>, path: string, json: boolean): number {
+export function sendLifecyclePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  outcome: Exclude<ScanOutcome, 'redirect'>,
+  path: string,
+  json: boolean,
+): number {
   const p = PAGES[outcome];
-  const body = json ? JSON.stringify({ type: p.type, title: p.title, status: p.status, detail: p.detail, instance: path }) : p.html;
+  const body = json
+    ? JSON.stringify({ type: p.type, title: p.title, status: p.status, detail: p.detail, instance: path })
+    : p.html;
   const headers = json ? { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' } : HTML_HEADERS;
   res.writeHead(p.status, { ...headers, 'Content-Length': Buffer.byteLength(body) });
   res.end(req.method === 'HEAD' ? undefined : body);

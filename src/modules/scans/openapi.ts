@@ -15,8 +15,14 @@ const slugParams = z.object({
 });
 
 const redirectHeaders = z.object({
-  Location: z.string().meta({ description: 'The destination the code’s routing chose for this scan.', example: 'https://example.com/spring' }),
-  'Cache-Control': z.string().meta({ description: 'Every scan must reach the server, so the answer is not reused.', example: 'private, max-age=0' }),
+  Location: z.string().meta({
+    description: 'The destination the code’s routing chose for this scan.',
+    example: 'https://example.com/spring',
+  }),
+  'Cache-Control': z.string().meta({
+    description: 'Every scan must reach the server, so the answer is not reused.',
+    example: 'private, max-age=0',
+  }),
 });
 
 function redirect(description: string): ZodOpenApiResponseObject {
@@ -34,18 +40,28 @@ const limitHeaders = z.object({
 
 /** GET's answers; HEAD's are the same without bodies. */
 const responses: Record<string, ZodOpenApiResponseObject> = {
-  '302': redirect('To the chosen destination (the default redirect status); for a paused or archived code, to its `paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its `expired_destination`. Routing rules do not apply to those fallbacks; forward_query does.'),
+  '302': redirect(
+    'To the chosen destination (the default redirect status); for a paused or archived code, to its ' +
+      '`paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its ' +
+      '`expired_destination`. Routing rules do not apply to those fallbacks; forward_query does.',
+  ),
   '301': redirect('To the chosen destination, when SCAN_REDIRECT_STATUS is 301.'),
   '307': redirect('To the chosen destination, when SCAN_REDIRECT_STATUS is 307.'),
   '404': {
-    description: 'No active code has this slug: it never existed, or the code was deleted (static codes have no scan URL); or the code is paused or archived and has no `paused_destination` (problem type `/problems/code-paused`; a 404, not a 410, because a pause is temporary). The scan of a paused code is recorded, with outcome `paused`.',
+    description:
+      'No active code has this slug: it never existed, or the code was deleted (static codes have no scan URL); or ' +
+      'the code is paused or archived and has no `paused_destination` (problem type `/problems/code-paused`; a ' +
+      '404, not a 410, because a pause is temporary). The scan of a paused code is recorded, with outcome ' +
+      '`paused`.',
     content: {
       'text/html': htmlPage('A short page saying the code is not active, or that it is paused.'),
       [PROBLEM_CONTENT_TYPE]: { schema: problemSchema },
     },
   },
   '410': {
-    description: 'The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`.',
+    description:
+      'The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem ' +
+      'type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`.',
     content: {
       'text/html': htmlPage('A short page saying the code has expired.'),
       [PROBLEM_CONTENT_TYPE]: { schema: problemSchema },
@@ -66,7 +82,9 @@ const responses: Record<string, ZodOpenApiResponseObject> = {
   },
 };
 
-const withoutBodies = Object.fromEntries(Object.entries(responses).map(([status, { content: _body, ...response }]) => [status, response]));
+const withoutBodies = Object.fromEntries(
+  Object.entries(responses).map(([status, { content: _body, ...response }]) => [status, response]),
+);
 
 function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
   const get = method === 'get';
@@ -74,7 +92,14 @@ function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
     operationId: get ? 'scanCode' : 'checkScanCode',
     summary: get ? 'Scan a code (the redirect)' : 'Check a scan URL without scanning',
     description: get
-      ? 'What a phone opens when it scans a url code: a redirect to the destination that the code’s routing picks for this visitor (by country, device, time, language, address and query string), else to the code’s content. The scan is recorded for analytics. The redirect status is 302 unless the server sets SCAN_REDIRECT_STATUS to 301 or 307. Errors are small HTML pages for browsers, or problems when Accept asks for JSON. Scans per visitor address are rate limited (SCAN_RATE_LIMIT_PER_MINUTE). On an account’s verified domain (the `Host` header), the slug is looked up among that domain’s codes, and an unknown slug redirects (302, no scan recorded) to the domain’s `fallback_url` when it has one; any other Host is the service’s own domain.'
+      ? 'What a phone opens when it scans a url code: a redirect to the destination that the code’s routing picks ' +
+        'for this visitor (by country, device, time, language, address and query string), else to the code’s ' +
+        'content. The scan is recorded for analytics. The redirect status is 302 unless the server sets ' +
+        'SCAN_REDIRECT_STATUS to 301 or 307. Errors are small HTML pages for browsers, or problems when Accept ' +
+        'asks for JSON. Scans per visitor address are rate limited (SCAN_RATE_LIMIT_PER_MINUTE). On an account’s ' +
+        'verified domain (the `Host` header), the slug is looked up among that domain’s codes, and an unknown slug ' +
+        'redirects (302, no scan recorded) to the domain’s `fallback_url` when it has one; any other Host is the ' +
+        'service’s own domain.'
       : 'Answers like GET, without a body, and records no scan: for link checkers and previews.',
     tags: [TAG],
     security: [],
@@ -84,7 +109,12 @@ function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
 }
 
 export const scansOpenApi: OpenApiModule = {
-  tag: { name: TAG, description: 'The public scan URL of a url code: it records the scan and redirects to the destination its routing picks. No credential needed.' },
+  tag: {
+    name: TAG,
+    description:
+      'The public scan URL of a url code: it records the scan and redirects to the destination its routing picks. ' +
+      'No credential needed.',
+  },
   paths: {
     '/{slug}': {
       servers: ROOT_SERVER,

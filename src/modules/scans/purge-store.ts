@@ -26,7 +26,18 @@ export interface PendingPurge {
 class PurgeRaced extends Error {}
 
 /** What the account rollups count of a scan, read back from its raw row. */
-const ACCOUNT_COLUMNS = ['id', 'account_id', 'scanned_at', 'is_bot', 'country', 'device', 'os', 'browser', 'referrer_host', 'is_account_unique'];
+const ACCOUNT_COLUMNS = [
+  'id',
+  'account_id',
+  'scanned_at',
+  'is_bot',
+  'country',
+  'device',
+  'os',
+  'browser',
+  'referrer_host',
+  'is_account_unique',
+];
 
 /** The columns of raw scans behind the overview's breakdowns. */
 const VALUE_COLUMNS = new Set(['country', 'device', 'os', 'browser', 'referrer_host']);
@@ -34,7 +45,8 @@ const VALUE_COLUMNS = new Set(['country', 'device', 'os', 'browser', 'referrer_h
 export function createPurgeStore(db: Knex | Knex.Transaction) {
   const rollups = createRollupStore(db);
 
-  const pendingOf = (accountId: string) => db('code_purges').select('code_id').where('account_id', accountId).whereNull('purged_at');
+  const pendingOf = (accountId: string) =>
+    db('code_purges').select('code_id').where('account_id', accountId).whereNull('purged_at');
 
   /** The account's scans of codes deleted and not yet purged, in the window. */
   const pendingScans = (accountId: string, w: ScanWindow) =>
@@ -50,7 +62,10 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
   return {
     /** Records, in the deleting transaction, that the code's scans are to be purged. */
     async codeDeleted(codeId: string, accountId: string, at: number, q: Queryable): Promise<void> {
-      await q('code_purges').insert({ code_id: codeId, account_id: accountId, deleted_at: at }).onConflict('code_id').ignore();
+      await q('code_purges')
+        .insert({ code_id: codeId, account_id: accountId, deleted_at: at })
+        .onConflict('code_id')
+        .ignore();
     },
 
     /** Deleted codes whose scans are not purged yet, oldest deletion first. */
@@ -75,25 +90,45 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
      */
     async purgeRawBatch(codeId: string, limit: number): Promise<number> {
       for (;;) {
-        const rows = await db('scans').select(ACCOUNT_COLUMNS).where('code_id', codeId).orderBy([{ column: 'scanned_at' }, { column: 'id' }]).limit(limit);
+        const rows = await db('scans')
+          .select(ACCOUNT_COLUMNS)
+          .where('code_id', codeId)
+          .orderBy([{ column: 'scanned_at' }, { column: 'id' }])
+          .limit(limit);
         if (rows.length === 0) return 0;
         try {
           // A deadlock with the scan writer (MariaDB) rolls the batch back: it is simply run again.
-          await retryOnWriteConflict(() => inTransaction(db, async (trx) => {
-            const ids = rows.map((r) => r.id);
-            // Another instance purging the same code deleted some first: subtracting them
-            // again would count them twice, so this batch rolls back and reads anew.
-            if ((await trx('scans').whereIn('id', ids).delete()) !== ids.length) throw new PurgeRaced();
-            const scans = rows.map(
-              (r) => ({ ...r, scanned_at: Number(r.scanned_at), is_bot: Boolean(r.is_bot), is_account_unique: Boolean(r.is_account_unique) }) as ScanRow,
-            );
-            const negated = accountRollupRows(scans).map((row) => ({ ...row, scans: -row.scans, unique_scans: -row.unique_scans }));
-            await rollups.addAccountRollups(negated, trx);
-            // Rows left at zero go, so breakdowns do not list values nobody scanned.
-            const accountId = String(rows[0].account_id);
-            const hours = [...new Set(negated.map((row) => row.hour))];
-            await trx('account_scan_rollups').where('account_id', accountId).whereIn('hour', hours).where('scans', '<=', 0).delete();
-          }));
+          await retryOnWriteConflict(() =>
+            inTransaction(db, async (trx) => {
+              const ids = rows.map((r) => r.id);
+              // Another instance purging the same code deleted some first: subtracting them
+              // again would count them twice, so this batch rolls back and reads anew.
+              if ((await trx('scans').whereIn('id', ids).delete()) !== ids.length) throw new PurgeRaced();
+              const scans = rows.map(
+                (r) =>
+                  ({
+                    ...r,
+                    scanned_at: Number(r.scanned_at),
+                    is_bot: Boolean(r.is_bot),
+                    is_account_unique: Boolean(r.is_account_unique),
+                  }) as ScanRow,
+              );
+              const negated = accountRollupRows(scans).map((row) => ({
+                ...row,
+                scans: -row.scans,
+                unique_scans: -row.unique_scans,
+              }));
+              await rollups.addAccountRollups(negated, trx);
+              // Rows left at zero go, so breakdowns do not list values nobody scanned.
+              const accountId = String(rows[0].account_id);
+              const hours = [...new Set(negated.map((row) => row.hour))];
+              await trx('account_scan_rollups')
+                .where('account_id', accountId)
+                .whereIn('hour', hours)
+                .where('scans', '<=', 0)
+                .delete();
+            }),
+          );
           return rows.length;
         } catch (err) {
           if (!(err instanceof PurgeRaced)) throw err;
@@ -106,8 +141,18 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
      * keys (which start with code_id). Returns how many rows went; 0 when none are left.
      */
     async purgeRollupBatch(codeId: string, limit: number): Promise<number> {
-      const hours: Array<number | string> = await db('scan_rollups').where('code_id', codeId).orderBy('hour').limit(limit).pluck('hour');
-      if (hours.length > 0) return retryOnWriteConflict(() => db('scan_rollups').where('code_id', codeId).where('hour', '<=', hours[hours.length - 1]!).delete());
+      const hours: Array<number | string> = await db('scan_rollups')
+        .where('code_id', codeId)
+        .orderBy('hour')
+        .limit(limit)
+        .pluck('hour');
+      if (hours.length > 0)
+        return retryOnWriteConflict(() =>
+          db('scan_rollups')
+            .where('code_id', codeId)
+            .where('hour', '<=', hours[hours.length - 1]!)
+            .delete(),
+        );
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)
@@ -117,7 +162,15 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       const slice = () =>
         db('scan_dimension_rollups')
           .where('code_id', codeId)
-          .modify((b) => (last ? b.where((w) => w.where('dimension', '<', last.dimension).orWhere((same) => same.where('dimension', last.dimension).where('day', '<=', last.day))) : b));
+          .modify((b) =>
+            last
+              ? b.where((w) =>
+                  w
+                    .where('dimension', '<', last.dimension)
+                    .orWhere((same) => same.where('dimension', last.dimension).where('day', '<=', last.day)),
+                )
+              : b,
+          );
       return retryOnWriteConflict(() => slice().delete());
     },
 
@@ -149,7 +202,11 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /** The account's scans of codes being purged, per time slice of `widthMs` (account-wide uniques). */
-    async pendingBuckets(accountId: string, w: ScanWindow, widthMs: number): Promise<Array<{ at: number; scans: number; unique: number }>> {
+    async pendingBuckets(
+      accountId: string,
+      w: ScanWindow,
+      widthMs: number,
+    ): Promise<Array<{ at: number; scans: number; unique: number }>> {
       const rows = await pendingScans(accountId, w)
         .select(db.raw('scanned_at - (scanned_at % ?) as ??', [widthMs, 'at']))
         .count({ scans: '*' })
@@ -159,10 +216,17 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /** The account's scans of codes being purged, per value of one column. */
-    async pendingValues(accountId: string, column: string, w: ScanWindow): Promise<Array<{ value: string | null; scans: number }>> {
+    async pendingValues(
+      accountId: string,
+      column: string,
+      w: ScanWindow,
+    ): Promise<Array<{ value: string | null; scans: number }>> {
       if (!VALUE_COLUMNS.has(column)) throw new Error(`no breakdown by ${column}`);
       const rows = await pendingScans(accountId, w).select({ value: column }).count({ scans: '*' }).groupBy(column);
-      return rows.map((r: DbRow) => ({ value: r.value === null || r.value === '' ? null : String(r.value), scans: Number(r.scans) }));
+      return rows.map((r: DbRow) => ({
+        value: r.value === null || r.value === '' ? null : String(r.value),
+        scans: Number(r.scans),
+      }));
     },
   };
 }

@@ -47,7 +47,17 @@ export interface PurgeResult {
 /** Deleted codes taken per run: the rest wait for the next one. */
 const CODES_PER_RUN = 20;
 
-export function createScanPurge({ store, retentionDays, lock, logger, batchSize, pauseMs = 50, intervalMs = 60_000, lateScansMs = LATE_SCANS_MS, now = Date.now }: ScanPurgeOptions) {
+export function createScanPurge({
+  store,
+  retentionDays,
+  lock,
+  logger,
+  batchSize,
+  pauseMs = 50,
+  intervalMs = 60_000,
+  lateScansMs = LATE_SCANS_MS,
+  now = Date.now,
+}: ScanPurgeOptions) {
   const pause = () => (pauseMs > 0 ? new Promise((resolve) => setTimeout(resolve, pauseMs)) : Promise.resolve());
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
@@ -81,7 +91,11 @@ export function createScanPurge({ store, retentionDays, lock, logger, batchSize,
   async function expire(result: PurgeResult): Promise<void> {
     const before = rawAvailableSince();
     if (before === null) return;
-    for (let account = await store.nextAccountWithScans(null); account !== null && !stopping; account = await store.nextAccountWithScans(account)) {
+    for (
+      let account = await store.nextAccountWithScans(null);
+      account !== null && !stopping;
+      account = await store.nextAccountWithScans(account)
+    ) {
       const accountId = account;
       result.expired += await drain(() => store.deleteBefore(accountId, before, batchSize));
     }

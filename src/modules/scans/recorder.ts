@@ -21,7 +21,14 @@ export interface RecorderOptions {
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
-export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize, onCommitted, onRetry }: RecorderOptions) {
+export function createScanRecorder({
+  commit,
+  logger,
+  flushIntervalMs,
+  batchSize,
+  onCommitted,
+  onRetry,
+}: RecorderOptions) {
   let buffer: ScanEvent[] = [];
   /**
    * The batch being written, out of the buffer but kept with its id until a commit of it is
@@ -57,7 +64,10 @@ export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize,
       } catch (err) {
         failures += 1;
         const delay = Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs * 2 ** failures);
-        logger.error({ err, pending: pending(), retryInMs: delay }, 'scan batch write failed; keeping the scans and retrying');
+        logger.error(
+          { err, pending: pending(), retryInMs: delay },
+          'scan batch write failed; keeping the scans and retrying',
+        );
         onRetry?.(err);
         schedule(delay);
         return;
@@ -99,7 +109,8 @@ export function createScanRecorder({ commit, logger, flushIntervalMs, batchSize,
       timer = null;
       while (pending() > 0) {
         await flush();
-        if (pending() > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs)));
+        if (pending() > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RETRY_DELAY_MS, flushIntervalMs)));
       }
     },
   };

@@ -3,7 +3,17 @@
 // rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
 import type { Knex } from 'knex';
 import type { OwnedCodeIds } from '../codes/index.ts';
-import { ALL_VALUES, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type ValueCount, type Window } from './scan-queries.ts';
+import {
+  ALL_VALUES,
+  rankCodes,
+  rankValues,
+  type AggregateRow,
+  type AnalyticsSource,
+  type CodeTotals,
+  type Scope,
+  type ValueCount,
+  type Window,
+} from './scan-queries.ts';
 import { ofExistingCodes } from './scan-query-store.ts';
 
 const HOUR_MS = 3_600_000;
@@ -13,20 +23,27 @@ const DAY_MS = 86_400_000;
 const valueOf = (stored: string) => (stored === '' ? null : stored);
 
 export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds: OwnedCodeIds): AnalyticsSource {
-  const inWindow = (w: { from: number | null; to: number | null; includeBots: boolean }, table: string, column: string) => (b: Knex.QueryBuilder) => {
-    if (w.from !== null) b.where(`${table}.${column}`, '>=', w.from);
-    if (w.to !== null) b.where(`${table}.${column}`, '<', w.to);
-    if (!w.includeBots) b.where(`${table}.is_bot`, 0);
-  };
+  const inWindow =
+    (w: { from: number | null; to: number | null; includeBots: boolean }, table: string, column: string) =>
+    (b: Knex.QueryBuilder) => {
+      if (w.from !== null) b.where(`${table}.${column}`, '>=', w.from);
+      if (w.to !== null) b.where(`${table}.${column}`, '<', w.to);
+      if (!w.includeBots) b.where(`${table}.is_bot`, 0);
+    };
 
   /**
    * Scans per code of the account in the window, for the codes that still exist. The aggregate
    * runs alone, over the covering account index; the codes it found are then looked up by
-   * primary key (by the codes module: ownedCodeIds). Joining the aggregate to `codes` in SQL let MariaDB choose a "split
+   * primary key (by the codes module: ownedCodeIds). Joining the aggregate to `codes` in SQL let MariaDB choose a
+   * "split
    * materialized" plan on some data (one index range per code of the account): 0.5 s instead
    * of 60 ms on a million scans, depending on statistics.
    */
-  const perExistingCode = async (accountId: string, w: Window, only?: () => Knex.QueryBuilder): Promise<AggregateRow[]> => {
+  const perExistingCode = async (
+    accountId: string,
+    w: Window,
+    only?: () => Knex.QueryBuilder,
+  ): Promise<AggregateRow[]> => {
     const perCode: AggregateRow[] = await db('scan_rollups')
       .where('scan_rollups.account_id', accountId)
       .modify(inWindow(w, 'scan_rollups', 'hour'))
@@ -41,16 +58,25 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
   const ofCodes = (scope: Exclude<Scope, { kind: 'account' }>, table: string) => (b: Knex.QueryBuilder) =>
     scope.kind === 'code' ? b.where(`${table}.code_id`, scope.codeId) : b.whereIn(`${table}.code_id`, scope.codeIds());
 
-  const counts = (rows: AggregateRow[]): ValueCount[] => rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
+  const counts = (rows: AggregateRow[]): ValueCount[] =>
+    rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
   return {
     async buckets(scope, w, widthMs) {
       if (widthMs !== HOUR_MS) throw new Error('rollups hold hourly buckets only');
       const query =
         scope.kind !== 'account'
-          ? db('scan_rollups').modify(ofCodes(scope, 'scan_rollups')).modify(inWindow(w, 'scan_rollups', 'hour'))
-          : db('account_scan_rollups').where({ account_id: scope.accountId, dimension: 'total' }).modify(inWindow(w, 'account_scan_rollups', 'hour'));
-      const rows = await query.select({ at: 'hour' }).sum({ scans: 'scans', unique: 'unique_scans' }).groupBy('hour').orderBy('hour');
+          ? db('scan_rollups')
+              .modify(ofCodes(scope, 'scan_rollups'))
+              .modify(inWindow(w, 'scan_rollups', 'hour'))
+          : db('account_scan_rollups')
+              .where({ account_id: scope.accountId, dimension: 'total' })
+              .modify(inWindow(w, 'account_scan_rollups', 'hour'));
+      const rows = await query
+        .select({ at: 'hour' })
+        .sum({ scans: 'scans', unique: 'unique_scans' })
+        .groupBy('hour')
+        .orderBy('hour');
       return rows.map((r: AggregateRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
     },
 
@@ -77,7 +103,9 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
         .sum({ scans: 'scans' })
         .groupBy('value');
       const edges = await Promise.all([
-        firstDay !== null && w.from! < firstDay ? raw.breakdown(scope, dimension, { ...w, to: firstDay }, ALL_VALUES) : [],
+        firstDay !== null && w.from! < firstDay
+          ? raw.breakdown(scope, dimension, { ...w, to: firstDay }, ALL_VALUES)
+          : [],
         endDay !== null && endDay < w.to! ? raw.breakdown(scope, dimension, { ...w, from: endDay }, ALL_VALUES) : [],
       ]);
       return rankValues([...counts(days), ...edges.flat()], top);
@@ -95,7 +123,9 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
         .select({ codeId: 'code_id' })
         .sum({ scans: 'scans', unique: 'unique_scans' })
         .groupBy('code_id');
-      return new Map<string, CodeTotals>(rows.map((r: AggregateRow) => [r.codeId, { scans: Number(r.scans), unique: Number(r.unique) }]));
+      return new Map<string, CodeTotals>(
+        rows.map((r: AggregateRow) => [r.codeId, { scans: Number(r.scans), unique: Number(r.unique) }]),
+      );
     },
   };
 }

@@ -11,11 +11,20 @@ export function createRollupStore(db: Knex) {
   const addScans = addOnConflict(db, ['scans']);
   const chunk = scanInsertChunk(db);
 
-  async function upsert<T extends object>(q: Queryable, table: string, key: string[], unordered: T[], add: Record<string, Knex.Raw>): Promise<void> {
+  async function upsert<T extends object>(
+    q: Queryable,
+    table: string,
+    key: string[],
+    unordered: T[],
+    add: Record<string, Knex.Raw>,
+  ): Promise<void> {
     // Every writer locks keys in the same order, so two processes' batches cannot deadlock.
     const rows = inKeyOrder(unordered, key);
     for (let i = 0; i < rows.length; i += chunk) {
-      await q(table).insert(rows.slice(i, i + chunk)).onConflict(key).merge(add);
+      await q(table)
+        .insert(rows.slice(i, i + chunk))
+        .onConflict(key)
+        .merge(add);
     }
   }
 
@@ -26,7 +35,12 @@ export function createRollupStore(db: Knex) {
 
     /** Each code's non-bot scans that went to its destination (what max_scans counts), among `ids`. */
     async limitedScans(ids: string[], q: Queryable = db): Promise<Map<string, number>> {
-      const rows: { code_id: string; n: number | string | null }[] = await q('scan_rollups').select('code_id').sum({ n: 'redirects' }).whereIn('code_id', ids).where('is_bot', false).groupBy('code_id');
+      const rows: { code_id: string; n: number | string | null }[] = await q('scan_rollups')
+        .select('code_id')
+        .sum({ n: 'redirects' })
+        .whereIn('code_id', ids)
+        .where('is_bot', false)
+        .groupBy('code_id');
       return new Map(rows.map((row) => [row.code_id, Number(row.n ?? 0)]));
     },
 
@@ -35,7 +49,13 @@ export function createRollupStore(db: Knex) {
     },
 
     async addAccountRollups(rows: AccountRollupRow[], q: Queryable): Promise<void> {
-      await upsert(q, 'account_scan_rollups', ['account_id', 'dimension', 'hour', 'is_bot', 'value'], rows, addScansAndUniques);
+      await upsert(
+        q,
+        'account_scan_rollups',
+        ['account_id', 'dimension', 'hour', 'is_bot', 'value'],
+        rows,
+        addScansAndUniques,
+      );
     },
   };
 }

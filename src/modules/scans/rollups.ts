@@ -115,7 +115,15 @@ export function codeRollupRows(rows: ScanRow[]): CodeRollupRow[] {
   const groups = new Map<string, CodeRollupRow>();
   for (const r of rows) {
     const hour = startOf(r.scanned_at, HOUR_MS);
-    const group = groupInto(groups, `${r.code_id}|${hour}|${r.is_bot}`, () => ({ code_id: r.code_id, hour, is_bot: r.is_bot, account_id: r.account_id, scans: 0, unique_scans: 0, redirects: 0 }));
+    const group = groupInto(groups, `${r.code_id}|${hour}|${r.is_bot}`, () => ({
+      code_id: r.code_id,
+      hour,
+      is_bot: r.is_bot,
+      account_id: r.account_id,
+      scans: 0,
+      unique_scans: 0,
+      redirects: 0,
+    }));
     if (r.is_unique) group.unique_scans += 1;
     if ((r.outcome ?? 'redirect') === 'redirect') group.redirects += 1;
   }
@@ -127,7 +135,14 @@ export function dimensionRollupRows(rows: ScanRow[]): DimensionRollupRow[] {
     rows,
     DIMENSIONS,
     (r) => `${r.code_id}|${startOf(r.scanned_at, DAY_MS)}|${r.is_bot}`,
-    (r, dimension, value) => ({ code_id: r.code_id, dimension, day: startOf(r.scanned_at, DAY_MS), is_bot: r.is_bot, value, scans: 0 }),
+    (r, dimension, value) => ({
+      code_id: r.code_id,
+      dimension,
+      day: startOf(r.scanned_at, DAY_MS),
+      is_bot: r.is_bot,
+      value,
+      scans: 0,
+    }),
   );
 }
 
@@ -136,7 +151,15 @@ export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
     rows,
     ACCOUNT_DIMENSIONS,
     (r) => `${r.account_id}|${startOf(r.scanned_at, HOUR_MS)}|${r.is_bot}`,
-    (r, dimension, value) => ({ account_id: r.account_id, dimension, hour: startOf(r.scanned_at, HOUR_MS), is_bot: r.is_bot, value, scans: 0, unique_scans: 0 }),
+    (r, dimension, value) => ({
+      account_id: r.account_id,
+      dimension,
+      hour: startOf(r.scanned_at, HOUR_MS),
+      is_bot: r.is_bot,
+      value,
+      scans: 0,
+      unique_scans: 0,
+    }),
     (group, r, dimension) => {
       if (dimension === 'total' && r.is_account_unique) group.unique_scans += 1;
     },

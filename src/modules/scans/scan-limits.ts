@@ -21,7 +21,10 @@ interface LimitState {
   refreshing: boolean;
 }
 
-/** Re-reads a count that raced a commit this many times, then takes the last (it may count a batch twice: stop early, never late). */
+/**
+ * Re-reads a count that raced a commit this many times, then takes the last (it may count a batch twice: stop early,
+ * never late).
+ */
 const MAX_READ_ATTEMPTS = 5;
 
 export interface ScanLimitsOptions {
@@ -60,7 +63,8 @@ export function createScanLimits({ count, refreshMs, max }: ScanLimitsOptions) {
       if (commitsInFlight > 0) await whenIdle();
       const generation = commitGeneration;
       const base = await count(codeId);
-      if ((generation === commitGeneration && commitsInFlight === 0) || attempt >= MAX_READ_ATTEMPTS) return apply(base, pending.get(codeId) ?? 0);
+      if ((generation === commitGeneration && commitsInFlight === 0) || attempt >= MAX_READ_ATTEMPTS)
+        return apply(base, pending.get(codeId) ?? 0);
     }
   }
 
@@ -105,8 +109,10 @@ export function createScanLimits({ count, refreshMs, max }: ScanLimitsOptions) {
     load(codeId: string): Promise<void> {
       let loading = loads.get(codeId);
       if (!loading) {
-        loading = read(codeId, (base, local) => void states.set(codeId, { base, local, readAt: Date.now(), refreshing: false }))
-          .finally(() => loads.delete(codeId));
+        loading = read(
+          codeId,
+          (base, local) => void states.set(codeId, { base, local, readAt: Date.now(), refreshing: false }),
+        ).finally(() => loads.delete(codeId));
         loads.set(codeId, loading);
       }
       return loading;

@@ -31,7 +31,10 @@ export const DIMENSION_COLUMNS: Record<CodeDimension, string> = {
  * One code, the whole account, or some of the account's codes (those carrying a tag): `codeIds`
  * makes a fresh subquery of their ids each time it is called.
  */
-export type Scope = { kind: 'code'; codeId: string } | { kind: 'account'; accountId: string } | { kind: 'codes'; accountId: string; codeIds: () => Knex.QueryBuilder };
+export type Scope =
+  | { kind: 'code'; codeId: string }
+  | { kind: 'account'; accountId: string }
+  | { kind: 'codes'; accountId: string; codeIds: () => Knex.QueryBuilder };
 
 /** A half-open time range in epoch milliseconds; null ends are unbounded. */
 export interface Window {
@@ -77,7 +80,11 @@ export function rankValues(counts: Iterable<ValueCount>, top: number): ValueCoun
   for (const c of counts) byValue.set(c.value, (byValue.get(c.value) ?? 0) + c.scans);
   return [...byValue]
     .map(([value, scans]) => ({ value, scans }))
-    .sort((a, b) => b.scans - a.scans || (a.value === b.value ? 0 : a.value === null ? -1 : b.value === null ? 1 : a.value < b.value ? -1 : 1))
+    .sort(
+      (a, b) =>
+        b.scans - a.scans ||
+        (a.value === b.value ? 0 : a.value === null ? -1 : b.value === null ? 1 : a.value < b.value ? -1 : 1),
+    )
     .slice(0, top);
 }
 
@@ -86,7 +93,9 @@ export interface AnalyticsSource {
   buckets(scope: Scope, window: Window, widthMs: number): Promise<Bucket[]>;
   /** The `top` most frequent values of a dimension, most scans first, then by value. */
   breakdown(scope: Scope, dimension: CodeDimension, window: Window, top: number): Promise<ValueCount[]>;
-  /** How many of the account's existing codes (of `only`, when given) were scanned, and the `top` with the most scans. */
+  /**
+   * How many of the account's existing codes (of `only`, when given) were scanned, and the `top` with the most scans.
+   */
   codeRanking(accountId: string, window: Window, top: number, only?: () => Knex.QueryBuilder): Promise<CodeRanking>;
   /** Totals for each of the given codes of the account, in one query (for DataLoader). */
   totalsByCode(accountId: string, codeIds: readonly string[], window: Window): Promise<Map<string, CodeTotals>>;

@@ -3,11 +3,27 @@
 // exactly. Which codes still exist is the codes module's answer (ownedCodeIds).
 import type { Knex } from 'knex';
 import type { OwnedCodeIds } from '../codes/index.ts';
-import { DIMENSION_COLUMNS, rankCodes, rankValues, type AggregateRow, type AnalyticsSource, type CodeTotals, type Scope, type Window } from './scan-queries.ts';
+import {
+  DIMENSION_COLUMNS,
+  rankCodes,
+  rankValues,
+  type AggregateRow,
+  type AnalyticsSource,
+  type CodeTotals,
+  type Scope,
+  type Window,
+} from './scan-queries.ts';
 
 /** Keeps the rows of codes that still exist (a deleted code's scans stay until they expire). */
-export async function ofExistingCodes(accountId: string, perCode: AggregateRow[], ownedCodeIds: OwnedCodeIds): Promise<AggregateRow[]> {
-  const existing = await ownedCodeIds(accountId, perCode.map((r) => String(r.codeId)));
+export async function ofExistingCodes(
+  accountId: string,
+  perCode: AggregateRow[],
+  ownedCodeIds: OwnedCodeIds,
+): Promise<AggregateRow[]> {
+  const existing = await ownedCodeIds(
+    accountId,
+    perCode.map((r) => String(r.codeId)),
+  );
   return perCode.filter((r) => existing.has(String(r.codeId)));
 }
 
@@ -31,10 +47,17 @@ export function createRawSource(db: Knex, ownedCodeIds: OwnedCodeIds): Analytics
   const uniqueFlag = (scope: Scope) => (scope.kind === 'account' ? 'is_account_unique' : 'is_unique');
 
   /** Scans per code of the account in the window (of `only`, when given), deleted codes left out. */
-  const perExistingCode = async (accountId: string, w: Window, only?: () => Knex.QueryBuilder): Promise<AggregateRow[]> => {
+  const perExistingCode = async (
+    accountId: string,
+    w: Window,
+    only?: () => Knex.QueryBuilder,
+  ): Promise<AggregateRow[]> => {
     const query = db('scans').where('scans.account_id', accountId).modify(inWindow(w));
     if (only) query.whereIn('scans.code_id', only());
-    const perCode: AggregateRow[] = await query.select({ codeId: 'scans.code_id' }).count({ scans: '*' }).groupBy('scans.code_id');
+    const perCode: AggregateRow[] = await query
+      .select({ codeId: 'scans.code_id' })
+      .count({ scans: '*' })
+      .groupBy('scans.code_id');
     return ofExistingCodes(accountId, perCode, ownedCodeIds);
   };
 
@@ -71,7 +94,9 @@ export function createRawSource(db: Knex, ownedCodeIds: OwnedCodeIds): Analytics
         .count({ scans: '*' })
         .sum({ unique: 'is_unique' })
         .groupBy('code_id');
-      return new Map<string, CodeTotals>(rows.map((r: AggregateRow) => [r.codeId, { scans: Number(r.scans), unique: Number(r.unique) }]));
+      return new Map<string, CodeTotals>(
+        rows.map((r: AggregateRow) => [r.codeId, { scans: Number(r.scans), unique: Number(r.unique) }]),
+      );
     },
   };
 }

@@ -55,14 +55,19 @@ export interface ScanRouteDeps {
 const ROOT_PATH = /^\/(?:\?.*)?$/s;
 
 const NOT_FOUND_HTML =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-  '<title>QR code not found</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">' +
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, ' +
+  'initial-scale=1">' +
+  ('<title>QR code not found</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem ' +
+    'auto;padding:0 1rem">') +
   '<h1>This QR code is not active</h1><p>The code you scanned does not exist or has been deleted.</p></body></html>';
 
 const TOO_MANY_HTML =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-  '<title>Too many scans</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">' +
-  '<h1>Too many scans</h1><p>Too many codes were scanned from your network in a short time. Please try again in a minute.</p></body></html>';
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, ' +
+  'initial-scale=1">' +
+  ('<title>Too many scans</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem ' +
+    'auto;padding:0 1rem">') +
+  ('<h1>Too many scans</h1><p>Too many codes were scanned from your network in a short time. Please try again in a ' +
+    'minute.</p></body></html>');
 
 const HTML_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -78,8 +83,18 @@ function wantsJson(req: IncomingMessage): boolean {
 
 function sendNotFound(req: IncomingMessage, res: ServerResponse, path: string): void {
   if (wantsJson(req)) {
-    const body = JSON.stringify({ type: '/problems/not-found', title: 'Not found', status: 404, detail: 'No active QR code has this address.', instance: path });
-    res.writeHead(404, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+    const body = JSON.stringify({
+      type: '/problems/not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'No active QR code has this address.',
+      instance: path,
+    });
+    res.writeHead(404, {
+      'Content-Type': 'application/problem+json',
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
@@ -93,8 +108,18 @@ function sendTooMany(req: IncomingMessage, res: ServerResponse, path: string, st
   setRateLimitHeaders((name, value) => (limitHeaders[name] = value), state);
   if (wantsJson(req)) {
     const detail = `More than ${state.limit} scans a minute came from this address. Retry in ${retryAfter} s.`;
-    const body = JSON.stringify({ type: '/problems/rate-limited', title: 'Too many requests', status: 429, detail, instance: path });
-    res.writeHead(429, { ...limitHeaders, 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body) });
+    const body = JSON.stringify({
+      type: '/problems/rate-limited',
+      title: 'Too many requests',
+      status: 429,
+      detail,
+      instance: path,
+    });
+    res.writeHead(429, {
+      ...limitHeaders,
+      'Content-Type': 'application/problem+json',
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
@@ -114,7 +139,17 @@ interface ScanRequestLine {
   startedAt: number;
 }
 
-export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, limit = null, logger, observe, limits = null, hosts = null }: ScanRouteDeps) {
+export function createScanRoute({
+  cache,
+  clientInfo,
+  recorder,
+  redirectStatus,
+  limit = null,
+  logger,
+  observe,
+  limits = null,
+  hosts = null,
+}: ScanRouteDeps) {
   /** A domain's fallback URL: its root and unknown slugs go there (302), not recorded as scans. */
   function toFallback(req: IncomingMessage, res: ServerResponse, location: string, startedAt: number): void {
     res.writeHead(302, { Location: location, 'Cache-Control': 'private, max-age=0', 'Content-Length': '0' });
@@ -145,22 +180,23 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
         }
       }
     }
-    const decision = outcome !== 'redirect'
-      ? { destination: fallbackOf(life!, outcome), ruleId: null }
-      : target.routing.enabled
-      ? decide(target.routing, target.fallback, {
-          now: new Date(now),
-          country,
-          device: { type: ua.device, os: ua.os },
-          languages,
-          ip,
-          query: query ? new URLSearchParams(query) : NO_QUERY,
-          // Only split rules read it, so the hash is computed only for them.
-          get visitorKey() {
-            return splitKey(ip, userAgent);
-          },
-        })
-      : { destination: target.fallback, ruleId: null };
+    const decision =
+      outcome !== 'redirect'
+        ? { destination: fallbackOf(life!, outcome), ruleId: null }
+        : target.routing.enabled
+          ? decide(target.routing, target.fallback, {
+              now: new Date(now),
+              country,
+              device: { type: ua.device, os: ua.os },
+              languages,
+              ip,
+              query: query ? new URLSearchParams(query) : NO_QUERY,
+              // Only split rules read it, so the hash is computed only for them.
+              get visitorKey() {
+                return splitKey(ip, userAgent);
+              },
+            })
+          : { destination: target.fallback, ruleId: null };
 
     // HEAD is answered the same way but is not a scan: link checkers and previews use it.
     if (req.method === 'GET') {
@@ -186,7 +222,13 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
       });
     }
     if (decision.destination === null) {
-      const status = sendLifecyclePage(req, res, outcome as Exclude<ScanOutcome, 'redirect'>, `/${slug}`, wantsJson(req));
+      const status = sendLifecyclePage(
+        req,
+        res,
+        outcome as Exclude<ScanOutcome, 'redirect'>,
+        `/${slug}`,
+        wantsJson(req),
+      );
       return observe(req.method!, status, scan.startedAt);
     }
     res.writeHead(redirectStatus, {
@@ -203,8 +245,17 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     logger.error({ err }, 'scan redirect failed');
     // An answer cut short is not counted: it never completed.
     if (res.headersSent) return void res.destroy();
-    const body = JSON.stringify({ type: '/problems/unavailable', title: 'Service unavailable', status: 503, detail: 'Try again in a moment.' });
-    res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1', 'Content-Length': Buffer.byteLength(body) });
+    const body = JSON.stringify({
+      type: '/problems/unavailable',
+      title: 'Service unavailable',
+      status: 503,
+      detail: 'Try again in a moment.',
+    });
+    res.writeHead(503, {
+      'Content-Type': 'application/problem+json',
+      'Retry-After': '1',
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(body);
     observe(req.method!, 503, scan.startedAt);
   }
@@ -277,7 +328,13 @@ export function createScanRoute({ cache, clientInfo, recorder, redirectStatus, l
     // Only read when some account has a verified domain: an in-memory lookup of the Host header.
     const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
     // The visitor's address, worked out once: the limiter and the recorded scan both use it.
-    const scan: ScanRequestLine = { slug, domain, query: match[2], ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress), startedAt: performance.now() };
+    const scan: ScanRequestLine = {
+      slug,
+      domain,
+      query: match[2],
+      ip: clientInfo.clientIp(req.headers, req.socket.remoteAddress),
+      startedAt: performance.now(),
+    };
     if (!limit) {
       serve(req, res, scan);
       return true;

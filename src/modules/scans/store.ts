@@ -28,7 +28,10 @@ export interface ScanRow {
 }
 
 /** The dimensions a scan records about its visit, stored as is and read back as is. */
-export type ScanDimensions = Pick<ScanRow, 'rule_id' | 'country' | 'device' | 'os' | 'browser' | 'referrer_host' | 'language'>;
+export type ScanDimensions = Pick<
+  ScanRow,
+  'rule_id' | 'country' | 'device' | 'os' | 'browser' | 'referrer_host' | 'language'
+>;
 
 /** A raw scan as export reads it back (drivers may return integers as strings, booleans as 0/1). */
 export interface StoredScan extends ScanDimensions {
@@ -39,7 +42,20 @@ export interface StoredScan extends ScanDimensions {
   outcome: ScanOutcome;
 }
 
-const STORED_SCAN_COLUMNS = ['id', 'scanned_at', 'rule_id', 'country', 'device', 'os', 'browser', 'referrer_host', 'language', 'is_bot', 'is_unique', 'outcome'];
+const STORED_SCAN_COLUMNS = [
+  'id',
+  'scanned_at',
+  'rule_id',
+  'country',
+  'device',
+  'os',
+  'browser',
+  'referrer_host',
+  'language',
+  'is_bot',
+  'is_unique',
+  'outcome',
+];
 
 /** One visitor seen on one UTC day (days since the epoch) by one code or account. */
 export interface VisitorKey {
@@ -49,7 +65,6 @@ export interface VisitorKey {
 }
 
 const DAY_MS = 86_400_000;
-
 
 export function createScansStore(db: Knex) {
   const chunk = scanInsertChunk(db);
@@ -78,7 +93,13 @@ export function createScansStore(db: Knex) {
           .ignore();
         const days = [...new Set(part.map((k) => k.day))];
         const hashes = [...new Set(part.map((k) => k.visitor_hash))];
-        claimed.push(...(await q('scan_visitors').select('day', 'visitor_hash', 'scope_id').whereIn('day', days).whereIn('visitor_hash', hashes).where({ batch })));
+        claimed.push(
+          ...(await q('scan_visitors')
+            .select('day', 'visitor_hash', 'scope_id')
+            .whereIn('day', days)
+            .whereIn('visitor_hash', hashes)
+            .where({ batch })),
+        );
       }
       return claimed;
     },
@@ -87,14 +108,24 @@ export function createScansStore(db: Knex) {
      * One code's scans in (scanned_at, id) order after a position, for export. The order
      * follows the (code_id, scanned_at) index, whose entries end with the row id on both engines.
      */
-    async pageForCode(codeId: string, range: { from: number | null; to: number | null }, after: { at: number; id: number } | null, limit: number): Promise<StoredScan[]> {
+    async pageForCode(
+      codeId: string,
+      range: { from: number | null; to: number | null },
+      after: { at: number; id: number } | null,
+      limit: number,
+    ): Promise<StoredScan[]> {
       return db('scans')
         .select(STORED_SCAN_COLUMNS)
         .where('code_id', codeId)
         .modify((b) => {
           if (range.from !== null) b.where('scanned_at', '>=', range.from);
           if (range.to !== null) b.where('scanned_at', '<', range.to);
-          if (after) b.where((w) => w.where('scanned_at', '>', after.at).orWhere((same) => same.where('scanned_at', after.at).where('id', '>', after.id)));
+          if (after)
+            b.where((w) =>
+              w
+                .where('scanned_at', '>', after.at)
+                .orWhere((same) => same.where('scanned_at', after.at).where('id', '>', after.id)),
+            );
         })
         .orderBy([{ column: 'scanned_at' }, { column: 'id' }])
         .limit(limit);
@@ -136,8 +167,12 @@ export function createScansStore(db: Knex) {
       await db('visitor_salts').where('day', '<', yesterday).delete();
       // Visitors of older days can no longer recur (their hashes came from a deleted salt), and
       // no batch waits that long for a retry.
-      await db('scan_visitors').where('day', '<', Date.parse(`${yesterday}T00:00:00Z`) / DAY_MS).delete();
-      await db('scan_batches').where('committed_at', '<', Date.parse(`${yesterday}T00:00:00Z`)).delete();
+      await db('scan_visitors')
+        .where('day', '<', Date.parse(`${yesterday}T00:00:00Z`) / DAY_MS)
+        .delete();
+      await db('scan_batches')
+        .where('committed_at', '<', Date.parse(`${yesterday}T00:00:00Z`))
+        .delete();
       return (await db('visitor_salts').where({ day }).first()).salt;
     },
   };

@@ -33,7 +33,10 @@ function withLocations(routing: Routing): Routing {
       ...rule,
       destination: rule.destination && asLocation(rule.destination),
       conditions: rule.conditions.weights
-        ? { ...rule.conditions, weights: rule.conditions.weights.map((w) => ({ ...w, destination: asLocation(w.destination) })) }
+        ? {
+            ...rule.conditions,
+            weights: rule.conditions.weights.map((w) => ({ ...w, destination: asLocation(w.destination) })),
+          }
         : rule.conditions,
     })),
   };
@@ -55,7 +58,11 @@ export function splitTargetKey(key: string): { slug: string; domain: string | nu
 const MISSING = Symbol('missing');
 type Entry = ScanTarget | typeof MISSING;
 
-export function createTargetCache(options: { load: (slug: string) => Promise<Code | null>; max: number; ttlMs: number }) {
+export function createTargetCache(options: {
+  load: (slug: string) => Promise<Code | null>;
+  max: number;
+  ttlMs: number;
+}) {
   async function read(slug: string): Promise<Entry> {
     const code = await options.load(slug);
     if (!code || code.type !== 'url') return MISSING;

@@ -6,11 +6,17 @@
 import { createHash, createHmac } from 'node:crypto';
 
 export function splitKey(ip: string | null, userAgent: string | undefined): string {
-  return createHash('sha256').update(`${ip ?? ''}|${userAgent ?? ''}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${ip ?? ''}|${userAgent ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 export function visitorHash(salt: string, ip: string | null, userAgent: string | undefined): string {
-  return createHmac('sha256', salt).update(`${ip ?? ''}|${userAgent ?? ''}`).digest('hex').slice(0, 32);
+  return createHmac('sha256', salt)
+    .update(`${ip ?? ''}|${userAgent ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 const DAY_MS = 86_400_000;

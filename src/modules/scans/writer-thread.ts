@@ -13,7 +13,8 @@ export interface WriterThreadData {
 }
 
 export type WriterRequest = { type: 'commit'; id: number; batchId: string; events: ScanEvent[] } | { type: 'close' };
-export type WriterReply = { id: number; result: CommittedBatch } | { id: number; error: { message: string; code?: string } };
+export type WriterReply =
+  { id: number; result: CommittedBatch } | { id: number; error: { message: string; code?: string } };
 
 /** How long close() waits for the thread to close its pool before stopping it. */
 const CLOSE_TIMEOUT_MS = 5_000;

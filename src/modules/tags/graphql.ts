@@ -29,7 +29,10 @@ export const TagRef = builder.objectRef<Tag>('Tag').implement({
 
 const CreateTagInput = builder.inputType('CreateTagInput', {
   fields: (t) => ({
-    name: t.string({ required: true, description: '1-50 characters after trimming, unique in the account ignoring case; no |.' }),
+    name: t.string({
+      required: true,
+      description: '1-50 characters after trimming, unique in the account ignoring case; no |.',
+    }),
     color: t.string({ required: false, description: '#rrggbb.' }),
   }),
 });
@@ -59,7 +62,13 @@ builder.queryFields((t) => ({
     args: {},
     resolve: scoped('codes:read', async (_root, args, ctx) => {
       forwardOnly(args);
-      return connectionOf(await ctx.services.tags.list(ctx.principal, parseInput(listTagsSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined }))), args.after);
+      return connectionOf(
+        await ctx.services.tags.list(
+          ctx.principal,
+          parseInput(listTagsSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined })),
+        ),
+        args.after,
+      );
     }),
   }),
 }));
@@ -68,7 +77,12 @@ builder.mutationFields((t) => ({
   createTag: t.field({
     type: TagRef,
     args: { input: t.arg({ type: CreateTagInput, required: true }) },
-    resolve: scoped('codes:write', (_root, { input }, ctx) => ctx.services.tags.create(ctx.principal, parseInput(createTagSchema, compact({ name: input.name, color: input.color })))),
+    resolve: scoped('codes:write', (_root, { input }, ctx) =>
+      ctx.services.tags.create(
+        ctx.principal,
+        parseInput(createTagSchema, compact({ name: input.name, color: input.color })),
+      ),
+    ),
   }),
   updateTag: t.field({
     type: TagRef,
@@ -82,7 +96,8 @@ builder.mutationFields((t) => ({
           // An explicit null removes the colour.
           ...(input.color !== undefined ? { color: input.color } : {}),
         }),
-      )),
+      ),
+    ),
   }),
   deleteTag: t.field({
     type: DeleteTagPayload,

@@ -15,5 +15,12 @@ export const tagResourceSchema = z
 export type TagJson = z.output<typeof tagResourceSchema>;
 
 export function presentTag(tag: Tag): TagJson {
-  return { id: tag.id, object: 'tag', name: tag.name, color: tag.color, code_count: tag.codeCount, created_at: tag.createdAt.toISOString() };
+  return {
+    id: tag.id,
+    object: 'tag',
+    name: tag.name,
+    color: tag.color,
+    code_count: tag.codeCount,
+    created_at: tag.createdAt.toISOString(),
+  };
 }

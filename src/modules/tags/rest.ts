@@ -8,7 +8,10 @@ import { presentTag } from './presenter.ts';
 import { createTagSchema, listTagsSchema, updateTagSchema } from './schemas.ts';
 import type { TagsService } from './service.ts';
 
-export function registerTagRoutes(router: Router<AppState>, { tags, ...edge }: RouteEdge & { tags: TagsService }): void {
+export function registerTagRoutes(
+  router: Router<AppState>,
+  { tags, ...edge }: RouteEdge & { tags: TagsService },
+): void {
   registerResourceRoutes(router, edge, {
     path: '/tags',
     read: 'codes:read',

@@ -24,7 +24,10 @@ export const tagNameSchema = z
   .refine((v) => !LONE_SURROGATE.test(v), 'must be valid Unicode text')
   .refine((v) => !CONTROL.test(v), 'must not contain control characters')
   .refine((v) => !v.includes(CSV_TAG_SEPARATOR), `must not contain '${CSV_TAG_SEPARATOR}' (it separates tags in CSV)`)
-  .meta({ description: `1-${MAX_TAG_NAME_LENGTH} characters after trimming, unique in the account ignoring case; no \`|\`.`, example: 'print' });
+  .meta({
+    description: `1-${MAX_TAG_NAME_LENGTH} characters after trimming, unique in the account ignoring case; no \`|\`.`,
+    example: 'print',
+  });
 
 const colorSchema = z
   .string({ error: 'must be a string' })
@@ -69,19 +72,42 @@ export const codeTagsSchema = z
   .transform((names, ctx) => {
     const distinct = distinctNames(names);
     if (distinct.length > MAX_TAGS_PER_CODE) {
-      ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_TAGS_PER_CODE} tags (a code has 0-${MAX_TAGS_PER_CODE})`, input: names });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must list at most ${MAX_TAGS_PER_CODE} tags (a code has 0-${MAX_TAGS_PER_CODE})`,
+        input: names,
+      });
       return z.NEVER;
     }
     return distinct;
   })
   .meta({
-    description: `Tag names (0-${MAX_TAGS_PER_CODE}). A name the account has no tag for creates that tag; an existing tag matches ignoring case. Duplicates collapse. On update the list replaces the code’s tags; \`[]\` removes them all.`,
+    description:
+      `Tag names (0-${MAX_TAGS_PER_CODE}). A name the account has no tag for creates that tag; an ` +
+      `existing tag matches ignoring case. Duplicates collapse. On update the list replaces the code’s tags; ` +
+      `\`[]\` removes them all.`,
     example: ['print', 'spring-2026'],
   });
 
 /** The `tag` filter of a list or overview: one name or several (any of them matches). */
 export const tagFilterSchema = z
-  .union([z.string().min(1).max(MAX_TAG_NAME_LENGTH * 4), z.array(z.string().min(1).max(MAX_TAG_NAME_LENGTH * 4)).max(MAX_TAGS_PER_CODE * 5)], {
-    error: `must be a tag name (at most ${MAX_TAG_NAME_LENGTH} characters)`,
-  })
+  .union(
+    [
+      z
+        .string()
+        .min(1)
+        .max(MAX_TAG_NAME_LENGTH * 4),
+      z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(MAX_TAG_NAME_LENGTH * 4),
+        )
+        .max(MAX_TAGS_PER_CODE * 5),
+    ],
+    {
+      error: `must be a tag name (at most ${MAX_TAG_NAME_LENGTH} characters)`,
+    },
+  )
   .transform((v) => (Array.isArray(v) ? v : [v]).map((name) => name.trim()));

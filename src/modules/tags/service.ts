@@ -25,7 +25,9 @@ export interface TagsServiceDeps {
 
 /** A 409 naming `name`: tag names are unique in an account, ignoring case. */
 const nameTaken = (name: string) =>
-  new DomainError('conflict', `The account already has a tag named '${name}' (names are unique ignoring case).`, [{ path: 'name', message: 'is taken by another tag of the account' }]);
+  new DomainError('conflict', `The account already has a tag named '${name}' (names are unique ignoring case).`, [
+    { path: 'name', message: 'is taken by another tag of the account' },
+  ]);
 
 /** Tags are listed by key (unique in the account), so the key alone is the position. */
 const cursorOf = (tag: Tag) => Buffer.from(JSON.stringify(['name', tagKey(tag.name)])).toString('base64url');
@@ -33,7 +35,14 @@ const cursorOf = (tag: Tag) => Buffer.from(JSON.stringify(['name', tagKey(tag.na
 function decodeCursor(cursor: string): string {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed[0] === 'name' && typeof parsed[1] === 'string' && parsed[1].length <= 400) return parsed[1];
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      parsed[0] === 'name' &&
+      typeof parsed[1] === 'string' &&
+      parsed[1].length <= 400
+    )
+      return parsed[1];
   } catch {
     // reported below
   }
@@ -64,9 +73,22 @@ export function createTagsService({ db, tags, maxPerAccount }: TagsServiceDeps) 
       const id = newId('tag');
       await inTransaction(db, async (trx) => {
         if ((await tags.idOfKey(principal.accountId, key, trx)) !== null) throw nameTaken(body.name);
-        if ((await tags.countForAccount(principal.accountId, trx)) >= maxPerAccount) throw tooManyTags(maxPerAccount, 'name');
+        if ((await tags.countForAccount(principal.accountId, trx)) >= maxPerAccount)
+          throw tooManyTags(maxPerAccount, 'name');
         // Plain insert: a concurrent create of the same name fails on the unique key (409).
-        await unlessTaken(body.name, () => tags.insertOne({ id, accountId: principal.accountId, name: body.name, key, color: body.color ?? null, createdAt: new Date() }, trx));
+        await unlessTaken(body.name, () =>
+          tags.insertOne(
+            {
+              id,
+              accountId: principal.accountId,
+              name: body.name,
+              key,
+              color: body.color ?? null,
+              createdAt: new Date(),
+            },
+            trx,
+          ),
+        );
       });
       return get(principal, id);
     },
@@ -91,7 +113,9 @@ export function createTagsService({ db, tags, maxPerAccount }: TagsServiceDeps) 
         const holder = await tags.idOfKey(principal.accountId, key);
         if (holder !== null && holder !== id) throw nameTaken(patch.name!);
       }
-      await unlessTaken(patch.name ?? current.name, () => tags.update(principal.accountId, id, { name: patch.name, key, color: patch.color }));
+      await unlessTaken(patch.name ?? current.name, () =>
+        tags.update(principal.accountId, id, { name: patch.name, key, color: patch.color }),
+      );
       return get(principal, id);
     },
 

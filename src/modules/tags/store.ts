@@ -47,7 +47,11 @@ export function createTagsStore(db: Knex) {
   async function withCounts(rows: TagRow[], q: Queryable): Promise<Tag[]> {
     const counts = new Map<string, number>();
     for (const ids of chunks(rows.map((r) => r.id))) {
-      const found: { tag_id: string; n: number | string }[] = await q('code_tags').whereIn('tag_id', ids).select('tag_id').count({ n: '*' }).groupBy('tag_id');
+      const found: { tag_id: string; n: number | string }[] = await q('code_tags')
+        .whereIn('tag_id', ids)
+        .select('tag_id')
+        .count({ n: '*' })
+        .groupBy('tag_id');
       for (const row of found) counts.set(row.tag_id, Number(row.n));
     }
     return rows.map((row) => ({
@@ -60,7 +64,14 @@ export function createTagsStore(db: Knex) {
     }));
   }
 
-  const rowOf = (t: NewTag) => ({ id: t.id, account_id: t.accountId, name: t.name, name_key: t.key, color: t.color, created_at: toMillis(t.createdAt) });
+  const rowOf = (t: NewTag) => ({
+    id: t.id,
+    account_id: t.accountId,
+    name: t.name,
+    name_key: t.key,
+    color: t.color,
+    created_at: toMillis(t.createdAt),
+  });
 
   return {
     /** One new tag; a name the account has (same key) fails on the unique key. */
@@ -70,7 +81,8 @@ export function createTagsStore(db: Knex) {
 
     /** New tags, skipping any whose key the account has meanwhile (made by a concurrent request). */
     async insert(tags: readonly NewTag[], q: Queryable = db): Promise<void> {
-      for (const part of chunks(tags)) await q('tags').insert(part.map(rowOf)).onConflict(['account_id', 'name_key']).ignore();
+      for (const part of chunks(tags))
+        await q('tags').insert(part.map(rowOf)).onConflict(['account_id', 'name_key']).ignore();
     },
 
     async findById(accountId: string, id: string, q: Queryable = db): Promise<Tag | null> {
@@ -85,7 +97,12 @@ export function createTagsStore(db: Knex) {
      * read of a missing key takes a gap lock, and two transactions holding one and then
      * inserting into that gap deadlock.
      */
-    async idsByKeys(accountId: string, keys: readonly string[], q: Queryable = db, latest = false): Promise<Map<string, string>> {
+    async idsByKeys(
+      accountId: string,
+      keys: readonly string[],
+      q: Queryable = db,
+      latest = false,
+    ): Promise<Map<string, string>> {
       const ids = new Map<string, string>();
       for (const part of chunks(keys)) {
         const query = q('tags').where('account_id', accountId).whereIn('name_key', part).select('id', 'name_key');
@@ -97,7 +114,9 @@ export function createTagsStore(db: Knex) {
 
     /** The id of the account's tag with this key, if any. */
     async idOfKey(accountId: string, key: string, q: Queryable = db): Promise<string | null> {
-      const row: { id: string } | undefined = await q('tags').where({ account_id: accountId, name_key: key }).first('id');
+      const row: { id: string } | undefined = await q('tags')
+        .where({ account_id: accountId, name_key: key })
+        .first('id');
       return row?.id ?? null;
     },
 
@@ -114,7 +133,12 @@ export function createTagsStore(db: Knex) {
       return withCounts(rows, db);
     },
 
-    async update(accountId: string, id: string, changes: { name?: string; key?: string; color?: string | null }, q: Queryable = db): Promise<void> {
+    async update(
+      accountId: string,
+      id: string,
+      changes: { name?: string; key?: string; color?: string | null },
+      q: Queryable = db,
+    ): Promise<void> {
       const row: Record<string, unknown> = {};
       if (changes.name !== undefined) Object.assign(row, { name: changes.name, name_key: changes.key });
       if (changes.color !== undefined) row.color = changes.color;
@@ -146,17 +170,26 @@ export function createTagsStore(db: Knex) {
      * have would take gap locks on MariaDB, and transactions tagging other codes at the same
      * time would deadlock inserting into those gaps.
      */
-    async replaceCodeTags(links: readonly { codeId: string; tagIds: readonly string[] }[], q: Queryable = db): Promise<void> {
+    async replaceCodeTags(
+      links: readonly { codeId: string; tagIds: readonly string[] }[],
+      q: Queryable = db,
+    ): Promise<void> {
       const had = new Map<string, Set<string>>();
       for (const part of chunks(links.map((l) => l.codeId))) {
-        const rows: { code_id: string; tag_id: string }[] = await q('code_tags').whereIn('code_id', part).select('code_id', 'tag_id');
+        const rows: { code_id: string; tag_id: string }[] = await q('code_tags')
+          .whereIn('code_id', part)
+          .select('code_id', 'tag_id');
         for (const row of rows) had.set(row.code_id, (had.get(row.code_id) ?? new Set()).add(row.tag_id));
       }
       for (const link of links) {
         const gone = [...(had.get(link.codeId) ?? [])].filter((tagId) => !link.tagIds.includes(tagId));
         if (gone.length > 0) await q('code_tags').where('code_id', link.codeId).whereIn('tag_id', gone).delete();
       }
-      const rows = links.flatMap((l) => l.tagIds.filter((tagId) => !had.get(l.codeId)?.has(tagId)).map((tagId) => ({ code_id: l.codeId, tag_id: tagId })));
+      const rows = links.flatMap((l) =>
+        l.tagIds
+          .filter((tagId) => !had.get(l.codeId)?.has(tagId))
+          .map((tagId) => ({ code_id: l.codeId, tag_id: tagId })),
+      );
       for (const part of chunks(rows)) await q('code_tags').insert(part);
     },
 

@@ -30,7 +30,15 @@ const days = (ms: number) => {
   return d >= 1 ? `${Number(d.toFixed(1))} days` : `${Math.round(ms / 1000)} s`;
 };
 
-export function createDeliverer({ store, send, logger, retryScale, disableAfterMs, now = () => new Date(), onOutcome }: DelivererDeps) {
+export function createDeliverer({
+  store,
+  send,
+  logger,
+  retryScale,
+  disableAfterMs,
+  now = () => new Date(),
+  onOutcome,
+}: DelivererDeps) {
   /** Disables an endpoint whose every attempt has failed for WEBHOOK_DISABLE_AFTER_MS. */
   async function noteFailure(claimed: ClaimedDelivery, at: Date, error: string): Promise<void> {
     const since = await store.markFailing(claimed.endpoint.id, at);
@@ -40,7 +48,10 @@ export function createDeliverer({ store, send, logger, retryScale, disableAfterM
       `(for ${days(at.getTime() - since.getTime())}; the last one: ${error}). Waiting deliveries are paused; ` +
       'PATCH the webhook with {"enabled": true} once the receiver works again to resume them.';
     await store.disableFailing(claimed.endpoint.id, reason.slice(0, 500), at);
-    logger.warn({ webhook_id: claimed.endpoint.id, failing_since: since }, 'webhook endpoint disabled after failing for too long');
+    logger.warn(
+      { webhook_id: claimed.endpoint.id, failing_since: since },
+      'webhook endpoint disabled after failing for too long',
+    );
   }
 
   return {
@@ -62,7 +73,14 @@ export function createDeliverer({ store, send, logger, retryScale, disableAfterM
       const recorded = await store.recordAttempt({
         deliveryId: delivery.id,
         lockedBy,
-        attempt: { attempt, worker: lockedBy, startedAt, responseStatus: result.status, durationMs: result.durationMs, error: result.error },
+        attempt: {
+          attempt,
+          worker: lockedBy,
+          startedAt,
+          responseStatus: result.status,
+          durationMs: result.durationMs,
+          error: result.error,
+        },
         status: outcome === 'retrying' ? 'pending' : outcome,
         nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay),
         deliveredAt: result.ok ? finishedAt : null,

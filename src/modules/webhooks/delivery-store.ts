@@ -99,7 +99,13 @@ export function createDeliveryStore(db: Knex) {
       for (let i = 0; i < events.length; i += chunk) {
         if (i > 0) await pause();
         await q('webhook_events').insert(
-          events.slice(i, i + chunk).map((e) => ({ id: e.id, account_id: e.accountId, type: e.type, payload: e.payload, created_at: toMillis(e.createdAt) })),
+          events.slice(i, i + chunk).map((e) => ({
+            id: e.id,
+            account_id: e.accountId,
+            type: e.type,
+            payload: e.payload,
+            created_at: toMillis(e.createdAt),
+          })),
         );
       }
       for (let i = 0; i < deliveries.length; i += chunk) {
@@ -130,7 +136,8 @@ export function createDeliveryStore(db: Knex) {
       const due = (status: DeliveryStatus) => (q: Knex.QueryBuilder) =>
         q.where('status', status).andWhere('next_attempt_at', '<=', toMillis(now)).orderBy('next_attempt_at', 'asc');
       const ids = await claimRows(db, 'webhook_deliveries', due('delivering'), limit, mark);
-      if (ids.length < limit) ids.push(...(await claimRows(db, 'webhook_deliveries', due('pending'), limit - ids.length, mark)));
+      if (ids.length < limit)
+        ids.push(...(await claimRows(db, 'webhook_deliveries', due('pending'), limit - ids.length, mark)));
       return store.loadClaimed(ids, lockedBy);
     },
 
@@ -155,11 +162,19 @@ export function createDeliveryStore(db: Knex) {
         .select([...DELIVERY_COLUMNS, 'e.payload']);
       const endpointIds = [...new Set(rows.map((row) => row.endpoint_id))];
       const endpoints = new Map(
-        ((await db('webhook_endpoints').whereIn('id', endpointIds)) as EndpointRow[]).map((row) => [row.id, webhookOf(row)]),
+        ((await db('webhook_endpoints').whereIn('id', endpointIds)) as EndpointRow[]).map((row) => [
+          row.id,
+          webhookOf(row),
+        ]),
       );
       return rows
         .filter((row) => endpoints.has(row.endpoint_id))
-        .map((row) => ({ delivery: deliveryOf(row), lockedBy, endpoint: endpoints.get(row.endpoint_id)!, payload: row.payload }));
+        .map((row) => ({
+          delivery: deliveryOf(row),
+          lockedBy,
+          endpoint: endpoints.get(row.endpoint_id)!,
+          payload: row.payload,
+        }));
     },
 
     /**
@@ -198,25 +213,41 @@ export function createDeliveryStore(db: Knex) {
 
     /** Hands a claimed delivery back untried (its endpoint was disabled meanwhile). */
     async releasePaused(deliveryId: string, lockedBy: string): Promise<void> {
-      await db('webhook_deliveries').where({ id: deliveryId, locked_by: lockedBy }).update({ status: 'paused', locked_by: null, next_attempt_at: null });
+      await db('webhook_deliveries')
+        .where({ id: deliveryId, locked_by: lockedBy })
+        .update({ status: 'paused', locked_by: null, next_attempt_at: null });
     },
 
     /** Pauses an endpoint's waiting deliveries (it was disabled); ones in flight finish first. */
     async pauseDeliveries(endpointId: string, q: Queryable = db): Promise<void> {
-      await q('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' }).update({ status: 'paused', next_attempt_at: null });
+      await q('webhook_deliveries')
+        .where({ endpoint_id: endpointId, status: 'pending' })
+        .update({ status: 'paused', next_attempt_at: null });
     },
 
     /** Makes an endpoint's paused deliveries due now (it was enabled again). */
     async resumeDeliveries(endpointId: string, now: Date, q: Queryable = db): Promise<void> {
-      await q('webhook_deliveries').where({ endpoint_id: endpointId, status: 'paused' }).update({ status: 'pending', next_attempt_at: toMillis(now) });
+      await q('webhook_deliveries')
+        .where({ endpoint_id: endpointId, status: 'paused' })
+        .update({ status: 'pending', next_attempt_at: toMillis(now) });
     },
 
     /** One page of an endpoint's deliveries, newest first. */
-    async listDeliveries(endpointId: string, status: DeliveryStatus | undefined, after: Position | null, limit: number): Promise<Delivery[]> {
-      const builder = db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').where('d.endpoint_id', endpointId);
+    async listDeliveries(
+      endpointId: string,
+      status: DeliveryStatus | undefined,
+      after: Position | null,
+      limit: number,
+    ): Promise<Delivery[]> {
+      const builder = db('webhook_deliveries as d')
+        .join('webhook_events as e', 'e.id', 'd.event_id')
+        .where('d.endpoint_id', endpointId);
       if (status) builder.andWhere('d.status', status);
       const rows: DeliveryRow[] = await afterPosition(builder, after, 'd.created_at', 'd.id')
-        .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
+        .orderBy([
+          { column: 'd.created_at', order: 'desc' },
+          { column: 'd.id', order: 'desc' },
+        ])
         .limit(limit)
         .select(DELIVERY_COLUMNS);
       return rows.map(deliveryOf);
@@ -229,8 +260,17 @@ export function createDeliveryStore(db: Knex) {
         .where({ 'd.endpoint_id': endpointId, 'd.id': deliveryId })
         .first([...DELIVERY_COLUMNS, 'e.payload']);
       if (!row) return null;
-      const attempts: { attempt: number; worker: string; started_at: number | string; response_status: number | null; duration_ms: number; error: string | null }[] =
-        await db('webhook_attempts').where('delivery_id', deliveryId).orderBy('attempt', 'asc').orderBy('id', 'asc');
+      const attempts: {
+        attempt: number;
+        worker: string;
+        started_at: number | string;
+        response_status: number | null;
+        duration_ms: number;
+        error: string | null;
+      }[] = await db('webhook_attempts')
+        .where('delivery_id', deliveryId)
+        .orderBy('attempt', 'asc')
+        .orderBy('id', 'asc');
       return {
         ...deliveryOf(row),
         data: JSON.parse(row.payload),
@@ -252,12 +292,23 @@ export function createDeliveryStore(db: Knex) {
     async purgeFinished(cutoff: Date, limit: number): Promise<number> {
       const rows: { id: string }[] = await db('webhook_events as e')
         .where('e.created_at', '<', toMillis(cutoff))
-        .whereNotExists((sub) => sub.select(db.raw('1')).from('webhook_deliveries as d').whereRaw('d.event_id = e.id').whereIn('d.status', ['pending', 'delivering', 'paused']))
+        .whereNotExists((sub) =>
+          sub
+            .select(db.raw('1'))
+            .from('webhook_deliveries as d')
+            .whereRaw('d.event_id = e.id')
+            .whereIn('d.status', ['pending', 'delivering', 'paused']),
+        )
         .orderBy('e.created_at', 'asc')
         .limit(limit)
         .select('e.id');
       if (rows.length === 0) return 0;
-      return db('webhook_events').whereIn('id', rows.map((row) => row.id)).delete();
+      return db('webhook_events')
+        .whereIn(
+          'id',
+          rows.map((row) => row.id),
+        )
+        .delete();
     },
   };
   return store;

@@ -43,7 +43,22 @@ export function webhookOf(row: EndpointRow): Webhook {
 }
 
 /** Endpoint fields a PATCH (or the worker) may change, in domain terms. */
-export type EndpointChanges = Partial<Pick<Webhook, 'url' | 'description' | 'events' | 'codeIds' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'enabled' | 'disabledReason' | 'disabledAt' | 'failingSince'>> & { updatedAt: Date };
+export type EndpointChanges = Partial<
+  Pick<
+    Webhook,
+    | 'url'
+    | 'description'
+    | 'events'
+    | 'codeIds'
+    | 'secret'
+    | 'previousSecret'
+    | 'previousSecretExpiresAt'
+    | 'enabled'
+    | 'disabledReason'
+    | 'disabledAt'
+    | 'failingSince'
+  >
+> & { updatedAt: Date };
 
 function endpointChangesRow(changes: EndpointChanges): Record<string, unknown> {
   const row: Record<string, unknown> = { updated_at: toMillis(changes.updatedAt) };
@@ -53,7 +68,8 @@ function endpointChangesRow(changes: EndpointChanges): Record<string, unknown> {
   if (changes.codeIds !== undefined) row.code_ids = changes.codeIds === null ? null : toJson(changes.codeIds);
   if (changes.secret !== undefined) row.secret = changes.secret;
   if (changes.previousSecret !== undefined) row.previous_secret = changes.previousSecret;
-  if (changes.previousSecretExpiresAt !== undefined) row.previous_secret_expires_at = changes.previousSecretExpiresAt && toMillis(changes.previousSecretExpiresAt);
+  if (changes.previousSecretExpiresAt !== undefined)
+    row.previous_secret_expires_at = changes.previousSecretExpiresAt && toMillis(changes.previousSecretExpiresAt);
   if (changes.enabled !== undefined) row.enabled = changes.enabled;
   if (changes.disabledReason !== undefined) row.disabled_reason = changes.disabledReason;
   if (changes.disabledAt !== undefined) row.disabled_at = changes.disabledAt && toMillis(changes.disabledAt);
@@ -68,9 +84,16 @@ export interface Position {
 }
 
 /** Rows strictly after a position in (created_at desc, id desc) order. */
-export function afterPosition(builder: Knex.QueryBuilder, after: Position | null, created: string, id: string): Knex.QueryBuilder {
+export function afterPosition(
+  builder: Knex.QueryBuilder,
+  after: Position | null,
+  created: string,
+  id: string,
+): Knex.QueryBuilder {
   if (!after) return builder;
-  return builder.andWhere((w) => w.where(created, '<', after.key).orWhere((tie) => tie.where(created, after.key).andWhere(id, '<', after.id)));
+  return builder.andWhere((w) =>
+    w.where(created, '<', after.key).orWhere((tie) => tie.where(created, after.key).andWhere(id, '<', after.id)),
+  );
 }
 
 export function createEndpointStore(db: Knex) {
@@ -108,19 +131,28 @@ export function createEndpointStore(db: Knex) {
     /** One page of an account's endpoints, newest first. */
     async listEndpoints(accountId: string, after: Position | null, limit: number): Promise<Webhook[]> {
       const builder = afterPosition(db('webhook_endpoints').where('account_id', accountId), after, 'created_at', 'id');
-      const rows: EndpointRow[] = await builder.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+      const rows: EndpointRow[] = await builder
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(limit);
       return rows.map(webhookOf);
     },
 
     /** The enabled endpoints of these accounts: the outbox's fan-out, inside the writer's transaction. */
     async enabledEndpointsOf(accountIds: string[], q: Queryable = db): Promise<Webhook[]> {
       if (accountIds.length === 0) return [];
-      const rows: EndpointRow[] = await q('webhook_endpoints').whereIn('account_id', accountIds).andWhere('enabled', true);
+      const rows: EndpointRow[] = await q('webhook_endpoints')
+        .whereIn('account_id', accountIds)
+        .andWhere('enabled', true);
       return rows.map(webhookOf);
     },
 
     async updateEndpoint(accountId: string, id: string, changes: EndpointChanges, q: Queryable = db): Promise<boolean> {
-      return (await q('webhook_endpoints').where({ account_id: accountId, id }).update(endpointChangesRow(changes))) > 0;
+      return (
+        (await q('webhook_endpoints').where({ account_id: accountId, id }).update(endpointChangesRow(changes))) > 0
+      );
     },
 
     /** Deletes the endpoint with (by cascade) its deliveries and their attempts. */
@@ -130,18 +162,28 @@ export function createEndpointStore(db: Knex) {
 
     /** Notes a failure; returns since when the endpoint has been failing. */
     async markFailing(endpointId: string, at: Date): Promise<Date | null> {
-      await db('webhook_endpoints').where('id', endpointId).whereNull('failing_since').update({ failing_since: toMillis(at) });
-      const row: { failing_since: number | string | null } | undefined = await db('webhook_endpoints').where('id', endpointId).first('failing_since');
+      await db('webhook_endpoints')
+        .where('id', endpointId)
+        .whereNull('failing_since')
+        .update({ failing_since: toMillis(at) });
+      const row: { failing_since: number | string | null } | undefined = await db('webhook_endpoints')
+        .where('id', endpointId)
+        .first('failing_since');
       return fromMillisOrNull(row?.failing_since);
     },
 
     async markHealthy(endpointId: string): Promise<void> {
-      await db('webhook_endpoints').where('id', endpointId).whereNotNull('failing_since').update({ failing_since: null });
+      await db('webhook_endpoints')
+        .where('id', endpointId)
+        .whereNotNull('failing_since')
+        .update({ failing_since: null });
     },
 
     /** Disables an enabled endpoint, saying why (the worker, after it failed for too long). */
     async markDisabled(endpointId: string, reason: string, at: Date, q: Queryable = db): Promise<void> {
-      await q('webhook_endpoints').where({ id: endpointId, enabled: true }).update({ enabled: false, disabled_reason: reason, disabled_at: toMillis(at), updated_at: toMillis(at) });
+      await q('webhook_endpoints')
+        .where({ id: endpointId, enabled: true })
+        .update({ enabled: false, disabled_reason: reason, disabled_at: toMillis(at), updated_at: toMillis(at) });
     },
   };
 }

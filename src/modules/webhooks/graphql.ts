@@ -46,7 +46,10 @@ const WebhookDeliveryRef = builder.objectRef<Delivery>('WebhookDelivery').implem
     eventId: t.exposeID('eventId', { description: 'Sent as webhook-id; the same on every attempt.' }),
     eventType: t.exposeString('eventType'),
     eventCreatedAt: t.field({ type: 'DateTime', resolve: (d) => d.eventCreatedAt }),
-    status: t.expose('status', { type: DeliveryStatus, description: 'pending, delivering, succeeded, failed or paused (endpoint disabled)' }),
+    status: t.expose('status', {
+      type: DeliveryStatus,
+      description: 'pending, delivering, succeeded, failed or paused (endpoint disabled)',
+    }),
     attempts: t.exposeInt('attempts'),
     nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: plannedNextAttempt }),
     lastAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.lastAttemptAt }),
@@ -59,12 +62,20 @@ const WebhookDeliveryRef = builder.objectRef<Delivery>('WebhookDelivery').implem
       type: 'JSON',
       description: "The event's data (one extra query per delivery in a list).",
       // Reachable from mutations too (retryWebhookDelivery): a write scope alone does not read events.
-      resolve: scoped('webhooks:read', async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).data),
+      resolve: scoped(
+        'webhooks:read',
+        async (d, _args, ctx) =>
+          (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).data,
+      ),
     }),
     attemptHistory: t.field({
       type: [WebhookDeliveryAttemptRef],
       description: 'Every attempt, oldest first (one extra query per delivery in a list).',
-      resolve: scoped('webhooks:read', async (d, _args, ctx) => (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).history),
+      resolve: scoped(
+        'webhooks:read',
+        async (d, _args, ctx) =>
+          (isDetail(d) ? d : await ctx.services.webhooks.delivery(ctx.principal, d.endpointId, d.id)).history,
+      ),
     }),
   }),
 });
@@ -76,7 +87,10 @@ export const WebhookRef = builder.objectRef<Webhook>('Webhook').implement({
     url: t.exposeString('url'),
     description: t.exposeString('description', { nullable: true }),
     events: t.exposeStringList('events'),
-    codeIds: t.exposeIDList('codeIds', { nullable: true, description: 'Only events about these codes; null for every code.' }),
+    codeIds: t.exposeIDList('codeIds', {
+      nullable: true,
+      description: 'Only events about these codes; null for every code.',
+    }),
     enabled: t.exposeBoolean('enabled'),
     disabledReason: t.exposeString('disabledReason', { nullable: true }),
     disabledAt: t.field({ type: 'DateTime', nullable: true, resolve: (w) => w.disabledAt }),
@@ -92,11 +106,24 @@ export const WebhookRef = builder.objectRef<Webhook>('Webhook').implement({
     deliveries: t.connection({
       type: WebhookDeliveryRef,
       description: 'Newest first. Forward pagination only.',
-      args: { status: t.arg({ type: DeliveryStatus, required: false, description: 'pending, delivering, succeeded, failed or paused' }) },
+      args: {
+        status: t.arg({
+          type: DeliveryStatus,
+          required: false,
+          description: 'pending, delivering, succeeded, failed or paused',
+        }),
+      },
       // Reachable from mutations too (createWebhook, updateWebhook): a write scope alone does not read deliveries.
       resolve: scoped('webhooks:read', async (webhook, args, ctx) => {
         forwardOnly(args);
-        const page = await ctx.services.webhooks.deliveries(ctx.principal, webhook.id, parseInput(listDeliveriesSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status })));
+        const page = await ctx.services.webhooks.deliveries(
+          ctx.principal,
+          webhook.id,
+          parseInput(
+            listDeliveriesSchema,
+            compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined, status: args.status }),
+          ),
+        );
         return connectionOf(page, args.after);
       }),
     }),
@@ -115,7 +142,10 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
   fields: (t) => ({
     codeId: t.exposeID('code_id'),
     scanUrl: t.exposeString('scan_url'),
-    destination: t.exposeString('destination', { nullable: true, description: 'Null when the scan got the paused or expired page.' }),
+    destination: t.exposeString('destination', {
+      nullable: true,
+      description: 'Null when the scan got the paused or expired page.',
+    }),
     outcome: t.expose('outcome', { type: ScanOutcome, description: 'redirect, paused, expired or limit_reached.' }),
     ruleId: t.exposeID('rule_id', { nullable: true }),
     country: t.exposeString('country', { nullable: true }),
@@ -131,7 +161,10 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
 
 const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
   fields: (t) => ({
-    url: t.string({ required: true, description: 'https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS).' }),
+    url: t.string({
+      required: true,
+      description: 'https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS).',
+    }),
     events: t.stringList({ required: true, description: EVENTS_HELP }),
     codeIds: t.idList({ required: false, description: 'Only events about these codes.' }),
     description: t.string({ required: false }),
@@ -169,7 +202,10 @@ builder.queryFields((t) => ({
     // Without arguments of its own the connection's args need naming for the scope wrapper.
     resolve: scoped('webhooks:read', async (_root, args: DefaultConnectionArguments, ctx) => {
       forwardOnly(args);
-      const page = await ctx.services.webhooks.list(ctx.principal, parseInput(listWebhooksSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined })));
+      const page = await ctx.services.webhooks.list(
+        ctx.principal,
+        parseInput(listWebhooksSchema, compact({ limit: args.first ?? undefined, cursor: args.after ?? undefined })),
+      );
       return connectionOf(page, args.after);
     }),
   }),
@@ -177,13 +213,17 @@ builder.queryFields((t) => ({
     type: WebhookRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: scoped('webhooks:read', (_root, { id }, ctx) => orNull(ctx.services.webhooks.get(ctx.principal, String(id)))),
+    resolve: scoped('webhooks:read', (_root, { id }, ctx) =>
+      orNull(ctx.services.webhooks.get(ctx.principal, String(id))),
+    ),
   }),
   webhookDelivery: t.field({
     type: WebhookDeliveryRef,
     nullable: true,
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: scoped('webhooks:read', (_root, { webhookId, deliveryId }, ctx) => orNull(ctx.services.webhooks.delivery(ctx.principal, String(webhookId), String(deliveryId)))),
+    resolve: scoped('webhooks:read', (_root, { webhookId, deliveryId }, ctx) =>
+      orNull(ctx.services.webhooks.delivery(ctx.principal, String(webhookId), String(deliveryId))),
+    ),
   }),
 }));
 
@@ -193,12 +233,26 @@ builder.mutationFields((t) => ({
     description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: scoped('webhooks:write', (_root, { input }, ctx) =>
-      ctx.services.webhooks.create(ctx.principal, parseInput(createWebhookSchema, compact({ url: input.url, events: input.events, code_ids: input.codeIds?.map(String), description: input.description })))),
+      ctx.services.webhooks.create(
+        ctx.principal,
+        parseInput(
+          createWebhookSchema,
+          compact({
+            url: input.url,
+            events: input.events,
+            code_ids: input.codeIds?.map(String),
+            description: input.description,
+          }),
+        ),
+      ),
+    ),
   }),
   updateWebhook: t.field({
     type: WebhookRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: scoped('webhooks:write', (_root, { id, input }, ctx) => ctx.services.webhooks.update(ctx.principal, String(id), parseInput(updateWebhookSchema, toUpdateBody(input)))),
+    resolve: scoped('webhooks:write', (_root, { id, input }, ctx) =>
+      ctx.services.webhooks.update(ctx.principal, String(id), parseInput(updateWebhookSchema, toUpdateBody(input))),
+    ),
   }),
   deleteWebhook: t.field({
     type: DeleteWebhookPayload,
@@ -212,7 +266,9 @@ builder.mutationFields((t) => ({
     type: WebhookWithSecretRef,
     description: 'A new secret; the previous one keeps signing beside it for 24 hours.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: scoped('webhooks:write', (_root, { id }, ctx) => ctx.services.webhooks.rotateSecret(ctx.principal, String(id))),
+    resolve: scoped('webhooks:write', (_root, { id }, ctx) =>
+      ctx.services.webhooks.rotateSecret(ctx.principal, String(id)),
+    ),
   }),
   testWebhook: t.field({
     type: WebhookDeliveryRef,
@@ -224,7 +280,9 @@ builder.mutationFields((t) => ({
     type: WebhookDeliveryRef,
     description: 'Sends a delivery again now, with the same webhook-id.',
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: scoped('webhooks:write', (_root, { webhookId, deliveryId }, ctx) => ctx.services.webhooks.retry(ctx.principal, String(webhookId), String(deliveryId))),
+    resolve: scoped('webhooks:write', (_root, { webhookId, deliveryId }, ctx) =>
+      ctx.services.webhooks.retry(ctx.principal, String(webhookId), String(deliveryId)),
+    ),
   }),
 }));
 
@@ -234,7 +292,9 @@ builder.subscriptionType({});
 builder.subscriptionFields((t) => ({
   scanCreated: t.field({
     type: ScanCreatedRef,
-    description: "The caller's scans as they are recorded (within about SCAN_FLUSH_INTERVAL_MS), of every code or of one. Over server-sent events: send Accept: text/event-stream.",
+    description:
+      "The caller's scans as they are recorded (within about SCAN_FLUSH_INTERVAL_MS), of every code or of one. Over " +
+      'server-sent events: send Accept: text/event-stream.',
     args: { codeId: t.arg.id({ required: false }) },
     subscribe: scoped('analytics:read', async (_root, { codeId }, ctx) =>
       guardedStream(await ctx.services.webhooks.subscribeScans(ctx.principal, codeId == null ? null : String(codeId)), {

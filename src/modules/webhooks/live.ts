@@ -55,13 +55,18 @@ export function createLiveScans({ redisUrl, logger }: { redisUrl: string | null;
     };
     // The event target sends PUBLISH, SUBSCRIBE and UNSUBSCRIBE without awaiting them: these
     // facades catch their failures, which would otherwise be unhandled rejections.
-    const publishClient = { publish: (channel: string, message: string) => publisher.publish(channel, message).catch(onError) };
+    const publishClient = {
+      publish: (channel: string, message: string) => publisher.publish(channel, message).catch(onError),
+    };
     const subscribeClient = {
       on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
       subscribe: (channel: string) => subscriber.subscribe(channel).catch(onError),
       unsubscribe: (channel: string) => subscriber.unsubscribe(channel).catch(onError),
     };
-    target = createRedisEventTarget({ publishClient: publishClient as unknown as Redis, subscribeClient: subscribeClient as unknown as Redis }) as unknown as ScanTarget;
+    target = createRedisEventTarget({
+      publishClient: publishClient as unknown as Redis,
+      subscribeClient: subscribeClient as unknown as Redis,
+    }) as unknown as ScanTarget;
   } else {
     target = new EventTarget() as unknown as ScanTarget;
   }
@@ -81,7 +86,10 @@ export function createLiveScans({ redisUrl, logger }: { redisUrl: string | null;
     },
 
     /** The account's scans as they are recorded, one at a time, filtered. Ends when returned. */
-    subscribe(accountId: string, filter: (scan: ScanPayload) => boolean = () => true): AsyncIterableIterator<ScanPayload> {
+    subscribe(
+      accountId: string,
+      filter: (scan: ScanPayload) => boolean = () => true,
+    ): AsyncIterableIterator<ScanPayload> {
       return new Repeater<ScanPayload>(async (push, stop) => {
         const listener = (event: CustomEvent<ScanPayload[]>) => {
           for (const scan of event.detail) if (filter(scan)) void push(scan);

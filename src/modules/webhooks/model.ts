@@ -1,7 +1,13 @@
 // Webhook endpoints, events and deliveries as the domain sees them.
 
 /** Event types an endpoint can subscribe to. */
-export const EVENT_TYPES = ['scan.created', 'code.created', 'code.updated', 'code.deleted', 'codes.bulk_created'] as const;
+export const EVENT_TYPES = [
+  'scan.created',
+  'code.created',
+  'code.updated',
+  'code.deleted',
+  'codes.bulk_created',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent by POST /webhooks/:id/test only, to that endpoint, whatever it subscribes to. */
 export const TEST_EVENT = 'webhook.test';
@@ -79,14 +85,21 @@ export interface NewEvent {
  * limited to some codes only hears of events naming one of them (so never of codes created
  * after it was registered).
  */
-export function wants(endpoint: Pick<Webhook, 'enabled' | 'events' | 'codeIds'>, type: EventType, codeIds: readonly string[]): boolean {
+export function wants(
+  endpoint: Pick<Webhook, 'enabled' | 'events' | 'codeIds'>,
+  type: EventType,
+  codeIds: readonly string[],
+): boolean {
   if (!endpoint.enabled || !endpoint.events.includes(type)) return false;
   if (endpoint.codeIds === null) return true;
   return codeIds.some((id) => endpoint.codeIds!.includes(id));
 }
 
 /** The secrets that sign right now: the current one, and the previous one during its overlap. */
-export function activeSecrets(endpoint: Pick<Webhook, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, now: Date): string[] {
+export function activeSecrets(
+  endpoint: Pick<Webhook, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+  now: Date,
+): string[] {
   const overlap = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   return overlap ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
 }

@@ -69,7 +69,16 @@ export function createWebhooks({ db, config, logger, resolve, ownedCodeIds, onDe
     retentionDays: config.webhookRetentionDays,
   });
   const outbox = createOutbox({ store, live, publicBaseUrl: config.publicBaseUrl, afterCommit: () => worker.wake() });
-  const service = createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints: config.webhookEndpointsPerAccount, ownedCodeIds });
+  const service = createWebhooksService({
+    db,
+    store,
+    deliverer,
+    live,
+    policy,
+    leaseMs,
+    maxEndpoints: config.webhookEndpointsPerAccount,
+    ownedCodeIds,
+  });
   return {
     service,
     outbox,

@@ -71,7 +71,11 @@ function afterCommitOf(trx: Knex.Transaction, fn: () => void): void {
 }
 
 /** Writes each occurrence some endpoint wants, with its deliveries. True when anything was written. */
-async function writeOccurrences(store: OutboxStore, occurrences: Occurrence[], trx: Knex.Transaction): Promise<boolean> {
+async function writeOccurrences(
+  store: OutboxStore,
+  occurrences: Occurrence[],
+  trx: Knex.Transaction,
+): Promise<boolean> {
   const accountIds = [...new Set(occurrences.map((o) => o.accountId))];
   const endpoints = await store.enabledEndpointsOf(accountIds, trx);
   if (endpoints.length === 0) return false;
@@ -83,8 +87,15 @@ async function writeOccurrences(store: OutboxStore, occurrences: Occurrence[], t
     const targets = (byAccount.get(o.accountId) ?? []).filter((endpoint) => wants(endpoint, o.type, o.codeIds));
     if (targets.length === 0) continue;
     const eventId = newId('evt');
-    events.push({ id: eventId, accountId: o.accountId, type: o.type, payload: JSON.stringify(o.data()), createdAt: o.at });
-    for (const endpoint of targets) deliveries.push({ id: newId('dlv'), eventId, endpointId: endpoint.id, createdAt: now });
+    events.push({
+      id: eventId,
+      accountId: o.accountId,
+      type: o.type,
+      payload: JSON.stringify(o.data()),
+      createdAt: o.at,
+    });
+    for (const endpoint of targets)
+      deliveries.push({ id: newId('dlv'), eventId, endpointId: endpoint.id, createdAt: now });
   }
   if (events.length === 0) return false;
   await store.insertOutbox(events, deliveries, trx);
@@ -98,11 +109,20 @@ async function writeOccurrences(store: OutboxStore, occurrences: Occurrence[], t
  * delivery worker: the recorder calls `scansCommitted` for that once the batch committed.
  */
 /** The scan batch commit's outbox writer (scans declare what they need: WriteScanEvents). */
-export function createScanOutbox({ store, publicBaseUrl }: Pick<OutboxDeps, 'store' | 'publicBaseUrl'>): WriteScanEvents {
+export function createScanOutbox({
+  store,
+  publicBaseUrl,
+}: Pick<OutboxDeps, 'store' | 'publicBaseUrl'>): WriteScanEvents {
   return function writeScanEvents(scans, trx) {
     return writeOccurrences(
       store,
-      scans.map((scan) => ({ accountId: scan.accountId, type: 'scan.created', codeIds: [scan.codeId], data: () => scanPayload(scan, publicBaseUrl), at: new Date(scan.at) })),
+      scans.map((scan) => ({
+        accountId: scan.accountId,
+        type: 'scan.created',
+        codeIds: [scan.codeId],
+        data: () => scanPayload(scan, publicBaseUrl),
+        at: new Date(scan.at),
+      })),
       trx,
     );
   };
@@ -124,11 +144,21 @@ export function createOutbox({ store, live, publicBaseUrl, afterCommit }: Outbox
                 object: 'batch',
                 batch_id: event.batchId,
                 count: event.codes.length,
-                codes: event.codes.map((code) => ({ id: code.id, type: code.type, scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug, code.domain) : null })),
+                codes: event.codes.map((code) => ({
+                  id: code.id,
+                  type: code.type,
+                  scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug, code.domain) : null,
+                })),
               }),
               at,
             }
-          : { accountId: event.code.accountId, type: event.type, codeIds: [event.code.id], data: () => presentCode(event.code, publicBaseUrl), at };
+          : {
+              accountId: event.code.accountId,
+              type: event.type,
+              codeIds: [event.code.id],
+              data: () => presentCode(event.code, publicBaseUrl),
+              at,
+            };
       if (await writeOccurrences(store, [occurrence], trx)) afterCommitOf(trx, afterCommit);
     },
 
@@ -138,7 +168,11 @@ export function createOutbox({ store, live, publicBaseUrl, afterCommit }: Outbox
      */
     scansCommitted(scans: ScanEvent[], webhooksQueued: boolean): void {
       for (const [accountId, ofAccount] of groupBy(scans, (scan) => scan.accountId)) {
-        if (live.mayHaveListeners(accountId)) live.publish(accountId, ofAccount.map((scan) => scanPayload(scan, publicBaseUrl)));
+        if (live.mayHaveListeners(accountId))
+          live.publish(
+            accountId,
+            ofAccount.map((scan) => scanPayload(scan, publicBaseUrl)),
+          );
       }
       if (webhooksQueued) afterCommit();
     },

@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { codeResourceSchema } from '../codes/index.ts';
 import { CODE_TYPES } from '../codes/index.ts';
 import type { ScanPayload } from './live.ts';
-import { DELIVERY_STATUSES, EVENT_TYPES, TEST_EVENT, type Delivery, type DeliveryDetail, type Webhook } from './model.ts';
+import {
+  DELIVERY_STATUSES,
+  EVENT_TYPES,
+  TEST_EVENT,
+  type Delivery,
+  type DeliveryDetail,
+  type Webhook,
+} from './model.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 const instant = z.iso.datetime();
@@ -17,15 +24,27 @@ export const webhookResourceSchema = z
     object: z.literal('webhook'),
     url: z.string().meta({ description: 'Where events are POSTed.', example: 'https://crm.example.com/hooks/qr' }),
     description: z.string().nullable().meta({ example: 'CRM sync' }),
-    events: z.array(z.enum(EVENT_TYPES)).meta({ description: 'The event types this endpoint receives.', example: ['scan.created', 'code.updated'] }),
-    code_ids: z.array(z.string()).nullable().meta({ description: 'Only events about these codes; null for every code of the account.' }),
-    enabled: z.boolean().meta({ description: 'False once disabled, through the API or automatically after failing for too long; nothing is sent meanwhile.' }),
+    events: z
+      .array(z.enum(EVENT_TYPES))
+      .meta({ description: 'The event types this endpoint receives.', example: ['scan.created', 'code.updated'] }),
+    code_ids: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'Only events about these codes; null for every code of the account.' }),
+    enabled: z.boolean().meta({
+      description:
+        'False once disabled, through the API or automatically after failing for too long; nothing is sent ' +
+        'meanwhile.',
+    }),
     disabled_reason: z.string().nullable().meta({ description: 'Why the endpoint was disabled; null while enabled.' }),
     disabled_at: instant.nullable(),
-    failing_since: instant.nullable().meta({ description: 'The first failed attempt since the last success; null while the endpoint is healthy.' }),
-    previous_secret_expires_at: instant
+    failing_since: instant
       .nullable()
-      .meta({ description: 'After a secret rotation, until when the previous secret still signs beside the new one; null otherwise.' }),
+      .meta({ description: 'The first failed attempt since the last success; null while the endpoint is healthy.' }),
+    previous_secret_expires_at: instant.nullable().meta({
+      description:
+        'After a secret rotation, until when the previous secret still signs beside the new one; null otherwise.',
+    }),
     created_at: instant,
     updated_at: instant,
   })
@@ -35,18 +54,23 @@ export type WebhookJson = z.output<typeof webhookResourceSchema>;
 export const webhookWithSecretSchema = webhookResourceSchema
   .extend({
     secret: z.string().meta({
-      description: 'The signing secret (Standard Webhooks: `whsec_` and base64). Shown only in this answer; store it now.',
+      description:
+        'The signing secret (Standard Webhooks: `whsec_` and base64). Shown only in this answer; store it now.',
       example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/9xpAyxSCTk=',
     }),
   })
-  .meta({ id: 'WebhookWithSecret', description: 'A webhook with its signing secret, shown once: when it is created and when its secret is rotated.' });
+  .meta({
+    id: 'WebhookWithSecret',
+    description: 'A webhook with its signing secret, shown once: when it is created and when its secret is rotated.',
+  });
 
 export const deliveryEventTypeSchema = z.enum([...EVENT_TYPES, TEST_EVENT]).meta({ id: 'WebhookEventType' });
 
 /** Where a delivery stands (GraphQL's WebhookDeliveryStatus too). */
 export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES).meta({
   description:
-    '`pending`: waiting for its first attempt or a retry; `delivering`: an attempt is under way; `succeeded`: a 2xx answer; `failed`: every attempt failed; `paused`: the endpoint is disabled.',
+    '`pending`: waiting for its first attempt or a retry; `delivering`: an attempt is under way; `succeeded`: a 2xx ' +
+    'answer; `failed`: every attempt failed; `paused`: the endpoint is disabled.',
 });
 
 export const deliveryResourceSchema = z
@@ -55,17 +79,27 @@ export const deliveryResourceSchema = z
     object: z.literal('webhook_delivery'),
     webhook_id: z.string().meta({ example: 'wh_5kQ2mX8pL4fT9aB3dE7g' }),
     event: z.object({
-      id: z.string().meta({ description: 'Also the `webhook-id` header of every attempt.', example: 'evt_3fT9kQ2mX8pL4aB7dE5g' }),
+      id: z
+        .string()
+        .meta({ description: 'Also the `webhook-id` header of every attempt.', example: 'evt_3fT9kQ2mX8pL4aB7dE5g' }),
       type: deliveryEventTypeSchema,
       created_at: instant,
     }),
     status: deliveryStatusSchema,
     attempts: z.int().meta({ description: 'Attempts made so far.' }),
-    next_attempt_at: instant.nullable().meta({ description: 'When the next attempt is due; null when none is planned.' }),
+    next_attempt_at: instant
+      .nullable()
+      .meta({ description: 'When the next attempt is due; null when none is planned.' }),
     last_attempt_at: instant.nullable(),
-    last_response_status: z.int().nullable().meta({ description: 'The receiver’s status at the last attempt; null when no answer came.' }),
+    last_response_status: z
+      .int()
+      .nullable()
+      .meta({ description: 'The receiver’s status at the last attempt; null when no answer came.' }),
     last_duration_ms: z.int().nullable(),
-    last_error: z.string().nullable().meta({ description: 'Why the last attempt failed; null after a success.', example: 'HTTP 503' }),
+    last_error: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why the last attempt failed; null after a success.', example: 'HTTP 503' }),
     delivered_at: instant.nullable(),
     created_at: instant,
   })
@@ -76,7 +110,10 @@ export const attemptResourceSchema = z
   .object({
     attempt: z.int().meta({ description: '1 for the first attempt.' }),
     started_at: instant,
-    response_status: z.int().nullable().meta({ description: 'Null when no answer came (timeout, connection failure, refused target).' }),
+    response_status: z
+      .int()
+      .nullable()
+      .meta({ description: 'Null when no answer came (timeout, connection failure, refused target).' }),
     duration_ms: z.int(),
     error: z.string().nullable().meta({ description: 'Null for a 2xx answer.', example: 'no answer within 10 s' }),
   })
@@ -85,19 +122,30 @@ export const attemptResourceSchema = z
 export const deliveryDetailSchema = deliveryResourceSchema
   .extend({
     event: deliveryResourceSchema.shape.event.extend({
-      data: z.unknown().meta({ description: 'The event’s `data`, exactly as sent (see the webhooks of this document for each type’s).' }),
+      data: z.unknown().meta({
+        description: 'The event’s `data`, exactly as sent (see the webhooks of this document for each type’s).',
+      }),
     }),
     attempt_history: z.array(attemptResourceSchema).meta({ description: 'Every attempt, oldest first.' }),
   })
   .meta({ id: 'WebhookDeliveryDetail', description: 'A delivery with its event’s data and every attempt.' });
 export type DeliveryDetailJson = z.output<typeof deliveryDetailSchema>;
 
-/** Until when the previous secret still signs after a rotation; null once the overlap is over (both transports show this). */
+/**
+ * Until when the previous secret still signs after a rotation; null once the overlap is over (both transports show
+ * this).
+ */
 export const previousSecretExpiry = (webhook: Webhook): Date | null =>
-  webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > new Date() ? webhook.previousSecretExpiresAt : null;
+  webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > new Date()
+    ? webhook.previousSecretExpiresAt
+    : null;
 
-/** When the next attempt is due; null while delivering, when next_attempt_at holds the worker's lease, not a planned retry. */
-export const plannedNextAttempt = (delivery: Delivery): Date | null => (delivery.status === 'delivering' ? null : delivery.nextAttemptAt);
+/**
+ * When the next attempt is due; null while delivering, when next_attempt_at holds the worker's lease, not a planned
+ * retry.
+ */
+export const plannedNextAttempt = (delivery: Delivery): Date | null =>
+  delivery.status === 'delivering' ? null : delivery.nextAttemptAt;
 
 export function presentWebhook(webhook: Webhook): WebhookJson {
   return {
@@ -138,7 +186,12 @@ export function presentDelivery(delivery: Delivery): DeliveryJson {
 export function presentDeliveryDetail(delivery: DeliveryDetail): DeliveryDetailJson {
   return {
     ...presentDelivery(delivery),
-    event: { id: delivery.eventId, type: delivery.eventType, created_at: delivery.eventCreatedAt.toISOString(), data: delivery.data },
+    event: {
+      id: delivery.eventId,
+      type: delivery.eventType,
+      created_at: delivery.eventCreatedAt.toISOString(),
+      data: delivery.data,
+    },
     attempt_history: delivery.history.map((a) => ({
       attempt: a.attempt,
       started_at: a.startedAt.toISOString(),
@@ -154,18 +207,31 @@ export function presentDeliveryDetail(delivery: DeliveryDetail): DeliveryDetailJ
 // (signature.ts eventBody). The `data` of each type is what outbox.ts and service.ts write.
 
 /** What a scan was answered (GraphQL's ScanOutcome too). */
-export const scanOutcomeSchema = z
-  .enum(['redirect', 'paused', 'expired', 'limit_reached'])
-  .meta({ description: 'redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the scan went to its fallback destination or got the page.' });
+export const scanOutcomeSchema = z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({
+  description:
+    'redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the ' +
+    'scan went to its fallback destination or got the page.',
+});
 
 /** The `data` of scan.created (outbox.ts scanPayload, also Subscription.scanCreated). */
 export const scanEventDataSchema = z
   .object({
     code_id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
     scan_url: z.string().meta({ example: 'https://qr.example.com/aB3dE5f' }),
-    destination: z.string().nullable().meta({ description: 'Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback destination (the visitor got a page saying so).', example: 'https://example.de/fruehling' }),
+    destination: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback ' +
+          'destination (the visitor got a page saying so).',
+        example: 'https://example.de/fruehling',
+      }),
     outcome: scanOutcomeSchema,
-    rule_id: z.string().nullable().meta({ description: 'The routing rule that chose the destination; null for the default destination.' }),
+    rule_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The routing rule that chose the destination; null for the default destination.' }),
     country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, when known.', example: 'DE' }),
     device: z.string().nullable().meta({ example: 'mobile' }),
     os: z.string().nullable().meta({ example: 'iOS' }),
@@ -191,7 +257,10 @@ export const bulkCreatedEventDataSchema = z
       }),
     ),
   })
-  .meta({ id: 'BulkCreatedEventData', description: 'The codes of one bulk call; GET /codes/{id} has each whole code.' });
+  .meta({
+    id: 'BulkCreatedEventData',
+    description: 'The codes of one bulk call; GET /codes/{id} has each whole code.',
+  });
 
 /** The `data` of webhook.test (service.ts test). */
 export const testEventDataSchema = z

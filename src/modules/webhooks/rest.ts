@@ -9,7 +9,10 @@ import { presentDelivery, presentDeliveryDetail, presentWebhook } from './presen
 import { createWebhookSchema, listDeliveriesSchema, listWebhooksSchema, updateWebhookSchema } from './schemas.ts';
 import type { WebhooksService } from './service.ts';
 
-export function registerWebhookRoutes(router: Router<AppState>, { webhooks, ...edge }: RouteEdge & { webhooks: WebhooksService }): void {
+export function registerWebhookRoutes(
+  router: Router<AppState>,
+  { webhooks, ...edge }: RouteEdge & { webhooks: WebhooksService },
+): void {
   const { auth } = edge;
   registerResourceRoutes(router, edge, {
     path: '/webhooks',
@@ -18,7 +21,10 @@ export function registerWebhookRoutes(router: Router<AppState>, { webhooks, ...e
     present: presentWebhook,
     // POST /v1/webhooks: register an endpoint; the answer shows its signing secret, once
     create: async (ctx) => {
-      const { webhook, secret } = await webhooks.create(principalOf(ctx), parseInput(createWebhookSchema, ctx.request.body));
+      const { webhook, secret } = await webhooks.create(
+        principalOf(ctx),
+        parseInput(createWebhookSchema, ctx.request.body),
+      );
       return { id: webhook.id, body: { ...presentWebhook(webhook), secret } };
     },
     // GET /v1/webhooks: one page of endpoints, newest first, with next_cursor
@@ -44,7 +50,11 @@ export function registerWebhookRoutes(router: Router<AppState>, { webhooks, ...e
 
   // GET /v1/webhooks/:id/deliveries: one page of deliveries, newest first (?status=failed …)
   router.get('/webhooks/:id/deliveries', auth, scope('webhooks:read'), async (ctx) => {
-    const page = await webhooks.deliveries(principalOf(ctx), ctx.params.id!, parseInput(listDeliveriesSchema, ctx.query));
+    const page = await webhooks.deliveries(
+      principalOf(ctx),
+      ctx.params.id!,
+      parseInput(listDeliveriesSchema, ctx.query),
+    );
     ctx.body = { object: 'list', data: page.data.map(presentDelivery), next_cursor: page.nextCursor };
   });
 

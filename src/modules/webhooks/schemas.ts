@@ -15,7 +15,9 @@ const eventsSchema = z
   .transform((events) => [...new Set(events)]);
 
 const codeIdsSchema = z
-  .array(z.string().min(1, 'must not be empty').max(32, 'is not a code id'), { error: 'must be an array of code ids, or null for every code' })
+  .array(z.string().min(1, 'must not be empty').max(32, 'is not a code id'), {
+    error: 'must be an array of code ids, or null for every code',
+  })
   .min(1, 'must name at least one code, or be null for every code')
   .max(MAX_CODE_IDS, `must name at most ${MAX_CODE_IDS} codes`)
   .transform((ids) => [...new Set(ids)]);
@@ -23,11 +25,19 @@ const codeIdsSchema = z
 const descriptionSchema = z.string().trim().max(500, 'must be at most 500 characters');
 
 const urlDoc = {
-  description: 'Where to POST events: https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS), never a private or internal address.',
+  description:
+    'Where to POST events: https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS), never a ' +
+    'private or internal address.',
   example: 'https://crm.example.com/hooks/qr',
 };
-const eventsDoc = { description: 'The event types to receive; duplicates are dropped.', example: ['scan.created', 'code.updated'] };
-const codeIdsDoc = { description: `Only events about these codes of the account (at most ${MAX_CODE_IDS}); null or omitted for every code.` };
+const eventsDoc = {
+  description: 'The event types to receive; duplicates are dropped.',
+  example: ['scan.created', 'code.updated'],
+};
+const codeIdsDoc = {
+  description:
+    `Only events about these codes of the account (at most ${MAX_CODE_IDS}); null or omitted for every ` + `code.`,
+};
 
 export const createWebhookSchema = z.strictObject({
   url: httpUrlSchema.meta(urlDoc),
@@ -41,13 +51,20 @@ export const updateWebhookSchema = z.strictObject({
   url: httpUrlSchema.optional().meta(urlDoc),
   events: eventsSchema.optional().meta(eventsDoc),
   /** null lifts the filter: every code of the account. */
-  code_ids: codeIdsSchema.nullable().optional().meta({ description: `Only events about these codes (at most ${MAX_CODE_IDS}); null lifts the filter: every code of the account.` }),
+  code_ids: codeIdsSchema
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        `Only events about these codes (at most ${MAX_CODE_IDS}); null lifts the filter: every code of ` +
+        `the account.`,
+    }),
   description: descriptionSchema.nullable().optional(),
   /** true also resumes the deliveries paused while the endpoint was disabled. */
-  enabled: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .meta({ description: '`false` disables the endpoint and pauses its waiting deliveries; `true` enables it again and resumes them.' }),
+  enabled: z.boolean({ error: 'must be true or false' }).optional().meta({
+    description:
+      '`false` disables the endpoint and pauses its waiting deliveries; `true` enables it again and resumes them.',
+  }),
 });
 export type UpdateWebhookInput = z.output<typeof updateWebhookSchema>;
 
@@ -73,6 +90,9 @@ export type ListWebhooksQuery = z.output<typeof listWebhooksSchema>;
 export const listDeliveriesSchema = z.strictObject({
   limit: limitSchema,
   cursor: cursorSchema,
-  status: z.enum(DELIVERY_STATUSES, oneOf(DELIVERY_STATUSES)).optional().meta({ description: 'Only deliveries in this state.' }),
+  status: z
+    .enum(DELIVERY_STATUSES, oneOf(DELIVERY_STATUSES))
+    .optional()
+    .meta({ description: 'Only deliveries in this state.' }),
 });
 export type ListDeliveriesQuery = z.output<typeof listDeliveriesSchema>;

@@ -22,17 +22,29 @@ export interface SendOptions {
 
 const USER_AGENT = 'qr-service-webhooks/1';
 
-export async function sendWebhook(rawUrl: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<AttemptResult> {
+export async function sendWebhook(
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
-  const timedOut = () => ({ ok: false, status: null, durationMs: elapsed(), error: `no answer within ${options.timeoutMs / 1000} s` });
+  const timedOut = () => ({
+    ok: false,
+    status: null,
+    durationMs: elapsed(),
+    error: `no answer within ${options.timeoutMs / 1000} s`,
+  });
   try {
     const url = new URL(rawUrl);
     const target = await Promise.race([
       checkedAddress(url, options.policy),
-      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('timeout')), { once: true })),
+      new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(new Error('timeout')), { once: true }),
+      ),
     ]);
     // Pin: whatever name the socket layer would look up, it gets the address just checked.
     const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
@@ -47,15 +59,32 @@ export async function sendWebhook(rawUrl: string, headers: Record<string, string
       port: url.port === '' ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': USER_AGENT,
+      },
       agent: false as const, // a fresh socket per attempt, closed with it
       lookup,
       signal: controller.signal,
     };
     return await new Promise<AttemptResult>((resolve) => {
-      const req = url.protocol === 'https:' ? https.request({ ...requestOptions, servername: isIP(host) === 0 ? host : undefined }) : http.request(requestOptions);
+      const req =
+        url.protocol === 'https:'
+          ? https.request({ ...requestOptions, servername: isIP(host) === 0 ? host : undefined })
+          : http.request(requestOptions);
       req.on('error', (err: NodeJS.ErrnoException) => {
-        resolve(controller.signal.aborted ? timedOut() : { ok: false, status: null, durationMs: elapsed(), error: `connection failed (${err.code ?? err.message})` });
+        resolve(
+          controller.signal.aborted
+            ? timedOut()
+            : {
+                ok: false,
+                status: null,
+                durationMs: elapsed(),
+                error: `connection failed (${err.code ?? err.message})`,
+              },
+        );
       });
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
@@ -65,13 +94,17 @@ export async function sendWebhook(rawUrl: string, headers: Record<string, string
         req.destroy();
         if (status >= 200 && status <= 299) return resolve({ ok: true, status, durationMs, error: null });
         const location = res.headers.location;
-        const error = status >= 300 && status <= 399 ? `redirect not followed (HTTP ${status}${location ? ` to ${location.slice(0, 200)}` : ''})` : `HTTP ${status}`;
+        const error =
+          status >= 300 && status <= 399
+            ? `redirect not followed (HTTP ${status}${location ? ` to ${location.slice(0, 200)}` : ''})`
+            : `HTTP ${status}`;
         resolve({ ok: false, status, durationMs, error });
       });
       req.end(body);
     });
   } catch (err) {
-    if (err instanceof TargetRefused) return { ok: false, status: null, durationMs: elapsed(), error: `refused: ${err.message}` };
+    if (err instanceof TargetRefused)
+      return { ok: false, status: null, durationMs: elapsed(), error: `refused: ${err.message}` };
     if (controller.signal.aborted) return timedOut();
     return { ok: false, status: null, durationMs: elapsed(), error: err instanceof Error ? err.message : String(err) };
   } finally {

@@ -52,7 +52,16 @@ function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: num
   return { data, nextCursor: rows.length > limit && last ? encodeCursor(last) : null, cursorOf: encodeCursor };
 }
 
-export function createWebhooksService({ db, store, deliverer, live, policy, leaseMs, maxEndpoints, ownedCodeIds }: WebhooksServiceDeps) {
+export function createWebhooksService({
+  db,
+  store,
+  deliverer,
+  live,
+  policy,
+  leaseMs,
+  maxEndpoints,
+  ownedCodeIds,
+}: WebhooksServiceDeps) {
   /** The URL's SSRF and scheme problems, as field errors on `url`. */
   async function urlErrors(url: string): Promise<FieldError[]> {
     const problems = urlProblems(url, policy);
@@ -67,12 +76,19 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
   async function codeIdErrors(accountId: string, ids: string[] | null | undefined): Promise<FieldError[]> {
     if (!ids) return [];
     const owned = await ownedCodeIds(accountId, ids);
-    return ids.flatMap((id, index) => (owned.has(id) ? [] : [{ path: `code_ids.${index}`, message: `no code with id '${id}'` }]));
+    return ids.flatMap((id, index) =>
+      owned.has(id) ? [] : [{ path: `code_ids.${index}`, message: `no code with id '${id}'` }],
+    );
   }
 
-  /** The checks of a parsed body that need I/O (the URL's address policy, the codes' owner), every problem in one 422. */
+  /**
+   * The checks of a parsed body that need I/O (the URL's address policy, the codes' owner), every problem in one 422.
+   */
   async function check(principal: Principal, body: CreateWebhookInput | UpdateWebhookInput): Promise<void> {
-    const errors = [...(body.url === undefined ? [] : await urlErrors(body.url)), ...(await codeIdErrors(principal.accountId, body.code_ids))];
+    const errors = [
+      ...(body.url === undefined ? [] : await urlErrors(body.url)),
+      ...(await codeIdErrors(principal.accountId, body.code_ids)),
+    ];
     if (errors.length > 0) throw validationFailed(errors);
   }
 
@@ -84,7 +100,11 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
 
   function requireEnabled(webhook: Webhook): void {
     if (!webhook.enabled) {
-      throw new DomainError('conflict', `Webhook '${webhook.id}' is disabled${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}. Enable it with PATCH {"enabled": true} first.`);
+      throw new DomainError(
+        'conflict',
+        `Webhook '${webhook.id}' is disabled${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}. Enable ` +
+          `it with PATCH {"enabled": true} first.`,
+      );
     }
   }
 
@@ -107,7 +127,11 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
       // an account can end one or two over the cap, never more than its concurrent requests.
       const existing = await store.countEndpoints(principal.accountId);
       if (existing >= maxEndpoints) {
-        throw new DomainError('validation_failed', `An account may have at most ${maxEndpoints} webhook endpoints (WEBHOOK_ENDPOINTS_PER_ACCOUNT); this one has ${existing}. Delete one, or point several event types at one endpoint.`);
+        throw new DomainError(
+          'validation_failed',
+          `An account may have at most ${maxEndpoints} webhook endpoints (WEBHOOK_ENDPOINTS_PER_ACCOUNT); this one ` +
+            `has ${existing}. Delete one, or point several event types at one endpoint.`,
+        );
       }
       const now = new Date();
       const webhook: Webhook = {
@@ -148,11 +172,19 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
       const current = await find(principal, id);
       await check(principal, patch);
       const now = new Date();
-      const changes: EndpointChanges = { updatedAt: now, url: patch.url, events: patch.events, codeIds: patch.code_ids, description: patch.description };
+      const changes: EndpointChanges = {
+        updatedAt: now,
+        url: patch.url,
+        events: patch.events,
+        codeIds: patch.code_ids,
+        description: patch.description,
+      };
       const disabling = patch.enabled === false && current.enabled;
       const enabling = patch.enabled === true && !current.enabled;
-      if (disabling) Object.assign(changes, { enabled: false, disabledReason: 'Disabled through the API.', disabledAt: now });
-      if (enabling) Object.assign(changes, { enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
+      if (disabling)
+        Object.assign(changes, { enabled: false, disabledReason: 'Disabled through the API.', disabledAt: now });
+      if (enabling)
+        Object.assign(changes, { enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
       await inTransaction(db, async (trx) => {
         if (!(await store.updateEndpoint(principal.accountId, id, changes, trx))) throw notFound('webhook', id);
         if (disabling) await store.pauseDeliveries(id, trx);
@@ -194,8 +226,24 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
       const data = { webhook_id: webhook.id, message: 'A test event, sent on request. No action is needed.' };
       await inTransaction(db, (trx) =>
         store.insertOutbox(
-          [{ id: eventId, accountId: principal.accountId, type: TEST_EVENT, payload: JSON.stringify(data), createdAt: now }],
-          [{ id: deliveryId, eventId, endpointId: webhook.id, createdAt: now, claim: { lockedBy, until: new Date(now.getTime() + leaseMs) } }],
+          [
+            {
+              id: eventId,
+              accountId: principal.accountId,
+              type: TEST_EVENT,
+              payload: JSON.stringify(data),
+              createdAt: now,
+            },
+          ],
+          [
+            {
+              id: deliveryId,
+              eventId,
+              endpointId: webhook.id,
+              createdAt: now,
+              claim: { lockedBy, until: new Date(now.getTime() + leaseMs) },
+            },
+          ],
           trx,
         ),
       );
@@ -227,7 +275,10 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
       if (!(await store.findDelivery(webhook.id, deliveryId))) throw notFound('delivery', deliveryId);
       const lockedBy = apiClaim();
       if (!(await store.claimOne(deliveryId, lockedBy, new Date(), leaseMs))) {
-        throw new DomainError('conflict', `Delivery '${deliveryId}' is being sent right now; look at it again in a moment.`);
+        throw new DomainError(
+          'conflict',
+          `Delivery '${deliveryId}' is being sent right now; look at it again in a moment.`,
+        );
       }
       return attemptNow(webhook, deliveryId, lockedBy);
     },
@@ -237,7 +288,8 @@ export function createWebhooksService({ db, store, deliverer, live, policy, leas
      * id is a 404, and the stream is per account, so it can never carry another account's scans.
      */
     async subscribeScans(principal: Principal, codeId: string | null): Promise<AsyncIterableIterator<ScanPayload>> {
-      if (codeId !== null && !(await ownedCodeIds(principal.accountId, [codeId])).has(codeId)) throw notFound('code', codeId);
+      if (codeId !== null && !(await ownedCodeIds(principal.accountId, [codeId])).has(codeId))
+        throw notFound('code', codeId);
       return live.subscribe(principal.accountId, codeId === null ? undefined : (scan) => scan.code_id === codeId);
     },
   };

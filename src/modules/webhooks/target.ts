@@ -24,7 +24,10 @@ export class TargetRefused extends Error {
 }
 
 const systemResolve: Resolve = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family as 4 | 6,
+  }));
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
@@ -37,7 +40,11 @@ export function urlProblems(raw: string, policy: TargetPolicy): string[] {
     return ['must be an absolute https:// URL'];
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    return [url.protocol === 'http:' ? 'must be an https:// URL (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS=true)' : 'must be an https:// URL'];
+    return [
+      url.protocol === 'http:'
+        ? 'must be an https:// URL (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS=true)'
+        : 'must be an https:// URL',
+    ];
   }
   const problems: string[] = [];
   if (url.username || url.password) problems.push('must not contain a user name or password');
@@ -45,7 +52,8 @@ export function urlProblems(raw: string, policy: TargetPolicy): string[] {
     // The URL parser has already turned 2130706433 or 0x7f.1 into 127.0.0.1.
     const host = bareHost(url);
     if (isForbiddenHostName(host)) problems.push(`points to an internal host name (${host})`);
-    else if (isIP(host) !== 0 && isForbiddenAddress(host)) problems.push(`points to a private or reserved address (${host})`);
+    else if (isIP(host) !== 0 && isForbiddenAddress(host))
+      problems.push(`points to a private or reserved address (${host})`);
   }
   return problems;
 }
@@ -73,7 +81,8 @@ export async function checkedAddress(url: URL, policy: TargetPolicy): Promise<Re
   if (!policy.allowPrivateNetwork) {
     for (const { address } of addresses) {
       // Never which address: echoing it would let a caller map internal names through this check.
-      if (isForbiddenAddress(address)) throw new TargetRefused('the host name resolves to a private or reserved address, which is refused');
+      if (isForbiddenAddress(address))
+        throw new TargetRefused('the host name resolves to a private or reserved address, which is refused');
     }
   }
   return addresses[0]!;
@@ -96,7 +105,10 @@ export async function registrationProblem(raw: string, policy: TargetPolicy, tim
     return await Promise.race([
       checkedAddress(url, policy).then(
         () => null,
-        (err: unknown) => (err instanceof TargetRefused && !err.message.includes('could not be resolved') ? err.message.replace(/^the host name /, '') : null),
+        (err: unknown) =>
+          err instanceof TargetRefused && !err.message.includes('could not be resolved')
+            ? err.message.replace(/^the host name /, '')
+            : null,
       ),
       timeout,
     ]);

@@ -27,7 +27,15 @@ export function workerName(): string {
   return `${hostname().slice(0, 60)}:${process.pid}:${randomBase62(6)}`;
 }
 
-export function createDeliveryWorker({ store, deliverer, logger, concurrency, pollIntervalMs, leaseMs, retentionDays }: WorkerOptions) {
+export function createDeliveryWorker({
+  store,
+  deliverer,
+  logger,
+  concurrency,
+  pollIntervalMs,
+  leaseMs,
+  retentionDays,
+}: WorkerOptions) {
   const name = workerName();
   const inFlight = new Set<Promise<void>>();
   let running = false;
@@ -38,7 +46,9 @@ export function createDeliveryWorker({ store, deliverer, logger, concurrency, po
 
   function launch(work: Promise<void>): void {
     const done: Promise<void> = work
-      .catch((err: unknown) => logger.error({ err }, 'webhook delivery attempt failed to run; its lease will expire and it is tried again'))
+      .catch((err: unknown) =>
+        logger.error({ err }, 'webhook delivery attempt failed to run; its lease will expire and it is tried again'),
+      )
       .finally(() => {
         inFlight.delete(done);
         void tick();
