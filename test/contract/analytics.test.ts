@@ -165,5 +165,36 @@ describe('analytics', () => {
     expect((await call('GET', '/v1/analytics/overview')).status).toBe(401);
   });
 
+  it('weekday x hour cells of a code and of the account: 200 (whole-hour and half-hour zones), 404, 422, 401, 403', async () => {
+    const berlin = await call(
+      'GET',
+      `/v1/codes/${code.id}/scans/weekday-hours?from=2026-03-01&to=2026-03-04&timezone=Europe/Berlin`,
+      { key },
+    );
+    expect(berlin.status).toBe(200);
+    expect(berlin.body.cells).toHaveLength(168);
+    expect(berlin.body.total_scans).toBe(4);
+    // 2026-03-02 is a Monday: 10:00 and 10:30 UTC are 11:00 in Berlin, 23:30 UTC is Tuesday 00:00.
+    const cell = (weekday: number, hour: number) =>
+      berlin.body.cells.find((c: { weekday: number; hour: number }) => c.weekday === weekday && c.hour === hour).scans;
+    expect(cell(1, 11)).toBe(2);
+    expect(cell(2, 0)).toBe(1);
+    const kolkata = await call(
+      'GET',
+      `/v1/analytics/weekday-hours?from=2026-03-01&to=2026-03-04&timezone=Asia/Kolkata`,
+      {
+        key,
+      },
+    );
+    expect(kolkata.status).toBe(200);
+    expect(kolkata.body.total_scans).toBe(4);
+
+    expect((await call('GET', `/v1/codes/${theirs.id}/scans/weekday-hours`, { key })).status).toBe(404);
+    const invalid = await call('GET', '/v1/analytics/weekday-hours?timezone=Mars/Olympus&granularity=day', { key });
+    expect(invalid.status).toBe(422);
+    expect((await call('GET', '/v1/analytics/weekday-hours')).status).toBe(401);
+    expect((await call('GET', `/v1/codes/${code.id}/scans/weekday-hours`, { key: codesOnly })).status).toBe(403);
+  });
+
   it('walked every analytics operation', () => contract.expectTagCovered('Analytics'));
 });
