@@ -1,6 +1,6 @@
 // Import direction, checked in CI (npm run lint:imports). The layers, lowest first: a file may
 // import its own layer's folder and anything below it, never above, and no cycle may form.
-// The order is the one ../shared/ARCHITECTURE.md names, with the folders it leaves out placed
+// The order is the one docs/architecture.md shows, with the folders it leaves out placed
 // where their imports put them. Needs that point upward (the image check on saving a code, a
 // committed scan batch feeding the webhook outbox) are handed in as functions by services.ts,
 // or by scan-writer/, the scan writer thread's own composition root.

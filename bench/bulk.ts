@@ -4,7 +4,7 @@
 // the real service on MariaDB, beside a plain Knex batchInsert of the same rows (slugs, codes,
 // rules) in one transaction, in the same run. Prints times, the ratio and the service's peak RSS.
 // Each run also posts 10,000 distinct static texts (1 to 300 characters, so QR versions 1 to 13),
-// whose scannability is checked per design and QR version (issue 16's budget: under 10 s).
+// whose scannability is checked per design and QR version (budget: under 10 s).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';

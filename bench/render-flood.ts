@@ -7,7 +7,7 @@
 // and on /healthz, first alone, then while `flooders` loops (spread over 4 accounts) fetch
 // uncached PNGs of 4000-4095 px, one after another each. Prints p50/p99 of both routes with and
 // without the flood, the renders completed and the 429s. Loopback only; every loop ends with its
-// run. Target (issue 16): p99 < 10 ms for the redirect and /healthz during the flood.
+// run. Target: p99 < 10 ms for the redirect and /healthz during the flood.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Codes people can pause, archive, let expire or limit (issue 18):
+// Codes people can pause, archive, let expire or limit:
 // - codes: status (active | paused | archived), the fallbacks a paused or expired code sends its
 //   scans to, the instant it expires and its limit of non-bot scans. Every existing code is
 //   active, with no expiry and no limit, so its scans go where they went.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Accounts' own short domains (issue 18). A code on a custom domain is scanned at
+// Accounts' own short domains. A code on a custom domain is scanned at
 // https://<hostname>/<slug>, so slugs become unique per domain: `slugs` and `codes` gain a
 // `domain` column (the hostname, or '' for the service's own domain: never NULL, so the unique
 // keys work alike on both engines), slugs' key becomes (domain, slug) and codes' reference to it

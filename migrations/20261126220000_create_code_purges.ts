@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Deleted codes whose raw scans and rollups are still being purged (issue 19). A row is written
+// Deleted codes whose raw scans and rollups are still being purged. A row is written
 // in the transaction that deletes the code; the purge (scans/purge.ts) removes the code's raw
 // scans in small batches, subtracting each batch from the account's rollups as it goes, then
 // the code's own rollups, and sets purged_at. While purged_at is null, the account overview

@@ -1,4 +1,4 @@
-// A code's lifecycle (issue 18): paused and archived codes, expiry and max_scans, through the
+// A code's lifecycle: paused and archived codes, expiry and max_scans, through the
 // real scan route. Fallback destinations get a 302 (no rules, forward_query kept); without one a
 // paused code answers 404 and an expired or used-up one 410, as HTML or problem+json. Every scan
 // is recorded with its outcome; bots never count toward max_scans. Archived codes leave lists

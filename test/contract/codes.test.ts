@@ -60,8 +60,15 @@ describe('codes', () => {
     expect((await call('POST', '/v1/codes', { key: readOnly, body: codeBody() })).status).toBe(403);
     const body = codeBody();
     const headers = { 'Idempotency-Key': 'contract-1' };
-    expect((await call('POST', '/v1/codes', { key, body, headers })).status).toBe(201);
-    expect((await call('POST', '/v1/codes', { key, body, headers })).headers.get('idempotent-replayed')).toBe('true');
+    const first = await call('POST', '/v1/codes', { key, body, headers });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('location')).toBe(`/v1/codes/${first.body.id}`);
+    // A replay answers as the first call did: same status, body and Location, marked replayed.
+    const replay = await call('POST', '/v1/codes', { key, body, headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('location')).toBe(`/v1/codes/${first.body.id}`);
     expect((await call('POST', '/v1/codes', { key, body: codeBody(), headers })).status).toBe(422);
   });
 

@@ -1,4 +1,4 @@
-// The fleet test (issue 17): a three-node Galera cluster, HAProxy and two service processes.
+// The fleet test: a three-node Galera cluster, HAProxy and two service processes.
 // Minutes long and heavy, so not part of `npm test`, whose include (test/**/*.test.ts) does not
 // match *.fleet.ts. Run: npx vitest run --config test/fleet/vitest.config.ts
 import { fileURLToPath } from 'node:url';

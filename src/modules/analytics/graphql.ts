@@ -6,7 +6,7 @@ import { enumOf } from '../../graphql/enums.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
-import { CodeRef } from '../codes/graphql.ts';
+import { CodeRef, CodeTypeEnum } from '../codes/graphql.ts';
 import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
 import { parseInput } from '../../shared/validation.ts';
@@ -95,7 +95,7 @@ type TopCode = Overview['top_codes'][number];
 const TopCodeRef = builder.objectRef<TopCode>('TopCode').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
-    type: t.exposeString('type'),
+    type: t.expose('type', { type: CodeTypeEnum }),
     content: t.field({ type: 'JSON', resolve: (c) => c.content }),
     scans: t.exposeInt('scans'),
   }),

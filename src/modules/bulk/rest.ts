@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { hasBody } from '../../http/body.ts';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import { answerIdempotently, type IdempotencyRunner } from '../../http/idempotent.ts';
+import { idempotent, type IdempotencyRunner } from '../../http/idempotent.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/validation.ts';
@@ -57,16 +57,21 @@ export function registerBulkRoutes(
 ): void {
   // POST /v1/codes/bulk: create up to 10,000 codes atomically (Idempotency-Key honoured).
   // With CSV, error paths name rows: `row <n>.<column>`, the header being row 1.
-  router.post('/codes/bulk', auth, scope('codes:write'), bulkBody(bulkBodyLimit, bulkJson), async (ctx) => {
-    const csv = isCsv(ctx);
-    await answerIdempotently(ctx, idempotency, async () => {
+  router.post(
+    '/codes/bulk',
+    auth,
+    scope('codes:write'),
+    bulkBody(bulkBodyLimit, bulkJson),
+    idempotent(idempotency),
+    async (ctx) => {
       // The envelope is checked here; its items one by one by the service, each one's problems under its index.
       const result = await bulk
         .create(principalOf(ctx), parseInput(bulkBodySchema, ctx.request.body))
         .catch((err: unknown) => {
-          throw csv ? withCsvRows(err) : err;
+          throw isCsv(ctx) ? withCsvRows(err) : err;
         });
-      return { status: 201, body: presentBulkResult(result, publicBaseUrl) };
-    });
-  });
+      ctx.status = 201;
+      ctx.body = presentBulkResult(result, publicBaseUrl);
+    },
+  );
 }

@@ -35,7 +35,7 @@ declare module '../../graphql/context.ts' {
   }
 }
 
-const CodeTypeEnum = builder.enumType('CodeType', {
+export const CodeTypeEnum = builder.enumType('CodeType', {
   description: 'url codes are dynamic (the image encodes the scan URL); the others encode their content.',
   values: codeTypeSchema.options,
 });

@@ -1,4 +1,4 @@
-// A code's lifecycle (issue 18): paused or archived by its owner, expired at an instant, or out of
+// A code's lifecycle: paused or archived by its owner, expired at an instant, or out of
 // scans after max_scans. The fields' schemas, their rules, and what a scan does now (`state`).
 // The scan path has its own compiled copy (scans/lifecycle-answer.ts); this is the API's view.
 import { z } from 'zod';

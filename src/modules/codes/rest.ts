@@ -2,7 +2,7 @@
 import type { Router } from '@koa/router';
 import { principalOf, type AppState } from '../../http/context.ts';
 import { scope } from '../../http/scopes.ts';
-import { answerIdempotently, type IdempotencyRunner } from '../../http/idempotent.ts';
+import { idempotent, locatedAt, type IdempotencyRunner } from '../../http/idempotent.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { presentCode } from './presenter.ts';
@@ -20,12 +20,11 @@ export function registerCodeRoutes(
   }: RouteEdge & { codes: CodesService; idempotency: IdempotencyRunner },
 ): void {
   // POST /v1/codes: create a code (Idempotency-Key honoured)
-  router.post('/codes', auth, scope('codes:write'), json, async (ctx) => {
-    await answerIdempotently(ctx, idempotency, async () => {
-      const code = await codes.create(principalOf(ctx), parseCreateCode(ctx.request.body));
-      return { status: 201, body: presentCode(code, base) };
-    });
-    ctx.set('Location', `${router.opts.prefix}/codes/${(ctx.body as { id: string }).id}`);
+  const created = locatedAt((code) => `${router.opts.prefix}/codes/${code.id}`);
+  router.post('/codes', auth, scope('codes:write'), json, created, idempotent(idempotency), async (ctx) => {
+    const code = await codes.create(principalOf(ctx), parseCreateCode(ctx.request.body));
+    ctx.status = 201;
+    ctx.body = presentCode(code, base);
   });
 
   // GET /v1/codes: one page of codes, filtered and sorted, with next_cursor

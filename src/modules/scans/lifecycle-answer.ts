@@ -1,4 +1,4 @@
-// What a scan of a paused, archived, expired or used-up code gets (issue 18): the fallback
+// What a scan of a paused, archived, expired or used-up code gets: the fallback
 // destination when the code has one (routing rules do not apply to it), else a small page of
 // our own. Paused is a 404: a pause is temporary, and a 410 would tell caches and crawlers the
 // address is gone for good. Expired and out of scans are a 410 Gone: they do not come back
