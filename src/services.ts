@@ -15,7 +15,6 @@ import { createIdempotency } from './modules/idempotency/index.ts';
 import { createIdempotencyStore } from './modules/idempotency/index.ts';
 import { createCodesService } from './modules/codes/index.ts';
 import { createCodesStore, createOwnedCodeIds } from './modules/codes/index.ts';
-import { normalizeHostname } from './modules/domains/index.ts';
 import { createDomainsService } from './modules/domains/index.ts';
 import { createDomainsStore } from './modules/domains/index.ts';
 import { systemResolveTxt, type ResolveTxt } from './modules/domains/index.ts';
@@ -49,6 +48,7 @@ import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
 import { createScanCommit, startScanWriterThread } from './scan-writer/compose.ts';
 import { createRunLock } from './shared/run-lock.ts';
+import { pingDatabase } from './db/transaction.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
 const TOPIC = {
@@ -219,10 +219,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       bus.publish(TOPIC.domains, '*');
     },
   });
-  const verifiedDomainOf = async (accountId: string, input: string) => {
-    const normal = normalizeHostname(input);
-    return 'hostname' in normal && (await domains.isVerified(accountId, normal.hostname)) ? normal.hostname : null;
-  };
+  const verifiedDomainOf = (accountId: string, input: string) => domains.verifiedDomainOf(accountId, input);
   const reloadHosts = () =>
     void verifiedHosts.reload().catch((err: unknown) => logger.error({ err }, 'Reading the verified domains failed'));
   bus.on(TOPIC.domains, { drop: reloadHosts, dropAll: reloadHosts });
@@ -333,9 +330,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** Set on SIGTERM: /readyz answers 503 so that load balancers stop sending work here. */
     draining: false,
     /** For readiness: one trivial round trip. */
-    async pingDatabase(): Promise<void> {
-      await db.raw('select 1');
-    },
+    pingDatabase: () => pingDatabase(db),
     /** Writes buffered scans; call after the server stopped accepting requests. */
     async close(): Promise<void> {
       clearInterval(logoCollector);

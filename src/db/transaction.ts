@@ -23,3 +23,8 @@ export async function retryOnWriteConflict<T>(fn: () => Promise<T>, attempts = 4
     }
   }
 }
+
+/** One trivial round trip (readiness): rejects when the database cannot be reached. */
+export async function pingDatabase(db: Queryable): Promise<void> {
+  await db.raw('select 1');
+}

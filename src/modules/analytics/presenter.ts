@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CODE_TYPES } from '../codes/index.ts';
 import { GRANULARITIES } from './periods.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS } from './source.ts';
+import { SCAN_OUTCOMES } from '../scans/index.ts';
 
 const instant = (description: string, example: string) => z.string().meta({ description, example });
 
@@ -156,7 +157,7 @@ export const scanRecordSchema = z
       .meta({ description: 'The primary subtag of the visitor’s most preferred Accept-Language.', example: 'de' }),
     is_bot: z.boolean(),
     is_unique: z.boolean().meta({ description: 'The visitor’s first scan of this code on this UTC day.' }),
-    outcome: z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({
+    outcome: z.enum(SCAN_OUTCOMES).meta({
       description:
         'What the scan was answered: redirect (to the destination or a rule’s), or paused, expired or ' +
         'limit_reached (to the code’s fallback destination, or its page).',

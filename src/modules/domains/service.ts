@@ -10,6 +10,7 @@ import type { Principal } from '../../shared/principal.ts';
 import type { Domain } from './model.ts';
 import type { CreateDomainInput, UpdateDomainInput } from './schemas.ts';
 import type { DomainsStore } from './store.ts';
+import { normalizeHostname } from './hostname.ts';
 import { checkTxtRecord, type ResolveTxt } from './verification.ts';
 
 /**
@@ -57,6 +58,12 @@ export function createDomainsService({
     await store.update(domain.id, { status: 'verified', verifiedAt });
     await onDomainChanged();
     return { ...domain, status: 'verified', verifiedAt };
+  }
+
+  /** True when the hostname is a verified domain of the account (codes may use it). */
+  async function isVerified(accountId: string, hostname: string): Promise<boolean> {
+    const domain = await store.findByHostname(hostname);
+    return domain !== null && domain.accountId === accountId && domain.status === 'verified';
   }
 
   return {
@@ -151,10 +158,15 @@ export function createDomainsService({
       await onDomainChanged();
     },
 
-    /** True when the hostname is a verified domain of the account (codes may use it). */
-    async isVerified(accountId: string, hostname: string): Promise<boolean> {
-      const domain = await store.findByHostname(hostname);
-      return domain !== null && domain.accountId === accountId && domain.status === 'verified';
+    isVerified,
+
+    /**
+     * The hostname a code may be given, as stored: the input normalized, when it is a verified
+     * domain of the account; null otherwise (the codes module turns that into its 422).
+     */
+    async verifiedDomainOf(accountId: string, input: string): Promise<string | null> {
+      const normal = normalizeHostname(input);
+      return 'hostname' in normal && (await isVerified(accountId, normal.hostname)) ? normal.hostname : null;
     },
   };
 }

@@ -3,6 +3,7 @@
 export { bundledGeoipDbPath, createClientInfo } from './client-info.ts';
 export { createCommitBatch } from './commit-batch.ts';
 export type { CommitBatch, WriteScanEvents } from './commit-batch.ts';
+export { SCAN_OUTCOMES } from './lifecycle-answer.ts';
 export type { ScanOutcome } from './lifecycle-answer.ts';
 export type { ScanEvent } from './model.ts';
 export { createPurgeStore } from './purge-store.ts';

@@ -8,8 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTML_SECURITY_HEADERS, STATIC_PAGE_CSP } from '../../http/security-headers.ts';
 import type { CodeLifecycle } from '../codes/index.ts';
 
-/** What a scan was answered, stored with it (scans.outcome). */
-export type ScanOutcome = 'redirect' | 'paused' | 'expired' | 'limit_reached';
+/** What a scan was answered, stored with it (scans.outcome); the presenters' enums list these. */
+export const SCAN_OUTCOMES = ['redirect', 'paused', 'expired', 'limit_reached'] as const;
+export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
 /** A code's lifecycle as the scan path reads it; null for an active code with no expiry or limit. */
 export interface TargetLifecycle {

@@ -14,6 +14,7 @@ import {
   type DeliveryDetail,
   type Webhook,
 } from './model.ts';
+import { SCAN_OUTCOMES } from '../scans/index.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 const instant = z.iso.datetime();
@@ -207,7 +208,7 @@ export function presentDeliveryDetail(delivery: DeliveryDetail): DeliveryDetailJ
 // (signature.ts eventBody). The `data` of each type is what outbox.ts and service.ts write.
 
 /** What a scan was answered (GraphQL's ScanOutcome too). */
-export const scanOutcomeSchema = z.enum(['redirect', 'paused', 'expired', 'limit_reached']).meta({
+export const scanOutcomeSchema = z.enum(SCAN_OUTCOMES).meta({
   description:
     'redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the ' +
     'scan went to its fallback destination or got the page.',
