@@ -4,7 +4,7 @@
 // with server_error); none of them may fail. The race is rare: this test has not caught it here
 // without the retry, so it guards the outcome (everything deleted, no error) more than the cause.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdapterClass } from '../../src/modules/oauth/adapter.ts';
+import { createAdapterClass } from '../../src/modules/oauth/payload-store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;

@@ -5,7 +5,7 @@ import type { JWK } from 'jose';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { createAdapterClass } from './adapter.ts';
+import { createAdapterClass } from './payload-store.ts';
 import { createGrantStore } from './grant-store.ts';
 import { createGrantsService } from './grants.ts';
 import { loadOAuthKeys } from './keys.ts';

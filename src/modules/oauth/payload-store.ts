@@ -1,6 +1,6 @@
-// oidc-provider's storage adapter on our database: the OAuth server's records (authorization
-// codes, refresh tokens, grants, sessions, interactions) live in oauth_payloads, one row per
-// model and id, so every process of the service sees the same ones. Clients are not stored
+// The store of oauth_payloads, in the shape of oidc-provider's storage adapter: the OAuth
+// server's records (authorization codes, refresh tokens, grants, sessions, interactions), one row
+// per model and id, so every process of the service sees the same ones. Clients are not stored
 // here: they are read from oauth_clients (./store.ts), registered through our API only.
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
