@@ -120,6 +120,26 @@ describe('with GEOIP_CITY_DB', () => {
   });
 });
 
+describe('scan.created', () => {
+  it('carries region and city', async () => {
+    const hooked = await createCode(app, key);
+    const res = await app.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: 'https://hooks.example.com/scans', events: ['scan.created'], code_ids: [hooked.id] },
+    });
+    expect(res.status).toBe(201);
+    await scanFrom(hooked, '198.51.100.9');
+    await app.services.scans.recorder.flush();
+    const events = await app.testDb.db('webhook_events').where({ type: 'scan.created' }).select('payload');
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0].payload)).toMatchObject({
+      code_id: hooked.id,
+      region: 'DE/Bavaria',
+      city: 'DE/Bavaria/Munich',
+    });
+  });
+});
+
 describe('without GEOIP_CITY_DB', () => {
   it('records no region or city and writes no rollup rows for them', async () => {
     const own = await getTestApp({ TRUSTED_PROXIES: '127.0.0.1' });
