@@ -3,6 +3,7 @@
 // from its documentation ranges show up in both breakdown endpoints (from rollups), GraphQL, the
 // raw export and the scan webhook payload; without GEOIP_CITY_DB nothing of them is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPurgeStore } from '../../src/modules/scans/purge-store.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
 import { writeTestCityDb } from '../support/mmdb.ts';
@@ -137,6 +138,39 @@ describe('scan.created', () => {
       region: 'DE/Bavaria',
       city: 'DE/Bavaria/Munich',
     });
+  });
+});
+
+describe('a deleted code', () => {
+  it('leaves the overview at once, and its purge takes its region and city rollup rows with it', async () => {
+    const own = await getTestApp({ TRUSTED_PROXIES: '127.0.0.1', GEOIP_CITY_DB: writeTestCityDb() });
+    try {
+      const ownKey = await own.newAccountKey();
+      const [kept, gone] = [await createCode(own, ownKey), await createCode(own, ownKey)];
+      await scanFrom(kept, '192.0.2.1', own);
+      for (const ip of ['198.51.100.1', '198.51.100.2', '192.0.2.2']) await scanFrom(gone, ip, own);
+      await own.services.scans.recorder.flush();
+      const overview = async () =>
+        (await own.request('GET', `/v1/analytics/overview?${RANGE}`, { key: ownKey })).body.breakdowns;
+      // Ties by value.
+      expect((await overview()).region).toEqual([
+        { value: 'DE/Bavaria', scans: 2 },
+        { value: 'US/California', scans: 2 },
+      ]);
+      expect((await own.request('DELETE', `/v1/codes/${gone.id}`, { key: ownKey })).status).toBe(204);
+      const only = {
+        region: [{ value: 'US/California', scans: 1 }],
+        city: [{ value: 'US/California/San Jose', scans: 1 }],
+      };
+      expect(await overview()).toMatchObject(only);
+      const store = createPurgeStore(own.testDb.db);
+      while ((await store.purgeRawBatch(gone.id, 2)) > 0);
+      expect(await overview()).toMatchObject(only);
+      const left = await own.testDb.db('account_scan_rollups').whereIn('dimension', ['region', 'city']).select('value');
+      expect(left.map((r) => r.value).sort()).toEqual(['US/California', 'US/California/San Jose']);
+    } finally {
+      await own.close();
+    }
   });
 });
 
