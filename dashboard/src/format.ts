@@ -39,6 +39,11 @@ export function countryName(code: string): string {
 export function breakdownLabel(dimension: string, value: string | null): string {
   if (value === null) return dimension === 'referrer' ? 'No referrer (direct)' : 'Unknown';
   if (dimension === 'country') return countryName(value);
+  // "US/California/San Jose" reads "San Jose, California, United States (US)" (the region may be empty).
+  if (dimension === 'region' || dimension === 'city') {
+    const [country = '', ...names] = value.split('/');
+    return [...names.reverse().filter(Boolean), countryName(country)].join(', ');
+  }
   if (dimension === 'rule' && value === 'default') return 'Default destination';
   return value;
 }

@@ -73,6 +73,8 @@ describe('JSON pages', () => {
       is_bot: false,
       is_unique: true,
       outcome: 'redirect',
+      region: null,
+      city: null,
     });
     expect(seen.filter((s) => s.is_unique)).toHaveLength(7);
   });
@@ -116,11 +118,11 @@ describe('CSV export', () => {
     expect(res.headers.get('content-disposition')).toContain(`scans-${small.id}.csv`);
     const lines = res.text.trim().split('\n');
     expect(lines[0]).toBe(
-      'id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome',
+      'id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome,region,city',
     );
     expect(lines).toHaveLength(251);
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
-    expect(lines[1]).toMatch(/,false,true,redirect$/);
+    expect(lines[1]).toMatch(/,false,true,redirect,,$/);
   });
 
   it('reads back as the JSON records: every field, null as an empty cell, a defused cell less its apostrophe', async () => {

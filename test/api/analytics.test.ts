@@ -117,6 +117,9 @@ describe('GET /v1/codes/:id/scans', () => {
         { value: 'US', scans: 3 },
         { value: 'DE', scans: 1 },
       ],
+      // No city database here (GEOIP_CITY_DB): nothing to count, not even as null.
+      region: [],
+      city: [],
       device: [
         { value: 'ios', scans: 3 },
         { value: 'desktop', scans: 1 },
@@ -221,7 +224,15 @@ describe('GET /v1/analytics/overview', () => {
       ...codeBreakdowns
     } = (await get(`/v1/codes/${code.id}/scans?from=2026-03-01&to=2026-03-04`)).body.breakdowns;
     expect(res.body.breakdowns).toEqual(codeBreakdowns);
-    expect(Object.keys(res.body.breakdowns)).toEqual(['country', 'device', 'os', 'browser', 'referrer']);
+    expect(Object.keys(res.body.breakdowns)).toEqual([
+      'country',
+      'region',
+      'city',
+      'device',
+      'os',
+      'browser',
+      'referrer',
+    ]);
     expect(res.body.previous_period).toEqual({
       from: '2026-02-25T00:00:00.000Z',
       to: '2026-03-01T00:00:00.000Z',
@@ -287,6 +298,8 @@ describe('overview breakdowns by OS, browser and referrer', () => {
         { value: 'US', scans: 3 },
         { value: null, scans: 1 },
       ],
+      region: [],
+      city: [],
       device: [
         { value: 'mobile', scans: 3 },
         { value: null, scans: 1 },

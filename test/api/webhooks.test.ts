@@ -285,6 +285,8 @@ describe('delivery', () => {
       outcome: 'redirect',
       rule_id: watched.routing.rules[0].ruleId,
       country: null,
+      region: null,
+      city: null,
       device: 'mobile',
       os: 'iOS',
       browser: 'Safari',

@@ -111,7 +111,7 @@ describe('analytics', () => {
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="scans-${code.id}.csv"`);
     const lines = csv.text.trim().split('\n');
     expect(lines[0]).toBe(
-      'id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome',
+      'id,scanned_at,rule_id,country,device,os,browser,referrer_host,language,is_bot,is_unique,outcome,region,city',
     );
     expect(lines).toHaveLength(1 + SCANS.length);
     expect(csv.text).toContain(`"'=HYPERLINK(""x"")"`);

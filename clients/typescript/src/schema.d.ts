@@ -1738,6 +1738,16 @@ export interface components {
              * @example DE
              */
             country: string | null;
+            /**
+             * @description Country code and English name of the region (state, province), as in "US/California", from the city database (GEOIP_CITY_DB); null without one, or when it does not place the address.
+             * @example DE/Bavaria
+             */
+            region: string | null;
+            /**
+             * @description Country code, region and English name of the city, as in "US/California/San Jose" (the region may be empty: "SG//Singapore"), from the city database (GEOIP_CITY_DB); null without one, or when it does not place the address.
+             * @example DE/Bavaria/Munich
+             */
+            city: string | null;
             /** @example mobile */
             device: string | null;
             /** @example iOS */
@@ -2171,6 +2181,10 @@ export interface components {
         /** @description The `top` most frequent values of each dimension, most scans first. `rule` names rule ids, and "default" for the fallback destination. */
         CodeScanBreakdowns: {
             country: components["schemas"]["ValueCount"][];
+            /** @description Regions as "US/California" (country code and the English name), from the city database (GEOIP_CITY_DB). Only scans it placed are counted (no null entry); empty without one. */
+            region: components["schemas"]["ValueCount"][];
+            /** @description Cities as "US/California/San Jose" (country code, region, English name), from the city database (GEOIP_CITY_DB). Only scans it placed are counted (no null entry); empty without one. */
+            city: components["schemas"]["ValueCount"][];
             device: components["schemas"]["ValueCount"][];
             os: components["schemas"]["ValueCount"][];
             browser: components["schemas"]["ValueCount"][];
@@ -2280,6 +2294,16 @@ export interface components {
              * @enum {string}
              */
             outcome: "redirect" | "paused" | "expired" | "limit_reached";
+            /**
+             * @description Country code and English name of the region (state, province), as in "US/California", from the city database (GEOIP_CITY_DB); null without one, or when it does not place the address.
+             * @example DE/Bavaria
+             */
+            region: string | null;
+            /**
+             * @description Country code, region and English name of the city, as in "US/California/San Jose" (the region may be empty: "SG//Singapore"), from the city database (GEOIP_CITY_DB); null without one, or when it does not place the address.
+             * @example DE/Bavaria/Munich
+             */
+            city: string | null;
         };
         /** @description The account’s scans over a range: totals, trend, top codes and breakdowns. */
         AnalyticsOverview: {
@@ -2364,6 +2388,10 @@ export interface components {
         /** @description The `top` most frequent values of each dimension, most scans first. */
         OverviewBreakdowns: {
             country: components["schemas"]["ValueCount"][];
+            /** @description Regions as "US/California" (country code and the English name), from the city database (GEOIP_CITY_DB). Only scans it placed are counted (no null entry); empty without one. */
+            region: components["schemas"]["ValueCount"][];
+            /** @description Cities as "US/California/San Jose" (country code, region, English name), from the city database (GEOIP_CITY_DB). Only scans it placed are counted (no null entry); empty without one. */
+            city: components["schemas"]["ValueCount"][];
             device: components["schemas"]["ValueCount"][];
             os: components["schemas"]["ValueCount"][];
             browser: components["schemas"]["ValueCount"][];

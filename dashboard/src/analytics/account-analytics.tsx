@@ -18,7 +18,10 @@ const OVERVIEW = `query Overview($from: String, $to: String, $granularity: Analy
     previousPeriod { totalScans changePct }
     trend { period scans uniqueScans }
     topCodes { id type content scans }
-    breakdowns { country { value scans } device { value scans } os { value scans } browser { value scans } referrer { value scans } }
+    breakdowns {
+      country { value scans } region { value scans } city { value scans }
+      device { value scans } os { value scans } browser { value scans } referrer { value scans }
+    }
   }
   analyticsWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
 }`;
@@ -31,7 +34,7 @@ interface Overview {
   previousPeriod: { totalScans: number; changePct: number | null };
   trend: PeriodCount[];
   topCodes: { id: string; type: string; content: unknown; scans: number }[];
-  breakdowns: Record<'country' | 'device' | 'os' | 'browser' | 'referrer', ValueCount[]>;
+  breakdowns: Record<'country' | 'region' | 'city' | 'device' | 'os' | 'browser' | 'referrer', ValueCount[]>;
 }
 
 const change = (pct: number | null) => (pct === null ? 'n/a' : `${pct > 0 ? '+' : ''}${pct}%`);

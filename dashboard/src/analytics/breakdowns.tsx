@@ -10,6 +10,8 @@ export interface ValueCount {
 
 const TITLES: Record<string, string> = {
   country: 'Countries',
+  region: 'Regions',
+  city: 'Cities',
   device: 'Devices',
   os: 'Operating systems',
   browser: 'Browsers',
@@ -17,6 +19,12 @@ const TITLES: Record<string, string> = {
   language: 'Languages',
   rule: 'Routing rules',
 };
+
+/**
+ * Known only with the service's city database (GEOIP_CITY_DB), which is off by default: hidden
+ * when empty, and credited when shown (DB-IP City Lite, the documented database, is CC BY 4.0).
+ */
+const PLACES = new Set(['region', 'city']);
 
 /** Values listed per dimension; pages ask the API for its most (100), which the map shows all of. */
 export const TOP_SHOWN = 10;
@@ -70,6 +78,11 @@ function Breakdown({
           </tbody>
         </table>
       )}
+      {PLACES.has(dimension) && (
+        <p class="attribution">
+          <a href="https://db-ip.com">IP Geolocation by DB-IP</a>
+        </p>
+      )}
     </section>
   );
 }
@@ -86,9 +99,11 @@ export function Breakdowns({
 }) {
   return (
     <div class="breakdowns">
-      {Object.entries(breakdowns).map(([dimension, counts]) => (
-        <Breakdown key={dimension} dimension={dimension} counts={counts} ruleNames={ruleNames} range={range} />
-      ))}
+      {Object.entries(breakdowns)
+        .filter(([dimension, counts]) => !PLACES.has(dimension) || counts.length > 0)
+        .map(([dimension, counts]) => (
+          <Breakdown key={dimension} dimension={dimension} counts={counts} ruleNames={ruleNames} range={range} />
+        ))}
     </div>
   );
 }

@@ -17,7 +17,8 @@ const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granu
       totalScans uniqueScans
       timeseries { period scans uniqueScans }
       breakdowns {
-        country { value scans } device { value scans } os { value scans } browser { value scans }
+        country { value scans } region { value scans } city { value scans }
+        device { value scans } os { value scans } browser { value scans }
         referrer { value scans } language { value scans } rule { value scans }
       }
     }

@@ -7,6 +7,7 @@ import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef, CodeTypeEnum } from '../codes/graphql.ts';
+import { BREAKDOWN_DESCRIPTIONS } from './presenter.ts';
 import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS, type ValueCount } from './source.ts';
 import { parseInput } from '../../shared/validation.ts';
@@ -59,7 +60,14 @@ const breakdownFields = (
   dimensions: readonly string[],
 ) =>
   Object.fromEntries(
-    dimensions.map((dimension) => [dimension, t.field({ type: [ValueCountRef], resolve: (b) => b[dimension] ?? [] })]),
+    dimensions.map((dimension) => [
+      dimension,
+      t.field({
+        type: [ValueCountRef],
+        description: BREAKDOWN_DESCRIPTIONS[dimension],
+        resolve: (b) => b[dimension] ?? [],
+      }),
+    ]),
   );
 
 const CodeBreakdownsRef = builder.objectRef<CodeAnalytics['breakdowns']>('CodeScanBreakdowns').implement({

@@ -2,6 +2,7 @@
 // OpenAPI document); the service's answer types and the CSV columns of the raw export are
 // inferred from them, so the answers and the document cannot drift apart.
 import { z } from 'zod';
+import { citySchema, regionSchema } from '../scans/index.ts';
 import { CODE_TYPES } from '../codes/index.ts';
 import { GRANULARITIES } from './periods.ts';
 import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS } from './source.ts';
@@ -34,9 +35,24 @@ export const valueCountSchema = z
   })
   .meta({ id: 'ValueCount', description: 'One value of a breakdown and its scans.' });
 
+/** What a breakdown says beyond its name: region and city list only the scans the city database placed. */
+export const BREAKDOWN_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  region:
+    'Regions as "US/California" (country code and the English name), from the city database (GEOIP_CITY_DB). ' +
+    'Only scans it placed are counted (no null entry); empty without one.',
+  city:
+    'Cities as "US/California/San Jose" (country code, region, English name), from the city database ' +
+    '(GEOIP_CITY_DB). Only scans it placed are counted (no null entry); empty without one.',
+};
+
 const breakdowns = <const D extends readonly string[]>(dimensions: D) =>
   z.object(
-    Object.fromEntries(dimensions.map((d) => [d, z.array(valueCountSchema)])) as {
+    Object.fromEntries(
+      dimensions.map((d) => {
+        const list = z.array(valueCountSchema);
+        return [d, d in BREAKDOWN_DESCRIPTIONS ? list.meta({ description: BREAKDOWN_DESCRIPTIONS[d] }) : list];
+      }),
+    ) as {
       [K in D[number]]: z.ZodArray<typeof valueCountSchema>;
     },
   );
@@ -163,6 +179,9 @@ export const scanRecordSchema = z
         'limit_reached (to the code’s fallback destination, or its page).',
       example: 'redirect',
     }),
+    // Last, so the CSV's earlier columns keep their places.
+    region: regionSchema,
+    city: citySchema,
   })
   .meta({ id: 'ScanRecord', description: 'One scan as recorded: no address, no raw User-Agent.' });
 export type ScanRecord = z.output<typeof scanRecordSchema>;

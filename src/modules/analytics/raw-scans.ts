@@ -19,6 +19,8 @@ function present(s: StoredScan): ScanRecord {
     scanned_at: fromMillis(s.scanned_at).toISOString(),
     rule_id: s.rule_id,
     country: s.country,
+    region: s.region,
+    city: s.city,
     device: s.device,
     os: s.os,
     browser: s.browser,

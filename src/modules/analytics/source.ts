@@ -19,6 +19,8 @@ export type {
 /** The account overview breaks down by these (those its rollup keeps); not by language or rule. */
 export const ACCOUNT_BREAKDOWNS = [
   'country',
+  'region',
+  'city',
   'device',
   'os',
   'browser',

@@ -1,4 +1,4 @@
-// What a scan tells about its visitor: address, country, device, OS, browser, bot flag and
+// What a scan tells about its visitor: address, country, region and city, device, OS, browser, bot flag and
 // languages. Parsing is memoised in small LRU caches keyed by the raw header, because the same
 // few User-Agent strings and addresses repeat across scans.
 import { createRequire } from 'node:module';
@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
-import maxmind, { type CountryResponse, type Reader } from 'maxmind';
+import maxmind, { type CityResponse, type CountryResponse, type Reader } from 'maxmind';
 import { createClientAddress, type ProxyTrust } from '../../shared/client-address.ts';
 
 export interface ParsedUserAgent {
@@ -24,6 +24,47 @@ export interface ClientInfoOptions {
   proxies: ProxyTrust;
   /** Lower-cased name of a trusted header carrying the country, e.g. cf-ipcountry. */
   countryHeader: string | null;
+  /** MMDB city databases (GEOIP_CITY_DB), tried in order; none: no region or city. */
+  cityDbPaths?: readonly string[];
+}
+
+/**
+ * Where a scan came from below its country, as breakdowns show it: each value carries what it
+ * lies in, so two Springfields stay apart ("US/Illinois", "US/Illinois/Springfield").
+ */
+export interface Place {
+  region: string | null;
+  city: string | null;
+}
+
+const NO_PLACE: Place = Object.freeze({ region: null, city: null });
+
+// ip-location-db city files answer country_code, state1 and city; GeoLite2 City files answer
+// country.iso_code, subdivisions[0].names.en and city.names.en.
+type CityRecord = Partial<CityResponse> & { country_code?: string; state1?: string; city?: unknown };
+
+/** The English names of a city record, joined as Place says; values fit the 191-character columns. */
+export function placeOf(record: CityRecord | null): Place {
+  if (!record) return NO_PLACE;
+  const country = record.country_code || record.country?.iso_code || '';
+  const region = record.state1 || record.subdivisions?.[0]?.names?.en || '';
+  const city = typeof record.city === 'string' ? record.city : (record.city?.names?.en ?? '');
+  if (!country || (!region && !city)) return NO_PLACE;
+  return {
+    region: region ? `${country}/${region}`.slice(0, 191) : null,
+    city: city ? `${country}/${region}/${city}`.slice(0, 191) : null,
+  };
+}
+
+/** Opens the city databases, naming the file that is not one. */
+async function openCityReaders(paths: readonly string[]): Promise<Array<Reader<CityRecord>>> {
+  return Promise.all(
+    paths.map((path) =>
+      maxmind.open<CityRecord>(path).catch((err: Error) => {
+        throw new Error(`GEOIP_CITY_DB: ${path} is not a readable MMDB file (${err.message})`);
+      }),
+    ),
+  );
 }
 
 /** The CC0 country database shipped by @ip-location-db/geo-whois-asn-country-mmdb. */
@@ -43,6 +84,8 @@ export async function createClientInfo(options: ClientInfoOptions) {
   const userAgents = new LRUCache<string, ParsedUserAgent>({ max: 2000 });
   const countries = new LRUCache<string, string | 'none'>({ max: 10_000 });
   const languageLists = new LRUCache<string, string[]>({ max: 2000 });
+  const cityReaders = await openCityReaders(options.cityDbPaths ?? []);
+  const places = new LRUCache<string, Place>({ max: 10_000 });
 
   function parseUserAgent(ua: string): ParsedUserAgent {
     const bot = isbot(ua);
@@ -85,6 +128,26 @@ export async function createClientInfo(options: ClientInfoOptions) {
       }
       countries.set(ip, code ?? 'none');
       return code;
+    },
+
+    /** Region and city from the city databases; nulls without GEOIP_CITY_DB, at no cost. */
+    placeOfIp(ip: string | null): Place {
+      if (cityReaders.length === 0 || !ip) return NO_PLACE;
+      let place = places.get(ip);
+      if (place) return place;
+      const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+      let record: CityRecord | null = null;
+      for (const reader of cityReaders) {
+        try {
+          record = reader.get(address);
+        } catch {
+          // an IPv6 address in an IPv4-only file (DB-IP ships one of each), or not an address
+        }
+        if (record) break;
+      }
+      place = placeOf(record);
+      places.set(ip, place);
+      return place;
     },
 
     userAgent(ua: string | undefined): ParsedUserAgent {

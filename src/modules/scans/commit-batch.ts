@@ -56,6 +56,8 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
         scanned_at: e.at,
         rule_id: e.ruleId,
         country: e.country,
+        region: e.region ?? null,
+        city: e.city ?? null,
         device: e.device,
         os: e.os?.slice(0, 32) ?? null,
         browser: e.browser?.slice(0, 48) ?? null,

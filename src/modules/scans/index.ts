@@ -6,6 +6,8 @@ export type { CommitBatch, WriteScanEvents } from './commit-batch.ts';
 export { SCAN_OUTCOMES } from './lifecycle-answer.ts';
 export type { ScanOutcome } from './lifecycle-answer.ts';
 export type { ScanEvent } from './model.ts';
+export { CITY_DESCRIPTION, REGION_DESCRIPTION, citySchema, regionSchema } from './place.ts';
+export type { Place } from './client-info.ts';
 export { createPurgeStore } from './purge-store.ts';
 export type { PurgeStore } from './purge-store.ts';
 export { LATE_SCANS_MS, createScanPurge } from './purge.ts';
@@ -13,7 +15,14 @@ export { createScanRecorder } from './recorder.ts';
 export { createRollupSource } from './rollup-query-store.ts';
 export { createRollupStore } from './rollup-store.ts';
 export { createScanLimits } from './scan-limits.ts';
-export { ALL_VALUES, CODE_DIMENSIONS, DIMENSION_COLUMNS, rankCodes, rankValues } from './scan-queries.ts';
+export {
+  ALL_VALUES,
+  CODE_DIMENSIONS,
+  DIMENSION_COLUMNS,
+  SPARSE_DIMENSIONS,
+  rankCodes,
+  rankValues,
+} from './scan-queries.ts';
 export type {
   AggregateRow,
   AnalyticsSource,

@@ -19,6 +19,10 @@ export interface ScanEvent {
   /** Counted toward the code's max_scans (scan-limits.ts). */
   countedTowardLimit?: boolean;
   country: string | null;
+  /** "US/California", from GEOIP_CITY_DB; null without it (client-info.ts, Place). */
+  region?: string | null;
+  /** "US/California/San Jose", from GEOIP_CITY_DB; null without it. */
+  city?: string | null;
   device: string | null;
   os: string | null;
   browser: string | null;

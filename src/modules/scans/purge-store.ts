@@ -32,6 +32,8 @@ const ACCOUNT_COLUMNS = [
   'scanned_at',
   'is_bot',
   'country',
+  'region',
+  'city',
   'device',
   'os',
   'browser',
@@ -40,7 +42,10 @@ const ACCOUNT_COLUMNS = [
 ];
 
 /** The columns of raw scans behind the overview's breakdowns. */
-const VALUE_COLUMNS = new Set(['country', 'device', 'os', 'browser', 'referrer_host']);
+const VALUE_COLUMNS = new Set(['country', 'region', 'city', 'device', 'os', 'browser', 'referrer_host']);
+
+/** Columns whose nulls the rollups leave out (rollups.ts), so the pending counts leave them out too. */
+const SPARSE_COLUMNS = new Set(['region', 'city']);
 
 export function createPurgeStore(db: Knex | Knex.Transaction) {
   const rollups = createRollupStore(db);
@@ -222,7 +227,11 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       w: ScanWindow,
     ): Promise<Array<{ value: string | null; scans: number }>> {
       if (!VALUE_COLUMNS.has(column)) throw new Error(`no breakdown by ${column}`);
-      const rows = await pendingScans(accountId, w).select({ value: column }).count({ scans: '*' }).groupBy(column);
+      const rows = await pendingScans(accountId, w)
+        .modify((b) => (SPARSE_COLUMNS.has(column) ? b.whereNotNull(column) : b))
+        .select({ value: column })
+        .count({ scans: '*' })
+        .groupBy(column);
       return rows.map((r: DbRow) => ({
         value: r.value === null || r.value === '' ? null : String(r.value),
         scans: Number(r.scans),

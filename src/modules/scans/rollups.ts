@@ -36,9 +36,17 @@ export interface AccountRollupRow {
   unique_scans: number;
 }
 
-/** The stored column behind each breakdown dimension of a scan. */
+/**
+ * The stored column behind each breakdown dimension of a scan. Region and city are sparse: a scan
+ * without them (no GEOIP_CITY_DB, or an address the database does not place) adds no rollup row
+ * for them, so they cost nothing when off. With a city database a placed scan adds up to two rows
+ * to each of the daily and the account rollups (region and city), fewer as scans of a batch share
+ * a code-day or an account-hour and a place.
+ */
 const DIMENSIONS: Dimensions = [
   ['country', (r) => r.country],
+  ['region', (r) => r.region ?? null, true],
+  ['city', (r) => r.city ?? null, true],
   ['device', (r) => r.device],
   ['os', (r) => r.os],
   ['browser', (r) => r.browser],
@@ -54,6 +62,8 @@ const DIMENSIONS: Dimensions = [
 const ACCOUNT_DIMENSIONS: Dimensions = [
   ['total', () => ''],
   ['country', (r) => r.country],
+  ['region', (r) => r.region ?? null, true],
+  ['city', (r) => r.city ?? null, true],
   ['device', (r) => r.device],
   ['os', (r) => r.os],
   ['browser', (r) => r.browser],
@@ -73,7 +83,8 @@ function groupInto<T extends { scans: number }>(groups: Map<string, T>, key: str
   return group;
 }
 
-type Dimensions = ReadonlyArray<[string, (r: ScanRow) => string | null]>;
+/** Name, value of a scan, and whether a null value is left out (no row) rather than counted as ''. */
+type Dimensions = ReadonlyArray<readonly [string, (r: ScanRow) => string | null, sparse?: boolean]>;
 
 /**
  * Counts each scan once per dimension, grouped by a key shared by the scan's dimensions (code or
@@ -95,8 +106,10 @@ function groupByDimension<T extends { scans: number }>(
     let byDimension = byShared.get(key);
     if (!byDimension) byShared.set(key, (byDimension = dimensions.map(() => new Map<string, T>())));
     for (let i = 0; i < dimensions.length; i++) {
-      const [dimension, valueOf] = dimensions[i]!;
-      const value = valueOf(r) ?? '';
+      const [dimension, valueOf, sparse] = dimensions[i]!;
+      const stored = valueOf(r);
+      if (sparse && stored === null) continue;
+      const value = stored ?? '';
       const byValue = byDimension[i]!;
       let group = byValue.get(value);
       if (!group) {

@@ -13,12 +13,30 @@ export interface ValueCount {
 }
 
 /** Per-code breakdowns, as the API names them. */
-export const CODE_DIMENSIONS = ['country', 'device', 'os', 'browser', 'referrer', 'language', 'rule'] as const;
+export const CODE_DIMENSIONS = [
+  'country',
+  'region',
+  'city',
+  'device',
+  'os',
+  'browser',
+  'referrer',
+  'language',
+  'rule',
+] as const;
 export type CodeDimension = (typeof CODE_DIMENSIONS)[number];
+
+/**
+ * Dimensions whose unknown values are not counted (no rollup rows, no null entry): region and
+ * city, known only with GEOIP_CITY_DB (rollups.ts).
+ */
+export const SPARSE_DIMENSIONS: ReadonlySet<CodeDimension> = new Set(['region', 'city']);
 
 /** The column behind each dimension; raw scans and code rollups name them alike. */
 export const DIMENSION_COLUMNS: Record<CodeDimension, string> = {
   country: 'country',
+  region: 'region',
+  city: 'city',
   device: 'device',
   os: 'os',
   browser: 'browser',

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { OwnedCodeIds } from '../codes/index.ts';
 import {
   DIMENSION_COLUMNS,
+  SPARSE_DIMENSIONS,
   rankCodes,
   rankValues,
   type AggregateRow,
@@ -74,7 +75,11 @@ export function createRawSource(db: Knex, ownedCodeIds: OwnedCodeIds): Analytics
 
     async breakdown(scope, dimension, w, top) {
       const column = DIMENSION_COLUMNS[dimension];
-      const rows = await scoped(scope, w).select({ value: column }).count({ scans: '*' }).groupBy(column);
+      const rows = await scoped(scope, w)
+        .modify((b) => (SPARSE_DIMENSIONS.has(dimension) ? b.whereNotNull(column) : b))
+        .select({ value: column })
+        .count({ scans: '*' })
+        .groupBy(column);
       return rankValues(
         rows.map((r: AggregateRow) => ({ value: r.value ?? null, scans: Number(r.scans) })),
         top,

@@ -209,6 +209,7 @@ export function createScanRoute({
         ruleId: decision.ruleId,
         destination: decision.destination,
         country,
+        ...clientInfo.placeOfIp(ip),
         device: ua.device,
         os: ua.os,
         browser: ua.browser,

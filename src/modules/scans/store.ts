@@ -12,6 +12,10 @@ export interface ScanRow {
   scanned_at: number;
   rule_id: string | null;
   country: string | null;
+  /** "US/California": see client-info.ts (Place); null (or absent) without GEOIP_CITY_DB. */
+  region?: string | null;
+  /** "US/California/San Jose". */
+  city?: string | null;
   device: string | null;
   os: string | null;
   browser: string | null;
@@ -28,9 +32,8 @@ export interface ScanRow {
 }
 
 /** The dimensions a scan records about its visit, stored as is and read back as is. */
-export type ScanDimensions = Pick<
-  ScanRow,
-  'rule_id' | 'country' | 'device' | 'os' | 'browser' | 'referrer_host' | 'language'
+export type ScanDimensions = Required<
+  Pick<ScanRow, 'rule_id' | 'country' | 'region' | 'city' | 'device' | 'os' | 'browser' | 'referrer_host' | 'language'>
 >;
 
 /** A raw scan as export reads it back (drivers may return integers as strings, booleans as 0/1). */
@@ -47,6 +50,8 @@ const STORED_SCAN_COLUMNS = [
   'scanned_at',
   'rule_id',
   'country',
+  'region',
+  'city',
   'device',
   'os',
   'browser',

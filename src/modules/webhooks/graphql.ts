@@ -8,6 +8,7 @@ import { guardedStream } from '../../graphql/guarded-stream.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { parseInput } from '../../shared/validation.ts';
+import { CITY_DESCRIPTION, REGION_DESCRIPTION } from '../scans/index.ts';
 import type { ScanPayload } from './live.ts';
 import { createWebhookSchema, listDeliveriesSchema, listWebhooksSchema, updateWebhookSchema } from './schemas.ts';
 import type { Attempt, Delivery, DeliveryDetail, Webhook } from './model.ts';
@@ -149,6 +150,8 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
     outcome: t.expose('outcome', { type: ScanOutcome, description: 'redirect, paused, expired or limit_reached.' }),
     ruleId: t.exposeID('rule_id', { nullable: true }),
     country: t.exposeString('country', { nullable: true }),
+    region: t.exposeString('region', { nullable: true, description: REGION_DESCRIPTION }),
+    city: t.exposeString('city', { nullable: true, description: CITY_DESCRIPTION }),
     device: t.exposeString('device', { nullable: true }),
     os: t.exposeString('os', { nullable: true }),
     browser: t.exposeString('browser', { nullable: true }),

@@ -45,6 +45,8 @@ export function scanPayload(event: ScanEvent, publicBaseUrl: string): ScanPayloa
     outcome: event.outcome ?? 'redirect',
     rule_id: event.ruleId,
     country: event.country,
+    region: event.region ?? null,
+    city: event.city ?? null,
     device: event.device,
     os: event.os,
     browser: event.browser,

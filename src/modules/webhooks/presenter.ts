@@ -3,6 +3,7 @@
 // return types are inferred from them, so the two cannot drift apart. The secret is never part
 // of a webhook's JSON: it is shown once, beside the webhook, when created or rotated.
 import { z } from 'zod';
+import { citySchema, regionSchema } from '../scans/index.ts';
 import { codeResourceSchema } from '../codes/index.ts';
 import { CODE_TYPES } from '../codes/index.ts';
 import type { ScanPayload } from './live.ts';
@@ -234,6 +235,8 @@ export const scanEventDataSchema = z
       .nullable()
       .meta({ description: 'The routing rule that chose the destination; null for the default destination.' }),
     country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, when known.', example: 'DE' }),
+    region: regionSchema,
+    city: citySchema,
     device: z.string().nullable().meta({ example: 'mobile' }),
     os: z.string().nullable().meta({ example: 'iOS' }),
     browser: z.string().nullable().meta({ example: 'Safari' }),
