@@ -220,7 +220,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       bus.publish(TOPIC.domains, '*');
     },
   });
-  const verifiedDomainOf = (accountId: string, input: string) => domains.verifiedDomainOf(accountId, input);
+  const { verifiedDomainOf } = domains;
   const reloadHosts = () =>
     void verifiedHosts.reload().catch((err: unknown) => logger.error({ err }, 'Reading the verified domains failed'));
   bus.on(TOPIC.domains, { drop: reloadHosts, dropAll: reloadHosts });

@@ -3,7 +3,7 @@
 import DataLoader from 'dataloader';
 import type { Principal } from '../../shared/principal.ts';
 import type { AnalyticsService } from './service.ts';
-import type { CodeTotals, Window } from './source.ts';
+import type { CodeTotals, Window } from '../scans/index.ts';
 
 export function createAnalyticsLoaders(principal: Principal, analytics: AnalyticsService) {
   const byWindow = new Map<string, DataLoader<string, CodeTotals>>();

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { citySchema, regionSchema } from '../scans/index.ts';
 import { CODE_TYPES } from '../codes/index.ts';
 import { GRANULARITIES } from './periods.ts';
-import { ACCOUNT_BREAKDOWNS, CODE_DIMENSIONS } from './source.ts';
+import { ACCOUNT_BREAKDOWNS } from './source.ts';
+import { CODE_DIMENSIONS } from '../scans/index.ts';
 import { SCAN_OUTCOMES } from '../scans/index.ts';
 
 const instant = (description: string, example: string) => z.string().meta({ description, example });

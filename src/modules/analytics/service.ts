@@ -9,20 +9,19 @@ import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
 import { bucketWidth, resolveSeries } from './series.ts';
+import { ACCOUNT_BREAKDOWNS, type AccountDimension } from './source.ts';
 import {
-  ACCOUNT_BREAKDOWNS,
   ALL_VALUES,
   CODE_DIMENSIONS,
   DIMENSION_COLUMNS,
   rankValues,
-  type AccountDimension,
   type AnalyticsSource,
   type Bucket,
   type CodeTotals,
   type Scope,
   type ValueCount,
   type Window,
-} from './source.ts';
+} from '../scans/index.ts';
 import {
   countCells,
   type OverviewWeekdayHoursQuery,

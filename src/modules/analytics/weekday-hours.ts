@@ -6,7 +6,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
-import type { Bucket } from './source.ts';
+import type { Bucket } from '../scans/index.ts';
 import { rawAvailableSinceSchema } from './presenter.ts';
 
 export const WEEKDAYS = 7;
