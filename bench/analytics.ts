@@ -1,14 +1,20 @@
-// npm run bench:analytics [-- --scans 1000000] [--codes 10000] [--runs 20] [--explain] [--reuse]
+// npm run bench:analytics [-- --scans 1000000] [--codes 10000] [--runs 20] [--raw-runs N]
+//                          [--explain] [--reuse]
 //
 // Seeds one account on MariaDB with --codes codes and --scans scans over the past year, written
-// through the scan batch writer (first-visit flags, raw rows, rollups) in batches of 5,000. Code
-// popularity follows Zipf's law (s = 1: the top code gets ~10% of scans, the median a few
-// dozen), times are uniform over the year. Then times, over HTTP, against two servers on the
-// same database, one reading rollups (the default) and one reading raw scans only:
-//   overview (last 30 days, and the whole year), the busiest code's and a median code's
-//   365-day daily series, and a GraphQL dashboard (overview + 100 codes with scan counts).
-// Prints median and p95 per query and the raw/rollups ratio. --explain prints MariaDB's plan
+// a UTC day at a time through the bulk path (bench/bulk-seed.ts: the scan batch writer with
+// day-sized batches, so the same flags, raw rows and rollups as the live writer). Code popularity
+// follows Zipf's law (s = 1: the top code gets ~10% of scans at 10,000 codes, ~8% at 100,000),
+// times are uniform over the year; 1% of the codes carry the tag "campaign". Then times, over
+// HTTP, against two servers on the same database, one reading rollups (the default) and one
+// reading raw scans only: the overview for 7, 30, 90 and 365 days (by day, and by week), the
+// overview of the tagged codes, the busiest and a median code's 365-day daily series, and a
+// GraphQL dashboard. Prints median and p95 per query and the raw/rollups ratio (--raw-runs
+// fewer runs for raw scans, which take seconds at ten million). --explain prints MariaDB's plan
 // for each SQL statement of the rollups path. --reuse skips seeding when the data is there.
+//
+// MariaDB's buffer pool decides much at ten million scans: the bench prints its size. The
+// default (128 MiB) holds a fraction of the rollups; a server for this much data has gigabytes.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -16,19 +22,18 @@ import { buildRequestListener } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/knex.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
-import { inTransaction } from '../src/db/transaction.ts';
 import { createLogger } from '../src/logger.ts';
-import { createScanBatchWriter } from '../src/modules/scans/batch-writer.ts';
-import { createRollupStore } from '../src/modules/scans/rollup-store.ts';
-import { createScansStore, type ScanRow } from '../src/modules/scans/store.ts';
+import type { ScanRow } from '../src/modules/scans/store.ts';
 import { createServices } from '../src/services.ts';
 import { newId } from '../src/shared/ids.ts';
+import { createBulkScanSeeder } from './bulk-seed.ts';
 
 const { values } = parseArgs({
   options: {
     scans: { type: 'string', default: '1000000' },
     codes: { type: 'string', default: '10000' },
     runs: { type: 'string', default: '20' },
+    'raw-runs': { type: 'string' },
     explain: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
   },
@@ -36,6 +41,7 @@ const { values } = parseArgs({
 const SCANS = Number(values.scans);
 const CODES = Number(values.codes);
 const RUNS = Number(values.runs);
+const RAW_RUNS = Number(values['raw-runs'] ?? values.runs);
 const URL_ = 'mysql://root@127.0.0.1:3306/qr_bench_analytics';
 const DAY = 86_400_000;
 const NOW = Date.now();
@@ -104,7 +110,7 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
   let codeIds: string[] = (await db('codes').select('id').orderBy('id')).map((r: { id: string }) => r.id);
   if (values.reuse && codeIds.length > 0) {
     // Reused data belongs to the account of the first run: move it to this run's account.
-    for (const t of ['codes', 'scans', 'scan_rollups', 'account_scan_rollups'])
+    for (const t of ['codes', 'tags', 'scans', 'scan_rollups', 'account_scan_rollups'])
       await db(t).update({ account_id: accountId });
     await services.close();
     await db.destroy();
@@ -145,42 +151,60 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
     return lo;
   };
 
+  // Tag 1% of the codes, spread over the popularity ranks.
+  const tagId = newId('tag');
+  await db('tags').insert({
+    id: tagId,
+    account_id: accountId,
+    name: 'campaign',
+    name_key: 'campaign',
+    created_at: now,
+  });
+  await db.batchInsert(
+    'code_tags',
+    codeIds.filter((_, i) => i % 100 === 7).map((id) => ({ code_id: id, tag_id: tagId })),
+    1000,
+  );
+
   const times = Float64Array.from({ length: SCANS }, () => NOW - 365 * DAY + Math.floor(rand() * 365 * DAY)).sort();
-  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
+  const seedDay = createBulkScanSeeder(db, NOW - (NOW % DAY));
   const started = performance.now();
-  for (let i = 0; i < SCANS; i += 5000) {
-    const rows: ScanRow[] = [];
-    for (let n = i; n < Math.min(SCANS, i + 5000); n++) {
-      const visitor = Math.floor(rand() * 300_000);
-      rows.push({
-        code_id: codeIds[zipf()]!,
-        account_id: accountId,
-        scanned_at: times[n]!,
-        rule_id: rand() < 0.2 ? 'rule_bench' : null,
-        country: pick(COUNTRIES),
-        device: pick(DEVICES),
-        os: pick(OSES),
-        browser: pick(BROWSERS),
-        referrer_host: pick(REFERRERS),
-        language: pick(LANGUAGES),
-        is_bot: visitor % 33 === 0,
-        visitor_hash: visitor.toString(16).padStart(32, '0'),
-        is_unique: false,
-        is_account_unique: false,
-      });
+  let rows: ScanRow[] = [];
+  for (let n = 0; n < SCANS; n++) {
+    const at = times[n]!;
+    if (rows.length > 0 && Math.floor(at / DAY) !== Math.floor(rows[0]!.scanned_at / DAY)) {
+      await seedDay(rows);
+      rows = [];
+      if (Math.floor(at / DAY) % 30 === 0) console.log(`  seeded ${n.toLocaleString()} scans`);
     }
-    await inTransaction(db, (trx) => write(rows, trx));
-    if ((i / 5000) % 40 === 0) process.stdout.write(`  seeded ${i.toLocaleString()} scans\r`);
+    const visitor = Math.floor(rand() * 300_000);
+    rows.push({
+      code_id: codeIds[zipf()]!,
+      account_id: accountId,
+      scanned_at: at,
+      rule_id: rand() < 0.2 ? 'rule_bench' : null,
+      country: pick(COUNTRIES),
+      device: pick(DEVICES),
+      os: pick(OSES),
+      browser: pick(BROWSERS),
+      referrer_host: pick(REFERRERS),
+      language: pick(LANGUAGES),
+      is_bot: visitor % 33 === 0,
+      visitor_hash: visitor.toString(16).padStart(32, '0'),
+      is_unique: false,
+      is_account_unique: false,
+    });
   }
+  if (rows.length > 0) await seedDay(rows);
   const seconds = (performance.now() - started) / 1000;
   const counts = await Promise.all(
-    ['scans', 'scan_rollups', 'account_scan_rollups', 'scan_visitors'].map(
+    ['scans', 'scan_rollups', 'scan_dimension_rollups', 'account_scan_rollups', 'scan_visitors'].map(
       async (t) => [t, Number((await db(t).count({ n: '*' }).first())!.n)] as const,
     ),
   );
   console.log(
     `seeded ${SCANS.toLocaleString()} scans over ${CODES.toLocaleString()} codes in ${seconds.toFixed(1)} s ` +
-      `(${Math.round(SCANS / seconds).toLocaleString()} scans/s through the batch writer)`,
+      `(${Math.round(SCANS / seconds).toLocaleString()} scans/s, a day per batch)`,
   );
   console.log(`rows: ${counts.map(([t, n]) => `${t} ${n.toLocaleString()}`).join(', ')}`);
   await services.close();
@@ -240,10 +264,10 @@ async function send(base: string, key: string, q: Query): Promise<void> {
     throw new Error(`${q.name}: ${res.status} ${text.slice(0, 300)}`);
 }
 
-async function time(base: string, key: string, q: Query): Promise<{ median: number; p95: number }> {
-  for (let i = 0; i < 3; i++) await send(base, key, q);
+async function time(base: string, key: string, q: Query, runs = RUNS): Promise<{ median: number; p95: number }> {
+  for (let i = 0; i < Math.min(3, runs); i++) await send(base, key, q);
   const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const started = performance.now();
     await send(base, key, q);
     samples.push(performance.now() - started);
@@ -280,13 +304,16 @@ async function main() {
   const yearFrom = isoDay(NOW - 364 * DAY);
   const yearTo = isoDay(NOW);
   const thirtyDaysAgo = new Date(NOW - 30 * DAY).toISOString();
+  const overview = (days: number, granularity: 'day' | 'week', tag?: string): Query => ({
+    name: `overview${tag ? ` of tag ${tag}` : ''}, ${days} days by ${granularity}`,
+    method: 'GET',
+    path:
+      `/v1/analytics/overview?from=${isoDay(NOW - (days - 1) * DAY)}&to=${yearTo}&granularity=${granularity}` +
+      (tag ? `&tag=${tag}` : ''),
+  });
   const queries: Query[] = [
-    { name: 'overview, last 30 days', method: 'GET', path: '/v1/analytics/overview' },
-    {
-      name: 'overview, 365 days',
-      method: 'GET',
-      path: `/v1/analytics/overview?from=${yearFrom}&to=${yearTo}&granularity=week`,
-    },
+    ...[7, 30, 90, 365].flatMap((days) => [overview(days, 'day'), overview(days, 'week')]),
+    overview(365, 'week', 'campaign'),
     {
       name: 'busiest code, 365-day daily series',
       method: 'GET',
@@ -311,15 +338,17 @@ async function main() {
 
   const rollups = await startServer('rollups');
   const raw = await startServer('raw');
+  const [[pool]] = await rollups.db.raw('SELECT @@innodb_buffer_pool_size AS bytes');
   console.log(
-    `\n${RUNS} runs each after 3 warm-up runs, over HTTP on loopback (${new Date().toISOString().slice(0, 10)})`,
+    `\n${RUNS} runs each (raw: ${RAW_RUNS}) after up to 3 warm-up runs, over HTTP on loopback ` +
+      `(${new Date().toISOString().slice(0, 10)}; MariaDB buffer pool ${Math.round(pool.bytes / 2 ** 20)} MiB)`,
   );
-  console.log('query'.padEnd(38) + 'rollups median / p95'.padEnd(24) + 'raw median / p95'.padEnd(24) + 'raw / rollups');
+  console.log('query'.padEnd(44) + 'rollups median / p95'.padEnd(24) + 'raw median / p95'.padEnd(24) + 'raw / rollups');
   for (const q of queries) {
     const a = await time(rollups.url, key, q);
-    const b = await time(raw.url, key, q);
+    const b = await time(raw.url, key, q, RAW_RUNS);
     const fmt = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} ms`.padEnd(24);
-    console.log(q.name.padEnd(38) + fmt(a) + fmt(b) + `${(b.median / a.median).toFixed(1)}x`);
+    console.log(q.name.padEnd(44) + fmt(a) + fmt(b) + `${(b.median / a.median).toFixed(1)}x`);
   }
   if (values.explain) for (const q of queries) await explain(rollups, key, q);
   await rollups.close();

@@ -9,7 +9,11 @@ const DAY_MS = 86_400_000;
 
 const keyName = (k: VisitorKey) => `${k.day}|${k.visitor_hash}|${k.scope_id}`;
 
-export async function flagFirstVisits(rows: ScanRow[], store: ScansStore, q: Queryable): Promise<void> {
+export async function flagFirstVisits(
+  rows: ScanRow[],
+  store: Pick<ScansStore, 'claimVisitors'>,
+  q: Queryable,
+): Promise<void> {
   const keys = new Map<string, VisitorKey>();
   const keysOf = (r: ScanRow): [VisitorKey, VisitorKey] => {
     const day = Math.floor(r.scanned_at / DAY_MS);

@@ -1,0 +1,42 @@
+// The analytics benchmark's bulk path: a year of scans written a whole UTC day at a time through
+// the scan batch writer itself (first-visit flags, raw rows, rollups), with two differences from
+// the live path, neither of which changes what is stored:
+// - A day's batch holds every scan of that day, and every rollup and visitor key falls within one
+//   UTC day, so each key is written once, with the sum the live writer's upserts would reach
+//   batch by batch (one row per key instead of one upsert per key and batch).
+// - Visitor claims are answered in memory: nothing before the day's batch can have claimed a key
+//   of that day, so every key is new, as the database would answer. Only the claims of the last
+//   two days are stored, as the live service keeps them (older ones go with their day's salt).
+// test/db/bulk-seed.test.ts holds it to that: both paths, the same tables.
+import type { Knex } from 'knex';
+import { inTransaction } from '../src/db/transaction.ts';
+import { createScanBatchWriter } from '../src/modules/scans/batch-writer.ts';
+import { createRollupStore } from '../src/modules/scans/rollup-store.ts';
+import { createScansStore, type ScanRow, type VisitorKey } from '../src/modules/scans/store.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Writes one UTC day's scans (all of them, in time order) per call; days must come in order.
+ * `today` is the day (epoch ms) whose claims and the day before's are kept.
+ */
+export function createBulkScanSeeder(db: Knex, today: number) {
+  const keepFromDay = Math.floor(today / DAY_MS) - 1;
+  const store = createScansStore(db);
+  const write = createScanBatchWriter(
+    {
+      ...store,
+      async claimVisitors(keys: VisitorKey[], batch: string, q) {
+        const kept = keys.filter((k) => k.day >= keepFromDay).map((k) => ({ ...k, batch }));
+        for (let i = 0; i < kept.length; i += 1000) await q('scan_visitors').insert(kept.slice(i, i + 1000));
+        return keys;
+      },
+    },
+    createRollupStore(db),
+  );
+  return async function seedDay(rows: ScanRow[]): Promise<void> {
+    const day = Math.floor(rows[0]!.scanned_at / DAY_MS);
+    if (rows.some((r) => Math.floor(r.scanned_at / DAY_MS) !== day)) throw new Error('one UTC day per call');
+    await inTransaction(db, (trx) => write(rows, trx));
+  };
+}
