@@ -36,6 +36,7 @@ import * as addCodesLifecycle from './20261126120100_add_codes_lifecycle.ts';
 import * as addDomains from './20261126120200_add_domains.ts';
 import * as createCodePurges from './20261126220000_create_code_purges.ts';
 import * as addScansRegionCity from './20261126230000_add_scans_region_city.ts';
+import * as createAccountDailyRollups from './20261127010000_create_account_daily_rollups.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -73,4 +74,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261126120200_add_domains': addDomains,
   '20261126220000_create_code_purges': createCodePurges,
   '20261126230000_add_scans_region_city': addScansRegionCity,
+  '20261127010000_create_account_daily_rollups': createAccountDailyRollups,
 };

@@ -63,6 +63,9 @@ async function contents(db: Knex) {
     accountRollups: await db('account_scan_rollups')
       .select()
       .orderBy(['account_id', 'dimension', 'hour', 'is_bot', 'value']),
+    accountDays: await db('account_daily_rollups')
+      .select()
+      .orderBy(['account_id', 'dimension', 'day', 'is_bot', 'value']),
     // The live service deletes the claims of days before yesterday with their salt.
     visitors: await db('scan_visitors')
       .select('day', 'visitor_hash', 'scope_id')

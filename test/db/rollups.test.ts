@@ -19,6 +19,7 @@ import * as backfill from '../../migrations/20261122210300_backfill_scan_rollups
 import * as widenAccountValue from '../../migrations/20261123000000_widen_account_scan_rollups_value.ts';
 import * as backfillAccountBreakdowns from '../../migrations/20261123000100_backfill_account_scan_breakdowns.ts';
 import { backfillRedirects } from '../../migrations/20261126120100_add_codes_lifecycle.ts';
+import { backfillAccountDays } from '../../migrations/20261127010000_create_account_daily_rollups.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;
@@ -103,6 +104,7 @@ async function asBeforeRegionAndCity(db: Knex): Promise<void> {
   await db('scans').update({ region: null, city: null });
   await db('scan_dimension_rollups').whereIn('dimension', ['region', 'city']).delete();
   await db('account_scan_rollups').whereIn('dimension', ['region', 'city']).delete();
+  await db('account_daily_rollups').whereIn('dimension', ['region', 'city']).delete();
 }
 
 function services() {
@@ -187,6 +189,22 @@ describe('rollups and raw scans agree', () => {
     expect((await rollups.overview(principal, parseInput(overviewQuerySchema, all))).unique_scans).toBe(
       distinct(() => ACCOUNT),
     );
+  });
+
+  it('the daily account rollups migration builds from the hourly rows what the writer keeps', async () => {
+    const { db } = testDb;
+    const rows = async () =>
+      (
+        await db('account_daily_rollups').select('*').orderBy(['account_id', 'dimension', 'day', 'is_bot', 'value'])
+      ).map((r) => ({ ...r, day: Number(r.day), is_bot: Number(r.is_bot) }));
+    const written = await rows();
+    expect(new Set(written.map((r) => r.dimension))).toEqual(
+      new Set(['total', 'country', 'region', 'city', 'device', 'os', 'browser', 'referrer']),
+    );
+    expect(written.every((r) => r.day % 86_400_000 === 0)).toBe(true);
+    await db('account_daily_rollups').delete();
+    await backfillAccountDays(db);
+    expect(await rows()).toEqual(written);
   });
 
   it('the account breakdowns migrations roll back and rebuild what the writer wrote', async () => {

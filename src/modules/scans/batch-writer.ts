@@ -1,10 +1,10 @@
 // Everything one batch of scans writes, inside the caller's transaction: first-visit flags,
-// the raw rows (append-only), and the hourly rollups the analytics read. The recorder and the
+// the raw rows (append-only), and the hourly and daily rollups the analytics read. The recorder and the
 // analytics benchmark's seeder both write through here, so seeded data is shaped like real data.
 import type { Queryable } from '../../db/transaction.ts';
 import { flagFirstVisits } from './first-visits.ts';
 import type { RollupStore } from './rollup-store.ts';
-import { accountRollupRows, codeRollupRows, dimensionRollupRows } from './rollups.ts';
+import { accountDailyRollupRows, accountRollupRows, codeRollupRows, dimensionRollupRows } from './rollups.ts';
 import type { ScanRow, ScansStore } from './store.ts';
 
 export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
@@ -13,7 +13,9 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     await store.insertMany(rows, trx);
     await rollups.addCodeRollups(codeRollupRows(rows), trx);
     await rollups.addDimensionRollups(dimensionRollupRows(rows), trx);
-    await rollups.addAccountRollups(accountRollupRows(rows), trx);
+    const accountHours = accountRollupRows(rows);
+    await rollups.addAccountRollups(accountHours, trx);
+    await rollups.addAccountDailyRollups(accountDailyRollupRows(accountHours), trx);
   };
 }
 

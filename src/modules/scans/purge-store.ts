@@ -6,7 +6,7 @@ import type { DbRow } from '../../db/rows.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { inTransaction, retryOnWriteConflict } from '../../db/transaction.ts';
 import { createRollupStore } from './rollup-store.ts';
-import { accountRollupRows } from './rollups.ts';
+import { accountDailyRollupRows, accountRollupRows } from './rollups.ts';
 import type { ScanRow } from './store.ts';
 
 /** A half-open range of scan times in epoch ms (null: unbounded), bots left out unless asked. */
@@ -123,15 +123,15 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
                 scans: -row.scans,
                 unique_scans: -row.unique_scans,
               }));
+              const negatedDays = accountDailyRollupRows(negated);
               await rollups.addAccountRollups(negated, trx);
+              await rollups.addAccountDailyRollups(negatedDays, trx);
               // Rows left at zero go, so breakdowns do not list values nobody scanned.
               const accountId = String(rows[0].account_id);
-              const hours = [...new Set(negated.map((row) => row.hour))];
-              await trx('account_scan_rollups')
-                .where('account_id', accountId)
-                .whereIn('hour', hours)
-                .where('scans', '<=', 0)
-                .delete();
+              const emptied = (table: string, column: string, at: number[]) =>
+                trx(table).where('account_id', accountId).whereIn(column, at).where('scans', '<=', 0).delete();
+              await emptied('account_scan_rollups', 'hour', [...new Set(negated.map((row) => row.hour))]);
+              await emptied('account_daily_rollups', 'day', [...new Set(negatedDays.map((row) => row.day))]);
             }),
           );
           return rows.length;

@@ -1,6 +1,7 @@
-// Analytics from the rollups (see migrations/…_create_scan_rollups.ts). Exact for windows on
-// whole UTC hours, which the service checks before asking. Per-code breakdowns read daily
-// rollups for the whole UTC days of the window and raw scans for the partial days at its edges.
+// Analytics from the rollups (see migrations/…_create_scan_rollups.ts and
+// …_create_account_daily_rollups.ts). Exact for windows on whole UTC hours, which the service
+// checks before asking. Breakdowns read daily rollups for the whole UTC days of the window, and
+// for the partial days at its edges the account's hourly rollups or a code's raw scans.
 import type { Knex } from 'knex';
 import type { OwnedCodeIds } from '../codes/index.ts';
 import {
@@ -18,6 +19,20 @@ import { ofExistingCodes } from './scan-query-store.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+
+/**
+ * A window split into its whole UTC days (null when it holds none) and the partial days at its
+ * edges, which daily rollups cannot answer.
+ */
+function splitAtDays(w: Window): { days: Window | null; edges: Window[] } {
+  const firstDay = w.from === null ? null : Math.ceil(w.from / DAY_MS) * DAY_MS;
+  const endDay = w.to === null ? null : Math.floor(w.to / DAY_MS) * DAY_MS;
+  if (firstDay !== null && endDay !== null && firstDay >= endDay) return { days: null, edges: [w] };
+  const edges: Window[] = [];
+  if (firstDay !== null && w.from! < firstDay) edges.push({ ...w, to: firstDay });
+  if (endDay !== null && endDay < w.to!) edges.push({ ...w, from: endDay });
+  return { days: { ...w, from: firstDay, to: endDay }, edges };
+}
 
 /** Rollups store an absent value as '' (so keys collide on MySQL); the API says null. */
 const valueOf = (stored: string) => (stored === '' ? null : stored);
@@ -61,6 +76,18 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
   const counts = (rows: AggregateRow[]): ValueCount[] =>
     rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
+  /** The account's scans per value of a dimension, from its daily or its hourly rollup. */
+  const accountValues = (accountId: string, dimension: string, w: Window, layer: 'day' | 'hour') => {
+    const table = layer === 'day' ? 'account_daily_rollups' : 'account_scan_rollups';
+    return db(table)
+      .where({ account_id: accountId, dimension })
+      .modify(inWindow(w, table, layer))
+      .select('value')
+      .sum({ scans: 'scans' })
+      .groupBy('value')
+      .then(counts);
+  };
+
   return {
     async buckets(scope, w, widthMs) {
       if (widthMs !== HOUR_MS) throw new Error('rollups hold hourly buckets only');
@@ -81,34 +108,28 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
     },
 
     async breakdown(scope, dimension, w, top) {
+      const { days, edges } = splitAtDays(w);
       if (scope.kind === 'account') {
-        const rows = await db('account_scan_rollups')
-          .where({ account_id: scope.accountId, dimension })
-          .modify(inWindow(w, 'account_scan_rollups', 'hour'))
+        const parts = await Promise.all([
+          days ? accountValues(scope.accountId, dimension, days, 'day') : [],
+          ...edges.map((edge) => accountValues(scope.accountId, dimension, edge, 'hour')),
+        ]);
+        return rankValues(parts.flat(), top);
+      }
+      // A code's (or a tag's codes') edges come from raw scans: at most two partial days of them.
+      if (!days) return raw.breakdown(scope, dimension, w, top);
+      const parts = await Promise.all([
+        db('scan_dimension_rollups')
+          .modify(ofCodes(scope, 'scan_dimension_rollups'))
+          .where({ dimension })
+          .modify(inWindow(days, 'scan_dimension_rollups', 'day'))
           .select('value')
           .sum({ scans: 'scans' })
-          .groupBy('value');
-        return rankValues(counts(rows), top);
-      }
-      // Whole UTC days from the daily rollups; the hours before the first and after the last
-      // whole day from raw scans (at most two partial days of the code, or of a tag's codes).
-      const firstDay = w.from === null ? null : Math.ceil(w.from / DAY_MS) * DAY_MS;
-      const endDay = w.to === null ? null : Math.floor(w.to / DAY_MS) * DAY_MS;
-      if (firstDay !== null && endDay !== null && firstDay >= endDay) return raw.breakdown(scope, dimension, w, top);
-      const days = await db('scan_dimension_rollups')
-        .modify(ofCodes(scope, 'scan_dimension_rollups'))
-        .where({ dimension })
-        .modify(inWindow({ from: firstDay, to: endDay, includeBots: w.includeBots }, 'scan_dimension_rollups', 'day'))
-        .select('value')
-        .sum({ scans: 'scans' })
-        .groupBy('value');
-      const edges = await Promise.all([
-        firstDay !== null && w.from! < firstDay
-          ? raw.breakdown(scope, dimension, { ...w, to: firstDay }, ALL_VALUES)
-          : [],
-        endDay !== null && endDay < w.to! ? raw.breakdown(scope, dimension, { ...w, from: endDay }, ALL_VALUES) : [],
+          .groupBy('value')
+          .then(counts),
+        ...edges.map((edge) => raw.breakdown(scope, dimension, edge, ALL_VALUES)),
       ]);
-      return rankValues([...counts(days), ...edges.flat()], top);
+      return rankValues(parts.flat(), top);
     },
 
     async codeRanking(accountId, w, top, only) {

@@ -3,13 +3,14 @@ import type { Knex } from 'knex';
 import { addOnConflict, scanInsertChunk } from '../../db/dialect.ts';
 import { inKeyOrder } from '../../db/key-order.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import type { AccountRollupRow, CodeRollupRow, DimensionRollupRow } from './rollups.ts';
+import type { AccountDailyRollupRow, AccountRollupRow, CodeRollupRow, DimensionRollupRow } from './rollups.ts';
 
 export function createRollupStore(db: Knex) {
   const addScansAndUniques = addOnConflict(db, ['scans', 'unique_scans']);
   const addCodeCounts = addOnConflict(db, ['scans', 'unique_scans', 'redirects']);
   const addScans = addOnConflict(db, ['scans']);
   const chunk = scanInsertChunk(db);
+  const accountKey = (time: 'hour' | 'day') => ['account_id', 'dimension', time, 'is_bot', 'value'];
 
   async function upsert<T extends object>(
     q: Queryable,
@@ -49,13 +50,11 @@ export function createRollupStore(db: Knex) {
     },
 
     async addAccountRollups(rows: AccountRollupRow[], q: Queryable): Promise<void> {
-      await upsert(
-        q,
-        'account_scan_rollups',
-        ['account_id', 'dimension', 'hour', 'is_bot', 'value'],
-        rows,
-        addScansAndUniques,
-      );
+      await upsert(q, 'account_scan_rollups', accountKey('hour'), rows, addScansAndUniques);
+    },
+
+    async addAccountDailyRollups(rows: AccountDailyRollupRow[], q: Queryable): Promise<void> {
+      await upsert(q, 'account_daily_rollups', accountKey('day'), rows, addScansAndUniques);
     },
   };
 }

@@ -36,6 +36,9 @@ export interface AccountRollupRow {
   unique_scans: number;
 }
 
+/** The account rollup summed by UTC day (account_daily_rollups), for long ranges. */
+export type AccountDailyRollupRow = Omit<AccountRollupRow, 'hour'> & { day: number };
+
 /**
  * The stored column behind each breakdown dimension of a scan. Region and city are sparse: a scan
  * without them (no GEOIP_CITY_DB, or an address the database does not place) adds no rollup row
@@ -177,4 +180,19 @@ export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
       if (dimension === 'total' && r.is_account_unique) group.unique_scans += 1;
     },
   );
+}
+
+/** Hourly account rollup rows summed by UTC day: what a batch adds to the daily rollup. */
+export function accountDailyRollupRows(hourly: AccountRollupRow[]): AccountDailyRollupRow[] {
+  const days = new Map<string, AccountDailyRollupRow>();
+  for (const { hour, ...row } of hourly) {
+    const day = startOf(hour, DAY_MS);
+    const key = `${row.account_id}|${row.dimension}|${day}|${row.is_bot}|${row.value}`;
+    const sum = days.get(key);
+    if (sum) {
+      sum.scans += row.scans;
+      sum.unique_scans += row.unique_scans;
+    } else days.set(key, { ...row, day });
+  }
+  return [...days.values()];
 }
