@@ -329,7 +329,14 @@ async function main() {
       method: 'POST',
       path: '/graphql',
       body: {
-        query: `query($since: DateTime!) { analyticsOverview { totalScans uniqueScans activeCodes trend { period scans } topCodes { id scans } breakdowns { country { value scans } device { value scans } os { value scans } browser { value scans } referrer { value scans } } }
+        query: `query($since: DateTime!) {
+          analyticsOverview {
+            totalScans uniqueScans activeCodes trend { period scans } topCodes { id scans }
+            breakdowns {
+              country { value scans } device { value scans } os { value scans } browser { value scans }
+              referrer { value scans }
+            }
+          }
           codes(first: 100) { edges { node { id scanCount(from: $since) uniqueScanCount(from: $since) } } } }`,
         variables: { since: thirtyDaysAgo },
       },

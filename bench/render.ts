@@ -341,8 +341,10 @@ async function bareBodyBench(body: Buffer, client: Client): Promise<LoadResult> 
   const port = await freePort();
   const script = `import { createServer } from 'node:http'; import { readFileSync } from 'node:fs';
     const body = readFileSync(process.env.BODY_FILE);
-    createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': body.length }); res.end(body); })
-      .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+    createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': body.length });
+      res.end(body);
+    }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
   const bare = spawn(process.execPath, ['--input-type=module', '-e', script], {
     env: { ...process.env, BODY_FILE: file, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -29,23 +29,27 @@ export async function up(knex: Knex): Promise<void> {
   await flagFirsts(knex, 'is_account_unique', 'account_id');
   await knex.raw(
     `INSERT INTO scan_rollups (code_id, hour, is_bot, account_id, scans, unique_scans)
-     SELECT code_id, ${HOUR}, is_bot, MIN(account_id), COUNT(*), SUM(is_unique) FROM scans GROUP BY code_id, ${HOUR}, is_bot`,
+     SELECT code_id, ${HOUR}, is_bot, MIN(account_id), COUNT(*), SUM(is_unique)
+     FROM scans GROUP BY code_id, ${HOUR}, is_bot`,
   );
   for (const [dimension, column] of DIMENSIONS) {
     await knex.raw(
       `INSERT INTO scan_dimension_rollups (code_id, dimension, day, is_bot, value, scans)
-       SELECT code_id, ?, ${DAY}, is_bot, COALESCE(${column}, ''), COUNT(*) FROM scans GROUP BY code_id, ${DAY}, is_bot, COALESCE(${column}, '')`,
+       SELECT code_id, ?, ${DAY}, is_bot, COALESCE(${column}, ''), COUNT(*)
+       FROM scans GROUP BY code_id, ${DAY}, is_bot, COALESCE(${column}, '')`,
       [dimension],
     );
   }
   await knex.raw(
     `INSERT INTO account_scan_rollups (account_id, dimension, hour, is_bot, value, scans, unique_scans)
-     SELECT account_id, 'total', ${HOUR}, is_bot, '', COUNT(*), SUM(is_account_unique) FROM scans GROUP BY account_id, ${HOUR}, is_bot`,
+     SELECT account_id, 'total', ${HOUR}, is_bot, '', COUNT(*), SUM(is_account_unique)
+     FROM scans GROUP BY account_id, ${HOUR}, is_bot`,
   );
   for (const column of ['country', 'device']) {
     await knex.raw(
       `INSERT INTO account_scan_rollups (account_id, dimension, hour, is_bot, value, scans, unique_scans)
-       SELECT account_id, ?, ${HOUR}, is_bot, COALESCE(${column}, ''), COUNT(*), 0 FROM scans GROUP BY account_id, ${HOUR}, is_bot, COALESCE(${column}, '')`,
+       SELECT account_id, ?, ${HOUR}, is_bot, COALESCE(${column}, ''), COUNT(*), 0
+       FROM scans GROUP BY account_id, ${HOUR}, is_bot, COALESCE(${column}, '')`,
       [column],
     );
   }

@@ -23,7 +23,8 @@ export async function up(knex: Knex): Promise<void> {
   for (const [dimension, column] of DIMENSIONS) {
     await knex.raw(
       `INSERT INTO account_scan_rollups (account_id, dimension, hour, is_bot, value, scans, unique_scans)
-       SELECT account_id, ?, ${HOUR}, is_bot, COALESCE(${column}, ''), COUNT(*), 0 FROM scans GROUP BY account_id, ${HOUR}, is_bot, COALESCE(${column}, '')`,
+       SELECT account_id, ?, ${HOUR}, is_bot, COALESCE(${column}, ''), COUNT(*), 0
+       FROM scans GROUP BY account_id, ${HOUR}, is_bot, COALESCE(${column}, '')`,
       [dimension],
     );
   }

@@ -43,12 +43,14 @@ const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'keys:manage': 'Manage API keys, OAuth clients and the grants the account gave clients.',
 };
 
-const DESCRIPTION = `A self-hostable dynamic QR code service: codes with brand designs, routing of each scan by
+const DESCRIPTION =
+  `A self-hostable dynamic QR code service: codes with brand designs, routing of each scan by
 country, device, time or language, privacy-preserving scan analytics, bulk creation of up to
 10,000 codes, and signed webhooks. The same operations are on GraphQL at \`/graphql\`.
 
 Errors are RFC 9457 problems (\`application/problem+json\`). Lists are \`{ object: "list", data }\`;
-the paginated ones add \`next_cursor\` (pass it as \`cursor\`, with \`limit\`). Every API answer carries \`API-Version\` (the scan redirect, which browsers follow, does not);
+the paginated ones add \`next_cursor\` (pass it as \`cursor\`, with \`limit\`). ` +
+  `Every API answer carries \`API-Version\` (the scan redirect, which browsers follow, does not);
 authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.`;
 
 function mergeInto(target: ZodOpenApiPathsObject, items: ZodOpenApiPathsObject): void {

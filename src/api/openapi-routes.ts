@@ -32,7 +32,8 @@ const DOCS_INIT = `(function () {
   var versions = ${JSON.stringify(API_VERSIONS)};
   var asked = new URLSearchParams(location.search).get('version');
   var version = versions.indexOf(asked) >= 0 ? asked : ${JSON.stringify(CURRENT_API_VERSION)};
-  Redoc.init('/' + version + '/openapi.json', { expandResponses: '200,201', pathInMiddlePanel: true }, document.getElementById('redoc'));
+  var options = { expandResponses: '200,201', pathInMiddlePanel: true };
+  Redoc.init('/' + version + '/openapi.json', options, document.getElementById('redoc'));
 })();
 `;
 

@@ -22,11 +22,18 @@ type GraphiQLParts = typeof import('@graphql-yoga/render-graphiql/graphiql');
 /** The page's script: the editor's workers from blob: URLs, GraphiQL, then the render call. */
 const script = (parts: GraphiQLParts) => `(function () {
   var blob = function (source) { return URL.createObjectURL(new Blob([source], { type: 'application/javascript' })); };
-  var workers = { editorWorkerService: blob(${JSON.stringify(parts.editorWorkerService)}), json: blob(${JSON.stringify(parts.jsonWorker)}), graphql: blob(${JSON.stringify(parts.graphqlWorker)}) };
+  var workers = {
+    editorWorkerService: blob(${JSON.stringify(parts.editorWorkerService)}),
+    json: blob(${JSON.stringify(parts.jsonWorker)}),
+    graphql: blob(${JSON.stringify(parts.graphqlWorker)})
+  };
   self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: function (_moduleId, label) { return workers[label]; } };
 })();
 ${parts.js};
-YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), JSON.parse(document.getElementById('graphiql-options').textContent));
+YogaGraphiQL.renderYogaGraphiQL(
+  document.querySelector('#root'),
+  JSON.parse(document.getElementById('graphiql-options').textContent)
+);
 `;
 
 function named(extension: string, type: string, bytes: Buffer): [string, GraphiQLAsset] {

@@ -125,7 +125,7 @@ describe('CSV export', () => {
     expect(lines[1]).toMatch(/,false,true,redirect,,$/);
   });
 
-  it('reads back as the JSON records: every field, null as an empty cell, a defused cell less its apostrophe', async () => {
+  it('reads back as the JSON records: every field, null as an empty cell, a defused cell sans apostrophe', async () => {
     const json: Record<string, unknown>[] = [];
     let cursor: string | null = null;
     do {

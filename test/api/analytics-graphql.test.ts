@@ -79,8 +79,21 @@ describe('Code.scans and analyticsOverview', () => {
     const id = codeIds[10]!;
     const gql = await app.graphql(
       key,
-      `query($id: ID!) { code(id: $id) { scans(from: "2026-05-01", to: "2026-05-02", timezone: "Europe/Berlin") { totalScans uniqueScans timeseries { period scans uniqueScans } breakdowns { rule { value scans } } } }
-        analyticsOverview(from: "2026-05-01", to: "2026-05-02", top: 3) { totalScans uniqueScans activeCodes totalCodes topCodes { id scans } trend { scans } previousPeriod { totalScans changePct } breakdowns { country { value scans } region { value scans } city { value scans } device { value scans } os { value scans } browser { value scans } referrer { value scans } } } }`,
+      `query($id: ID!) {
+        code(id: $id) {
+          scans(from: "2026-05-01", to: "2026-05-02", timezone: "Europe/Berlin") {
+            totalScans uniqueScans timeseries { period scans uniqueScans } breakdowns { rule { value scans } }
+          }
+        }
+        analyticsOverview(from: "2026-05-01", to: "2026-05-02", top: 3) {
+          totalScans uniqueScans activeCodes totalCodes topCodes { id scans } trend { scans }
+          previousPeriod { totalScans changePct }
+          breakdowns {
+            country { value scans } region { value scans } city { value scans } device { value scans }
+            os { value scans } browser { value scans } referrer { value scans }
+          }
+        }
+      }`,
       { id },
     );
     expect(gql.body.errors).toBeUndefined();

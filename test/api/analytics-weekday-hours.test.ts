@@ -107,8 +107,16 @@ describe('weekday x hour cells', () => {
   it('gives GraphQL the same cells as REST, per code and for the account', async () => {
     const gql = await app.graphql(
       key,
-      `query($id: ID!) { code(id: $id) { scanWeekdayHours(from: "2026-05-31", to: "2026-06-06", timezone: "Asia/Kolkata") { timezone totalScans cells { weekday hour scans } } }
-        analyticsWeekdayHours(from: "2026-05-31", to: "2026-06-06", timezone: "Asia/Kolkata", includeBots: true) { from to includeBots totalScans cells { weekday hour scans } } }`,
+      `query($id: ID!) {
+        code(id: $id) {
+          scanWeekdayHours(from: "2026-05-31", to: "2026-06-06", timezone: "Asia/Kolkata") {
+            timezone totalScans cells { weekday hour scans }
+          }
+        }
+        analyticsWeekdayHours(from: "2026-05-31", to: "2026-06-06", timezone: "Asia/Kolkata", includeBots: true) {
+          from to includeBots totalScans cells { weekday hour scans }
+        }
+      }`,
       { id: code.id },
     );
     expect(gql.body.errors).toBeUndefined();

@@ -62,7 +62,7 @@ describe('npm start with NODE_ENV unset', () => {
     expect(scan.headers.get('location')).toBe('https://example.com/hello');
   });
 
-  it('runs the compiled threads: an image drawn on a render thread, the scan written (on MySQL by the writer thread)', async () => {
+  it('runs compiled threads: a render thread draws an image; on MySQL the writer thread stores the scan', async () => {
     expect(server.commandLine()).toContain('dist/server/src/main.js');
     const code = await (await api('POST', '/v1/codes', { content: 'https://example.com/threads' })).json();
     const png = await api('GET', `/v1/codes/${code.id}/image?format=png&size=256`);

@@ -143,7 +143,7 @@ describe('registering domains', () => {
     expect(other.body.detail).toBe(again.body.detail);
   });
 
-  it('lets another account take over a registration left unverified for more than 7 days, never a verified one', async () => {
+  it('lets another account take over a registration unverified for over 7 days, never a verified one', async () => {
     const stale = (await addDomain({ hostname: 'stale.example' })).body;
     await verifiedDomain('kept.example');
     const eightDaysAgo = Date.now() - 8 * 86_400_000;
@@ -308,7 +308,7 @@ describe('codes on a domain', () => {
     expect((await createCode({ slug: 'gone-soon' })).status).toBe(201);
   });
 
-  it('refuses a domain that is unknown, pending, another account’s, or on a static code with one 422 naming domain', async () => {
+  it('refuses a domain unknown, pending, of another account, or on a static code: one 422 naming domain', async () => {
     await addDomain({ hostname: 'pending-only.example' });
     await verifiedDomain('theirs.example', otherKey);
     const answers = [];
@@ -481,7 +481,10 @@ describe('codes on a domain', () => {
       key,
       headers: { 'content-type': 'text/csv' },
       rawBody:
-        'content,slug,domain\nhttps://example.com/c1,csv-one,one.example\nhttps://example.com/c2,csv-one,\nhttps://example.com/c3,,nope.example\n',
+        'content,slug,domain\n' +
+        'https://example.com/c1,csv-one,one.example\n' +
+        'https://example.com/c2,csv-one,\n' +
+        'https://example.com/c3,,nope.example\n',
     });
     expect(csv.status).toBe(422);
     expect(csv.body.errors).toEqual([{ path: 'row 4.domain', message: 'is not a verified domain of this account' }]);

@@ -57,7 +57,7 @@ for (const [environment, graphiql] of [
       },
     );
 
-    it(`a browser (Accept: text/html) gets ${graphiql ? 'the GraphiQL page, which runs nothing' : 'a 401'}`, async () => {
+    it(`a browser (Accept: text/html) gets ${graphiql ? 'a GraphiQL page that runs nothing' : 'a 401'}`, async () => {
       const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
       for (const url of [`${app.url}/graphql`, `${app.url}/graphql?query=${encodeURIComponent(INTROSPECTION)}`]) {
         const res = await fetch(url, { headers: { accept } });

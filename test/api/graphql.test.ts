@@ -196,7 +196,10 @@ describe('codes connection', () => {
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await createCode(app, own, { content: `https://conn.example/${i}` }));
     const query = `query($after: String, $sort: CodeSort, $filter: CodeFilter) {
-      codes(first: 2, after: $after, sort: $sort, filter: $filter) { edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } }`;
+      codes(first: 2, after: $after, sort: $sort, filter: $filter) {
+        edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor }
+      }
+    }`;
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page++) {

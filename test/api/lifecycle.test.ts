@@ -117,7 +117,7 @@ describe('paused and archived', () => {
     expect(await rawOutcomes(code.id)).toEqual([{ outcome: 'paused', is_bot: false }]);
   });
 
-  it('an archived code is scanned like a paused one, still answers GET by id, and leaves lists unless asked for', async () => {
+  it('an archived code scans like a paused one, answers GET by id, and leaves lists unless asked for', async () => {
     const k = await app.newAccountKey('lifecycle-lists');
     const ids: Record<string, string> = {};
     for (const status of ['active', 'paused', 'archived'] as const) {
@@ -179,7 +179,7 @@ describe('paused and archived', () => {
 });
 
 describe('expiry', () => {
-  it('redirects until expires_at and not a moment after, though the code was cached; then the fallback or a 410', async () => {
+  it('redirects until expires_at, not a moment after, even when cached; then the fallback or a 410', async () => {
     // Created first (drawing and checking the image can take a while on a busy machine), then
     // given an expiry two seconds ahead: one PATCH and one scan fit well within that.
     const code = await create({ content: 'https://example.com/until' });
@@ -218,7 +218,7 @@ describe('expiry', () => {
 });
 
 describe('max_scans', () => {
-  it('the first max_scans non-bot scans redirect, bots and HEAD do not count, the next goes to the fallback', async () => {
+  it('the first max_scans non-bot scans redirect, bots and HEAD do not count, the next gets the fallback', async () => {
     const code = await create({
       content: 'https://example.com/limited',
       max_scans: 3,
@@ -394,7 +394,10 @@ describe('bulk', () => {
     ]);
     const csv = await app.request('POST', '/v1/codes/bulk', {
       key,
-      rawBody: `content,status,paused_destination,expires_at,expired_destination,max_scans\nhttps://example.com/c1,archived,,,,\nhttps://example.com/c2,,,${expires},https://example.com/over,100\n`,
+      rawBody:
+        'content,status,paused_destination,expires_at,expired_destination,max_scans\n' +
+        'https://example.com/c1,archived,,,,\n' +
+        `https://example.com/c2,,,${expires},https://example.com/over,100\n`,
       headers: { 'content-type': 'text/csv' },
     });
     expect(csv.status, csv.text).toBe(201);

@@ -106,7 +106,7 @@ describe('logo bytes per account, collected as soon as unused (grace 0)', () => 
     }
   });
 
-  it('frees the logo of a deleted code, and of a code whose logo changed, and deletes a logo nobody holds', async () => {
+  it('frees the logo of a deleted code and of a code whose logo changed, and deletes a logo nobody holds', async () => {
     const key = await app.newAccountKey('logo-budget-free');
     const red = await app.request('POST', '/v1/codes', { key, body: withLogo('cc0000') });
     const green = await app.request('POST', '/v1/codes', { key, body: withLogo('00cc00') });

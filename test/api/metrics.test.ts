@@ -121,7 +121,7 @@ describe('with METRICS_TOKEN', () => {
     }
   });
 
-  it('serves the Prometheus text format with the token: every line parses, default process metrics included', async () => {
+  it('serves the Prometheus text format with the token: every line parses, process metrics included', async () => {
     const res = await app.request('GET', '/metrics', { key: TOKEN });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(PROMETHEUS_TEXT);
@@ -186,7 +186,7 @@ describe('with METRICS_TOKEN', () => {
     expect(valueOf(after, 'http_request_duration_seconds_sum', labels)).toBeGreaterThan(0);
   });
 
-  it('counts scans answered by the lean scan route as /:slug, and scans recorded when their batch commits', async () => {
+  it('counts scans answered by the lean scan route as /:slug, and scans recorded as their batch commits', async () => {
     const code = await createCode(app, key);
     const path = new URL(code.scan_url).pathname;
     await app.services.scans.recorder.flush();
@@ -276,7 +276,7 @@ describe('with METRICS_PORT (the real main.ts)', () => {
   });
   afterAll(() => testDb.destroy());
 
-  it('serves /metrics on the internal port without a token, 404 on the main port, and closes both on SIGTERM', async () => {
+  it('serves /metrics on the internal port without a token, 404 on the main port; SIGTERM closes both', async () => {
     const server = await startServer({ DATABASE_URL: testDb.url, METRICS_PORT: '0' });
     try {
       const metricsUrl = /"metrics_url":"(http:\/\/[^"]+)"/.exec(server.logs())?.[1];

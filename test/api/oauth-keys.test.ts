@@ -51,7 +51,7 @@ async function clientCredentialsToken(): Promise<string> {
 }
 
 describe('OAuth keys', () => {
-  it('are written to the key file with mode 0600, none to the database, and published without private parts', async () => {
+  it('are written to the key file (mode 0600), none to the database, and published without private parts', async () => {
     const keys = readKeysFile(app.config.oauthKeysFile);
     expect(statSync(app.config.oauthKeysFile).mode & 0o777).toBe(0o600);
     expect(keys.signing[0]).toMatchObject({ kty: 'EC', crv: 'P-256', d: expect.any(String) });
@@ -61,7 +61,7 @@ describe('OAuth keys', () => {
     expect(JSON.stringify(jwks)).not.toContain('"d"');
   });
 
-  it('a process with other keys does not accept the tokens: the database alone cannot mint or verify them', async () => {
+  it('a process with other keys rejects the tokens: the database alone cannot mint or verify them', async () => {
     const bearer = await clientCredentialsToken();
     const other = await otherProcess(join(dir, 'other.json'));
     try {

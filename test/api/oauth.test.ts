@@ -209,7 +209,7 @@ describe('client credentials', () => {
     );
   });
 
-  it('a token issued by one process is accepted by another on the same database with the same OAUTH_KEYS_FILE', async () => {
+  it('a token issued by one process is accepted by another on the same database and OAUTH_KEYS_FILE', async () => {
     const client = await registerClient({
       name: 'shared',
       scopes: ['codes:read'],
@@ -255,7 +255,7 @@ describe('authorization code with PKCE', () => {
     userKey = await app.newAccountKey('oauth-user');
   });
 
-  it('consent by the account owner, code for tokens, the API called for that account; refresh, introspect, revoke', async () => {
+  it('the owner consents, code for tokens, the API called for that account; refresh, introspect, revoke', async () => {
     const { verifier, challenge } = pkce();
     const { jar, consentUrl } = await authorize(client.client_id, 'codes:read codes:write analytics:read', challenge);
 

@@ -21,7 +21,8 @@ afterAll(() => app.close());
 const PYTHON = `
 import sys, urllib.request, urllib.error
 url, size, key = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-request = urllib.request.Request(url, data=b'a' * size, method='POST', headers={'Content-Type': 'application/json', 'Authorization': 'Bearer ' + key})
+headers = {'Content-Type': 'application/json', 'Authorization': 'Bearer ' + key}
+request = urllib.request.Request(url, data=b'a' * size, method='POST', headers=headers)
 try:
     urllib.request.urlopen(request)
     print('200')

@@ -131,7 +131,10 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     // GraphQL says it too, and refuses alike.
     const gql = await app.graphql(
       key,
-      `query($id: ID!) { code(id: $id) { scans(from: "2026-04-06", to: "2026-04-10", timezone: "Asia/Kolkata") { rawAvailableSince totalScans } }
+      `query($id: ID!) {
+        code(id: $id) {
+          scans(from: "2026-04-06", to: "2026-04-10", timezone: "Asia/Kolkata") { rawAvailableSince totalScans }
+        }
         analyticsOverview(from: "2026-04-01", to: "2026-04-10") { rawAvailableSince totalScans } }`,
       { id: code.id },
     );
@@ -182,7 +185,7 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
 });
 
 describe('deleting a code', () => {
-  it('purges its raw scans and rollups in the background; the overview is the same before, during and after', async () => {
+  it('purges its raw scans and rollups in the background; the overview is alike before, during and after', async () => {
     clock = Date.parse('2026-04-12T00:00:00Z');
     const key = await app.newAccountKey();
     const [kept, gone] = [await createCode(app, key), await createCode(app, key)];

@@ -226,7 +226,7 @@ describe('proxy and header settings', () => {
 });
 
 describe('behind proxies', () => {
-  it('a forged leftmost X-Forwarded-For entry changes neither the routing country nor the per-address limit', async () => {
+  it('a forged leftmost X-Forwarded-For entry changes neither the routing country nor the per-IP limit', async () => {
     const own = await getTestApp({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', SCAN_RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const ownKey = await own.newAccountKey();

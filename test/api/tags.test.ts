@@ -82,7 +82,7 @@ describe('/v1/tags', () => {
     expect(after.body.tags).toEqual(['other']);
   });
 
-  it('keeps names unique in the account ignoring case: create and rename onto a taken name are 409s naming `name`', async () => {
+  it('keeps names unique per account in any case: create or rename onto a taken name is a 409 on `name`', async () => {
     const first = (await createTag({ name: 'flyer' })).body;
     const again = await createTag({ name: 'FLYER' });
     expect(again.status).toBe(409);
@@ -149,7 +149,7 @@ describe('/v1/tags', () => {
 });
 
 describe('tags on codes', () => {
-  it('creates missing tags on the fly, matches existing ones ignoring case, collapses duplicates, sorts by name', async () => {
+  it('creates missing tags on the fly, matches existing ones ignoring case, dedupes, sorts by name', async () => {
     const own = await app.newAccountKey('tags-on-codes');
     await createTag({ name: 'Spring', color: '#00ff00' }, own);
     const code = await createCode({ tags: ['spring', 'zeta', 'Autumn', 'ZETA', ' autumn '] }, own);
@@ -180,7 +180,7 @@ describe('tags on codes', () => {
     expect(rush[0].code_count).toBe(6);
   });
 
-  it('transactions tagging codes at once with the same new tags make each tag once (no deadlock on MariaDB)', async () => {
+  it('concurrent taggings with the same new tags make each tag once (no deadlock on MariaDB)', async () => {
     const own = await app.newAccountKey('tags-race-db');
     const accountId = await accountIdOf(app, own);
     const codes = await Promise.all(Array.from({ length: 8 }, () => createCode({}, own)));
@@ -323,7 +323,7 @@ describe('a per-account cap on tags (TAGS_PER_ACCOUNT)', () => {
 });
 
 describe('filtering codes by tag', () => {
-  it('lists codes with any of the named tags (case ignored), each once, across pages without gaps or repeats', async () => {
+  it('lists codes with any of the named tags (any case), each once, across pages with no gap or repeat', async () => {
     const own = await app.newAccountKey('tags-filter');
     const ids = { a: [] as string[], b: [] as string[], both: [] as string[], none: [] as string[] };
     for (let i = 0; i < 4; i++) {

@@ -60,7 +60,7 @@ describe('API versions', () => {
     }
   });
 
-  it('does not take a path that merely starts like a version for one (/v1abc/codes is an ordinary unknown route)', async () => {
+  it('takes no path merely starting like a version (/v1abc/codes is an ordinary unknown route)', async () => {
     const res = await app.request('GET', '/v1abc/codes', { key });
     expect(res.status).toBe(404);
     expect(res.body.supported_versions).toBeUndefined();

@@ -201,7 +201,7 @@ describe('registration', () => {
 });
 
 describe('delivery', () => {
-  it('signs per Standard Webhooks: the reference library verifies it, and the body is { type, timestamp, data }', async () => {
+  it('signs per Standard Webhooks, which the reference library verifies; body: { type, timestamp, data }', async () => {
     const { secret, path } = await register(['code.created']);
     const code = await createCode(app, key);
     const [request] = at(path)(await receiver.waitFor((rs) => at(path)(rs).length >= 1));
@@ -299,7 +299,7 @@ describe('delivery', () => {
     expect(at(path)(receiver.received)).toHaveLength(1);
   });
 
-  it('retries with backoff: 500, 500, 500 then 200 delivers on the fourth attempt with the same webhook-id', async () => {
+  it('retries with backoff: 500, 500, 500 then 200 delivers on the 4th attempt with the same webhook-id', async () => {
     const path = '/flaky';
     let calls = 0;
     receiver.respond((r) => (r.path === path && ++calls <= 3 ? 500 : 200));
@@ -453,7 +453,7 @@ describe('test events and secret rotation', () => {
 });
 
 describe('disabling', () => {
-  it('disables an endpoint that keeps failing, says why, pauses its deliveries and resumes them when enabled', async () => {
+  it('disables an endpoint that keeps failing, says why, holds its deliveries, resumes them when enabled', async () => {
     const shortApp = await getTestApp({ ...FAST, WEBHOOK_DISABLE_AFTER_MS: '150' });
     shortApp.services.webhookWorker.start();
     const shortKey = await shortApp.newAccountKey();

@@ -55,7 +55,8 @@ describe('analytics', () => {
     ]);
     const hours = await call(
       'GET',
-      `/v1/codes/${code.id}/scans?from=2026-03-02T00:00:00Z&to=2026-03-03T00:00:00Z&granularity=hour&timezone=Asia/Kolkata&include_bots=true&top=1`,
+      `/v1/codes/${code.id}/scans?from=2026-03-02T00:00:00Z&to=2026-03-03T00:00:00Z` +
+        '&granularity=hour&timezone=Asia/Kolkata&include_bots=true&top=1',
       {
         key,
       },
@@ -165,7 +166,7 @@ describe('analytics', () => {
     expect((await call('GET', '/v1/analytics/overview')).status).toBe(401);
   });
 
-  it('weekday x hour cells of a code and of the account: 200 (whole-hour and half-hour zones), 404, 422, 401, 403', async () => {
+  it('weekday x hour cells of a code and the account: 200 (whole/half-hour zones), 404, 422, 401, 403', async () => {
     const berlin = await call(
       'GET',
       `/v1/codes/${code.id}/scans/weekday-hours?from=2026-03-01&to=2026-03-04&timezone=Europe/Berlin`,

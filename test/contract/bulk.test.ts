@@ -99,7 +99,7 @@ describe('bulk creation', () => {
     ).toBe(403);
   });
 
-  it('CSV: 201 in row order, 422 naming rows, 422 for a wrong header, 400 for malformed CSV, 415 for another charset', async () => {
+  it('CSV: 201 in row order, 422 naming rows or a bad header, 400 if malformed, 415 for another charset', async () => {
     const created = await postCsv(
       key,
       `${HEADER}\nurl,https://example.com/csv/1,#1a73e8,rounded\ntext,"{""text"":""Table 2""}",,\n`,

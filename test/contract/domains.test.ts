@@ -45,7 +45,7 @@ describe('domains', () => {
     expect((await call('GET', '/v1/domains/dom_nope', { key })).status).toBe(404);
   });
 
-  it('verify: 422 without the record, 200 with it, 404; update: 200, 422, 404; remove: 409 while used, 204, 404', async () => {
+  it('verify: 422 with no record, 200 with it, 404; update: 200, 422, 404; remove: 409 if used, 204, 404', async () => {
     const domain = (await call('POST', '/v1/domains', { key, body: { hostname: 'verify-contract.example' } })).body;
     expect((await call('POST', `/v1/domains/${domain.id}/verify`, { key })).status).toBe(422);
     txt.set(domain.verification.name, [[domain.verification.value]]);

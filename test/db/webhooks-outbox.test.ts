@@ -91,7 +91,7 @@ const count = async (table: string) =>
   Number(((await testDb.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
 
 describe('outbox', () => {
-  it('writes a scan batch with one SELECT and multi-row INSERTs chunked like scans, inside the transaction', async () => {
+  it('writes a scan batch with one SELECT and multi-row INSERTs chunked like scans, in the transaction', async () => {
     const scans = [
       ...Array.from({ length: 300 }, (_, i) => scanOf(accounts[0]!, 'qr_outbox_a1', i)),
       ...Array.from({ length: 50 }, (_, i) => scanOf(accounts[1]!, i % 2 ? 'qr_outbox_b1' : 'qr_outbox_b2', i)),

@@ -121,7 +121,7 @@ describe('delivery worker', () => {
     }
   });
 
-  it('claims are disjoint under concurrent claimers (FOR UPDATE SKIP LOCKED on MySQL, one UPDATE on SQLite)', async () => {
+  it('concurrent claimers get disjoint claims (FOR UPDATE SKIP LOCKED on MySQL, one UPDATE on SQLite)', async () => {
     const second = createDb(testDb.url);
     const m = moduleOn(testDb.db);
     try {

@@ -56,7 +56,7 @@ describe('GET /docs', () => {
 });
 
 describe('GET /graphql in a browser (GraphiQL, outside production)', () => {
-  it('renders the editor from its own files under its policy, which lets the page query /graphql with a key', async () => {
+  it('renders the editor from its own files under its policy, which lets the page query /graphql by key', async () => {
     const key = await app.newAccountKey('graphiql-browser');
     const page = await browser.newPage();
     const pageErrors: string[] = [];

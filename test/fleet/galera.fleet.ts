@@ -283,7 +283,7 @@ describe('a fleet on Galera', () => {
     expect(stored).toBe(redirects);
   });
 
-  it('(c) node1 (the writer behind the DB frontend) SIGKILLed under a burst: every 302 stored, the node rejoins', async () => {
+  it('(c) node1 (writer behind the DB frontend) SIGKILLed in a burst: every 302 stored, node rejoins', async () => {
     const code = await createCode(LB, 'https://example.com/kill');
     const outcomes: string[] = [];
     const api: string[] = [];
@@ -343,7 +343,7 @@ describe('a fleet on Galera', () => {
     expect(galera('status')).toMatch(/node1 pid=\d+ port=3311 state=Synced size=3/);
   });
 
-  it('(d) rolling restart behind HAProxy (SHUTDOWN_DRAIN_MS > inter x fall): no failed request in a steady stream', async () => {
+  it('(d) rolling restart behind HAProxy (SHUTDOWN_DRAIN_MS > inter x fall): not one request fails', async () => {
     const code = await createCode(LB, 'https://example.com/rolling');
     const outcomes: string[] = [];
     let running = true;

@@ -194,7 +194,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_TTL_MS: '1000' })).toThrow(/OAUTH_ACCESS_TOKEN_TTL_MS/);
   });
 
-  it('serves no metrics unless METRICS_TOKEN or METRICS_PORT is set; the internal port is on loopback by default', () => {
+  it('serves no metrics unless METRICS_TOKEN or METRICS_PORT is set; the internal port is loopback by default', () => {
     expect(loadConfig({})).toMatchObject({ metricsToken: null, metricsPort: null, metricsHost: '127.0.0.1' });
     expect(
       loadConfig({ METRICS_TOKEN: 'a-random-secret-of-32-characters', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }),

@@ -638,7 +638,7 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
       expect(connects).toHaveLength(1);
     });
 
-    it('refuses a redirect to a host name resolving to a forbidden address; the second server gets zero requests', async () => {
+    it('refuses a redirect to a host name resolving to a forbidden address; the second server gets none', async () => {
       const { first, second } = await setup((s) => `http://rebound.test:${s.port}/logo.png`);
       const resolve = vi.fn(async (host: string) => [
         { address: host === 'public.test' ? '127.0.0.1' : '127.0.0.2', family: 4 as const },

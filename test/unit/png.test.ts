@@ -88,7 +88,9 @@ const design = (overrides: Partial<RenderDesign> = {}) =>
 // Drawn with shapes only, like the bench's: three colors and their anti-aliased edges.
 const LOGO: RenderLogo = {
   dataUri: `data:image/png;base64,${new Resvg(
-    '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="12" fill="#1d4ed8"/><circle cx="32" cy="32" r="18" fill="#fff"/><path d="M24 24h16v16h-16z" fill="#f59e0b"/></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64">' +
+      '<rect width="64" height="64" rx="12" fill="#1d4ed8"/><circle cx="32" cy="32" r="18" fill="#fff"/>' +
+      '<path d="M24 24h16v16h-16z" fill="#f59e0b"/></svg>',
   )
     .render()
     .asPng()

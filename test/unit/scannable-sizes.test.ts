@@ -22,8 +22,12 @@ const URL = 'https://qr.example/AbC1234';
 const SMALLEST = 64;
 const DEFAULT = 512;
 
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><circle cx="48" cy="48" r="46" fill="#e11d48"/>' +
+  '<path d="M48 18 72 48 48 78 24 48z" fill="#fde68a"/></svg>';
+
 const LOGO: RenderLogo = {
-  dataUri: `data:image/png;base64,${svgToPng('<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><circle cx="48" cy="48" r="46" fill="#e11d48"/><path d="M48 18 72 48 48 78 24 48z" fill="#fde68a"/></svg>', 96).toString('base64')}`,
+  dataUri: `data:image/png;base64,${svgToPng(LOGO_SVG, 96).toString('base64')}`,
   width: 96,
   height: 96,
 };

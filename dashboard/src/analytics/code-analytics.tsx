@@ -10,7 +10,9 @@ import { WorldMap } from './world-map.tsx';
 
 // One query for the page: 100 values per breakdown (the API's most) for the map, of which the
 // tables show the first TOP_SHOWN; the weekday x hour cells beside.
-const CODE_SCANS = `query CodeScans($id: ID!, $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
+const CODE_SCANS = `query CodeScans(
+  $id: ID!, $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String
+) {
   code(id: $id) {
     id type content name scanUrl routing { rules { ruleId condition } }
     scans(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 100) {

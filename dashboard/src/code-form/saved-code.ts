@@ -7,7 +7,8 @@ const DESIGN_FIELDS =
   'margin';
 
 /** The fields the editor needs; every query and mutation of the editor answers them. */
-export const CODE_FIELDS = `id type content name notes tags domain scanUrl createdAt updatedAt ${LIFECYCLE_FIELDS} design { ${DESIGN_FIELDS} }
+export const CODE_FIELDS = `id type content name notes tags domain scanUrl createdAt updatedAt ${LIFECYCLE_FIELDS}
+  design { ${DESIGN_FIELDS} }
   routing { enabled rules { ruleId condition destination conditions { weights { destination weight } } } }
   svg(size: 320)`;
 

@@ -24,7 +24,8 @@ export async function completeOAuthSignIn(query: URLSearchParams): Promise<void>
   if (error === 'access_denied') throw new Error(`The sign-in was denied on the consent page. ${START_AGAIN}`);
   if (error)
     throw new Error(
-      `The OAuth server refused the sign-in: ${query.get('error_description') ?? error}. Check the client id (a public client whose redirect URI is ${pending.redirectUri}). ${START_AGAIN}`,
+      `The OAuth server refused the sign-in: ${query.get('error_description') ?? error}. ` +
+        `Check the client id (a public client whose redirect URI is ${pending.redirectUri}). ${START_AGAIN}`,
     );
   const code = query.get('code');
   if (!code) throw new Error(`The answer carries no authorization code. ${START_AGAIN}`);

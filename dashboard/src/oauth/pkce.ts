@@ -17,7 +17,8 @@ export async function s256Challenge(verifier: string): Promise<string> {
   // crypto.subtle exists only in secure contexts: https, or http on localhost / 127.0.0.1.
   if (!globalThis.crypto?.subtle) {
     throw new Error(
-      'OAuth sign-in needs a secure page (https://, or http:// on localhost or 127.0.0.1): this browser offers no WebCrypto here. Sign in with an API key instead.',
+      'OAuth sign-in needs a secure page (https://, or http:// on localhost or 127.0.0.1): ' +
+        'this browser offers no WebCrypto here. Sign in with an API key instead.',
     );
   }
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));

@@ -20,7 +20,9 @@ import { useQuery } from '../use-query.ts';
 
 const CODE = `query Code($id: ID!) { code(id: $id) { ${CODE_FIELDS} } }`;
 const CREATE = 'mutation Create($input: CreateCodeInput!) { createCode(input: $input) { id } }';
-const UPDATE = `mutation Update($id: ID!, $input: UpdateCodeInput!) { updateCode(id: $id, input: $input) { ${CODE_FIELDS} } }`;
+const UPDATE = `mutation Update($id: ID!, $input: UpdateCodeInput!) {
+  updateCode(id: $id, input: $input) { ${CODE_FIELDS} }
+}`;
 
 function CodeEditor({ initial }: { initial: SavedCode | null }) {
   const [saved, setSaved] = useState(initial);

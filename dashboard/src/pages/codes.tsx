@@ -17,7 +17,9 @@ const DAY_MS = 86_400_000;
 
 const CODES = `query Codes($first: Int!, $after: String, $filter: CodeFilter, $since: DateTime!) {
   codes(first: $first, after: $after, filter: $filter) {
-    edges { node { id type content name tags status state createdAt design { style } scanCount(from: $since) svg(size: 64) } }
+    edges {
+      node { id type content name tags status state createdAt design { style } scanCount(from: $since) svg(size: 64) }
+    }
     pageInfo { hasNextPage endCursor }
   }
 }`;
@@ -54,6 +56,13 @@ function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return settled;
+}
+
+/** Why the filtered list is empty: "No code tagged “print” whose name or content contains “menu”." */
+function noMatch(tag: string, q: string): string {
+  const tagged = tag ? ` tagged “${tag}”` : '';
+  const containing = q ? `${tag ? ' whose' : "'s"} name or content contains “${q}”` : '';
+  return `No code${tagged}${containing}.`;
 }
 
 export function CodesPage() {
@@ -124,11 +133,7 @@ export function CodesPage() {
       <ErrorBox error={error} />
       {loading && !data && <Loading what="codes" />}
       {data && rows.length === 0 && (
-        <p class="empty">
-          {q || tag
-            ? `No code${tag ? ` tagged “${tag}”` : ''}${q ? `${tag ? ' whose' : "'s"} name or content contains “${q}”` : ''}.`
-            : 'No codes yet: create one, or upload a CSV.'}
-        </p>
+        <p class="empty">{q || tag ? noMatch(tag, q) : 'No codes yet: create one, or upload a CSV.'}</p>
       )}
       {rows.length > 0 && (
         <table class="codes" aria-busy={loading}>

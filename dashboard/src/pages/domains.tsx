@@ -13,7 +13,9 @@ const FIELDS = 'id hostname status verification { name value } fallbackUrl verif
 const DOMAINS = `{ domains { ${FIELDS} } }`;
 const ADD = `mutation Add($input: AddDomainInput!) { addDomain(input: $input) { ${FIELDS} } }`;
 const VERIFY = `mutation Verify($id: ID!) { verifyDomain(id: $id) { ${FIELDS} } }`;
-const UPDATE = `mutation Update($id: ID!, $input: UpdateDomainInput!) { updateDomain(id: $id, input: $input) { ${FIELDS} } }`;
+const UPDATE = `mutation Update($id: ID!, $input: UpdateDomainInput!) {
+  updateDomain(id: $id, input: $input) { ${FIELDS} }
+}`;
 const REMOVE = 'mutation Remove($id: ID!) { removeDomain(id: $id) { deletedId } }';
 
 interface Domain {

@@ -11,9 +11,15 @@ const PROBE = '{ codes(first: 1) { pageInfo { hasNextPage } } }';
 function explain(error: unknown): string {
   if (!(error instanceof ApiError)) return String(error);
   if (error.code === 'UNAUTHORIZED')
-    return `This key was not accepted: ${error.message} Check that you pasted all of it (API keys start with qrk_) and that it is not revoked or expired.`;
+    return (
+      `This key was not accepted: ${error.message} Check that you pasted all of it (API keys start with qrk_) ` +
+      'and that it is not revoked or expired.'
+    );
   if (error.code === 'FORBIDDEN')
-    return `This key cannot list codes: ${error.message} The dashboard needs codes:read (and codes:write, analytics:read to change codes and see scans).`;
+    return (
+      `This key cannot list codes: ${error.message} The dashboard needs codes:read ` +
+      '(and codes:write, analytics:read to change codes and see scans).'
+    );
   return error.message;
 }
 

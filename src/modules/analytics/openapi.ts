@@ -16,15 +16,19 @@ import { overviewWeekdayHoursQuerySchema, weekdayHoursQuerySchema, weekdayHoursS
 
 const TAG = 'Analytics';
 
-const RANGE = `The range is \`from\` (inclusive) to \`to\` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in \`timezone\` (a \`to\` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of \`granularity\` in \`timezone\`, and a series has at most ${Object.entries(
-  MAX_PERIODS,
-)
+// The longest series per granularity, as prose: "N hours, N days, N weeks or N months".
+const MAX_SERIES = Object.entries(MAX_PERIODS)
   .map(([granularity, max]) => `${max} ${granularity}s`)
   .join(', ')
-  .replace(
-    /, ([^,]*)$/,
-    ' or $1',
-  )} (else 422). Bots are left out unless \`include_bots=true\`. With raw-scan retention (\`raw_available_since\` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before \`raw_available_since\` (else 422); ranges on whole hours reach back to the first scan.`;
+  .replace(/, ([^,]*)$/, ' or $1');
+
+const RANGE =
+  'The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date ' +
+  'read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range ' +
+  `widens to whole periods of \`granularity\` in \`timezone\`, and a series has at most ${MAX_SERIES} (else 422). ` +
+  'Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range ' +
+  'whose periods do not fall on whole UTC hours is answered from raw scans and must not start before ' +
+  '`raw_available_since` (else 422); ranges on whole hours reach back to the first scan.';
 
 const WEEKDAY_HOURS =
   'Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) ' +

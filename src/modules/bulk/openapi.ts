@@ -43,16 +43,21 @@ url,https://example.com/menu/table-1,#1a73e8,rounded
 text,"{""text"":""Table 2""}",,
 `;
 
+const OPTIONAL_COLUMNS = CSV_COLUMNS.filter((c) => c !== 'content')
+  .map((c) => `\`${c}\``)
+  .join(', ');
+
 const bulkCsvBody = z.string().meta({
-  description: `UTF-8 CSV. The first row is a header naming the columns (matched case-insensitively, in any order): \`content\`, and any of ${CSV_COLUMNS.filter(
-    (c) => c !== 'content',
-  )
-    .map((c) => `\`${c}\``)
-    .join(
-      ', ',
-    )}. Each further row is one code: an empty cell is not set (\`type\` defaults to url), and a static type's \`content\` is its JSON object, e.g. \`{"text":"hello"}\`. \`tags\` holds tag names separated by \`|\` (\`print|spring\`), created on the fly like a code's \`tags\`. Quoted fields may hold commas, quotes and line breaks.`,
+  description:
+    'UTF-8 CSV. The first row is a header naming the columns (matched case-insensitively, in any order): ' +
+    `\`content\`, and any of ${OPTIONAL_COLUMNS}. Each further row is one code: an empty cell is not set ` +
+    '(`type` defaults to url), and a static type\'s `content` is its JSON object, e.g. `{"text":"hello"}`. ' +
+    "`tags` holds tag names separated by `|` (`print|spring`), created on the fly like a code's `tags`. " +
+    'Quoted fields may hold commas, quotes and line breaks.',
   example: CSV_EXAMPLE,
 });
+
+const MAX_CODES = MAX_BULK_CODES.toLocaleString('en');
 
 const batchParams = pathParams({
   batch_id: { description: 'The `batch_id` of a bulk call’s answer.', example: 'batch_7hQ2mX8pL4fT' },
@@ -70,9 +75,17 @@ export const bulkOpenApi: OpenApiModule = {
       post: operation({
         operationId: 'bulkCreateCodes',
         summary: 'Create many codes at once',
-        description: `Creates 1 to ${MAX_BULK_CODES.toLocaleString('en')} codes in one transaction: all of them, or none when any is invalid. Every item is validated like the body of \`POST /codes\`, and a 422 lists every problem of every item at once (at most 1,000, the \`detail\` says how many there were in all), each \`path\` naming its item: \`codes.<index>.<field>\` for JSON (index from 0), \`row <n>.<column>\` for CSV (the header being row 1, so the first code is row 2).
-
-The body is JSON (\`{ "codes": [...] }\`) or CSV (\`Content-Type: text/csv\`, UTF-8, uncompressed). It may be larger than other bodies (BULK_BODY_LIMIT, 16 MiB by default), and more than ${MAX_BULK_CODES.toLocaleString('en')} codes is a 413 too. Each call counts against the key's rate limit and also against the lower limit of bulk calls per minute (BULK_RATE_LIMIT_PER_MINUTE, 30 by default); past either, a 429. Idempotency-Key is honoured.`,
+        description:
+          `Creates 1 to ${MAX_CODES} codes in one transaction: all of them, or none when any is invalid. ` +
+          'Every item is validated like the body of `POST /codes`, and a 422 lists every problem of every item ' +
+          'at once (at most 1,000, the `detail` says how many there were in all), each `path` naming its item: ' +
+          '`codes.<index>.<field>` for JSON (index from 0), `row <n>.<column>` for CSV (the header being row 1, ' +
+          'so the first code is row 2).\n\n' +
+          'The body is JSON (`{ "codes": [...] }`) or CSV (`Content-Type: text/csv`, UTF-8, uncompressed). ' +
+          `It may be larger than other bodies (BULK_BODY_LIMIT, 16 MiB by default), and more than ${MAX_CODES} ` +
+          "codes is a 413 too. Each call counts against the key's rate limit and also against the lower limit " +
+          'of bulk calls per minute (BULK_RATE_LIMIT_PER_MINUTE, 30 by default); past either, a 429. ' +
+          'Idempotency-Key is honoured.',
         tag: TAG,
         scope: 'codes:write',
         requestParams: { header: idempotencyKeyHeader },

@@ -24,6 +24,8 @@ export interface ConsentView {
   error?: string;
 }
 
+const OFFLINE = 'It also asks to keep this access after you leave (a refresh token, valid 14 days unless revoked).';
+
 export function consentPage(view: ConsentView): string {
   const items = view.scopes
     .map(
@@ -33,16 +35,18 @@ export function consentPage(view: ConsentView): string {
     )
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Authorize ${escape(view.clientName)}</title></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Authorize ${escape(view.clientName)}</title></head>
 <body>
 <h1>Authorize ${escape(view.clientName)}</h1>
-<p>The application <strong>${escape(view.clientName)}</strong> (<code>${escape(view.clientId)}</code>) asks to act for your account with these permissions:</p>
+<p>The application <strong>${escape(view.clientName)}</strong> (<code>${escape(view.clientId)}</code>)
+asks to act for your account with these permissions:</p>
 ${view.error ? `<p role="alert"><strong>${escape(view.error)}</strong></p>` : ''}
 <form method="post" action="${escape(view.action)}">
 <ul>
 ${items || '<li>No permissions of this API.</li>'}
 </ul>
-${view.offline ? '<p>It also asks to keep this access after you leave (a refresh token, valid 14 days unless revoked).</p>' : ''}
+${view.offline ? `<p>${OFFLINE}</p>` : ''}
 <p><label>API key of your account with the <code>keys:manage</code> scope, to confirm it is yours:<br>
 <input type="password" name="api_key" autocomplete="off" required></label></p>
 <p><button type="submit" name="decision" value="approve">Approve</button>
