@@ -275,21 +275,11 @@ builder.queryFields((t) => ({
     },
     resolve: scoped('codes:read', async (_root, args, ctx) => {
       forwardOnly(args);
-      const filter = args.filter ?? {};
-      const query = parseInput(
-        listCodesSchema,
-        compact({
-          limit: args.first ?? undefined,
-          cursor: args.after ?? undefined,
-          sort: args.sort ?? undefined,
-          type: filter.type,
-          q: filter.q,
-          tag: filter.tags?.length ? filter.tags : undefined,
-          status: filter.status ?? undefined,
-          created_after: filter.createdAfter?.toISOString(),
-          created_before: filter.createdBefore?.toISOString(),
-        }),
-      );
+      const { tags, ...filter } = args.filter ?? {};
+      const query = parseInput(listCodesSchema, {
+        ...snakeKeys(filter),
+        ...compact({ limit: args.first, cursor: args.after, sort: args.sort, tag: tags?.length ? tags : undefined }),
+      });
       return connectionOf(await ctx.services.codes.list(ctx.principal, query), args.after);
     }),
   }),

@@ -3,7 +3,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { enumOf } from '../../graphql/enums.ts';
 import { scoped } from '../../graphql/scoped.ts';
-import { compact } from '../../graphql/inputs.ts';
+import { compact, snakeKeys } from '../../graphql/inputs.ts';
 import { zodInputType } from '../../graphql/zod-inputs.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { conditionsSchema, daySchema, deviceSchema, ruleTypeSchema, type Conditions } from './conditions.ts';
@@ -178,21 +178,11 @@ builder.queryFields((t) => ({
     description:
       'Where a simulated scan of the code would go, and why each rule did or did not match. Records nothing.',
     args: { codeId: t.arg.id({ required: true }), scan: t.arg({ type: SimulatedScanInput, required: true }) },
-    resolve: scoped('codes:read', (_root, { codeId, scan }, ctx) =>
+    resolve: scoped('codes:read', (_root, { codeId, scan: { query, ...scan } }, ctx) =>
       ctx.services.routing.resolve(
         ctx.principal,
         String(codeId),
-        parseInput(
-          resolveRequestSchema,
-          compact({
-            ip: scan.ip,
-            country: scan.country,
-            user_agent: scan.userAgent,
-            accept_language: scan.acceptLanguage,
-            time: scan.time,
-            query: toRecord(scan.query),
-          }),
-        ),
+        parseInput(resolveRequestSchema, { ...snakeKeys(scan), ...compact({ query: toRecord(query) }) }),
       ),
     ),
   }),
