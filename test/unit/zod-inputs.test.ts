@@ -2,7 +2,7 @@
 // SDL shows the camelCase names, the scalar, enum, list and nested types, required-ness, and
 // where descriptions come from. This file's builder holds only the types built here.
 import { printType } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { builder } from '../../src/graphql/builder.ts';
 import { enumOf } from '../../src/graphql/enums.ts';
@@ -17,7 +17,10 @@ const PointInput = zodInputType('PointInput', pointSchema);
 
 const sketchSchema = z
   .strictObject({
-    title: z.string().trim().min(1).describe('What the sketch shows.'),
+    title: z
+      .string()
+      .transform((value) => value.trim())
+      .describe('What the sketch shows.'),
     stroke_width: z.number().int().min(1).default(1),
     shade: shadeSchema.meta({ description: 'REST’s words for the shade.' }).optional(),
     shades: z.array(shadeSchema).nullable().optional(),
@@ -52,13 +55,18 @@ builder.queryField('quiet', (t) => t.string({ args: { input: t.arg({ type: Quiet
 builder.queryField('sketch', (t) =>
   t.string({
     args: { input: t.arg({ type: SketchInput, required: true }) },
-    // The shape resolvers receive: camelCase names, Dates for DateTime, nested shapes.
+    // The shape resolvers receive (checked by the compiler): camelCase names, Dates for DateTime,
+    // the named types' shapes, null where the field is optional.
     resolve: (_root, { input }) => {
-      const width: number = input.strokeWidth ?? 1;
-      const due: Date | null | undefined = input.dueAt;
-      const x: number = input.origin.x;
-      const shades: string[] | null | undefined = input.shades;
-      return `${input.title} ${width} ${due?.toISOString()} ${x} ${shades?.join()}`;
+      expectTypeOf(input.title).toEqualTypeOf<string>();
+      expectTypeOf(input.strokeWidth).toEqualTypeOf<number | null | undefined>();
+      expectTypeOf(input.dueAt).toEqualTypeOf<Date | null | undefined>();
+      expectTypeOf(input.seenAt).toEqualTypeOf<string | null | undefined>();
+      expectTypeOf(input.shades).toEqualTypeOf<string[] | null | undefined>();
+      expectTypeOf(input.events).toEqualTypeOf<string[]>();
+      expectTypeOf(input.origin).toEqualTypeOf<{ x: number; y?: number | null | undefined }>();
+      expectTypeOf(input.extra).toEqualTypeOf<unknown>();
+      return input.title;
     },
   }),
 );
