@@ -74,10 +74,7 @@ export interface ZodInputOptions<
   types?: Given;
   /** Field descriptions by GraphQL name; they win over the zod schema's. */
   descriptions?: Partial<Record<FieldName<Shape, Omitted>, string>>;
-  /**
-   * false where the zod schema's descriptions speak REST (snake_case names, statuses, paths) and
-   * GraphQL's fields say what `descriptions` says, or nothing.
-   */
+  /** false: only `descriptions` describe the fields, where the zod schema's speak REST (snake_case, paths). */
   zodDescriptions?: false;
   /** Fields GraphQL adds, or takes differently from REST (say why at the call). */
   fields?: (t: InputFieldBuilder<Types, 'InputObject'>) => Extra;
@@ -124,6 +121,7 @@ function derivedFields(
       const description =
         options.descriptions?.[name] ?? (options.zodDescriptions === false ? undefined : zodDescription(field));
       const type = options.types?.[name] ?? graphqlType(field, `${typeName}.${name}`);
+      // The type is only known at run time; zodInputType states the fields' shapes.
       return [name, t.field({ type, required: !isOptional(field), description } as never)];
     }),
   );
