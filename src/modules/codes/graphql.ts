@@ -2,21 +2,25 @@
 // are put in the shape of REST's body and parsed with the same zod schemas, and the typed
 // result goes to the same service functions. Enums are the schemas' own values.
 import { builder } from '../../graphql/builder.ts';
+import { enumOf } from '../../graphql/enums.ts';
 import { compact, snakeKeys } from '../../graphql/inputs.ts';
 import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
+import { zodInputType } from '../../graphql/zod-inputs.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { RoutingInputRef, RoutingRef } from '../routing/graphql.ts';
 import {
   addLifecycleFields,
   CodeStatusEnum,
+  LIFECYCLE_INPUT_DESCRIPTIONS,
   LIFECYCLE_NULL_CLEARS,
-  lifecycleInputFields,
 } from './lifecycle-graphql.ts';
 import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 import {
   codeTypeSchema,
+  createCodeSchema,
+  designInputSchema,
   errorCorrectionSchema,
   eyeStyleSchema,
   frameSchema,
@@ -35,24 +39,20 @@ declare module '../../graphql/context.ts' {
   }
 }
 
-export const CodeTypeEnum = builder.enumType('CodeType', {
-  description: 'url codes are dynamic (the image encodes the scan URL); the others encode their content.',
-  values: codeTypeSchema.options,
-});
-const QrStyleEnum = builder.enumType('QrStyle', { description: 'How modules are drawn.', values: styleSchema.options });
-const ErrorCorrectionEnum = builder.enumType('ErrorCorrection', {
-  description: 'QR error correction level, L (7%) to H (30%).',
-  values: errorCorrectionSchema.options,
-});
-const EyeStyleEnum = builder.enumType('EyeStyle', {
-  description: 'How the three finder patterns are drawn.',
-  values: eyeStyleSchema.options,
-});
-const FrameEnum = builder.enumType('Frame', {
-  description: 'none, or a banner with frameText under the code.',
-  values: frameSchema.options,
-});
-const GradientTypeEnum = builder.enumType('GradientType', { values: gradientTypeSchema.options });
+export const CodeTypeEnum = enumOf(
+  'CodeType',
+  codeTypeSchema,
+  'url codes are dynamic (the image encodes the scan URL); the others encode their content.',
+);
+const QrStyleEnum = enumOf('QrStyle', styleSchema, 'How modules are drawn.');
+const ErrorCorrectionEnum = enumOf(
+  'ErrorCorrection',
+  errorCorrectionSchema,
+  'QR error correction level, L (7%) to H (30%).',
+);
+const EyeStyleEnum = enumOf('EyeStyle', eyeStyleSchema, 'How the three finder patterns are drawn.');
+const FrameEnum = enumOf('Frame', frameSchema, 'none, or a banner with frameText under the code.');
+const GradientTypeEnum = enumOf('GradientType', gradientTypeSchema);
 
 type Gradient = NonNullable<ResolvedDesign['gradient']>;
 
@@ -121,115 +121,88 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
 });
 addLifecycleFields(CodeRef);
 
-const GradientInput = builder.inputType('GradientInput', {
-  fields: (t) => ({
-    type: t.field({ type: GradientTypeEnum, required: true, description: 'linear or radial' }),
-    from: t.string({ required: true }),
-    to: t.string({ required: true }),
-    angle: t.float({ required: false }),
-  }),
+const GradientInput = zodInputType('GradientInput', designInputSchema.shape.gradient.unwrap(), {
+  descriptions: { type: 'linear or radial' },
 });
 
-const DesignInput = builder.inputType('CodeDesignInput', {
+const DesignInput = zodInputType('CodeDesignInput', designInputSchema, {
   description: 'Design fields; omitted ones keep their defaults. In updateCode, null resets a field.',
-  fields: (t) => ({
-    fgColor: t.string({ required: false, description: '#rrggbb' }),
-    bgColor: t.string({ required: false, description: '#rrggbb' }),
-    style: t.field({ type: QrStyleEnum, required: false, description: 'square, dots, rounded or branded' }),
-    logoUrl: t.string({ required: false, description: 'http(s) URL of a logo' }),
-    errorCorrection: t.field({ type: ErrorCorrectionEnum, required: false, description: 'L, M, Q or H' }),
-    eyeStyle: t.field({ type: EyeStyleEnum, required: false, description: 'square, rounded or circle' }),
-    eyeColor: t.string({ required: false, description: '#rrggbb' }),
-    gradient: t.field({ type: GradientInput, required: false }),
-    frame: t.field({ type: FrameEnum, required: false, description: 'none or banner' }),
-    frameText: t.string({ required: false, description: 'Call to action under a banner frame, e.g. "Scan me".' }),
-    margin: t.int({ required: false, description: 'Quiet zone in modules, 2 to 16.' }),
-  }),
+  types: { gradient: GradientInput },
+  descriptions: {
+    fgColor: '#rrggbb',
+    bgColor: '#rrggbb',
+    style: 'square, dots, rounded or branded',
+    logoUrl: 'http(s) URL of a logo',
+    errorCorrection: 'L, M, Q or H',
+    eyeStyle: 'square, rounded or circle',
+    eyeColor: '#rrggbb',
+    frame: 'none or banner',
+    frameText: 'Call to action under a banner frame, e.g. "Scan me".',
+    margin: 'Quiet zone in modules, 2 to 16.',
+  },
 });
 
 const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePayload').implement({
   fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
 });
 
-export const CreateCodeInputRef = builder.inputType('CreateCodeInput', {
-  fields: (t) => ({
-    type: t.field({ type: CodeTypeEnum, required: false, description: "Defaults to 'url'." }),
-    content: t.field({ type: 'JSON', required: true, description: 'A URL for url codes, an object for static types.' }),
-    forwardQuery: t.boolean({
-      required: false,
-      description: 'Url codes: append the scan URL’s query string to the destination (UTM passthrough). Default false.',
-    }),
-    slug: t.string({
-      required: false,
-      description:
-        'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before (on the same domain) ' +
-        'is a CONFLICT. Random when left out.',
-    }),
-    domain: t.string({
-      required: false,
-      description:
-        'One of the account’s verified domains (url codes): the scan URL is https://<domain>/<slug>. The service’s ' +
-        'own when left out.',
-    }),
-    name: t.string({ required: false, description: 'A title for people (not unique), 1-200 characters.' }),
-    notes: t.string({ required: false, description: 'Free text, up to 10,000 characters.' }),
-    tags: t.stringList({
-      required: false,
-      description:
-        'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.',
-    }),
-    ...lifecycleInputFields(t),
-    design: t.field({ type: DesignInput, required: false }),
-    routing: t.field({ type: RoutingInputRef, required: false }),
-  }),
+/**
+ * The fields of both code inputs the zod types do not give: the nested inputs, and the status,
+ * whose GraphQL names are upper case (ACTIVE) where the zod enum's values are not.
+ */
+const CODE_INPUT_TYPES = { status: CodeStatusEnum, design: DesignInput, routing: RoutingInputRef };
+
+export const CreateCodeInputRef = zodInputType('CreateCodeInput', createCodeSchema, {
+  types: CODE_INPUT_TYPES,
+  descriptions: {
+    type: "Defaults to 'url'.",
+    content: 'A URL for url codes, an object for static types.',
+    forwardQuery: 'Url codes: append the scan URL’s query string to the destination (UTM passthrough). Default false.',
+    slug:
+      'A custom slug (url codes): 3-64 of A-Z a-z 0-9 _ -, case-sensitive; taken ever before (on the same domain) ' +
+      'is a CONFLICT. Random when left out.',
+    domain:
+      'One of the account’s verified domains (url codes): the scan URL is https://<domain>/<slug>. The service’s ' +
+      'own when left out.',
+    name: 'A title for people (not unique), 1-200 characters.',
+    notes: 'Free text, up to 10,000 characters.',
+    tags: 'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.',
+    ...LIFECYCLE_INPUT_DESCRIPTIONS,
+  },
 });
 
-const UpdateCodeInput = builder.inputType('UpdateCodeInput', {
-  fields: (t) => ({
-    content: t.field({
-      type: 'JSON',
-      required: false,
-      description: 'New URL of a url code, or new content of a static code.',
-    }),
-    forwardQuery: t.boolean({ required: false }),
-    slug: t.string({
-      required: false,
-      description: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.',
-    }),
-    domain: t.string({
-      required: false,
-      description:
-        'Another verified domain of the account (url codes), or null for the service’s own: the scan URL and image ' +
-        'change, and the slug is retired on the old domain.',
-    }),
-    name: t.string({ required: false, description: 'A new title; null removes it.' }),
-    notes: t.string({ required: false, description: 'New notes; null removes them.' }),
-    tags: t.stringList({
-      required: false,
-      description: 'The code’s tags from now on (replacing its old ones); [] removes them all.',
-    }),
-    ...lifecycleInputFields(t),
-    design: t.field({ type: DesignInput, required: false }),
-    routing: t.field({ type: RoutingInputRef, required: false }),
-  }),
+const UpdateCodeInput = zodInputType('UpdateCodeInput', updateCodeSchema, {
+  // The type is fixed at creation (the schema only refuses it), and `destination` is REST's
+  // other name for a url code's content.
+  omit: ['type', 'destination'],
+  types: CODE_INPUT_TYPES,
+  descriptions: {
+    content: 'New URL of a url code, or new content of a static code.',
+    slug: 'A new slug (url codes): the scan URL and image change, and the old slug is retired for good.',
+    domain:
+      'Another verified domain of the account (url codes), or null for the service’s own: the scan URL and image ' +
+      'change, and the slug is retired on the old domain.',
+    name: 'A new title; null removes it.',
+    notes: 'New notes; null removes them.',
+    tags: 'The code’s tags from now on (replacing its old ones); [] removes them all.',
+    ...LIFECYCLE_INPUT_DESCRIPTIONS,
+  },
+  zodDescriptions: false,
 });
 
-const CodeFilter = builder.inputType('CodeFilter', {
+const CodeFilter = zodInputType('CodeFilter', listCodesSchema, {
+  // Paging and order are the connection's arguments; REST's repeatable `tag` is the list `tags`.
+  omit: ['limit', 'cursor', 'sort', 'tag'],
+  types: { status: [CodeStatusEnum] },
+  descriptions: {
+    q: 'Substring of the content or the name, in any case.',
+    status: 'Only codes with these statuses; default ACTIVE and PAUSED (archived codes are hidden unless asked for).',
+  },
   fields: (t) => ({
-    type: t.field({ type: CodeTypeEnum, required: false }),
-    q: t.string({ required: false, description: 'Substring of the content or the name, in any case.' }),
     tags: t.stringList({
       required: false,
       description: 'Codes carrying any of these tags (names, case ignored); an unknown name matches nothing.',
     }),
-    status: t.field({
-      type: [CodeStatusEnum],
-      required: false,
-      description:
-        'Only codes with these statuses; default ACTIVE and PAUSED (archived codes are hidden unless asked for).',
-    }),
-    createdAfter: t.field({ type: 'DateTime', required: false }),
-    createdBefore: t.field({ type: 'DateTime', required: false }),
   }),
 });
 
@@ -302,21 +275,11 @@ builder.queryFields((t) => ({
     },
     resolve: scoped('codes:read', async (_root, args, ctx) => {
       forwardOnly(args);
-      const filter = args.filter ?? {};
-      const query = parseInput(
-        listCodesSchema,
-        compact({
-          limit: args.first ?? undefined,
-          cursor: args.after ?? undefined,
-          sort: args.sort ?? undefined,
-          type: filter.type,
-          q: filter.q,
-          tag: filter.tags?.length ? filter.tags : undefined,
-          status: filter.status ?? undefined,
-          created_after: filter.createdAfter?.toISOString(),
-          created_before: filter.createdBefore?.toISOString(),
-        }),
-      );
+      const { tags, ...filter } = args.filter ?? {};
+      const query = parseInput(listCodesSchema, {
+        ...snakeKeys(filter),
+        ...compact({ limit: args.first, cursor: args.after, sort: args.sort, tag: tags?.length ? tags : undefined }),
+      });
       return connectionOf(await ctx.services.codes.list(ctx.principal, query), args.after);
     }),
   }),

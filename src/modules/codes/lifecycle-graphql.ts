@@ -1,5 +1,5 @@
-// GraphQL for a code's lifecycle: the fields on Code, and the input fields CreateCodeInput and
-// UpdateCodeInput share.
+// GraphQL for a code's lifecycle: the fields on Code, and how CreateCodeInput and UpdateCodeInput
+// describe theirs.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../../graphql/builder.ts';
 import { CODE_STATES, CODE_STATUSES, stateOf, type CodeState, type CodeStatus } from './lifecycle.ts';
@@ -55,28 +55,14 @@ export function addLifecycleFields(ref: ObjectRef<typeof builder.$inferSchemaTyp
   }));
 }
 
-type FieldBuilder = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
-
-/** The lifecycle input fields; on update, null clears a field. */
-export function lifecycleInputFields(t: FieldBuilder) {
-  return {
-    status: t.field({ type: CodeStatusEnum, required: false, description: 'Default ACTIVE.' }),
-    pausedDestination: t.string({
-      required: false,
-      description: 'Url codes: an http(s) URL for scans while paused; null removes it.',
-    }),
-    expiresAt: t.field({
-      type: 'DateTime',
-      required: false,
-      description: 'Url codes: a future instant; null removes it.',
-    }),
-    expiredDestination: t.string({
-      required: false,
-      description: 'Url codes: an http(s) URL for scans once expired or out of scans; null removes it.',
-    }),
-    maxScans: t.int({ required: false, description: 'Url codes: at least 1; null removes the limit.' }),
-  };
-}
+/** How GraphQL describes the lifecycle input fields; on update, null clears a field. */
+export const LIFECYCLE_INPUT_DESCRIPTIONS = {
+  status: 'Default ACTIVE.',
+  pausedDestination: 'Url codes: an http(s) URL for scans while paused; null removes it.',
+  expiresAt: 'Url codes: a future instant; null removes it.',
+  expiredDestination: 'Url codes: an http(s) URL for scans once expired or out of scans; null removes it.',
+  maxScans: 'Url codes: at least 1; null removes the limit.',
+};
 
 /**
  * The lifecycle input fields where an explicit null is kept: it clears the field on update (and is refused for status).

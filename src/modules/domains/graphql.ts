@@ -1,9 +1,10 @@
 // GraphQL types, queries and mutations for accounts' own domains; the same service calls as REST.
 import { builder } from '../../graphql/builder.ts';
 import { enumOf } from '../../graphql/enums.ts';
-import { compact } from '../../graphql/inputs.ts';
+import { snakeKeys } from '../../graphql/inputs.ts';
 import { orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
+import { zodInputType } from '../../graphql/zod-inputs.ts';
 import { CodeRef } from '../codes/graphql.ts';
 import { verificationOf, type Domain } from './model.ts';
 import { domainStatusSchema } from './presenter.ts';
@@ -57,17 +58,15 @@ builder.objectField(CodeRef, 'domain', (t) =>
   }),
 );
 
-const AddDomainInput = builder.inputType('AddDomainInput', {
-  fields: (t) => ({
-    hostname: t.string({ required: true, description: 'A domain name you control, without scheme or port.' }),
-    fallbackUrl: t.string({ required: false, description: 'Where the root and unknown slugs redirect.' }),
-  }),
+const AddDomainInput = zodInputType('AddDomainInput', createDomainSchema, {
+  descriptions: {
+    hostname: 'A domain name you control, without scheme or port.',
+    fallbackUrl: 'Where the root and unknown slugs redirect.',
+  },
 });
 
-const UpdateDomainInput = builder.inputType('UpdateDomainInput', {
-  fields: (t) => ({
-    fallbackUrl: t.string({ required: false, description: 'A new fallback URL; null removes it (404).' }),
-  }),
+const UpdateDomainInput = zodInputType('UpdateDomainInput', updateDomainSchema, {
+  descriptions: { fallbackUrl: 'A new fallback URL; null removes it (404).' },
 });
 
 const RemoveDomainPayload = builder.objectRef<{ deletedId: string }>('RemoveDomainPayload').implement({
@@ -94,10 +93,7 @@ builder.mutationFields((t) => ({
     description: 'Registers a hostname for the account, pending until verifyDomain finds its TXT record.',
     args: { input: t.arg({ type: AddDomainInput, required: true }) },
     resolve: scoped('codes:write', (_root, { input }, ctx) =>
-      ctx.services.domains.add(
-        ctx.principal,
-        parseInput(createDomainSchema, compact({ hostname: input.hostname, fallback_url: input.fallbackUrl })),
-      ),
+      ctx.services.domains.add(ctx.principal, parseInput(createDomainSchema, snakeKeys(input))),
     ),
   }),
   verifyDomain: t.field({
@@ -116,7 +112,7 @@ builder.mutationFields((t) => ({
       ctx.services.domains.update(
         ctx.principal,
         String(id),
-        parseInput(updateDomainSchema, input.fallbackUrl !== undefined ? { fallback_url: input.fallbackUrl } : {}),
+        parseInput(updateDomainSchema, snakeKeys(input, ['fallbackUrl'])),
       ),
     ),
   }),

@@ -1,13 +1,21 @@
 // GraphQL types and operations for routing rules: inputs parsed with the same zod schemas as
 // REST's bodies, then the same routing service. Enums are the schemas' own values.
 import { builder } from '../../graphql/builder.ts';
+import { enumOf } from '../../graphql/enums.ts';
 import { scoped } from '../../graphql/scoped.ts';
-import { compact } from '../../graphql/inputs.ts';
+import { compact, snakeKeys } from '../../graphql/inputs.ts';
+import { zodInputType } from '../../graphql/zod-inputs.ts';
 import { parseInput } from '../../shared/validation.ts';
-import { daySchema, deviceSchema, ruleTypeSchema, type Conditions } from './conditions.ts';
+import { conditionsSchema, daySchema, deviceSchema, ruleTypeSchema, type Conditions } from './conditions.ts';
 import { formatInlineCondition } from './inline.ts';
 import type { Rule, Routing } from './rule.ts';
-import { replaceRoutingSchema, resolveRequestSchema, ruleSchema } from './schemas.ts';
+import {
+  inlineRuleSchema,
+  replaceRoutingSchema,
+  resolveRequestSchema,
+  routingInputSchema,
+  ruleSchema,
+} from './schemas.ts';
 import type { ResolveAnswer, RoutingService } from './service.ts';
 
 declare module '../../graphql/context.ts' {
@@ -16,16 +24,17 @@ declare module '../../graphql/context.ts' {
   }
 }
 
-const RuleTypeEnum = builder.enumType('RoutingRuleType', {
-  description: 'The dimension a rule is about; its conditions must hold that dimension’s fields.',
-  values: ruleTypeSchema.options,
-});
-const DeviceEnum = builder.enumType('Device', {
-  description:
-    'ios and android match the operating system (iPads count as ios); desktop, mobile and tablet the kind of device.',
-  values: deviceSchema.options,
-});
-const WeekdayEnum = builder.enumType('Weekday', { values: daySchema.options });
+const RuleTypeEnum = enumOf(
+  'RoutingRuleType',
+  ruleTypeSchema,
+  'The dimension a rule is about; its conditions must hold that dimension’s fields.',
+);
+const DeviceEnum = enumOf(
+  'Device',
+  deviceSchema,
+  'ios and android match the operating system (iPads count as ios); desktop, mobile and tablet the kind of device.',
+);
+const WeekdayEnum = enumOf('Weekday', daySchema);
 
 type NameValue = { name: string; value: string };
 
@@ -80,70 +89,50 @@ export const RoutingRef = builder.objectRef<Routing>('Routing').implement({
   }),
 });
 
+// The zod side takes query parameters as a JSON object; GraphQL, with no map type, as a list.
 const QueryParamInput = builder.inputType('QueryParamInput', {
   fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
 });
 
-const SplitWeightInput = builder.inputType('SplitWeightInput', {
-  fields: (t) => ({ destination: t.string({ required: true }), weight: t.int({ required: true }) }),
+const SplitWeightInput = zodInputType('SplitWeightInput', conditionsSchema.shape.weights.unwrap().element);
+
+// The inputs below take REST's fields; REST's descriptions (snake_case, HTTP methods) stay out.
+const ConditionsInput = zodInputType('RuleConditionsInput', conditionsSchema, {
+  types: { params: [QueryParamInput], weights: [SplitWeightInput] },
+  zodDescriptions: false,
 });
 
-const ConditionsInput = builder.inputType('RuleConditionsInput', {
-  fields: (t) => ({
-    countries: t.stringList({ required: false }),
-    devices: t.field({ type: [DeviceEnum], required: false }),
-    days: t.field({ type: [WeekdayEnum], required: false }),
-    from: t.string({ required: false }),
-    to: t.string({ required: false }),
-    timezone: t.string({ required: false }),
-    languages: t.stringList({ required: false }),
-    cidrs: t.stringList({ required: false }),
-    params: t.field({ type: [QueryParamInput], required: false }),
-    after: t.string({ required: false }),
-    before: t.string({ required: false }),
-    weights: t.field({ type: [SplitWeightInput], required: false }),
-  }),
+const RULE_ID_HELP = 'The id as read back: kept when it names a rule of this code.';
+
+const RuleInput = zodInputType('RoutingRuleInput', ruleSchema, {
+  types: { conditions: ConditionsInput },
+  descriptions: { type: 'geo, device, time, language, ip, query, schedule or split' },
+  zodDescriptions: false,
+  // ruleSchema has no ruleId: it is the read-back id a full rule may carry in a list of rules,
+  // which rulesListSchema (replaceRouting, as REST's PUT) keeps when it names a rule of the code.
+  fields: (t) => ({ ruleId: t.string({ required: false, description: RULE_ID_HELP }) }),
 });
 
-const RuleInput = builder.inputType('RoutingRuleInput', {
-  fields: (t) => ({
-    ruleId: t.string({ required: false, description: 'The id as read back: kept when it names a rule of this code.' }),
-    type: t.field({
-      type: RuleTypeEnum,
-      required: true,
-      description: 'geo, device, time, language, ip, query, schedule or split',
-    }),
-    priority: t.int({ required: false }),
-    conditions: t.field({ type: ConditionsInput, required: true }),
-    destination: t.string({ required: false }),
-  }),
+export const InlineRuleInput = zodInputType('InlineRoutingRuleInput', inlineRuleSchema, {
+  types: { weights: [SplitWeightInput] },
+  descriptions: {
+    ruleId: RULE_ID_HELP,
+    condition: "e.g. 'country:US' or 'country:US & device:ios'",
+    weights: "Only with 'split'.",
+  },
+  zodDescriptions: false,
 });
 
-export const InlineRuleInput = builder.inputType('InlineRoutingRuleInput', {
-  fields: (t) => ({
-    ruleId: t.string({ required: false, description: 'The id as read back: kept when it names a rule of this code.' }),
-    condition: t.string({ required: true, description: "e.g. 'country:US' or 'country:US & device:ios'" }),
-    destination: t.string({ required: false }),
-    weights: t.field({ type: [SplitWeightInput], required: false, description: "Only with 'split'." }),
-  }),
+export const RoutingInputRef = zodInputType('RoutingInput', routingInputSchema, {
+  types: { rules: [InlineRuleInput] },
+  descriptions: { rules: 'Replaces every rule when given.' },
+  zodDescriptions: false,
 });
 
-export const RoutingInputRef = builder.inputType('RoutingInput', {
-  fields: (t) => ({
-    enabled: t.boolean({ required: false }),
-    rules: t.field({ type: [InlineRuleInput], required: false, description: 'Replaces every rule when given.' }),
-  }),
-});
-
-const SimulatedScanInput = builder.inputType('SimulatedScanInput', {
-  fields: (t) => ({
-    ip: t.string({ required: false }),
-    country: t.string({ required: false, description: 'Overrides the GeoIP lookup of ip.' }),
-    userAgent: t.string({ required: false }),
-    acceptLanguage: t.string({ required: false }),
-    time: t.string({ required: false, description: 'ISO 8601; defaults to now.' }),
-    query: t.field({ type: [QueryParamInput], required: false }),
-  }),
+const SimulatedScanInput = zodInputType('SimulatedScanInput', resolveRequestSchema, {
+  types: { query: [QueryParamInput] },
+  descriptions: { country: 'Overrides the GeoIP lookup of ip.', time: 'ISO 8601; defaults to now.' },
+  zodDescriptions: false,
 });
 
 const EvaluationRef = builder.objectRef<ResolveAnswer['evaluations'][number]>('RuleEvaluation').implement({
@@ -189,21 +178,11 @@ builder.queryFields((t) => ({
     description:
       'Where a simulated scan of the code would go, and why each rule did or did not match. Records nothing.',
     args: { codeId: t.arg.id({ required: true }), scan: t.arg({ type: SimulatedScanInput, required: true }) },
-    resolve: scoped('codes:read', (_root, { codeId, scan }, ctx) =>
+    resolve: scoped('codes:read', (_root, { codeId, scan: { query, ...scan } }, ctx) =>
       ctx.services.routing.resolve(
         ctx.principal,
         String(codeId),
-        parseInput(
-          resolveRequestSchema,
-          compact({
-            ip: scan.ip,
-            country: scan.country,
-            user_agent: scan.userAgent,
-            accept_language: scan.acceptLanguage,
-            time: scan.time,
-            query: toRecord(scan.query),
-          }),
-        ),
+        parseInput(resolveRequestSchema, { ...snakeKeys(scan), ...compact({ query: toRecord(query) }) }),
       ),
     ),
   }),

@@ -89,7 +89,7 @@ const ruleIdReadBack = z
       'is ignored, and the rule gets a new one).',
   });
 
-const inlineRuleSchema = z
+export const inlineRuleSchema = z
   .strictObject({
     ruleId: ruleIdReadBack,
     condition: z

@@ -1,9 +1,10 @@
 // GraphQL types, queries and mutations for tags: the same service calls as REST. A code's
 // `tags` field (names) is on Code, in codes/graphql.ts.
 import { builder } from '../../graphql/builder.ts';
-import { compact } from '../../graphql/inputs.ts';
+import { compact, snakeKeys } from '../../graphql/inputs.ts';
 import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { scoped } from '../../graphql/scoped.ts';
+import { zodInputType } from '../../graphql/zod-inputs.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { createTagSchema, listTagsSchema, updateTagSchema } from './schemas.ts';
 import type { Tag } from './store.ts';
@@ -27,21 +28,18 @@ export const TagRef = builder.objectRef<Tag>('Tag').implement({
   }),
 });
 
-const CreateTagInput = builder.inputType('CreateTagInput', {
-  fields: (t) => ({
-    name: t.string({
-      required: true,
-      description: '1-50 characters after trimming, unique in the account ignoring case; no |.',
-    }),
-    color: t.string({ required: false, description: '#rrggbb.' }),
-  }),
+const CreateTagInput = zodInputType('CreateTagInput', createTagSchema, {
+  descriptions: {
+    name: '1-50 characters after trimming, unique in the account ignoring case; no |.',
+    color: '#rrggbb.',
+  },
 });
 
-const UpdateTagInput = builder.inputType('UpdateTagInput', {
-  fields: (t) => ({
-    name: t.string({ required: false, description: 'A new name; one another tag has (in any case) is a conflict.' }),
-    color: t.string({ required: false, description: 'A new colour; null removes it.' }),
-  }),
+const UpdateTagInput = zodInputType('UpdateTagInput', updateTagSchema, {
+  descriptions: {
+    name: 'A new name; one another tag has (in any case) is a conflict.',
+    color: 'A new colour; null removes it.',
+  },
 });
 
 const DeleteTagPayload = builder.objectRef<{ deletedId: string }>('DeleteTagPayload').implement({
@@ -78,10 +76,7 @@ builder.mutationFields((t) => ({
     type: TagRef,
     args: { input: t.arg({ type: CreateTagInput, required: true }) },
     resolve: scoped('codes:write', (_root, { input }, ctx) =>
-      ctx.services.tags.create(
-        ctx.principal,
-        parseInput(createTagSchema, compact({ name: input.name, color: input.color })),
-      ),
+      ctx.services.tags.create(ctx.principal, parseInput(createTagSchema, snakeKeys(input))),
     ),
   }),
   updateTag: t.field({
@@ -91,11 +86,8 @@ builder.mutationFields((t) => ({
       ctx.services.tags.update(
         ctx.principal,
         String(id),
-        parseInput(updateTagSchema, {
-          ...compact({ name: input.name }),
-          // An explicit null removes the colour.
-          ...(input.color !== undefined ? { color: input.color } : {}),
-        }),
+        // An explicit null removes the colour.
+        parseInput(updateTagSchema, snakeKeys(input, ['color'])),
       ),
     ),
   }),

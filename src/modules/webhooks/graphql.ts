@@ -6,7 +6,8 @@ import { enumOf } from '../../graphql/enums.ts';
 import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { guardedStream } from '../../graphql/guarded-stream.ts';
 import { scoped } from '../../graphql/scoped.ts';
-import { compact } from '../../graphql/inputs.ts';
+import { compact, snakeKeys } from '../../graphql/inputs.ts';
+import { zodInputType } from '../../graphql/zod-inputs.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { CITY_DESCRIPTION, REGION_DESCRIPTION } from '../scans/index.ts';
 import type { ScanPayload } from './live.ts';
@@ -162,41 +163,29 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
   }),
 });
 
-const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
-  fields: (t) => ({
-    url: t.string({
-      required: true,
-      description: 'https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS).',
-    }),
-    events: t.stringList({ required: true, description: EVENTS_HELP }),
-    codeIds: t.idList({ required: false, description: 'Only events about these codes.' }),
-    description: t.string({ required: false }),
-  }),
+// Code ids are IDs here, as everywhere in the schema; the zod side takes them as strings.
+const CreateWebhookInput = zodInputType('CreateWebhookInput', createWebhookSchema, {
+  types: { codeIds: ['ID'] },
+  descriptions: {
+    url: 'https:// (http:// only in development or with ALLOW_PRIVATE_NETWORK_TARGETS).',
+    events: EVENTS_HELP,
+    codeIds: 'Only events about these codes.',
+  },
 });
 
-const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
+const UpdateWebhookInput = zodInputType('UpdateWebhookInput', updateWebhookSchema, {
   description: 'Omitted fields stay; codeIds: null lifts the filter, description: null clears it.',
-  fields: (t) => ({
-    url: t.string({ required: false }),
-    events: t.stringList({ required: false, description: EVENTS_HELP }),
-    codeIds: t.idList({ required: false }),
-    description: t.string({ required: false }),
-    enabled: t.boolean({ required: false, description: 'true also resumes deliveries paused while disabled.' }),
-  }),
+  types: { codeIds: ['ID'] },
+  descriptions: { events: EVENTS_HELP, enabled: 'true also resumes deliveries paused while disabled.' },
+  zodDescriptions: false,
 });
 
 const DeleteWebhookPayload = builder.objectRef<{ deletedId: string }>('DeleteWebhookPayload').implement({
   fields: (t) => ({ deletedId: t.exposeID('deletedId') }),
 });
 
-/** null stays null where it means "clear"; elsewhere absent and null both mean "leave as is". */
-function toUpdateBody(input: typeof UpdateWebhookInput.$inferInput) {
-  return {
-    ...compact({ url: input.url, events: input.events, enabled: input.enabled }),
-    ...(input.codeIds !== undefined && { code_ids: input.codeIds?.map(String) ?? null }),
-    ...(input.description !== undefined && { description: input.description }),
-  };
-}
+/** Where an explicit null in updateWebhook means "clear"; elsewhere absent and null both mean "leave as is". */
+const NULL_CLEARS_ON_UPDATE = ['codeIds', 'description'];
 
 builder.queryFields((t) => ({
   webhooks: t.connection({
@@ -236,25 +225,18 @@ builder.mutationFields((t) => ({
     description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: scoped('webhooks:write', (_root, { input }, ctx) =>
-      ctx.services.webhooks.create(
-        ctx.principal,
-        parseInput(
-          createWebhookSchema,
-          compact({
-            url: input.url,
-            events: input.events,
-            code_ids: input.codeIds?.map(String),
-            description: input.description,
-          }),
-        ),
-      ),
+      ctx.services.webhooks.create(ctx.principal, parseInput(createWebhookSchema, snakeKeys(input))),
     ),
   }),
   updateWebhook: t.field({
     type: WebhookRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
     resolve: scoped('webhooks:write', (_root, { id, input }, ctx) =>
-      ctx.services.webhooks.update(ctx.principal, String(id), parseInput(updateWebhookSchema, toUpdateBody(input))),
+      ctx.services.webhooks.update(
+        ctx.principal,
+        String(id),
+        parseInput(updateWebhookSchema, snakeKeys(input, NULL_CLEARS_ON_UPDATE)),
+      ),
     ),
   }),
   deleteWebhook: t.field({
