@@ -109,9 +109,7 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
 
   let codeIds: string[] = (await db('codes').select('id').orderBy('id')).map((r: { id: string }) => r.id);
   if (values.reuse && codeIds.length > 0) {
-    // Reused data belongs to the account of the first run: move it to this run's account.
-    for (const t of ['codes', 'tags', 'scans', 'scan_rollups', 'account_scan_rollups'])
-      await db(t).update({ account_id: accountId });
+    // The key is the reused account's own: issueKey finds the account by its name.
     await services.close();
     await db.destroy();
     return { key, codeIds: await rankCodes(codeIds) };
