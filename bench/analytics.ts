@@ -349,6 +349,9 @@ async function main() {
       `(${new Date().toISOString().slice(0, 10)}; MariaDB buffer pool ${Math.round(pool.bytes / 2 ** 20)} MiB)`,
   );
   console.log('query'.padEnd(44) + 'rollups median / p95'.padEnd(24) + 'raw median / p95'.padEnd(24) + 'raw / rollups');
+  // The servers run in this process: its peak RSS while they answer bounds the service's.
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   for (const q of queries) {
     const a = await time(rollups.url, key, q);
     const fmt = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} ms`.padEnd(24);
@@ -360,6 +363,8 @@ async function main() {
     const b = await time(raw.url, key, q, RAW_RUNS);
     console.log(q.name.padEnd(44) + fmt(a) + fmt(b) + `${(b.median / a.median).toFixed(1)}x`);
   }
+  clearInterval(sampler);
+  console.log(`peak RSS of the process serving both (and of the bench itself): ${Math.round(peakRss / 2 ** 20)} MiB`);
   if (values.explain) for (const q of queries) await explain(rollups, key, q);
   await rollups.close();
   await raw.close();
