@@ -46,11 +46,15 @@ const URL_ = 'mysql://root@127.0.0.1:3306/qr_bench_analytics';
 const DAY = 86_400_000;
 const NOW = Date.now();
 
-// Deterministic pseudo-random numbers, so runs are comparable.
-let seed = 12345;
+// Deterministic pseudo-random numbers, so runs are comparable: mulberry32, whose period is 2^32.
+// (The LCG used before multiplied past 2^53 in floating point and repeated after 16,403 values,
+// so the seeded scans had at most that many distinct times, codes and visitors.)
+let state = 12345;
 const rand = () => {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
 };
 const pick = <T>(values: readonly T[]) => values[Math.floor(rand() * values.length)]!;
 
