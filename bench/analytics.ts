@@ -26,6 +26,7 @@ import { createLogger } from '../src/logger.ts';
 import type { ScanRow } from '../src/modules/scans/store.ts';
 import { createServices } from '../src/services.ts';
 import { newId } from '../src/shared/ids.ts';
+import { seededRandom } from '../test/support/random.ts';
 import { createBulkScanSeeder } from './bulk-seed.ts';
 
 const { values } = parseArgs({
@@ -46,16 +47,9 @@ const URL_ = 'mysql://root@127.0.0.1:3306/qr_bench_analytics';
 const DAY = 86_400_000;
 const NOW = Date.now();
 
-// Deterministic pseudo-random numbers, so runs are comparable: mulberry32, whose period is 2^32.
-// (The LCG used before multiplied past 2^53 in floating point and repeated after 16,403 values,
-// so the seeded scans had at most that many distinct times, codes and visitors.)
-let state = 12345;
-const rand = () => {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-};
+// Deterministic pseudo-random numbers, so runs are comparable. (Before 2026-11-27 an LCG that
+// repeated after 16,403 values: the seeded scans had at most that many distinct times and codes.)
+const rand = seededRandom(12345);
 const pick = <T>(values: readonly T[]) => values[Math.floor(rand() * values.length)]!;
 
 const COUNTRIES = [

@@ -9,6 +9,7 @@ import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { seededRandom } from '../support/random.ts';
 
 const ACCOUNT = 'acct_bulk';
 const CODES = ['qr_b1', 'qr_b2', 'qr_b3', 'qr_b4'];
@@ -16,8 +17,7 @@ const DAY_MS = 86_400_000;
 const TODAY = Date.parse('2026-03-10T00:00:00Z');
 
 function randomScans(n: number): ScanRow[] {
-  let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const next = seededRandom(7);
   const pick = <T>(values: T[]) => values[Math.floor(next() * values.length)]!;
   const rows: ScanRow[] = [];
   for (let i = 0; i < n; i++) {

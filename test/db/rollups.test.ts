@@ -21,6 +21,7 @@ import * as backfillAccountBreakdowns from '../../migrations/20261123000100_back
 import { backfillRedirects } from '../../migrations/20261126120100_add_codes_lifecycle.ts';
 import { backfillAccountDays } from '../../migrations/20261127010000_create_account_daily_rollups.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { seededRandom } from '../support/random.ts';
 
 let testDb: TestDb;
 const ACCOUNT = 'acct_rollups';
@@ -30,16 +31,8 @@ const principal = { accountId: ACCOUNT, keyId: 'key_test' } as never;
 const LONG_BROWSER = 'B'.repeat(48);
 const LONG_REFERRER = `${'x'.repeat(63)}.${'y'.repeat(63)}.${'z'.repeat(55)}.example`;
 
-// A small deterministic generator, so a failure can be reproduced.
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-}
-
 function randomScans(n: number): ScanRow[] {
-  const next = random(42);
+  const next = seededRandom(42);
   const pick = <T>(values: T[]) => values[Math.floor(next() * values.length)]!;
   const start = Date.parse('2026-02-20T00:00:00Z');
   const rows: ScanRow[] = [];
