@@ -9,6 +9,7 @@
 //   two days are stored, as the live service keeps them (older ones go with their day's salt).
 // test/db/bulk-seed.test.ts holds it to that: both paths, the same tables.
 import type { Knex } from 'knex';
+import { scanInsertChunk } from '../src/db/dialect.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import { createScanBatchWriter } from '../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../src/modules/scans/rollup-store.ts';
@@ -23,12 +24,13 @@ const DAY_MS = 86_400_000;
 export function createBulkScanSeeder(db: Knex, today: number) {
   const keepFromDay = Math.floor(today / DAY_MS) - 1;
   const store = createScansStore(db);
+  const chunk = scanInsertChunk(db);
   const write = createScanBatchWriter(
     {
       ...store,
       async claimVisitors(keys: VisitorKey[], batch: string, q) {
         const kept = keys.filter((k) => k.day >= keepFromDay).map((k) => ({ ...k, batch }));
-        for (let i = 0; i < kept.length; i += 1000) await q('scan_visitors').insert(kept.slice(i, i + 1000));
+        for (let i = 0; i < kept.length; i += chunk) await q('scan_visitors').insert(kept.slice(i, i + chunk));
         return keys;
       },
     },

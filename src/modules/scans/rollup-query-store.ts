@@ -49,10 +49,9 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
   /**
    * Scans per code of the account in the window, for the codes that still exist. The aggregate
    * runs alone, over the covering account index; the codes it found are then looked up by
-   * primary key (by the codes module: ownedCodeIds). Joining the aggregate to `codes` in SQL let MariaDB choose a
-   * "split
-   * materialized" plan on some data (one index range per code of the account): 0.5 s instead
-   * of 60 ms on a million scans, depending on statistics.
+   * primary key (by the codes module: ownedCodeIds). Joining the aggregate to `codes` in SQL let
+   * MariaDB choose a "split materialized" plan on some data (one index range per code of the
+   * account): 0.5 s instead of 60 ms on a million scans, depending on statistics.
    */
   const perExistingCode = async (
     accountId: string,
@@ -76,17 +75,15 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
   const counts = (rows: AggregateRow[]): ValueCount[] =>
     rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
-  /** The account's scans per value of a dimension, from its daily or its hourly rollup. */
-  const accountValues = (accountId: string, dimension: string, w: Window, layer: 'day' | 'hour') => {
-    const table = layer === 'day' ? 'account_daily_rollups' : 'account_scan_rollups';
-    return db(table)
-      .where({ account_id: accountId, dimension })
-      .modify(inWindow(w, table, layer))
+  /** Scans per value of a dimension in a rollup table's rows that `rowsOf` picks. */
+  const valuesIn = (table: string, column: string, w: Window, rowsOf: (b: Knex.QueryBuilder) => Knex.QueryBuilder) =>
+    db(table)
+      .modify(rowsOf)
+      .modify(inWindow(w, table, column))
       .select('value')
       .sum({ scans: 'scans' })
       .groupBy('value')
       .then(counts);
-  };
 
   return {
     async buckets(scope, w, widthMs) {
@@ -108,27 +105,25 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
     },
 
     async breakdown(scope, dimension, w, top) {
+      // Whole UTC days from a daily rollup; the partial days at the edges from the account's
+      // hourly rollup, or from raw scans for a code (or a tag's codes): at most two days of them.
       const { days, edges } = splitAtDays(w);
-      if (scope.kind === 'account') {
-        const parts = await Promise.all([
-          days ? accountValues(scope.accountId, dimension, days, 'day') : [],
-          ...edges.map((edge) => accountValues(scope.accountId, dimension, edge, 'hour')),
-        ]);
-        return rankValues(parts.flat(), top);
-      }
-      // A code's (or a tag's codes') edges come from raw scans: at most two partial days of them.
-      if (!days) return raw.breakdown(scope, dimension, w, top);
-      const parts = await Promise.all([
-        db('scan_dimension_rollups')
-          .modify(ofCodes(scope, 'scan_dimension_rollups'))
-          .where({ dimension })
-          .modify(inWindow(days, 'scan_dimension_rollups', 'day'))
-          .select('value')
-          .sum({ scans: 'scans' })
-          .groupBy('value')
-          .then(counts),
-        ...edges.map((edge) => raw.breakdown(scope, dimension, edge, ALL_VALUES)),
-      ]);
+      const [wholeDays, partialDay] =
+        scope.kind === 'account'
+          ? [
+              (d: Window) =>
+                valuesIn('account_daily_rollups', 'day', d, (b) => b.where({ account_id: scope.accountId, dimension })),
+              (e: Window) =>
+                valuesIn('account_scan_rollups', 'hour', e, (b) => b.where({ account_id: scope.accountId, dimension })),
+            ]
+          : [
+              (d: Window) =>
+                valuesIn('scan_dimension_rollups', 'day', d, (b) =>
+                  b.modify(ofCodes(scope, 'scan_dimension_rollups')).where({ dimension }),
+                ),
+              (e: Window) => raw.breakdown(scope, dimension, e, ALL_VALUES),
+            ];
+      const parts = await Promise.all([days ? wholeDays(days) : [], ...edges.map(partialDay)]);
       return rankValues(parts.flat(), top);
     },
 
