@@ -25,10 +25,17 @@ export async function createVerifiedHosts(options: {
   let again = false;
 
   async function readLoop(): Promise<void> {
-    do {
-      again = false;
-      hosts = await options.load();
-    } while (again);
+    try {
+      do {
+        again = false;
+        hosts = await options.load();
+      } while (again);
+    } finally {
+      // In the same step as the last check of `again`: a reload asked for after it starts a new
+      // read. (Cleared a microtask later, a caller could join a loop that had already finished
+      // and keep the hosts from before its change.)
+      running = null;
+    }
   }
 
   function reload(): Promise<void> {
@@ -37,7 +44,7 @@ export async function createVerifiedHosts(options: {
       again = true;
       return running;
     }
-    running = readLoop().finally(() => (running = null));
+    running = readLoop();
     return running;
   }
 
