@@ -14,7 +14,7 @@ import type { ChangedCode } from './modules/codes/index.ts';
 import { createIdempotency } from './modules/idempotency/index.ts';
 import { createIdempotencyStore } from './modules/idempotency/index.ts';
 import { createCodesService } from './modules/codes/index.ts';
-import { createCodesStore, createOwnedCodeIds } from './modules/codes/index.ts';
+import { createAccountCodeIds, createCodesStore, createOwnedCodeIds } from './modules/codes/index.ts';
 import { createDomainsService } from './modules/domains/index.ts';
 import { createDomainsStore } from './modules/domains/index.ts';
 import { systemResolveTxt, type ResolveTxt } from './modules/domains/index.ts';
@@ -48,7 +48,7 @@ import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
 import { createScanCommit, startScanWriterThread } from './scan-writer/compose.ts';
 import { createRunLock } from './shared/run-lock.ts';
-import { pingDatabase } from './db/transaction.ts';
+import { pingDatabase, type Queryable } from './db/transaction.ts';
 
 /** What the invalidation bus carries: the key of the cache entry other processes drop. */
 const TOPIC = {
@@ -98,6 +98,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   const scansStore = createScansStore(db);
   // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
   const ownedCodeIds = createOwnedCodeIds(db);
+  const existingCodesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });
   const now = options.now ?? Date.now;
   // Raw-scan retention and deleted codes' purges (scans/purge.ts): one instance at a time with Redis.
   const purgeStore = createPurgeStore(db);
@@ -300,7 +301,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     scans: { store: scansStore, recorder, targets, clientInfo, limits },
     analytics: createAnalyticsService({
       codes: codesStore,
-      rollups: createRollupSource(db, rawSource, ownedCodeIds),
+      rollups: createRollupSource(db, rawSource, existingCodesOn),
       raw: rawSource,
       rawOnly: config.analyticsSource === 'raw',
       taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
@@ -310,7 +311,11 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
         db.transaction(async (trx) => {
           const owned = createOwnedCodeIds(trx);
           const raw = createRawSource(trx, owned);
-          return read({ rollups: createRollupSource(trx, raw, owned), raw, purging: purgingOf(createPurgeStore(trx)) });
+          return read({
+            rollups: createRollupSource(trx, raw, existingCodesOn),
+            raw,
+            purging: purgingOf(createPurgeStore(trx)),
+          });
         }),
       now,
     }),

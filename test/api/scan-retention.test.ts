@@ -233,12 +233,14 @@ describe('deleting a code', () => {
     for (const answer of seen) expect(answer).toEqual(justAfter);
     expect(await rawCount({ code_id: gone.id })).toBe(0);
     expect(await rollupCount('scan_rollups', gone.id)).toBeGreaterThan(0);
+    expect(await rollupCount('code_daily_rollups', gone.id)).toBeGreaterThan(0);
     expect(await overview()).toEqual(justAfter);
 
     clock += LATE_SCANS_MS;
     const second = await app.services.scanPurge.runOnce();
     expect(second.purgedCodes).toBe(1);
     expect(await rollupCount('scan_rollups', gone.id)).toBe(0);
+    expect(await rollupCount('code_daily_rollups', gone.id)).toBe(0);
     expect(await rollupCount('scan_dimension_rollups', gone.id)).toBe(0);
     expect((await db()('code_purges').where({ code_id: gone.id }).first()).purged_at).not.toBeNull();
     expect(await overview()).toEqual(justAfter);

@@ -57,6 +57,7 @@ async function contents(db: Knex) {
       .select('is_unique', 'is_account_unique', 'outcome')
       .orderBy(['scanned_at', 'code_id', 'visitor_hash', 'id']),
     codeRollups: await db('scan_rollups').select().orderBy(['code_id', 'hour', 'is_bot']),
+    codeDays: await db('code_daily_rollups').select().orderBy(['code_id', 'day', 'is_bot']),
     dimensionRollups: await db('scan_dimension_rollups')
       .select()
       .orderBy(['code_id', 'dimension', 'day', 'is_bot', 'value']),

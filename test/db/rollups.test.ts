@@ -6,7 +6,8 @@ import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
 import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
 import { analyticsQuerySchema, overviewQuerySchema } from '../../src/modules/analytics/schemas.ts';
 import { createAnalyticsService } from '../../src/modules/analytics/service.ts';
-import { createCodesStore, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
+import { createAccountCodeIds, createCodesStore, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
+import type { Queryable } from '../../src/db/transaction.ts';
 import { createRoutingStore } from '../../src/modules/routing/store.ts';
 import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
@@ -20,7 +21,9 @@ import * as widenAccountValue from '../../migrations/20261123000000_widen_accoun
 import * as backfillAccountBreakdowns from '../../migrations/20261123000100_backfill_account_scan_breakdowns.ts';
 import { backfillRedirects } from '../../migrations/20261126120100_add_codes_lifecycle.ts';
 import { backfillAccountDays } from '../../migrations/20261127010000_create_account_daily_rollups.ts';
+import { backfillCodeDays } from '../../migrations/20261127100000_create_code_daily_rollups.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { insertCodeRows } from '../support/factories.ts';
 import { seededRandom } from '../support/random.ts';
 
 let testDb: TestDb;
@@ -69,19 +72,7 @@ beforeAll(async () => {
   const { db } = testDb;
   const now = Date.now();
   await db('accounts').insert({ id: ACCOUNT, name: 'rollups', created_at: now });
-  for (const id of CODES) {
-    await db('codes').insert({
-      id,
-      account_id: ACCOUNT,
-      type: 'url',
-      content: `https://example.com/${id}`,
-      design: '{}',
-      routing_enabled: false,
-      slug: null,
-      created_at: now,
-      updated_at: now,
-    });
-  }
+  await insertCodeRows(db, ACCOUNT, CODES);
   const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
   const rows = randomScans(3000);
   // Several batches, so rollup upserts add to rows written by earlier batches.
@@ -105,7 +96,8 @@ function services() {
   const codes = createCodesStore(db, createRoutingStore(db), createCodeTagging(createTagsStore(db), 1000));
   const ownedCodeIds = createOwnedCodeIds(db);
   const raw = createRawSource(db, ownedCodeIds);
-  const sources = { codes, rollups: createRollupSource(db, raw, ownedCodeIds), raw };
+  const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });
+  const sources = { codes, rollups: createRollupSource(db, raw, codesOn), raw };
   return {
     rollups: createAnalyticsService({ ...sources, rawOnly: false }),
     raw: createAnalyticsService({ ...sources, rawOnly: true }),
@@ -156,14 +148,18 @@ describe('rollups and raw scans agree', () => {
     expect(fromRollups).toEqual(await raw.overview(principal, parseInput(overviewQuerySchema, query)));
   });
 
-  it('code totals for DataLoader', async () => {
+  it.each([
+    { from: '2026-02-25T00:00:00Z', to: '2026-03-05T00:00:00Z', includeBots: false },
+    { from: '2026-02-25T05:00:00Z', to: '2026-03-05T19:00:00Z', includeBots: true },
+    { from: '2026-02-25T05:17:31.250Z', to: '2026-03-05T19:42:00Z', includeBots: false },
+    { from: '2026-02-27T10:05:00Z', to: '2026-02-27T10:55:00Z', includeBots: true },
+    { from: null, to: '2026-03-01T12:30:00Z', includeBots: false },
+  ])('code totals for DataLoader: %o', async (q) => {
     const { rollups, raw } = services();
-    const window = {
-      from: Date.parse('2026-02-25T00:00:00Z'),
-      to: Date.parse('2026-03-05T00:00:00Z'),
-      includeBots: false,
-    };
+    const at = (t: string | null) => (t === null ? null : Date.parse(t));
+    const window = { from: at(q.from), to: at(q.to), includeBots: q.includeBots };
     const totals = await rollups.totalsByCode(principal, [...CODES, 'qr_none'], window);
+    expect(totals.some((t) => t.scans > 0)).toBe(true);
     expect(totals[3]).toEqual({ scans: 0, unique: 0 });
     expect(totals).toEqual(await raw.totalsByCode(principal, [...CODES, 'qr_none'], window));
   });
@@ -184,20 +180,30 @@ describe('rollups and raw scans agree', () => {
     );
   });
 
-  it('the daily account rollups migration builds from the hourly rows what the writer keeps', async () => {
+  it.each([
+    {
+      table: 'account_daily_rollups',
+      key: ['account_id', 'dimension', 'day', 'is_bot', 'value'],
+      backfill: backfillAccountDays,
+    },
+    { table: 'code_daily_rollups', key: ['code_id', 'day', 'is_bot'], backfill: backfillCodeDays },
+  ])('the $table migration builds from the hourly rows what the writer keeps', async ({ table, key, backfill }) => {
     const { db } = testDb;
     const rows = async () =>
-      (
-        await db('account_daily_rollups').select('*').orderBy(['account_id', 'dimension', 'day', 'is_bot', 'value'])
-      ).map((r) => ({ ...r, day: Number(r.day), is_bot: Number(r.is_bot) }));
+      (await db(table).select('*').orderBy(key)).map((r) => ({ ...r, day: Number(r.day), is_bot: Number(r.is_bot) }));
     const written = await rows();
-    expect(new Set(written.map((r) => r.dimension))).toEqual(
+    expect(written.length).toBeGreaterThan(1);
+    expect(written.every((r) => r.day % 86_400_000 === 0)).toBe(true);
+    await db(table).delete();
+    await backfill(db);
+    expect(await rows()).toEqual(written);
+  });
+
+  it('the daily account rollups hold every dimension of the overview', async () => {
+    const dimensions = await testDb.db('account_daily_rollups').distinct('dimension').pluck('dimension');
+    expect(new Set(dimensions)).toEqual(
       new Set(['total', 'country', 'region', 'city', 'device', 'os', 'browser', 'referrer']),
     );
-    expect(written.every((r) => r.day % 86_400_000 === 0)).toBe(true);
-    await db('account_daily_rollups').delete();
-    await backfillAccountDays(db);
-    expect(await rows()).toEqual(written);
   });
 
   it('the account breakdowns migrations roll back and rebuild what the writer wrote', async () => {

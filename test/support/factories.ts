@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { TestApp } from './app.ts';
 
 let counter = 0;
@@ -25,4 +26,24 @@ export async function countCodes(app: TestApp, key: string): Promise<number> {
     cursor = res.body.next_cursor;
   } while (cursor);
   return total;
+}
+
+/** Inserts bare URL code rows straight into the database, for tests below the HTTP layer. */
+export async function insertCodeRows(db: Knex, accountId: string, ids: readonly string[]): Promise<void> {
+  const now = Date.now();
+  for (let i = 0; i < ids.length; i += 100) {
+    await db('codes').insert(
+      ids.slice(i, i + 100).map((id) => ({
+        id,
+        account_id: accountId,
+        type: 'url',
+        content: `https://example.com/${id}`,
+        design: '{}',
+        routing_enabled: false,
+        slug: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+  }
 }

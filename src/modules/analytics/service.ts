@@ -306,17 +306,25 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     },
 
     /**
-     * Totals of several of the caller's codes over one window, in one query (DataLoader's batch
-     * function). Codes of other accounts count nothing: the query is scoped by account.
+     * Totals of several of the caller's codes over one window, in one query per source (DataLoader's
+     * batch function). The rollups answer any window: its whole hours from them, the minutes at
+     * its edges from raw scans. Codes of other accounts count nothing: the queries are scoped by
+     * account.
      */
     async totalsByCode(principal: Principal, codeIds: readonly string[], window: Window): Promise<CodeTotals[]> {
-      const onHours = (t: number | null) => t === null || t % HOUR_MS === 0;
-      const source = !rawOnly && onHours(window.from) && onHours(window.to) ? rollups : raw;
       const since = rawAvailableSince();
-      if (source === raw && since !== null && (window.from === null || window.from < since)) {
+      // Where the raw scans it reads start: the window's (raw only), or its minutes off whole hours.
+      const offHour = (t: number | null) => t !== null && t % HOUR_MS !== 0;
+      const rawStarts = rawOnly
+        ? [window.from]
+        : [
+            ...(offHour(window.from) ? [window.from] : []),
+            ...(offHour(window.to) ? [window.to! - (window.to! % HOUR_MS)] : []),
+          ];
+      if (since !== null && rawStarts.some((start) => start === null || start < since)) {
         throw beforeRawScans(since, 'a window not on whole UTC hours needs them', 'give from and to on whole hours');
       }
-      const totals = await source.totalsByCode(principal.accountId, codeIds, window);
+      const totals = await (rawOnly ? raw : rollups).totalsByCode(principal.accountId, codeIds, window);
       return codeIds.map((id) => totals.get(id) ?? { scans: 0, unique: 0 });
     },
   };

@@ -4,14 +4,22 @@
 import type { Queryable } from '../../db/transaction.ts';
 import { flagFirstVisits } from './first-visits.ts';
 import type { RollupStore } from './rollup-store.ts';
-import { accountDailyRollupRows, accountRollupRows, codeRollupRows, dimensionRollupRows } from './rollups.ts';
+import {
+  accountDailyRollupRows,
+  accountRollupRows,
+  codeDailyRollupRows,
+  codeRollupRows,
+  dimensionRollupRows,
+} from './rollups.ts';
 import type { ScanRow, ScansStore } from './store.ts';
 
 export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
   return async function writeScanBatch(rows: ScanRow[], trx: Queryable): Promise<void> {
     await flagFirstVisits(rows, store, trx);
     await store.insertMany(rows, trx);
-    await rollups.addCodeRollups(codeRollupRows(rows), trx);
+    const codeHours = codeRollupRows(rows);
+    await rollups.addCodeRollups(codeHours, trx);
+    await rollups.addCodeDailyRollups(codeDailyRollupRows(codeHours), trx);
     await rollups.addDimensionRollups(dimensionRollupRows(rows), trx);
     const accountHours = accountRollupRows(rows);
     await rollups.addAccountRollups(accountHours, trx);

@@ -142,22 +142,27 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /**
-     * Deletes a slice of the code's hourly, then daily rollups, by ranges of their primary
-     * keys (which start with code_id). Returns how many rows went; 0 when none are left.
+     * Deletes a slice of the code's hourly, then daily, then dimension rollups, by ranges of their
+     * primary keys (which start with code_id). Returns how many rows went; 0 when none are left.
      */
     async purgeRollupBatch(codeId: string, limit: number): Promise<number> {
-      const hours: Array<number | string> = await db('scan_rollups')
-        .where('code_id', codeId)
-        .orderBy('hour')
-        .limit(limit)
-        .pluck('hour');
-      if (hours.length > 0)
-        return retryOnWriteConflict(() =>
-          db('scan_rollups')
-            .where('code_id', codeId)
-            .where('hour', '<=', hours[hours.length - 1]!)
-            .delete(),
-        );
+      for (const [table, time] of [
+        ['scan_rollups', 'hour'],
+        ['code_daily_rollups', 'day'],
+      ] as const) {
+        const times: Array<number | string> = await db(table)
+          .where('code_id', codeId)
+          .orderBy(time)
+          .limit(limit)
+          .pluck(time);
+        if (times.length > 0)
+          return retryOnWriteConflict(() =>
+            db(table)
+              .where('code_id', codeId)
+              .where(time, '<=', times[times.length - 1]!)
+              .delete(),
+          );
+      }
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)

@@ -1,9 +1,11 @@
-// Analytics from the rollups (see migrations/…_create_scan_rollups.ts and
-// …_create_account_daily_rollups.ts). Exact for windows on whole UTC hours, which the service
-// checks before asking. Breakdowns read daily rollups for the whole UTC days of the window, and
-// for the partial days at its edges the account's hourly rollups or a code's raw scans.
+// Analytics from the rollups (see migrations/…_create_scan_rollups.ts, …_create_account_daily_rollups.ts
+// and …_create_code_daily_rollups.ts). Exact for windows on whole UTC hours, which the service
+// checks before asking. Breakdowns and code rankings read daily rollups for the whole UTC days of
+// the window, and for the partial days at its edges the hourly rollups or a code's raw scans.
 import type { Knex } from 'knex';
-import type { OwnedCodeIds } from '../codes/index.ts';
+import { inTransaction, type Queryable } from '../../db/transaction.ts';
+import type { AccountCodeIds, OwnedCodeIds } from '../codes/index.ts';
+import { topCodesByThreshold } from './code-ranking.ts';
 import {
   ALL_VALUES,
   rankCodes,
@@ -21,23 +23,42 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /**
- * A window split into its whole UTC days (null when it holds none) and the partial days at its
- * edges, which daily rollups cannot answer.
+ * A window split into its whole slices of `width` (whole UTC days or hours; null when it holds
+ * none) and the partial slices at its edges, which rollups of that width cannot answer.
  */
-function splitAtDays(w: Window): { days: Window | null; edges: Window[] } {
-  const firstDay = w.from === null ? null : Math.ceil(w.from / DAY_MS) * DAY_MS;
-  const endDay = w.to === null ? null : Math.floor(w.to / DAY_MS) * DAY_MS;
-  if (firstDay !== null && endDay !== null && firstDay >= endDay) return { days: null, edges: [w] };
+function splitAt(w: Window, width: number): { whole: Window | null; edges: Window[] } {
+  const first = w.from === null ? null : Math.ceil(w.from / width) * width;
+  const end = w.to === null ? null : Math.floor(w.to / width) * width;
+  if (first !== null && end !== null && first >= end) return { whole: null, edges: [w] };
   const edges: Window[] = [];
-  if (firstDay !== null && w.from! < firstDay) edges.push({ ...w, to: firstDay });
-  if (endDay !== null && endDay < w.to!) edges.push({ ...w, from: endDay });
-  return { days: { ...w, from: firstDay, to: endDay }, edges };
+  if (first !== null && w.from! < first) edges.push({ ...w, to: first });
+  if (end !== null && end < w.to!) edges.push({ ...w, from: end });
+  return { whole: { ...w, from: first, to: end }, edges };
 }
+
+const splitAtDays = (w: Window) => {
+  const { whole, edges } = splitAt(w, DAY_MS);
+  return { days: whole, edges };
+};
 
 /** Rollups store an absent value as '' (so keys collide on MySQL); the API says null. */
 const valueOf = (stored: string) => (stored === '' ? null : stored);
 
-export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds: OwnedCodeIds): AnalyticsSource {
+/** What the rollup source asks of the codes module: which codes exist (deleted ones do not). */
+export interface ExistingCodes {
+  owned: OwnedCodeIds;
+  ofAccount: AccountCodeIds;
+}
+
+/**
+ * `codesOn` answers on a given connection or transaction: a ranking reads codes inside its own
+ * read transaction (on SQLite's one connection, a read outside it would wait for it forever).
+ */
+export function createRollupSource(
+  db: Knex,
+  raw: AnalyticsSource,
+  codesOn: (q: Queryable) => ExistingCodes,
+): AnalyticsSource {
   const inWindow =
     (w: { from: number | null; to: number | null; includeBots: boolean }, table: string, column: string) =>
     (b: Knex.QueryBuilder) => {
@@ -47,25 +68,88 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
     };
 
   /**
-   * Scans per code of the account in the window, for the codes that still exist. The aggregate
-   * runs alone, over the covering account index; the codes it found are then looked up by
-   * primary key (by the codes module: ownedCodeIds). Joining the aggregate to `codes` in SQL let
-   * MariaDB choose a "split materialized" plan on some data (one index range per code of the
-   * account): 0.5 s instead of 60 ms on a million scans, depending on statistics.
+   * Scans per code of the account in the window, from a rollup table (`time` names its time
+   * column), of the codes of `only` when given; deleted codes included. The aggregate runs alone,
+   * over the table's account index: joining it to `codes` in SQL let MariaDB choose a "split
+   * materialized" plan on some data (one index range per code of the account), 0.5 s instead of
+   * 60 ms on a million scans, depending on statistics.
    */
-  const perExistingCode = async (
+  const scansPerCode = async (
+    q: Queryable,
     accountId: string,
+    table: 'scan_rollups' | 'code_daily_rollups',
+    time: 'hour' | 'day',
     w: Window,
     only?: () => Knex.QueryBuilder,
-  ): Promise<AggregateRow[]> => {
-    const perCode: AggregateRow[] = await db('scan_rollups')
-      .where('scan_rollups.account_id', accountId)
-      .modify(inWindow(w, 'scan_rollups', 'hour'))
-      .modify((b) => (only ? b.whereIn('scan_rollups.code_id', only()) : b))
+  ): Promise<Map<string, number>> => {
+    const rows: AggregateRow[] = await q(table)
+      .where(`${table}.account_id`, accountId)
+      .modify(inWindow(w, table, time))
+      .modify((b) => (only ? b.whereIn(`${table}.code_id`, only()) : b))
       .select({ codeId: 'code_id' })
       .sum({ scans: 'scans' })
       .groupBy('code_id');
-    return ofExistingCodes(accountId, perCode, ownedCodeIds);
+    return new Map(rows.map((r) => [String(r.codeId), Number(r.scans)]));
+  };
+
+  /** Adds per-code counts of `b` into `a`. */
+  const addInto = (a: Map<string, number>, b: Map<string, number>) => {
+    for (const [codeId, scans] of b) a.set(codeId, (a.get(codeId) ?? 0) + scans);
+    return a;
+  };
+
+  /**
+   * How many existing codes of the account have scans in the window's whole days (one probe of
+   * the daily rollups' primary key per code of the account) or in its edge hours.
+   */
+  const countActive = async (
+    q: Queryable,
+    accountId: string,
+    days: { from: number; to: number } | null,
+    edges: Map<string, number>,
+    includeBots: boolean,
+  ): Promise<number> => {
+    const inDays = (b: Knex.QueryBuilder) =>
+      b
+        .where('r.day', '>=', days!.from)
+        .where('r.day', '<', days!.to)
+        .modify((r) => (includeBots ? r : r.where('r.is_bot', 0)));
+    const codes = codesOn(q);
+    let active = 0;
+    if (days) {
+      const row = await q
+        .from(codes.ofAccount(accountId).as('c'))
+        .whereExists(q('code_daily_rollups as r').select(q.raw('1')).whereRaw('r.code_id = c.id').modify(inDays))
+        .count({ n: '*' })
+        .first();
+      active = Number(row?.n ?? 0);
+    }
+    const edgeCodes = [...(await codes.owned(accountId, [...edges.keys()]))];
+    for (let i = 0; i < edgeCodes.length && days; i += 1000) {
+      const counted: string[] = await q('code_daily_rollups as r')
+        .whereIn('r.code_id', edgeCodes.slice(i, i + 1000))
+        .modify(inDays)
+        .distinct('r.code_id')
+        .pluck('r.code_id');
+      for (const id of counted) edges.delete(id);
+    }
+    return active + edgeCodes.filter((id) => !days || edges.has(id)).length;
+  };
+
+  /**
+   * The window's whole days narrowed to the days the account has daily rows in (an open end
+   * stops there too), or null when none of them is: fewer days to rank over.
+   */
+  const daysWithScans = async (q: Queryable, accountId: string, days: Window) => {
+    const span = await q('code_daily_rollups')
+      .where('account_id', accountId)
+      .min({ first: 'day' })
+      .max({ last: 'day' })
+      .first();
+    if (span?.first === null || span?.first === undefined) return null;
+    const from = Math.max(days.from ?? -Infinity, Number(span.first));
+    const to = Math.min(days.to ?? Infinity, Number(span.last) + DAY_MS);
+    return from < to ? { from, to } : null;
   };
 
   /** Rows of one code, or of the codes of a `codes` scope (a subquery of their ids). */
@@ -128,20 +212,64 @@ export function createRollupSource(db: Knex, raw: AnalyticsSource, ownedCodeIds:
     },
 
     async codeRanking(accountId, w, top, only) {
-      return rankCodes(await perExistingCode(accountId, w, only), top);
+      const { days, edges } = splitAtDays(w);
+      // Several statements, one snapshot: scans committed meanwhile are in all of them or none.
+      return inTransaction(db, async (q) => {
+        const codes = codesOn(q);
+        const edgeScans = new Map<string, number>();
+        for (const edge of edges)
+          addInto(edgeScans, await scansPerCode(q, accountId, 'scan_rollups', 'hour', edge, only));
+        const whole = days && (await daysWithScans(q, accountId, days));
+        const everyCode = async () => {
+          const perCode = whole
+            ? addInto(
+                await scansPerCode(q, accountId, 'code_daily_rollups', 'day', { ...w, ...whole }, only),
+                edgeScans,
+              )
+            : edgeScans;
+          const rows = [...perCode].map(([codeId, scans]) => ({ codeId, scans }));
+          return rankCodes(await ofExistingCodes(accountId, rows, codes.owned), top);
+        };
+        // A tag's codes are few: summing each is cheap. The account's may be a hundred thousand.
+        if (only || !whole) return everyCode();
+        const range = { accountId, firstDay: whole.from, endDay: whole.to, includeBots: w.includeBots };
+        const ranked = await topCodesByThreshold(q, codes.owned, { ...range, edges: edgeScans }, top);
+        if (!ranked) return everyCode();
+        return { active: await countActive(q, accountId, whole, new Map(edgeScans), w.includeBots), top: ranked };
+      });
     },
 
     async totalsByCode(accountId, codeIds, w) {
-      const rows = await db('scan_rollups')
-        .where('scan_rollups.account_id', accountId)
-        .whereIn('scan_rollups.code_id', [...codeIds])
-        .modify(inWindow(w, 'scan_rollups', 'hour'))
-        .select({ codeId: 'code_id' })
-        .sum({ scans: 'scans', unique: 'unique_scans' })
-        .groupBy('code_id');
-      return new Map<string, CodeTotals>(
-        rows.map((r: AggregateRow) => [r.codeId, { scans: Number(r.scans), unique: Number(r.unique) }]),
-      );
+      // Whole UTC days from the daily rollups, whole hours around them from the hourly ones,
+      // and what is left at the edges (minutes of an hour) from raw scans.
+      const { whole: hours, edges: partialHours } = splitAt(w, HOUR_MS);
+      const { days, edges: partialDays } = hours ? splitAtDays(hours) : { days: null, edges: [] };
+      const ids = [...codeIds];
+      const totalsIn = (table: 'scan_rollups' | 'code_daily_rollups', time: 'hour' | 'day') => async (part: Window) => {
+        const rows = await db(table)
+          .where(`${table}.account_id`, accountId)
+          .whereIn(`${table}.code_id`, ids)
+          .modify(inWindow(part, table, time))
+          .select({ codeId: 'code_id' })
+          .sum({ scans: 'scans', unique: 'unique_scans' })
+          .groupBy('code_id');
+        return new Map<string, CodeTotals>(
+          rows.map((r: AggregateRow) => [r.codeId, { scans: Number(r.scans), unique: Number(r.unique) }]),
+        );
+      };
+      const parts = await Promise.all([
+        ...(days ? [totalsIn('code_daily_rollups', 'day')(days)] : []),
+        ...partialDays.map(totalsIn('scan_rollups', 'hour')),
+        ...partialHours.map((part) => raw.totalsByCode(accountId, codeIds, part)),
+      ]);
+      const totals = new Map<string, CodeTotals>();
+      for (const part of parts) {
+        for (const [codeId, t] of part) {
+          const sum = totals.get(codeId) ?? { scans: 0, unique: 0 };
+          totals.set(codeId, { scans: sum.scans + t.scans, unique: sum.unique + t.unique });
+        }
+      }
+      return totals;
     },
   };
 }

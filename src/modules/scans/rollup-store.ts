@@ -3,7 +3,13 @@ import type { Knex } from 'knex';
 import { addOnConflict, scanInsertChunk } from '../../db/dialect.ts';
 import { inKeyOrder } from '../../db/key-order.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import type { AccountDailyRollupRow, AccountRollupRow, CodeRollupRow, DimensionRollupRow } from './rollups.ts';
+import type {
+  AccountDailyRollupRow,
+  AccountRollupRow,
+  CodeDailyRollupRow,
+  CodeRollupRow,
+  DimensionRollupRow,
+} from './rollups.ts';
 
 export function createRollupStore(db: Knex) {
   const addScansAndUniques = addOnConflict(db, ['scans', 'unique_scans']);
@@ -32,6 +38,10 @@ export function createRollupStore(db: Knex) {
   return {
     async addCodeRollups(rows: CodeRollupRow[], q: Queryable): Promise<void> {
       await upsert(q, 'scan_rollups', ['code_id', 'hour', 'is_bot'], rows, addCodeCounts);
+    },
+
+    async addCodeDailyRollups(rows: CodeDailyRollupRow[], q: Queryable): Promise<void> {
+      await upsert(q, 'code_daily_rollups', ['code_id', 'day', 'is_bot'], rows, addScansAndUniques);
     },
 
     /** Each code's non-bot scans that went to its destination (what max_scans counts), among `ids`. */

@@ -39,6 +39,9 @@ export interface AccountRollupRow {
 /** The account rollup summed by UTC day (account_daily_rollups), for long ranges. */
 export type AccountDailyRollupRow = Omit<AccountRollupRow, 'hour'> & { day: number };
 
+/** The code rollup summed by UTC day (code_daily_rollups), for rankings over long ranges. */
+export type CodeDailyRollupRow = Omit<CodeRollupRow, 'hour' | 'redirects'> & { day: number };
+
 /**
  * The stored column behind each breakdown dimension of a scan. Region and city are sparse: a scan
  * without them (no GEOIP_CITY_DB, or an address the database does not place) adds no rollup row
@@ -182,17 +185,33 @@ export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
   );
 }
 
-/** Hourly account rollup rows summed by UTC day: what a batch adds to the daily rollup. */
-export function accountDailyRollupRows(hourly: AccountRollupRow[]): AccountDailyRollupRow[] {
-  const days = new Map<string, AccountDailyRollupRow>();
-  for (const { hour, ...row } of hourly) {
+/** Sums hourly rollup rows by UTC day; `keyOf` names what else tells a daily row apart. */
+function summedByDay<R extends { hour: number; scans: number; unique_scans: number }>(
+  hourly: R[],
+  keyOf: (row: R) => string,
+): Array<Omit<R, 'hour'> & { day: number }> {
+  const days = new Map<string, Omit<R, 'hour'> & { day: number }>();
+  for (const { hour, ...rest } of hourly) {
     const day = startOf(hour, DAY_MS);
-    const key = `${row.account_id}|${row.dimension}|${day}|${row.is_bot}|${row.value}`;
+    const key = `${keyOf({ hour, ...rest } as R)}|${day}`;
     const sum = days.get(key);
     if (sum) {
-      sum.scans += row.scans;
-      sum.unique_scans += row.unique_scans;
-    } else days.set(key, { ...row, day });
+      sum.scans += rest.scans;
+      sum.unique_scans += rest.unique_scans;
+    } else days.set(key, { ...rest, day });
   }
   return [...days.values()];
+}
+
+/** Hourly account rollup rows summed by UTC day: what a batch adds to the daily rollup. */
+export function accountDailyRollupRows(hourly: AccountRollupRow[]): AccountDailyRollupRow[] {
+  return summedByDay(hourly, (r) => `${r.account_id}|${r.dimension}|${r.is_bot}|${r.value}`);
+}
+
+/** Hourly code rollup rows summed by UTC day (code_daily_rollups, which has no `redirects`). */
+export function codeDailyRollupRows(hourly: CodeRollupRow[]): CodeDailyRollupRow[] {
+  return summedByDay(
+    hourly.map(({ redirects: _, ...row }) => row),
+    (r) => `${r.code_id}|${r.is_bot}`,
+  );
 }
