@@ -38,6 +38,7 @@ import * as createCodePurges from './20261126220000_create_code_purges.ts';
 import * as addScansRegionCity from './20261126230000_add_scans_region_city.ts';
 import * as createAccountDailyRollups from './20261127010000_create_account_daily_rollups.ts';
 import * as createCodeDailyRollups from './20261127100000_create_code_daily_rollups.ts';
+import * as createCodeLastScans from './20261127110000_create_code_last_scans.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -77,4 +78,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261126230000_add_scans_region_city': addScansRegionCity,
   '20261127010000_create_account_daily_rollups': createAccountDailyRollups,
   '20261127100000_create_code_daily_rollups': createCodeDailyRollups,
+  '20261127110000_create_code_last_scans': createCodeLastScans,
 };

@@ -71,14 +71,25 @@ export function scanInsertChunk(db: Knex): number {
   return isSqlite(db) ? 200 : 1000;
 }
 
+/** The would-be-inserted row's column in an upsert's merge: MySQL's VALUES(col), SQLite's `excluded.col`. */
+const incomingOf = (db: Knex) =>
+  isSqlite(db) ? (c: string) => db.raw('excluded.??', [c]) : (c: string) => db.raw('VALUES(??)', [c]);
+
 /**
  * The `merge` of an upsert that adds the inserted counts to the existing row's, for counters:
- * `insert(rows).onConflict(key).merge(addOnConflict(db, ['scans']))`. MySQL names the
- * would-be-inserted row VALUES(col), SQLite `excluded.col`.
+ * `insert(rows).onConflict(key).merge(addOnConflict(db, ['scans']))`.
  */
 export function addOnConflict(db: Knex, columns: string[]): Record<string, Knex.Raw> {
-  const incoming = isSqlite(db) ? (c: string) => db.raw('excluded.??', [c]) : (c: string) => db.raw('VALUES(??)', [c]);
+  const incoming = incomingOf(db);
   return Object.fromEntries(columns.map((c) => [c, db.raw('?? + ?', [c, incoming(c)])]));
+}
+
+/** The `merge` of an upsert that keeps the larger of the existing and the inserted value. */
+export function greatestOnConflict(db: Knex, columns: string[]): Record<string, Knex.Raw> {
+  const incoming = incomingOf(db);
+  // SQLite's two-argument max() is a scalar function, as GREATEST is elsewhere.
+  const greatest = isSqlite(db) ? 'max(??, ?)' : 'GREATEST(??, ?)';
+  return Object.fromEntries(columns.map((c) => [c, db.raw(greatest, [c, incoming(c)])]));
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBulkScanSeeder } from '../../bench/bulk-seed.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
+import { createLastScanMemo } from '../../src/modules/scans/last-scans.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
@@ -58,6 +59,7 @@ async function contents(db: Knex) {
       .orderBy(['scanned_at', 'code_id', 'visitor_hash', 'id']),
     codeRollups: await db('scan_rollups').select().orderBy(['code_id', 'hour', 'is_bot']),
     codeDays: await db('code_daily_rollups').select().orderBy(['code_id', 'day', 'is_bot']),
+    lastScans: await db('code_last_scans').select().orderBy('code_id'),
     dimensionRollups: await db('scan_dimension_rollups')
       .select()
       .orderBy(['code_id', 'dimension', 'day', 'is_bot', 'value']),
@@ -89,8 +91,10 @@ it('writes what the batch writer writes, a day at a time', async () => {
   const write = createScanBatchWriter(createScansStore(live.db), createRollupStore(live.db));
   const copy = () => rows.map((r) => ({ ...r }));
   const liveRows = copy();
+  // As the live writer does, it leaves out last-scan rows it already stored; the bulk path does not.
+  const lastScans = createLastScanMemo();
   for (let i = 0; i < liveRows.length; i += 300) {
-    await inTransaction(live.db, (trx) => write(liveRows.slice(i, i + 300), trx));
+    lastScans.remember(await inTransaction(live.db, (trx) => write(liveRows.slice(i, i + 300), trx, lastScans)));
   }
 
   const seedDay = createBulkScanSeeder(bulk.db, TODAY);

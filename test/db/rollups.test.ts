@@ -22,6 +22,7 @@ import * as backfillAccountBreakdowns from '../../migrations/20261123000100_back
 import { backfillRedirects } from '../../migrations/20261126120100_add_codes_lifecycle.ts';
 import { backfillAccountDays } from '../../migrations/20261127010000_create_account_daily_rollups.ts';
 import { backfillCodeDays } from '../../migrations/20261127100000_create_code_daily_rollups.ts';
+import { backfillLastScans } from '../../migrations/20261127110000_create_code_last_scans.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCodeRows } from '../support/factories.ts';
 import { seededRandom } from '../support/random.ts';
@@ -184,16 +185,22 @@ describe('rollups and raw scans agree', () => {
     {
       table: 'account_daily_rollups',
       key: ['account_id', 'dimension', 'day', 'is_bot', 'value'],
+      day: 'day',
       backfill: backfillAccountDays,
     },
-    { table: 'code_daily_rollups', key: ['code_id', 'day', 'is_bot'], backfill: backfillCodeDays },
-  ])('the $table migration builds from the hourly rows what the writer keeps', async ({ table, key, backfill }) => {
+    { table: 'code_daily_rollups', key: ['code_id', 'day', 'is_bot'], day: 'day', backfill: backfillCodeDays },
+    { table: 'code_last_scans', key: ['code_id'], day: 'last_day', backfill: backfillLastScans },
+  ])('the $table migration builds from the rollups what the writer keeps', async ({ table, key, day, backfill }) => {
     const { db } = testDb;
-    const rows = async () =>
-      (await db(table).select('*').orderBy(key)).map((r) => ({ ...r, day: Number(r.day), is_bot: Number(r.is_bot) }));
+    // Numbers as numbers, whichever way the driver returns BIGINT and BOOLEAN columns.
+    const asNumbers = (row: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' || /^-?\d+$/.test(String(v)) ? Number(v) : v]),
+      );
+    const rows = async () => (await db(table).select('*').orderBy(key)).map(asNumbers);
     const written = await rows();
     expect(written.length).toBeGreaterThan(1);
-    expect(written.every((r) => r.day % 86_400_000 === 0)).toBe(true);
+    expect(written.every((r) => (r[day] as number) % 86_400_000 === 0)).toBe(true);
     await db(table).delete();
     await backfill(db);
     expect(await rows()).toEqual(written);

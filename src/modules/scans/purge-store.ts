@@ -142,8 +142,9 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /**
-     * Deletes a slice of the code's hourly, then daily, then dimension rollups, by ranges of their
-     * primary keys (which start with code_id). Returns how many rows went; 0 when none are left.
+     * Deletes a slice of the code's hourly, then daily rollups, then its last-scan row, then a
+     * slice of its dimension rollups, by ranges of their primary keys (which start with code_id).
+     * Returns how many rows went; 0 when none are left.
      */
     async purgeRollupBatch(codeId: string, limit: number): Promise<number> {
       for (const [table, time] of [
@@ -163,6 +164,8 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
               .delete(),
           );
       }
+      const lastScan = await retryOnWriteConflict(() => db('code_last_scans').where('code_id', codeId).delete());
+      if (lastScan > 0) return lastScan;
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)

@@ -99,41 +99,59 @@ export function createRollupSource(
   };
 
   /**
-   * How many existing codes of the account have scans in the window's whole days (one probe of
-   * the daily rollups' primary key per code of the account) or in its edge hours.
+   * How many existing codes of the account have scans in the window: in its whole days
+   * (`days`) or in its edge hours (`edges`, each code's scans there).
    */
   const countActive = async (
     q: Queryable,
     accountId: string,
-    days: { from: number; to: number } | null,
-    edges: Map<string, number>,
-    includeBots: boolean,
+    w: Window,
+    days: { from: number; to: number },
+    edges: ReadonlyMap<string, number>,
   ): Promise<number> => {
-    const inDays = (b: Knex.QueryBuilder) =>
-      b
-        .where('r.day', '>=', days!.from)
-        .where('r.day', '<', days!.to)
-        .modify((r) => (includeBots ? r : r.where('r.is_bot', 0)));
     const codes = codesOn(q);
-    let active = 0;
-    if (days) {
-      const row = await q
-        .from(codes.ofAccount(accountId).as('c'))
-        .whereExists(q('code_daily_rollups as r').select(q.raw('1')).whereRaw('r.code_id = c.id').modify(inDays))
+    const edgeCodes = [...(await codes.owned(accountId, [...edges.keys()]))];
+    // Whether a code's scans in the whole days are known to count it already.
+    let countedInDays: (ids: string[]) => Knex.QueryBuilder;
+    let inDays: number;
+    const reachesPresent =
+      w.to === null ||
+      (await q('scan_rollups').where('account_id', accountId).where('hour', '>=', w.to).first('hour')) === undefined;
+    if (reachesPresent) {
+      // No scan after the window: a code is active in its whole days if its last scan is in them.
+      // Deleted codes are left out by their purge records (kept once the purge is done).
+      const last = w.includeBots ? 'last_day' : 'last_human_day';
+      const row = await q('code_last_scans')
+        .where('account_id', accountId)
+        .where(last, '>=', days.from)
+        .whereNotIn('code_id', q('code_purges').select('code_id').where('account_id', accountId))
         .count({ n: '*' })
         .first();
-      active = Number(row?.n ?? 0);
+      inDays = Number(row?.n ?? 0);
+      countedInDays = (ids) =>
+        q('code_last_scans').whereIn('code_id', ids).where(last, '>=', days.from).select('code_id');
+    } else {
+      // A range in the past: one probe of the daily rollups' primary key per code of the account.
+      const scannedInDays = (b: Knex.QueryBuilder) =>
+        b
+          .where('r.day', '>=', days.from)
+          .where('r.day', '<', days.to)
+          .modify((r) => (w.includeBots ? r : r.where('r.is_bot', 0)));
+      const row = await q
+        .from(codes.ofAccount(accountId).as('c'))
+        .whereExists(q('code_daily_rollups as r').select(q.raw('1')).whereRaw('r.code_id = c.id').modify(scannedInDays))
+        .count({ n: '*' })
+        .first();
+      inDays = Number(row?.n ?? 0);
+      countedInDays = (ids) =>
+        q('code_daily_rollups as r').whereIn('r.code_id', ids).modify(scannedInDays).distinct('r.code_id');
     }
-    const edgeCodes = [...(await codes.owned(accountId, [...edges.keys()]))];
-    for (let i = 0; i < edgeCodes.length && days; i += 1000) {
-      const counted: string[] = await q('code_daily_rollups as r')
-        .whereIn('r.code_id', edgeCodes.slice(i, i + 1000))
-        .modify(inDays)
-        .distinct('r.code_id')
-        .pluck('r.code_id');
-      for (const id of counted) edges.delete(id);
+    const onlyAtEdges = new Set(edgeCodes);
+    for (let i = 0; i < edgeCodes.length; i += 1000) {
+      const counted: string[] = await countedInDays(edgeCodes.slice(i, i + 1000)).pluck('code_id');
+      for (const id of counted) onlyAtEdges.delete(id);
     }
-    return active + edgeCodes.filter((id) => !days || edges.has(id)).length;
+    return inDays + onlyAtEdges.size;
   };
 
   /**
@@ -235,7 +253,7 @@ export function createRollupSource(
         const range = { accountId, firstDay: whole.from, endDay: whole.to, includeBots: w.includeBots };
         const ranked = await topCodesByThreshold(q, codes.owned, { ...range, edges: edgeScans }, top);
         if (!ranked) return everyCode();
-        return { active: await countActive(q, accountId, whole, new Map(edgeScans), w.includeBots), top: ranked };
+        return { active: await countActive(q, accountId, w, whole, edgeScans), top: ranked };
       });
     },
 

@@ -1,8 +1,9 @@
 // Writes the rollups: upserts that add a batch's counts to what is there.
 import type { Knex } from 'knex';
-import { addOnConflict, scanInsertChunk } from '../../db/dialect.ts';
+import { addOnConflict, greatestOnConflict, scanInsertChunk } from '../../db/dialect.ts';
 import { inKeyOrder } from '../../db/key-order.ts';
 import type { Queryable } from '../../db/transaction.ts';
+import type { CodeLastScanRow } from './last-scans.ts';
 import type {
   AccountDailyRollupRow,
   AccountRollupRow,
@@ -15,6 +16,7 @@ export function createRollupStore(db: Knex) {
   const addScansAndUniques = addOnConflict(db, ['scans', 'unique_scans']);
   const addCodeCounts = addOnConflict(db, ['scans', 'unique_scans', 'redirects']);
   const addScans = addOnConflict(db, ['scans']);
+  const keepLatest = greatestOnConflict(db, ['last_day', 'last_human_day']);
   const chunk = scanInsertChunk(db);
   const accountKey = (time: 'hour' | 'day') => ['account_id', 'dimension', time, 'is_bot', 'value'];
 
@@ -42,6 +44,10 @@ export function createRollupStore(db: Knex) {
 
     async addCodeDailyRollups(rows: CodeDailyRollupRow[], q: Queryable): Promise<void> {
       await upsert(q, 'code_daily_rollups', ['code_id', 'day', 'is_bot'], rows, addScansAndUniques);
+    },
+
+    async raiseCodeLastScans(rows: CodeLastScanRow[], q: Queryable): Promise<void> {
+      await upsert(q, 'code_last_scans', ['code_id'], rows, keepLatest);
     },
 
     /** Each code's non-bot scans that went to its destination (what max_scans counts), among `ids`. */
