@@ -11,7 +11,7 @@
 // overview of the tagged codes, the busiest and a median code's 365-day daily series, and a
 // GraphQL dashboard. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
 // fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain prints MariaDB's plan
-// for each SQL statement of the rollups path. --reuse skips seeding when the data is there.
+// for each SQL statement of the rollups path, and its time when run again alone. --reuse skips seeding when the data is there.
 //
 // MariaDB's buffer pool decides much at ten million scans: the bench prints its size. The
 // default (128 MiB) holds a fraction of the rollups; a server for this much data has gigabytes.
@@ -285,7 +285,10 @@ async function explain(server: Awaited<ReturnType<typeof startServer>>, key: str
   for (const s of statements) {
     if (!/^select/i.test(s.sql) || /api_keys/.test(s.sql)) continue;
     const [plan] = await server.db.raw(`EXPLAIN ${s.sql}`, s.bindings as never);
-    console.log(`  ${s.sql.slice(0, 150)}${s.sql.length > 150 ? '…' : ''}`);
+    const started = performance.now();
+    await server.db.raw(s.sql, s.bindings as never);
+    const ms = (performance.now() - started).toFixed(1);
+    console.log(`  ${ms} ms alone: ${s.sql.slice(0, 150)}${s.sql.length > 150 ? '…' : ''}`);
     for (const p of plan as Record<string, unknown>[])
       console.log(`    table=${p.table} type=${p.type} key=${p.key} rows=${p.rows} extra=${p.Extra ?? ''}`);
   }

@@ -39,6 +39,7 @@ import * as addScansRegionCity from './20261126230000_add_scans_region_city.ts';
 import * as createAccountDailyRollups from './20261127010000_create_account_daily_rollups.ts';
 import * as createCodeDailyRollups from './20261127100000_create_code_daily_rollups.ts';
 import * as createCodeLastScans from './20261127110000_create_code_last_scans.ts';
+import * as addCodesAccountStatusIndex from './20261127120000_add_codes_account_status_index.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -79,4 +80,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261127010000_create_account_daily_rollups': createAccountDailyRollups,
   '20261127100000_create_code_daily_rollups': createCodeDailyRollups,
   '20261127110000_create_code_last_scans': createCodeLastScans,
+  '20261127120000_add_codes_account_status_index': addCodesAccountStatusIndex,
 };

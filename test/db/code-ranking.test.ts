@@ -1,4 +1,4 @@
-// Top and active codes from the daily code rollups (the threshold algorithm of code-ranking.ts)
+// Top and active codes from the daily code rollups (the uniform threshold of code-ranking.ts)
 // against the same answer summed from raw scans, on both engines: skewed and even popularity,
 // bots in or out, ranges on UTC midnights and off them (a time zone's day), deleted codes among
 // the busiest, more codes asked for than were scanned.
@@ -130,7 +130,7 @@ describe('code rankings from the daily rollups equal those from raw scans', () =
   });
 });
 
-describe('the threshold algorithm', () => {
+describe('the uniform threshold', () => {
   const range = (account: string) => ({
     accountId: account,
     firstDay: START,
@@ -139,18 +139,24 @@ describe('the threshold algorithm', () => {
     edges: new Map<string, number>(),
   });
 
-  it('answers a skewed account without reading its lists whole', async () => {
+  /** The account's human daily entries in the range: what a GROUP BY over every code would read. */
+  const entriesOf = async (account: string) =>
+    Number(
+      (await testDb.db('code_daily_rollups').where({ account_id: account, is_bot: 0 }).count({ n: '*' }).first())!.n,
+    );
+
+  it('answers a skewed account reading a fraction of its entries', async () => {
     const { raw, owned } = sources(testDb.db);
+    expect(await entriesOf(SKEWED)).toBeGreaterThan(3 * 1_000);
     const ranked = await topCodesByThreshold(testDb.db, owned, range(SKEWED), 10, {
       ...RANKING_LIMITS,
-      // Fewer entries than the account's 45 days x up to 300 codes: a whole read would exceed it.
-      maxEntriesRead: 3_000,
+      maxEntriesRead: 1_000,
     });
     const expected = await raw.codeRanking(SKEWED, { from: START, to: START + DAYS * DAY, includeBots: false }, 10);
     expect(ranked).toEqual(expected.top);
   });
 
-  it('reads more days than one statement holds (SQLite: 500 members in a compound SELECT)', async () => {
+  it('answers a range of more days than SQLite allows members in a compound SELECT (500)', async () => {
     const { raw, owned } = sources(testDb.db);
     const long = { ...range(SKEWED), firstDay: START - 600 * DAY };
     const expected = await raw.codeRanking(
@@ -161,9 +167,10 @@ describe('the threshold algorithm', () => {
     expect(await topCodesByThreshold(testDb.db, owned, long, 10)).toEqual(expected.top);
   });
 
-  it('gives up (null) when popularity is even and the lists would be read nearly whole', async () => {
+  it('gives up (null) when popularity is even and the entries would be read nearly whole', async () => {
     const { owned } = sources(testDb.db);
-    const limits = { ...RANKING_LIMITS, maxEntriesRead: 3_000 };
+    const entries = await entriesOf(EVEN);
+    const limits = { ...RANKING_LIMITS, maxEntriesRead: Math.floor(entries / 2) };
     expect(await topCodesByThreshold(testDb.db, owned, range(EVEN), 10, limits)).toBeNull();
   });
 });
