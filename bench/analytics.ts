@@ -10,8 +10,9 @@
 // reading raw scans only: the overview for 7, 30, 90 and 365 days (by day, and by week), the
 // overview of the tagged codes, the busiest and a median code's 365-day daily series, and a
 // GraphQL dashboard. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
-// fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain prints MariaDB's plan
-// for each SQL statement of the rollups path, and its time when run again alone. --reuse skips seeding when the data is there.
+// fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain
+// prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
+// alone. --reuse skips seeding when the data is there.
 //
 // MariaDB's buffer pool decides much at ten million scans: the bench prints its size. The
 // default (128 MiB) holds a fraction of the rollups; a server for this much data has gigabytes.

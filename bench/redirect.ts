@@ -13,12 +13,12 @@
 // checked before the next starts), so WEB_CONCURRENCY=1 and 2 are compared in one run. A
 // cluster's CPU is its primary's and its workers' together.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createDb } from '../src/db/knex.ts';
 import { runCli } from '../test/support/process.ts';
+import { cpuSeconds, databasePid } from './process-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -123,17 +123,6 @@ async function load(url: string, paths: string[], amount: number) {
 
 type Result = Awaited<ReturnType<typeof load>>;
 
-/** CPU seconds (user + system, every thread) a process has used so far; null off Linux. */
-function cpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime, in clock ticks of 1/100 s (USER_HZ on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
 /** A process and its children (a cluster's workers), for their CPU together. */
 function withChildren(pid: number | undefined): number[] {
   if (pid === undefined) return [];
@@ -148,18 +137,6 @@ function withChildren(pid: number | undefined): number[] {
   } catch {
     return [pid]; // ps exits 1 when there are no children
   }
-}
-
-/** The local database server's pid, so its CPU can be counted too (MariaDB or MySQL on this machine). */
-function databasePid(): number | undefined {
-  for (const name of ['mariadbd', 'mysqld']) {
-    try {
-      return Number(execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).split('\n')[0]);
-    } catch {
-      // not running under this name
-    }
-  }
-  return undefined;
 }
 
 /** The CPU seconds of several processes together; null if any cannot be read. */

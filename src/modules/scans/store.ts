@@ -96,13 +96,15 @@ export function createScansStore(db: Knex) {
           .insert(part.map((k) => ({ ...k, batch })))
           .onConflict(['day', 'visitor_hash', 'scope_id'])
           .ignore();
-        const days = [...new Set(part.map((k) => k.day))];
-        const hashes = [...new Set(part.map((k) => k.visitor_hash))];
+        // Read back by primary key, each key once: a visitor's rows for every code it scanned
+        // that day are not read (matching by day and hash alone read them all).
         claimed.push(
           ...(await q('scan_visitors')
             .select('day', 'visitor_hash', 'scope_id')
-            .whereIn('day', days)
-            .whereIn('visitor_hash', hashes)
+            .whereIn(
+              ['day', 'visitor_hash', 'scope_id'],
+              part.map((k) => [k.day, k.visitor_hash, k.scope_id]),
+            )
             .where({ batch })),
         );
       }
