@@ -38,11 +38,15 @@ export function resolveSeries(
   return series;
 }
 
-const BUCKET_WIDTHS = [HOUR_MS, 15 * 60_000, 60_000, 1_000, 1];
+const DAY_MS = 24 * HOUR_MS;
+const BUCKET_WIDTHS = [DAY_MS, HOUR_MS, 15 * 60_000, 60_000, 1_000, 1];
 
-/** The widest time slice that never straddles a period boundary of the series. */
-export function bucketWidth(series: Series): number {
-  if (alignsWithHours(series)) return HOUR_MS;
+/**
+ * The widest time slice, up to `widest`, that never straddles a period boundary of the series:
+ * a UTC day for the periods of a zone at UTC (the rollups' daily rows), an hour for zones with
+ * whole-hour offsets, finer for the others (raw scans).
+ */
+export function bucketWidth(series: Series, widest = DAY_MS): number {
   const bounds = [...series.starts, series.to];
-  return BUCKET_WIDTHS.find((width) => bounds.every((b) => b % width === 0))!;
+  return BUCKET_WIDTHS.find((width) => width <= widest && bounds.every((b) => b % width === 0))!;
 }

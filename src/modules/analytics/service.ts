@@ -1,5 +1,6 @@
-// Scan analytics: one code's series and breakdowns, and the account overview. Reads hourly
-// rollups when every period boundary falls on a whole UTC hour, raw scans otherwise.
+// Scan analytics: one code's series and breakdowns, and the account overview. Reads the rollups
+// (daily rows when every period boundary falls on a UTC midnight, hourly ones when on a whole
+// UTC hour) and raw scans otherwise.
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { Code } from '../codes/index.ts';
@@ -154,7 +155,11 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     // A day series' buckets never straddle a day, nor so a local hour: hourly from the rollups
     // where days start on a UTC hour, quarter hours (or finer) from raw scans elsewhere.
     const range = rawRange(series);
-    const buckets = await sourceFor(series).buckets(scope, windowOf(series, q.include_bots), bucketWidth(series));
+    const buckets = await sourceFor(series).buckets(
+      scope,
+      windowOf(series, q.include_bots),
+      bucketWidth(series, HOUR_MS),
+    );
     const { cells, total } = countCells(buckets, series.zone);
     return {
       from: formatInstant(series.from, series.zone),

@@ -189,20 +189,25 @@ export function createRollupSource(
 
   return {
     async buckets(scope, w, widthMs) {
-      if (widthMs !== HOUR_MS) throw new Error('rollups hold hourly buckets only');
+      // Daily rows for slices of a UTC day, hourly rows for slices of an hour.
+      if (widthMs !== HOUR_MS && widthMs !== DAY_MS) throw new Error('rollups hold hourly and daily buckets only');
+      const [time, codeTable, accountTable] =
+        widthMs === DAY_MS
+          ? (['day', 'code_daily_rollups', 'account_daily_rollups'] as const)
+          : (['hour', 'scan_rollups', 'account_scan_rollups'] as const);
       const query =
         scope.kind !== 'account'
-          ? db('scan_rollups')
-              .modify(ofCodes(scope, 'scan_rollups'))
-              .modify(inWindow(w, 'scan_rollups', 'hour'))
-          : db('account_scan_rollups')
+          ? db(codeTable)
+              .modify(ofCodes(scope, codeTable))
+              .modify(inWindow(w, codeTable, time))
+          : db(accountTable)
               .where({ account_id: scope.accountId, dimension: 'total' })
-              .modify(inWindow(w, 'account_scan_rollups', 'hour'));
+              .modify(inWindow(w, accountTable, time));
       const rows = await query
-        .select({ at: 'hour' })
+        .select({ at: time })
         .sum({ scans: 'scans', unique: 'unique_scans' })
-        .groupBy('hour')
-        .orderBy('hour');
+        .groupBy(time)
+        .orderBy(time);
       return rows.map((r: AggregateRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
     },
 
