@@ -1,7 +1,7 @@
 // A modal question before something that cannot be undone. <dialog> with showModal() keeps
 // focus inside and closes on Escape (which counts as "cancel").
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -23,7 +23,10 @@ export function ConfirmDialog({
   children,
 }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Opened and closed in the same render that changes `open`, before the page paints: with
+  // useEffect (after paint) a page could show the answer to the dialog (a "not removed" error)
+  // while the dialog still held the page modal, and typing meant for the page went nowhere.
+  useLayoutEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (open && !element.open) element.showModal();
