@@ -3,8 +3,8 @@
 // leaves nothing out of the next.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCommitBatch } from '../../src/modules/scans/commit-batch.ts';
-import type { ScanEvent } from '../../src/modules/scans/model.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { scanEvent } from '../support/scans.ts';
 
 const DAY = 86_400_000;
 const D = Date.parse('2026-06-10T00:00:00Z');
@@ -16,23 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.destroy());
 
-const scan = (at: number, isBot = false): ScanEvent => ({
-  codeId: CODE,
-  slug: 'last1',
-  accountId: 'acct_last',
-  at,
-  ruleId: null,
-  destination: 'https://example.com/',
-  country: null,
-  device: null,
-  os: null,
-  browser: null,
-  referrerHost: null,
-  language: null,
-  isBot,
-  ip: '192.0.2.1',
-  userAgent: isBot ? 'Googlebot/2.1' : 'Mozilla/5.0',
-});
+/** A scan of the code at `at` (epoch ms), through the shared test event builder. */
+const scan = (at: number, bot = false) =>
+  scanEvent({ id: CODE, slug: 'last1' }, 'acct_last', { at: new Date(at).toISOString(), bot });
 
 it('stores each rise of a code last days, skips what it stored, and forgets nothing that rolled back', async () => {
   const { db } = testDb;

@@ -31,7 +31,8 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     await rollups.addCodeRollups(codeHours, trx);
     const codeDays = codeDailyRollupRows(codeHours);
     await rollups.addCodeDailyRollups(codeDays, trx);
-    const lastDays = lastScans ? lastScans.news(codeLastScanRows(codeDays)) : codeLastScanRows(codeDays);
+    const allLastDays = codeLastScanRows(codeDays);
+    const lastDays = lastScans ? lastScans.news(allLastDays) : allLastDays;
     await rollups.raiseCodeLastScans(lastDays, trx);
     await rollups.addDimensionRollups(dimensionRollupRows(rows), trx);
     const accountHours = accountRollupRows(rows);

@@ -36,11 +36,6 @@ function splitAt(w: Window, width: number): { whole: Window | null; edges: Windo
   return { whole: { ...w, from: first, to: end }, edges };
 }
 
-const splitAtDays = (w: Window) => {
-  const { whole, edges } = splitAt(w, DAY_MS);
-  return { days: whole, edges };
-};
-
 /** Rollups store an absent value as '' (so keys collide on MySQL); the API says null. */
 const valueOf = (stored: string) => (stored === '' ? null : stored);
 
@@ -214,7 +209,7 @@ export function createRollupSource(
     async breakdown(scope, dimension, w, top) {
       // Whole UTC days from a daily rollup; the partial days at the edges from the account's
       // hourly rollup, or from raw scans for a code (or a tag's codes): at most two days of them.
-      const { days, edges } = splitAtDays(w);
+      const { whole: days, edges } = splitAt(w, DAY_MS);
       const [wholeDays, partialDay] =
         scope.kind === 'account'
           ? [
@@ -235,7 +230,7 @@ export function createRollupSource(
     },
 
     async codeRanking(accountId, w, top, only) {
-      const { days, edges } = splitAtDays(w);
+      const { whole: days, edges } = splitAt(w, DAY_MS);
       // Several statements, one snapshot: scans committed meanwhile are in all of them or none.
       return inTransaction(db, async (q) => {
         const codes = codesOn(q);
@@ -266,7 +261,7 @@ export function createRollupSource(
       // Whole UTC days from the daily rollups, whole hours around them from the hourly ones,
       // and what is left at the edges (minutes of an hour) from raw scans.
       const { whole: hours, edges: partialHours } = splitAt(w, HOUR_MS);
-      const { days, edges: partialDays } = hours ? splitAtDays(hours) : { days: null, edges: [] };
+      const { whole: days, edges: partialDays } = hours ? splitAt(hours, DAY_MS) : { whole: null, edges: [] };
       const ids = [...codeIds];
       const totalsIn = (table: 'scan_rollups' | 'code_daily_rollups', time: 'hour' | 'day') => async (part: Window) => {
         const rows = await db(table)

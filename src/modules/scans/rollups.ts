@@ -191,9 +191,10 @@ function summedByDay<R extends { hour: number; scans: number; unique_scans: numb
   keyOf: (row: R) => string,
 ): Array<Omit<R, 'hour'> & { day: number }> {
   const days = new Map<string, Omit<R, 'hour'> & { day: number }>();
-  for (const { hour, ...rest } of hourly) {
+  for (const row of hourly) {
+    const { hour, ...rest } = row;
     const day = startOf(hour, DAY_MS);
-    const key = `${keyOf({ hour, ...rest } as R)}|${day}`;
+    const key = `${keyOf(row)}|${day}`;
     const sum = days.get(key);
     if (sum) {
       sum.scans += rest.scans;
