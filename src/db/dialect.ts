@@ -93,6 +93,24 @@ export function greatestOnConflict(db: Knex, columns: string[]): Record<string, 
 }
 
 /**
+ * Inserts `rows`, skipping those whose `key` is taken, and answers how many it inserted: MySQL's
+ * affected rows of INSERT IGNORE, SQLite's changes of INSERT … ON CONFLICT DO NOTHING. Knex's
+ * insert answers neither, so the statement runs as raw SQL.
+ */
+export async function insertIgnoringTaken(
+  db: Knex,
+  q: Knex | Knex.Transaction,
+  table: string,
+  key: string[],
+  rows: object[],
+): Promise<number> {
+  const { sql, bindings } = q(table).insert(rows).onConflict(key).ignore().toSQL().toNative();
+  const result = await q.raw(sql, bindings);
+  if (isSqlite(db)) return (result as { changes: number }).changes;
+  return (result as [{ affectedRows: number }])[0].affectedRows;
+}
+
+/**
  * Claims up to `limit` rows of `table` for one worker and returns their ids: `pick` adds the
  * WHERE and ORDER BY, `mark` is set on the claimed rows. Concurrent workers, in this process or
  * in others, never claim the same row. MySQL/MariaDB: SELECT … FOR UPDATE SKIP LOCKED, then the

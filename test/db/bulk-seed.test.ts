@@ -5,8 +5,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBulkScanSeeder } from '../../bench/bulk-seed.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
-import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
-import { createLastScanMemo } from '../../src/modules/scans/last-scans.ts';
+import { createScanBatchWriter, createWriterMemory } from '../../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
@@ -91,10 +90,12 @@ it('writes what the batch writer writes, a day at a time', async () => {
   const write = createScanBatchWriter(createScansStore(live.db), createRollupStore(live.db));
   const copy = () => rows.map((r) => ({ ...r }));
   const liveRows = copy();
-  // As the live writer does, it leaves out last-scan rows it already stored; the bulk path does not.
-  const lastScans = createLastScanMemo();
+  // As the live writer does, it leaves out the last-scan rows and visitor claims its committed
+  // batches already stored; the bulk path writes every row.
+  const memory = createWriterMemory();
   for (let i = 0; i < liveRows.length; i += 300) {
-    lastScans.remember(await inTransaction(live.db, (trx) => write(liveRows.slice(i, i + 300), trx, lastScans)));
+    const takeIn = await inTransaction(live.db, (trx) => write(liveRows.slice(i, i + 300), trx, memory));
+    takeIn();
   }
 
   const seedDay = createBulkScanSeeder(bulk.db, TODAY);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/knex.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
-import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
+import { createScanBatchWriter, createWriterMemory } from '../../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
@@ -14,9 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.destroy());
 
-const row = (at: number, visitor: string, codeId = 'qr_fv'): ScanRow => ({
+const row = (at: number, visitor: string, codeId = 'qr_fv', accountId = 'acct_fv'): ScanRow => ({
   code_id: codeId,
-  account_id: 'acct_fv',
+  account_id: accountId,
   scanned_at: at,
   rule_id: null,
   country: null,
@@ -68,5 +68,56 @@ describe.runIf(concurrentEngine)('first visits with concurrent writers', () => {
     } finally {
       await Promise.all(writers.map((db) => db.destroy()));
     }
+  });
+});
+
+describe('first visits with a writer that remembers its claims', () => {
+  const at = Date.parse('2026-06-02T10:00:00Z');
+  const flags = (rows: ScanRow[]) => rows.map((r) => [r.visitor_hash, r.is_unique, r.is_account_unique]);
+
+  it('leaves out what it has seen, and finds what another writer claimed', async () => {
+    const { db } = testDb;
+    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
+    const memory = createWriterMemory();
+    const commit = async (rows: ScanRow[], withMemory = true) => {
+      const takeIn = await inTransaction(db, (trx) => write(rows, trx, withMemory ? memory : undefined));
+      takeIn();
+      return flags(rows);
+    };
+    expect(await commit([row(at, 'm-a', 'qr_m1'), row(at + 1, 'm-b', 'qr_m1')])).toEqual([
+      ['m-a', true, true],
+      ['m-b', true, true],
+    ]);
+    // m-a is remembered (no claim written); m-c's claims are all new.
+    expect(await commit([row(at + 2, 'm-a', 'qr_m1'), row(at + 3, 'm-c', 'qr_m1')])).toEqual([
+      ['m-a', false, false],
+      ['m-c', true, true],
+    ]);
+    // Another writer (no memory of this one's) claims m-d for qr_m1; this writer's next batch then
+    // holds keys of its own and one taken, and reads back which are its own.
+    expect(await commit([row(at + 4, 'm-d', 'qr_m1')], false)).toEqual([['m-d', true, true]]);
+    expect(await commit([row(at + 5, 'm-d', 'qr_m1'), row(at + 6, 'm-d', 'qr_m2')])).toEqual([
+      ['m-d', false, false],
+      ['m-d', true, false],
+    ]);
+    const claims = await db('scan_visitors').whereIn('visitor_hash', ['m-a', 'm-b', 'm-c', 'm-d']).count({ n: '*' });
+    // Per visitor one claim for its account, and one per code it scanned.
+    expect(Number(claims[0]!.n)).toBe(4 + 5);
+  });
+
+  it('remembers nothing of a batch that rolled back', async () => {
+    const { db } = testDb;
+    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
+    const memory = createWriterMemory();
+    const rolledBack = new Error('rolled back on purpose');
+    await expect(
+      inTransaction(db, async (trx) => {
+        await write([row(at, 'm-rollback', 'qr_m3')], trx, memory);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    const retried = [row(at + 1, 'm-rollback', 'qr_m3')];
+    (await inTransaction(db, (trx) => write(retried, trx, memory)))();
+    expect(flags(retried)).toEqual([['m-rollback', true, true]]);
   });
 });

@@ -2,8 +2,8 @@
 // the raw rows (append-only), and the hourly and daily rollups the analytics read. The recorder and the
 // analytics benchmark's seeder both write through here, so seeded data is shaped like real data.
 import type { Queryable } from '../../db/transaction.ts';
-import { flagFirstVisits } from './first-visits.ts';
-import { codeLastScanRows, type CodeLastScanRow, type LastScanMemo } from './last-scans.ts';
+import { createSeenVisitors, flagFirstVisits, type SeenVisitors } from './first-visits.ts';
+import { codeLastScanRows, createLastScanMemo, type LastScanMemo } from './last-scans.ts';
 import type { RollupStore } from './rollup-store.ts';
 import {
   accountDailyRollupRows,
@@ -14,31 +14,42 @@ import {
 } from './rollups.ts';
 import type { ScanRow, ScansStore } from './store.ts';
 
+/**
+ * What a live writer remembers of its own committed batches, to leave out writes that would
+ * change nothing. Without it every row is written, as the bulk seeder does.
+ */
+export interface WriterMemory {
+  lastScans: LastScanMemo;
+  visitors: SeenVisitors;
+}
+
+export function createWriterMemory(): WriterMemory {
+  return { lastScans: createLastScanMemo(), visitors: createSeenVisitors() };
+}
+
 export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
   /**
-   * `lastScans` leaves out the code_last_scans rows its writer already stored (the live writer
-   * has one; without it, every row is written). Returns the rows written there, for the writer
-   * to remember once the transaction commits.
+   * Writes the batch and returns what `memory` is to take in once the transaction commits (not
+   * before: a batch that rolls back stored nothing).
    */
-  return async function writeScanBatch(
-    rows: ScanRow[],
-    trx: Queryable,
-    lastScans?: LastScanMemo,
-  ): Promise<CodeLastScanRow[]> {
-    await flagFirstVisits(rows, store, trx);
+  return async function writeScanBatch(rows: ScanRow[], trx: Queryable, memory?: WriterMemory): Promise<() => void> {
+    const visitorKeys = await flagFirstVisits(rows, store, trx, memory?.visitors);
     await store.insertMany(rows, trx);
     const codeHours = codeRollupRows(rows);
     await rollups.addCodeRollups(codeHours, trx);
     const codeDays = codeDailyRollupRows(codeHours);
     await rollups.addCodeDailyRollups(codeDays, trx);
     const allLastDays = codeLastScanRows(codeDays);
-    const lastDays = lastScans ? lastScans.news(allLastDays) : allLastDays;
+    const lastDays = memory ? memory.lastScans.news(allLastDays) : allLastDays;
     await rollups.raiseCodeLastScans(lastDays, trx);
     await rollups.addDimensionRollups(dimensionRollupRows(rows), trx);
     const accountHours = accountRollupRows(rows);
     await rollups.addAccountRollups(accountHours, trx);
     await rollups.addAccountDailyRollups(accountDailyRollupRows(accountHours), trx);
-    return lastDays;
+    return () => {
+      memory?.lastScans.remember(lastDays);
+      memory?.visitors.remember(visitorKeys);
+    };
   };
 }
 

@@ -6,8 +6,7 @@
 // and by the writer thread's own composition, src/scan-writer/).
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
-import { createScanBatchWriter } from './batch-writer.ts';
-import { createLastScanMemo, type CodeLastScanRow } from './last-scans.ts';
+import { createScanBatchWriter, createWriterMemory } from './batch-writer.ts';
 import type { ScanEvent } from './model.ts';
 import { createRollupStore } from './rollup-store.ts';
 import { createScansStore, type ScanRow } from './store.ts';
@@ -32,7 +31,7 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
   const store = createScansStore(db);
   const write = createScanBatchWriter(store, createRollupStore(db));
   const salts = new Map<string, string>();
-  const lastScans = createLastScanMemo();
+  const memory = createWriterMemory();
 
   async function saltOf(day: string): Promise<string> {
     let value = salts.get(day);
@@ -77,15 +76,15 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
 
   return async function commitBatch(events, batchId) {
     const rows = await toRows(events);
-    let lastDays: CodeLastScanRow[] = [];
+    let takeInMemory = () => {};
     const committed = await inTransaction(db, async (trx) => {
       // An earlier attempt committed and only its answer was lost: nothing left to write. Its
       // outbox rows may be waiting, so the delivery worker is woken as if this one wrote them.
       if (!(await store.markBatchCommitted(batchId, trx))) return { webhooksQueued: true };
-      lastDays = await write(rows, trx, lastScans);
+      takeInMemory = await write(rows, trx, memory);
       return { webhooksQueued: await writeScanEvents(events, trx) };
     });
-    lastScans.remember(lastDays);
+    takeInMemory();
     return committed;
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/transaction.ts';
 import type { Knex } from 'knex';
-import { isUniqueViolation, scanInsertChunk } from '../../db/dialect.ts';
+import { insertIgnoringTaken, isUniqueViolation, scanInsertChunk } from '../../db/dialect.ts';
 import { inKeyOrder } from '../../db/key-order.ts';
 import type { ScanOutcome } from './lifecycle-answer.ts';
 
@@ -71,6 +71,22 @@ export interface VisitorKey {
 
 const DAY_MS = 86_400_000;
 
+const VISITOR_KEY = ['day', 'visitor_hash', 'scope_id'];
+
+/**
+ * Which of `keys` carry `batch`, read by primary key, each key once: a visitor's rows for every
+ * code it scanned that day are not read (matching by day and hash alone read them all).
+ */
+function claimedBy(batch: string, keys: VisitorKey[], q: Queryable): Promise<VisitorKey[]> {
+  return q('scan_visitors')
+    .select('day', 'visitor_hash', 'scope_id')
+    .whereIn(
+      VISITOR_KEY,
+      keys.map((k) => [k.day, k.visitor_hash, k.scope_id]),
+    )
+    .where({ batch });
+}
+
 export function createScansStore(db: Knex) {
   const chunk = scanInsertChunk(db);
   return {
@@ -88,25 +104,21 @@ export function createScansStore(db: Knex) {
      */
     async claimVisitors(unordered: VisitorKey[], batch: string, q: Queryable): Promise<VisitorKey[]> {
       // Every writer locks keys in the same order, so two processes' batches cannot deadlock.
-      const keys = inKeyOrder(unordered, ['day', 'visitor_hash', 'scope_id']);
+      const keys = inKeyOrder(unordered, VISITOR_KEY);
       const claimed: VisitorKey[] = [];
       for (let i = 0; i < keys.length; i += chunk) {
         const part = keys.slice(i, i + chunk);
-        await q('scan_visitors')
-          .insert(part.map((k) => ({ ...k, batch })))
-          .onConflict(['day', 'visitor_hash', 'scope_id'])
-          .ignore();
-        // Read back by primary key, each key once: a visitor's rows for every code it scanned
-        // that day are not read (matching by day and hash alone read them all).
-        claimed.push(
-          ...(await q('scan_visitors')
-            .select('day', 'visitor_hash', 'scope_id')
-            .whereIn(
-              ['day', 'visitor_hash', 'scope_id'],
-              part.map((k) => [k.day, k.visitor_hash, k.scope_id]),
-            )
-            .where({ batch })),
+        const inserted = await insertIgnoringTaken(
+          db,
+          q,
+          'scan_visitors',
+          VISITOR_KEY,
+          part.map((k) => ({ ...k, batch })),
         );
+        // The count alone tells when every key or none is this call's, the usual cases: visitors
+        // never seen, or (with the writer's memory of its own claims) seen by another writer.
+        if (inserted === part.length) claimed.push(...part);
+        else if (inserted > 0) claimed.push(...(await claimedBy(batch, part, q)));
       }
       return claimed;
     },
