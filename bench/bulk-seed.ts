@@ -1,9 +1,11 @@
 // The analytics benchmark's bulk path: a year of scans written a whole UTC day at a time through
-// the scan batch writer itself (first-visit flags, raw rows, rollups), with two differences from
-// the live path, neither of which changes what is stored:
+// the scan batch writer itself (first-visit flags, raw rows, rollups), with three differences from
+// the live path, none of which changes what is stored:
 // - A day's batch holds every scan of that day, and every rollup and visitor key falls within one
 //   UTC day, so each key is written once, with the sum the live writer's upserts would reach
 //   batch by batch (one row per key instead of one upsert per key and batch).
+// - The per-code breakdown counts go to their rollups at once, where the live writer queues them
+//   and rolls them in a few batches later (dimension-deltas.ts): the same rows once rolled.
 // - Visitor claims are answered in memory: nothing before the day's batch can have claimed a key
 //   of that day, so every key is new, as the database would answer. Only the claims of the last
 //   two days are stored, as the live service keeps them (older ones go with their day's salt).
@@ -25,6 +27,7 @@ export function createBulkScanSeeder(db: Knex, today: number) {
   const keepFromDay = Math.floor(today / DAY_MS) - 1;
   const store = createScansStore(db);
   const chunk = scanInsertChunk(db);
+  const rollups = createRollupStore(db);
   const write = createScanBatchWriter(
     {
       ...store,
@@ -34,7 +37,7 @@ export function createBulkScanSeeder(db: Knex, today: number) {
         return keys;
       },
     },
-    createRollupStore(db),
+    { ...rollups, queueDimensionRollups: rollups.addDimensionRollups },
   );
   return async function seedDay(rows: ScanRow[]): Promise<void> {
     const day = Math.floor(rows[0]!.scanned_at / DAY_MS);

@@ -143,6 +143,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     onRetry: (err) => metrics.scanBatchRetried(isWriteConflict(err) ? 'conflict' : 'other'),
     onCommitted: (events, result) => {
       metrics.scansRecorded(events.length);
+      if (result.rollFailure) logger.warn({ err: result.rollFailure }, 'rolling queued breakdown counts failed; kept');
       webhooks.outbox.scansCommitted(events, result.webhooksQueued);
     },
   });

@@ -7,6 +7,7 @@ import { createPurgeStore } from '../../src/modules/scans/purge-store.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
 import { writeTestCityDb } from '../support/mmdb.ts';
+import { rollQueuedBreakdowns } from '../support/scans.ts';
 
 const DAY = new Date().toISOString().slice(0, 10);
 const RANGE = `from=${DAY}&to=${DAY}`;
@@ -65,6 +66,7 @@ describe('with GEOIP_CITY_DB', () => {
     expect(res.status).toBe(200);
     expect(res.body.breakdowns.region).toEqual(REGIONS);
     expect(res.body.breakdowns.city).toEqual(CITIES);
+    await rollQueuedBreakdowns(app);
     const rollups = await app.testDb
       .db('scan_dimension_rollups')
       .where({ code_id: code.id })
@@ -182,6 +184,7 @@ describe('without GEOIP_CITY_DB', () => {
       const ownCode = await createCode(own, ownKey);
       for (const ip of ['192.0.2.1', '198.51.100.4']) expect((await scanFrom(ownCode, ip, own)).status).toBe(302);
       await own.services.scans.recorder.flush();
+      await rollQueuedBreakdowns(own);
       const rows = await own.testDb.db('scans').where({ code_id: ownCode.id }).select('region', 'city');
       expect(rows).toEqual([
         { region: null, city: null },

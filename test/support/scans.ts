@@ -1,5 +1,6 @@
 // Scans with chosen times and visitors, written through the app's real recorder (flags,
 // raw rows, rollups), for analytics tests with known answers.
+import { createDimensionRoller } from '../../src/modules/scans/dimension-deltas.ts';
 import type { ScanEvent } from '../../src/modules/scans/model.ts';
 import type { TestApp } from './app.ts';
 
@@ -53,4 +54,13 @@ export async function recordScans(
   const accountId = await accountIdOf(app, key);
   for (const s of scans) app.services.scans.recorder.enqueue(scanEvent(code, accountId, s));
   await app.services.scans.recorder.flush();
+}
+
+/**
+ * Rolls every queued breakdown count into scan_dimension_rollups (the live writer does so every
+ * few batches), for tests that read that table itself.
+ */
+export async function rollQueuedBreakdowns(app: TestApp): Promise<void> {
+  const roll = createDimensionRoller(app.testDb.db);
+  while ((await roll()) > 0);
 }

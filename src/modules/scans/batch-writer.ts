@@ -1,5 +1,6 @@
 // Everything one batch of scans writes, inside the caller's transaction: first-visit flags,
-// the raw rows (append-only), and the hourly and daily rollups the analytics read. The recorder and the
+// the raw rows (append-only), the hourly and daily rollups the analytics read, and the per-code
+// breakdown counts, queued for a later roll (dimension-deltas.ts). The recorder and the
 // analytics benchmark's seeder both write through here, so seeded data is shaped like real data.
 import type { Queryable } from '../../db/transaction.ts';
 import { createSeenVisitors, flagFirstVisits, type SeenVisitors } from './first-visits.ts';
@@ -42,7 +43,7 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     const allLastDays = codeLastScanRows(codeDays);
     const lastDays = memory ? memory.lastScans.news(allLastDays) : allLastDays;
     await rollups.raiseCodeLastScans(lastDays, trx);
-    await rollups.addDimensionRollups(dimensionRollupRows(rows), trx);
+    await rollups.queueDimensionRollups(dimensionRollupRows(rows), trx);
     const accountHours = accountRollupRows(rows);
     await rollups.addAccountRollups(accountHours, trx);
     await rollups.addAccountDailyRollups(accountDailyRollupRows(accountHours), trx);

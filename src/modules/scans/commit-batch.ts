@@ -1,5 +1,6 @@
 // One batch of scans from events to commit: visitor hashes under the day's salt, then a single
-// transaction with the rows (first-visit flags, raw scans, rollups) and the webhook outbox rows.
+// transaction with the rows (first-visit flags, raw scans, rollups) and the webhook outbox rows;
+// every few batches, in a transaction of its own, a roll of the queued breakdown counts.
 // It runs on the scan writer thread (MySQL, see writer-thread.ts) or on the main thread (SQLite);
 // either way the recorder hands it a batch and waits for the answer before dropping the batch.
 // The outbox rows are the webhooks module's, above scans: its writer is handed in (by services.ts,
@@ -7,6 +8,7 @@
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
 import { createScanBatchWriter, createWriterMemory } from './batch-writer.ts';
+import { createDimensionRoller } from './dimension-deltas.ts';
 import type { ScanEvent } from './model.ts';
 import { createRollupStore } from './rollup-store.ts';
 import { createScansStore, type ScanRow } from './store.ts';
@@ -15,7 +17,18 @@ import { utcDay, visitorHash } from './visitor.ts';
 export interface CommittedBatch {
   /** The batch wrote webhook outbox rows: the delivery worker has work. */
   webhooksQueued: boolean;
+  /**
+   * The roll of queued breakdown counts after this batch failed (its message). The batch itself
+   * committed; the counts stay queued, breakdowns still read them, and a later roll takes them.
+   */
+  rollFailure?: string;
 }
+
+/**
+ * Batches a writer commits between rolls of the queued breakdown counts: more batches per roll
+ * sum more repeats of a value into one upsert, and leave more queued rows for breakdowns to read.
+ */
+const BATCHES_PER_ROLL = 8;
 
 /**
  * Writes the webhook outbox rows of committed scans inside the batch's transaction, so both
@@ -32,6 +45,8 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
   const write = createScanBatchWriter(store, createRollupStore(db));
   const salts = new Map<string, string>();
   const memory = createWriterMemory();
+  const roll = createDimensionRoller(db);
+  let batchesSinceRoll = 0;
 
   async function saltOf(day: string): Promise<string> {
     let value = salts.get(day);
@@ -85,6 +100,13 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
       return { webhooksQueued: await writeScanEvents(events, trx) };
     });
     takeInMemory();
-    return committed;
+    if (++batchesSinceRoll < BATCHES_PER_ROLL) return committed;
+    batchesSinceRoll = 0;
+    try {
+      await roll();
+      return committed;
+    } catch (err) {
+      return { ...committed, rollFailure: (err as Error).message };
+    }
   };
 }

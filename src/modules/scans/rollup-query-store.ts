@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
 import type { AccountCodeIds, OwnedCodeIds } from '../codes/index.ts';
 import { topCodesByThreshold } from './code-ranking.ts';
+import { queuedDimensionRows } from './dimension-deltas.ts';
 import {
   ALL_VALUES,
   rankCodes,
@@ -173,14 +174,44 @@ export function createRollupSource(
     rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
   /** Scans per value of a dimension in a rollup table's rows that `rowsOf` picks. */
-  const valuesIn = (table: string, column: string, w: Window, rowsOf: (b: Knex.QueryBuilder) => Knex.QueryBuilder) =>
-    db(table)
+  const valuesIn = (
+    table: string,
+    column: string,
+    w: Window,
+    rowsOf: (b: Knex.QueryBuilder) => Knex.QueryBuilder,
+    q: Queryable = db,
+  ) =>
+    q(table)
       .modify(rowsOf)
       .modify(inWindow(w, table, column))
       .select('value')
       .sum({ scans: 'scans' })
       .groupBy('value')
       .then(counts);
+
+  /** Scans per value of a dimension among the queued breakdown counts of the scope's codes. */
+  const queuedValues = async (
+    q: Queryable,
+    scope: Exclude<Scope, { kind: 'account' }>,
+    dimension: string,
+    d: Window,
+  ): Promise<ValueCount[]> => {
+    const queued = await queuedDimensionRows(q, dimension);
+    if (queued.length === 0) return [];
+    const ofScope =
+      scope.kind === 'code'
+        ? new Set([scope.codeId])
+        : new Set<string>(await q.from(scope.codeIds().as('of_scope')).pluck('code_id'));
+    return queued
+      .filter(
+        (r) =>
+          ofScope.has(r.code_id) &&
+          (d.from === null || r.day >= d.from) &&
+          (d.to === null || r.day < d.to) &&
+          (d.includeBots || !r.is_bot),
+      )
+      .map((r) => ({ value: valueOf(r.value), scans: r.scans }));
+  };
 
   return {
     async buckets(scope, w, widthMs) {
@@ -219,10 +250,18 @@ export function createRollupSource(
                 valuesIn('account_scan_rollups', 'hour', e, (b) => b.where({ account_id: scope.accountId, dimension })),
             ]
           : [
+              // The rolled counts and those still queued, in one snapshot (see dimension-deltas.ts).
               (d: Window) =>
-                valuesIn('scan_dimension_rollups', 'day', d, (b) =>
-                  b.modify(ofCodes(scope, 'scan_dimension_rollups')).where({ dimension }),
-                ),
+                inTransaction(db, async (q) => [
+                  ...(await valuesIn(
+                    'scan_dimension_rollups',
+                    'day',
+                    d,
+                    (b) => b.modify(ofCodes(scope, 'scan_dimension_rollups')).where({ dimension }),
+                    q,
+                  )),
+                  ...(await queuedValues(q, scope, dimension, d)),
+                ]),
               (e: Window) => raw.breakdown(scope, dimension, e, ALL_VALUES),
             ];
       const parts = await Promise.all([days ? wholeDays(days) : [], ...edges.map(partialDay)]);

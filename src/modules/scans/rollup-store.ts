@@ -11,6 +11,7 @@ import type {
   CodeRollupRow,
   DimensionRollupRow,
 } from './rollups.ts';
+import { packDimensionDeltas } from './rollups.ts';
 
 export function createRollupStore(db: Knex) {
   const addScansAndUniques = addOnConflict(db, ['scans', 'unique_scans']);
@@ -63,6 +64,12 @@ export function createRollupStore(db: Knex) {
 
     async addDimensionRollups(rows: DimensionRollupRow[], q: Queryable): Promise<void> {
       await upsert(q, 'scan_dimension_rollups', ['code_id', 'dimension', 'day', 'is_bot', 'value'], rows, addScans);
+    },
+
+    /** Queues a batch's dimension rows for a later roll into scan_dimension_rollups (dimension-deltas.ts). */
+    async queueDimensionRollups(rows: DimensionRollupRow[], q: Queryable): Promise<void> {
+      const packed = packDimensionDeltas(rows);
+      if (packed.length > 0) await q('scan_dimension_deltas').insert(packed);
     },
 
     async addAccountRollups(rows: AccountRollupRow[], q: Queryable): Promise<void> {

@@ -165,6 +165,43 @@ export function dimensionRollupRows(rows: ScanRow[]): DimensionRollupRow[] {
   );
 }
 
+/** One queued entry of scan_dimension_deltas: [code_id, day, is_bot (0/1), value, scans]. */
+type DimensionDeltaEntry = [string, number, 0 | 1, string, number];
+
+/** A batch's dimension rows as queued: a row per dimension, its entries packed as JSON. */
+export function packDimensionDeltas(rows: DimensionRollupRow[]): Array<{ dimension: string; entries: string }> {
+  const byDimension = new Map<string, DimensionDeltaEntry[]>();
+  for (const r of rows) {
+    let entries = byDimension.get(r.dimension);
+    if (!entries) byDimension.set(r.dimension, (entries = []));
+    entries.push([r.code_id, r.day, r.is_bot ? 1 : 0, r.value, r.scans]);
+  }
+  return [...byDimension].map(([dimension, entries]) => ({ dimension, entries: JSON.stringify(entries) }));
+}
+
+export function unpackDimensionDeltas(dimension: string, entries: string): DimensionRollupRow[] {
+  return (JSON.parse(entries) as DimensionDeltaEntry[]).map(([code_id, day, bot, value, scans]) => ({
+    code_id,
+    dimension,
+    day,
+    is_bot: bot === 1,
+    value,
+    scans,
+  }));
+}
+
+/** Dimension rows with the same key summed into one. */
+export function summedDimensionRows(rows: DimensionRollupRow[]): DimensionRollupRow[] {
+  const sums = new Map<string, DimensionRollupRow>();
+  for (const r of rows) {
+    const key = `${r.code_id}|${r.dimension}|${r.day}|${r.is_bot}|${r.value}`;
+    const sum = sums.get(key);
+    if (sum) sum.scans += r.scans;
+    else sums.set(key, { ...r });
+  }
+  return [...sums.values()];
+}
+
 export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
   return groupByDimension(
     rows,

@@ -47,7 +47,7 @@ export const DIMENSION_COLUMNS: Record<CodeDimension, string> = {
 
 /**
  * One code, the whole account, or some of the account's codes (those carrying a tag): `codeIds`
- * makes a fresh subquery of their ids each time it is called.
+ * makes a fresh subquery of their ids (its one column named code_id) each time it is called.
  */
 export type Scope =
   | { kind: 'code'; codeId: string }
