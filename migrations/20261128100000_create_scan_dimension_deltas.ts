@@ -16,5 +16,11 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  const queued = await knex('scan_dimension_deltas').count({ n: '*' }).first();
+  if (Number(queued?.n ?? 0) > 0)
+    throw new Error(
+      'scan_dimension_deltas holds breakdown counts not yet rolled into scan_dimension_rollups, which ' +
+        'dropping it would lose: let the service roll them (it does every 8 scan batches), then migrate down',
+    );
   await knex.schema.dropTable('scan_dimension_deltas');
 }

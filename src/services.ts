@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { isWriteConflict } from './db/dialect.ts';
 import { isSqlite } from './db/knex.ts';
+import { inTransaction } from './db/transaction.ts';
 import { createAccountsService } from './modules/accounts/index.ts';
 import { createRawScansService } from './modules/analytics/index.ts';
 import { createAnalyticsService } from './modules/analytics/index.ts';
@@ -309,15 +310,19 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       rawAvailableSince: scanPurge.rawAvailableSince,
       purging: purgingOf(purgeStore),
       snapshot: (read) =>
-        db.transaction(async (trx) => {
-          const owned = createOwnedCodeIds(trx);
-          const raw = createRawSource(trx, owned);
-          return read({
-            rollups: createRollupSource(trx, raw, existingCodesOn),
-            raw,
-            purging: purgingOf(createPurgeStore(trx)),
-          });
-        }),
+        inTransaction(
+          db,
+          async (trx) => {
+            const owned = createOwnedCodeIds(trx);
+            const raw = createRawSource(trx, owned);
+            return read({
+              rollups: createRollupSource(trx, raw, existingCodesOn),
+              raw,
+              purging: purgingOf(createPurgeStore(trx)),
+            });
+          },
+          'repeatable read',
+        ),
       now,
     }),
     rawScans: createRawScansService({

@@ -1,12 +1,27 @@
 import type { Knex } from 'knex';
 import { isWriteConflict } from './dialect.ts';
+import { isSqlite } from './knex.ts';
 
 export type Queryable = Knex | Knex.Transaction;
 
-/** Runs fn in a transaction; nested calls join the outer transaction. */
-export async function inTransaction<T>(db: Queryable, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+/**
+ * MySQL/MariaDB isolation levels a transaction may ask for (SQLite's are always serializable):
+ * - `repeatable read`: every statement reads one snapshot. Asked for where that matters, since a
+ *   server may be set to READ COMMITTED, where each statement reads anew.
+ * - `read committed`: locks the rows it touches and no gaps between them, so a worker that claims
+ *   the rows at the end of a table does not hold up inserts after them.
+ */
+export type Isolation = 'repeatable read' | 'read committed';
+
+/** Runs fn in a transaction; nested calls join the outer transaction (and its isolation). */
+export async function inTransaction<T>(
+  db: Queryable,
+  fn: (trx: Knex.Transaction) => Promise<T>,
+  isolation?: Isolation,
+): Promise<T> {
   if (db.isTransaction) return fn(db as Knex.Transaction);
-  return (db as Knex).transaction(fn);
+  if (!isolation || isSqlite(db as Knex)) return (db as Knex).transaction(fn);
+  return (db as Knex).transaction(fn, { isolationLevel: isolation });
 }
 
 /**

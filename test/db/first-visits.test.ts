@@ -75,34 +75,68 @@ describe('first visits with a writer that remembers its claims', () => {
   const at = Date.parse('2026-06-02T10:00:00Z');
   const flags = (rows: ScanRow[]) => rows.map((r) => [r.visitor_hash, r.is_unique, r.is_account_unique]);
 
-  it('leaves out what it has seen, and finds what another writer claimed', async () => {
+  it('leaves out what it has seen, reads back only a mix, and finds what another writer claimed', async () => {
     const { db } = testDb;
     const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
     const memory = createWriterMemory();
+    // The claim statements of each batch: the visitors its insert names, and whether it read back.
+    let statements: Array<{ sql: string; bindings: unknown[] }> = [];
+    const log = (q: { sql: string; bindings?: unknown[] }) =>
+      statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    const claimsOf = () => {
+      const ofVisitors = statements.filter((q) => q.sql.includes('scan_visitors'));
+      const inserts = ofVisitors.filter((q) => /^insert/i.test(q.sql));
+      return {
+        inserted: [...new Set(inserts.flatMap((q) => q.bindings).filter((b) => /^m-/.test(String(b))))].sort(),
+        readBack: ofVisitors.some((q) => /^select/i.test(q.sql)),
+      };
+    };
     const commit = async (rows: ScanRow[], withMemory = true) => {
+      statements = [];
       const takeIn = await inTransaction(db, (trx) => write(rows, trx, withMemory ? memory : undefined));
       takeIn();
-      return flags(rows);
+      return { flags: flags(rows), claims: claimsOf() };
     };
-    expect(await commit([row(at, 'm-a', 'qr_m1'), row(at + 1, 'm-b', 'qr_m1')])).toEqual([
-      ['m-a', true, true],
-      ['m-b', true, true],
-    ]);
-    // m-a is remembered (no claim written); m-c's claims are all new.
-    expect(await commit([row(at + 2, 'm-a', 'qr_m1'), row(at + 3, 'm-c', 'qr_m1')])).toEqual([
-      ['m-a', false, false],
-      ['m-c', true, true],
-    ]);
-    // Another writer (no memory of this one's) claims m-d for qr_m1; this writer's next batch then
-    // holds keys of its own and one taken, and reads back which are its own.
-    expect(await commit([row(at + 4, 'm-d', 'qr_m1')], false)).toEqual([['m-d', true, true]]);
-    expect(await commit([row(at + 5, 'm-d', 'qr_m1'), row(at + 6, 'm-d', 'qr_m2')])).toEqual([
-      ['m-d', false, false],
-      ['m-d', true, false],
-    ]);
-    const claims = await db('scan_visitors').whereIn('visitor_hash', ['m-a', 'm-b', 'm-c', 'm-d']).count({ n: '*' });
+    db.on('query', log);
+    try {
+      expect(await commit([row(at, 'm-a', 'qr_m1'), row(at + 1, 'm-b', 'qr_m1')])).toEqual({
+        flags: [
+          ['m-a', true, true],
+          ['m-b', true, true],
+        ],
+        claims: { inserted: ['m-a', 'm-b'], readBack: false },
+      });
+      // m-a is remembered (no claim written); m-c's claims are all new: nothing to read back.
+      expect(await commit([row(at + 2, 'm-a', 'qr_m1'), row(at + 3, 'm-c', 'qr_m1')])).toEqual({
+        flags: [
+          ['m-a', false, false],
+          ['m-c', true, true],
+        ],
+        claims: { inserted: ['m-c'], readBack: false },
+      });
+      // Another writer (no memory of this one's) claims m-d for qr_m1 and m-e for qr_m2.
+      await commit([row(at + 4, 'm-d', 'qr_m1'), row(at + 5, 'm-e', 'qr_m2')], false);
+      // Every claim of this batch is taken: the count says so, nothing is read back.
+      expect(await commit([row(at + 6, 'm-e', 'qr_m2')])).toEqual({
+        flags: [['m-e', false, false]],
+        claims: { inserted: ['m-e'], readBack: false },
+      });
+      // Claims of its own and a taken one: it reads back which are its own.
+      expect(await commit([row(at + 7, 'm-d', 'qr_m1'), row(at + 8, 'm-d', 'qr_m2')])).toEqual({
+        flags: [
+          ['m-d', false, false],
+          ['m-d', true, false],
+        ],
+        claims: { inserted: ['m-d'], readBack: true },
+      });
+    } finally {
+      db.removeListener('query', log);
+    }
+    const claims = await db('scan_visitors')
+      .whereIn('visitor_hash', ['m-a', 'm-b', 'm-c', 'm-d', 'm-e'])
+      .count({ n: '*' });
     // Per visitor one claim for its account, and one per code it scanned.
-    expect(Number(claims[0]!.n)).toBe(4 + 5);
+    expect(Number(claims[0]!.n)).toBe(5 + 6);
   });
 
   it('remembers nothing of a batch that rolled back', async () => {

@@ -22,34 +22,39 @@ const ID_CHUNK = 1000;
 export function createDimensionRoller(db: Knex) {
   const rollups = createRollupStore(db);
   return async function roll(limit = ROLL_LIMIT): Promise<number> {
-    return inTransaction(db, async (trx) => {
-      const queued: Array<{ id: number | string; dimension: string; entries: string }> = await trx(
-        'scan_dimension_deltas',
-      )
-        .select('id', 'dimension', 'entries')
-        .orderBy('id')
-        .limit(limit)
-        .modify((b) => (isSqlite(db) ? b : b.forUpdate().skipLocked()));
-      if (queued.length === 0) return 0;
-      const summed = summedDimensionRows(queued.flatMap((r) => unpackDimensionDeltas(r.dimension, r.entries)));
-      // A code deleted meanwhile has its rollups purged (or being purged): nothing may add to them.
-      const deleted = await deletedCodes(trx, [...new Set(summed.map((r) => r.code_id))]);
-      await rollups.addDimensionRollups(
-        summed.filter((r) => !deleted.has(r.code_id)),
-        trx,
-      );
-      await trx('scan_dimension_deltas')
-        .whereIn(
-          'id',
-          queued.map((r) => r.id),
+    // Read committed: the locking read of the queue's last rows takes no gap lock after them,
+    // which would hold up every other instance's batch inserting its queued rows until the roll
+    // commits. Nothing here needs a snapshot: the rows it sums are locked, the upserts add.
+    return inTransaction(
+      db,
+      async (trx) => {
+        const queued: Array<{ id: number | string; dimension: string; entries: string }> = await trx(
+          'scan_dimension_deltas',
         )
-        .delete();
-      return queued.length;
-    });
+          .select('id', 'dimension', 'entries')
+          .orderBy('id')
+          .limit(limit)
+          .modify((b) => (isSqlite(db) ? b : b.forUpdate().skipLocked()));
+        if (queued.length === 0) return 0;
+        const summed = summedDimensionRows(queued.flatMap((r) => unpackDimensionDeltas(r.dimension, r.entries)));
+        // A code deleted meanwhile has its rollups purged (or being purged): nothing may add to them.
+        const deleted = await deletedCodes(trx, [...new Set(summed.map((r) => r.code_id))]);
+        await rollups.addDimensionRollups(
+          summed.filter((r) => !deleted.has(r.code_id)),
+          trx,
+        );
+        await trx('scan_dimension_deltas')
+          .whereIn(
+            'id',
+            queued.map((r) => r.id),
+          )
+          .delete();
+        return queued.length;
+      },
+      'read committed',
+    );
   };
 }
-
-export type DimensionRoller = ReturnType<typeof createDimensionRoller>;
 
 async function deletedCodes(q: Queryable, codeIds: string[]): Promise<Set<string>> {
   const deleted = new Set<string>();

@@ -252,16 +252,20 @@ export function createRollupSource(
           : [
               // The rolled counts and those still queued, in one snapshot (see dimension-deltas.ts).
               (d: Window) =>
-                inTransaction(db, async (q) => [
-                  ...(await valuesIn(
-                    'scan_dimension_rollups',
-                    'day',
-                    d,
-                    (b) => b.modify(ofCodes(scope, 'scan_dimension_rollups')).where({ dimension }),
-                    q,
-                  )),
-                  ...(await queuedValues(q, scope, dimension, d)),
-                ]),
+                inTransaction(
+                  db,
+                  async (q) => [
+                    ...(await valuesIn(
+                      'scan_dimension_rollups',
+                      'day',
+                      d,
+                      (b) => b.modify(ofCodes(scope, 'scan_dimension_rollups')).where({ dimension }),
+                      q,
+                    )),
+                    ...(await queuedValues(q, scope, dimension, d)),
+                  ],
+                  'repeatable read',
+                ),
               (e: Window) => raw.breakdown(scope, dimension, e, ALL_VALUES),
             ];
       const parts = await Promise.all([days ? wholeDays(days) : [], ...edges.map(partialDay)]);
@@ -271,29 +275,33 @@ export function createRollupSource(
     async codeRanking(accountId, w, top, only) {
       const { whole: days, edges } = splitAt(w, DAY_MS);
       // Several statements, one snapshot: scans committed meanwhile are in all of them or none.
-      return inTransaction(db, async (q) => {
-        const codes = codesOn(q);
-        const edgeScans = new Map<string, number>();
-        for (const edge of edges)
-          addInto(edgeScans, await scansPerCode(q, accountId, 'scan_rollups', 'hour', edge, only));
-        const whole = days && (await daysWithScans(q, accountId, days));
-        const everyCode = async () => {
-          const perCode = whole
-            ? addInto(
-                await scansPerCode(q, accountId, 'code_daily_rollups', 'day', { ...w, ...whole }, only),
-                edgeScans,
-              )
-            : edgeScans;
-          const rows = [...perCode].map(([codeId, scans]) => ({ codeId, scans }));
-          return rankCodes(await ofExistingCodes(accountId, rows, codes.owned), top);
-        };
-        // A tag's codes are few: summing each is cheap. The account's may be a hundred thousand.
-        if (only || !whole) return everyCode();
-        const range = { accountId, firstDay: whole.from, endDay: whole.to, includeBots: w.includeBots };
-        const ranked = await topCodesByThreshold(q, codes.owned, { ...range, edges: edgeScans }, top);
-        if (!ranked) return everyCode();
-        return { active: await countActive(q, accountId, w, whole, edgeScans), top: ranked };
-      });
+      return inTransaction(
+        db,
+        async (q) => {
+          const codes = codesOn(q);
+          const edgeScans = new Map<string, number>();
+          for (const edge of edges)
+            addInto(edgeScans, await scansPerCode(q, accountId, 'scan_rollups', 'hour', edge, only));
+          const whole = days && (await daysWithScans(q, accountId, days));
+          const everyCode = async () => {
+            const perCode = whole
+              ? addInto(
+                  await scansPerCode(q, accountId, 'code_daily_rollups', 'day', { ...w, ...whole }, only),
+                  edgeScans,
+                )
+              : edgeScans;
+            const rows = [...perCode].map(([codeId, scans]) => ({ codeId, scans }));
+            return rankCodes(await ofExistingCodes(accountId, rows, codes.owned), top);
+          };
+          // A tag's codes are few: summing each is cheap. The account's may be a hundred thousand.
+          if (only || !whole) return everyCode();
+          const range = { accountId, firstDay: whole.from, endDay: whole.to, includeBots: w.includeBots };
+          const ranked = await topCodesByThreshold(q, codes.owned, { ...range, edges: edgeScans }, top);
+          if (!ranked) return everyCode();
+          return { active: await countActive(q, accountId, w, whole, edgeScans), top: ranked };
+        },
+        'repeatable read',
+      );
     },
 
     async totalsByCode(accountId, codeIds, w) {
