@@ -195,9 +195,10 @@ describe('CSV export', () => {
       let lines = Buffer.from(first.value!).toString().split('\n').length - 1;
       // Stop reading for a while. The server fills the socket buffers (a few MB on loopback here,
       // about half the export), then waits: its page reads stop, short of the last page.
-      // On a busy machine filling them takes longer: wait (up to 8 s) until the reads stand
-      // still for 400 ms, then check they stay still.
-      const sleep = () => new Promise((resolve) => setTimeout(resolve, 400));
+      // On a busy machine filling them takes longer, and a page read can take longer than a
+      // short wait (18 reads against 17 seen once, after 400 ms of stillness): wait (up to 24 s)
+      // until the reads stand still for 1.2 s, then check they stay still.
+      const sleep = () => new Promise((resolve) => setTimeout(resolve, 1200));
       let readsWhilePaused = -1;
       for (let waits = 0; pageReads !== readsWhilePaused && waits < 20; waits++) {
         readsWhilePaused = pageReads;
