@@ -336,8 +336,9 @@ describe('GET /v1/batches/:batch_id/images.zip', () => {
 });
 
 // Drawing and streaming 2,000 large PNGs (and stopping when the client goes away) touches the
-// database only to read a page of codes at a time, so it runs once, on SQLite (listed in .ci/vitest-counts.mjs): on MariaDB it would spend
-// the same seven minutes of CI (on a 2-core machine) proving the same thing again.
+// database only to read a page of codes at a time, so it runs once, on SQLite (listed in
+// .ci/vitest-counts.mjs): on MariaDB it would spend the same seven minutes of CI (on a 2-core
+// machine) proving the same thing again.
 describe.skipIf((process.env.DATABASE_URL ?? '').startsWith('mysql://'))('large batches', () => {
   const COUNT = 2000;
   let big: { batchId: string; codes: any[] };
