@@ -98,7 +98,6 @@ export function greatestOnConflict(db: Knex, columns: string[]): Record<string, 
  * insert answers neither, so the statement runs as raw SQL.
  */
 export async function insertIgnoringTaken(
-  db: Knex,
   q: Knex | Knex.Transaction,
   table: string,
   key: string[],
@@ -106,7 +105,7 @@ export async function insertIgnoringTaken(
 ): Promise<number> {
   const { sql, bindings } = q(table).insert(rows).onConflict(key).ignore().toSQL().toNative();
   const result = await q.raw(sql, bindings);
-  if (isSqlite(db)) return (result as { changes: number }).changes;
+  if (isSqlite(q)) return (result as { changes: number }).changes;
   return (result as [{ affectedRows: number }])[0].affectedRows;
 }
 

@@ -109,7 +109,6 @@ export function createScansStore(db: Knex) {
       for (let i = 0; i < keys.length; i += chunk) {
         const part = keys.slice(i, i + chunk);
         const inserted = await insertIgnoringTaken(
-          db,
           q,
           'scan_visitors',
           VISITOR_KEY,
