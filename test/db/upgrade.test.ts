@@ -171,7 +171,7 @@ describe('upgrade from the oldest schema', () => {
     );
     expect(withBots.body.total_scans).toBe(4);
     const overview = await app.request('GET', '/v1/analytics/overview?from=2026-03-01&to=2026-03-03', { key: KEY });
-    expect(overview.body).toMatchObject({ total_scans: 3, unique_scans: 2, active_codes: 1 });
+    expect(overview.body).toMatchObject({ total_scans: 3, unique_scans: 2, active_codes: 1, total_codes: 1 });
     expect(overview.body.breakdowns.device).toEqual([
       { value: 'ios', scans: 2 },
       { value: 'desktop', scans: 1 },

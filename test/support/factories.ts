@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addToCodeCount } from '../../src/modules/codes/code-counts.ts';
 import type { TestApp } from './app.ts';
 
 let counter = 0;
@@ -28,7 +29,7 @@ export async function countCodes(app: TestApp, key: string): Promise<number> {
   return total;
 }
 
-/** Inserts bare URL code rows straight into the database, for tests below the HTTP layer. */
+/** Inserts bare URL code rows straight into the database (and counts them), for tests below the HTTP layer. */
 export async function insertCodeRows(db: Knex, accountId: string, ids: readonly string[]): Promise<void> {
   const now = Date.now();
   for (let i = 0; i < ids.length; i += 100) {
@@ -46,4 +47,5 @@ export async function insertCodeRows(db: Knex, accountId: string, ids: readonly 
       })),
     );
   }
+  await addToCodeCount(db, accountId, ids.length);
 }

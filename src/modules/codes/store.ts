@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Queryable } from '../../db/transaction.ts';
 import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.ts';
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
+import { addToCodeCount, codeCountOf } from './code-counts.ts';
 import type { RoutingStore } from '../routing/index.ts';
 import type { CursorPosition } from './cursor.ts';
 import {
@@ -80,6 +81,9 @@ export function newCodeOf(
     updatedAt: where.now,
   };
 }
+
+/** Whether a code row counts in its account's `total_codes` (code-counts.ts): archived ones do not. */
+const counted = (row: { status: string }) => row.status !== 'archived';
 
 function codeRow(code: NewCode) {
   return {
@@ -164,13 +168,18 @@ export function createCodesStore(
     },
 
     async insert(code: NewCode, q: Queryable = db): Promise<void> {
-      await q('codes').insert(codeRow(code));
+      const row = codeRow(code);
+      await q('codes').insert(row);
+      await addToCodeCount(q, code.accountId, counted(row) ? 1 : 0);
     },
 
-    /** Many new codes in multi-row INSERTs (bulk creation). */
+    /** Many new codes of one account in multi-row INSERTs (bulk creation). */
     async insertMany(codes: NewCode[], q: Queryable = db): Promise<void> {
-      for (let i = 0; i < codes.length; i += CODE_INSERT_CHUNK)
-        await q('codes').insert(codes.slice(i, i + CODE_INSERT_CHUNK).map(codeRow));
+      if (codes.length === 0) return;
+      const rows = codes.map(codeRow);
+      for (let i = 0; i < rows.length; i += CODE_INSERT_CHUNK)
+        await q('codes').insert(rows.slice(i, i + CODE_INSERT_CHUNK));
+      await addToCodeCount(q, codes[0]!.accountId, rows.filter(counted).length);
     },
 
     /** Which of these slugs were ever taken on the domain (by any code of any account, deleted ones too). */
@@ -224,8 +233,8 @@ export function createCodesStore(
      * count against nothing).
      */
     async countForAccount(accountId: string, only?: Knex.QueryBuilder): Promise<number> {
-      const query = db('codes').where({ account_id: accountId }).whereNot('status', 'archived');
-      if (only) query.whereIn('id', only);
+      if (!only) return codeCountOf(db, accountId);
+      const query = db('codes').where({ account_id: accountId }).whereNot('status', 'archived').whereIn('id', only);
       const row = await query.count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
@@ -330,13 +339,27 @@ export function createCodesStore(
       if (changes.logoId !== undefined) row.logo_id = changes.logoId;
       if (changes.design !== undefined) row.design = toJson(changes.design);
       if (changes.routingEnabled !== undefined) row.routing_enabled = changes.routingEnabled;
-      await q('codes').where({ account_id: accountId, id }).update(row);
+      const code = q('codes').where({ account_id: accountId, id });
+      if (row.status !== undefined) {
+        // Into or out of the archive: the status changes first, only if it crosses, so the count
+        // moves once however many such updates of the code race (the row's lock orders them).
+        const archiving = row.status === 'archived';
+        const crossed = await code
+          .clone()
+          .modify((b) => (archiving ? b.whereNot('status', 'archived') : b.where('status', 'archived')))
+          .update({ status: row.status });
+        await addToCodeCount(q, accountId, archiving ? -crossed : crossed);
+      }
+      await code.update(row);
     },
 
     /** Deletes the code and (by cascade) its rules; its slug stays reserved. */
     async delete(accountId: string, id: string, q: Queryable = db): Promise<boolean> {
-      const deleted = await q('codes').where({ account_id: accountId, id }).delete();
-      return deleted > 0;
+      const code = q('codes').where({ account_id: accountId, id });
+      // A counted (unarchived) code first, so the count knows which of the two it removed.
+      const uncounting = await code.clone().whereNot('status', 'archived').delete();
+      await addToCodeCount(q, accountId, -uncounting);
+      return uncounting > 0 || (await code.delete()) > 0;
     },
   };
 }
