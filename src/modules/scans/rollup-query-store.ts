@@ -115,15 +115,22 @@ export function createRollupSource(
       (await q('scan_rollups').where('account_id', accountId).where('hour', '>=', w.to).first('hour')) === undefined;
     if (reachesPresent) {
       // No scan after the window: a code is active in its whole days if its last scan is in them.
-      // Deleted codes are left out by their purge records (kept once the purge is done).
+      // Deleted codes are subtracted by their purge records (kept once the purge is done): they
+      // are few, and a NOT IN probing the purges for each of 100,000 entries was a quarter of
+      // the count's time.
       const last = w.includeBots ? 'last_day' : 'last_human_day';
-      const row = await q('code_last_scans')
-        .where('account_id', accountId)
-        .where(last, '>=', days.from)
-        .whereNotIn('code_id', q('code_purges').select('code_id').where('account_id', accountId))
-        .count({ n: '*' })
-        .first();
-      inDays = Number(row?.n ?? 0);
+      const scanned = (b: Knex.QueryBuilder) =>
+        b.where('code_last_scans.account_id', accountId).where(`code_last_scans.${last}`, '>=', days.from);
+      const [all, deleted] = await Promise.all([
+        q('code_last_scans').modify(scanned).count({ n: '*' }).first(),
+        q('code_purges')
+          .join('code_last_scans', 'code_last_scans.code_id', 'code_purges.code_id')
+          .where('code_purges.account_id', accountId)
+          .modify(scanned)
+          .count({ n: '*' })
+          .first(),
+      ]);
+      inDays = Number(all?.n ?? 0) - Number(deleted?.n ?? 0);
       countedInDays = (ids) =>
         q('code_last_scans').whereIn('code_id', ids).where(last, '>=', days.from).select('code_id');
     } else {
