@@ -101,6 +101,25 @@ it('moves once however many archive and restore requests of one code race', asyn
   expect(await totalCodes()).toBe(await countedInTable());
 });
 
+it('counts codes created at once, one by one and in bulk', async () => {
+  const before = await totalCodes();
+  const bulk = (n: number) =>
+    app.request('POST', '/v1/codes/bulk', {
+      key,
+      body: { codes: Array.from({ length: n }, (_, i) => ({ content: `https://example.com/p${i}` })) },
+    });
+  const answers = await Promise.all([
+    ...Array.from({ length: 12 }, () =>
+      app.request('POST', '/v1/codes', { key, body: { content: 'https://example.com/p' } }),
+    ),
+    bulk(50),
+    bulk(30),
+  ]);
+  expect(answers.map((r) => r.status)).toEqual(answers.map(() => 201));
+  expect(await totalCodes()).toBe(before + 12 + 80);
+  expect(await totalCodes()).toBe(await countedInTable());
+});
+
 it("counts only the account's own codes", async () => {
   const other = await app.newAccountKey('code-counts-other');
   expect(await totalCodes(other)).toBe(0);
