@@ -8,11 +8,10 @@
 // where it goes, each kind of statement's time from the client (sent to answered), which also
 // holds the round trip on loopback and the driver's formatting of the statement in this process.
 import { parseArgs } from 'node:util';
-import { createDb } from '../src/db/knex.ts';
-import { migrateLatest } from '../src/db/migrate.ts';
 import { createCommitBatch } from '../src/modules/scans/commit-batch.ts';
 import type { ScanEvent } from '../src/modules/scans/model.ts';
 import { seededRandom } from '../test/support/random.ts';
+import { freshMariaDb } from './fresh-database.ts';
 import { cpuSeconds, databasePid } from './process-cpu.ts';
 
 const { values } = parseArgs({
@@ -61,12 +60,7 @@ function batch(start: number): ScanEvent[] {
 }
 
 async function main() {
-  const admin = createDb('mysql://root@127.0.0.1:3306/mysql');
-  await admin.raw(`DROP DATABASE IF EXISTS ${NAME}`);
-  await admin.raw(`CREATE DATABASE ${NAME}`);
-  await admin.destroy();
-  const db = createDb(`mysql://root@127.0.0.1:3306/${NAME}`);
-  await migrateLatest(db);
+  const db = await freshMariaDb(NAME);
   const commit = createCommitBatch(db, async () => false);
 
   const started = new Map<string, number>();
