@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { buildRequestListener } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/knex.ts';
+import { addToCodeCount } from '../src/modules/codes/code-counts.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createLogger } from '../src/logger.ts';
 import type { ScanRow } from '../src/modules/scans/store.ts';
@@ -131,6 +132,7 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
     })),
     1000,
   );
+  await addToCodeCount(db, accountId, CODES);
 
   // Zipf over codes: code i (0-based rank) is scanned with weight 1/(i+1).
   const cumulative: number[] = [];

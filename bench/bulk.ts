@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createDb } from '../src/db/knex.ts';
+import { addToCodeCount } from '../src/modules/codes/code-counts.ts';
 import { newId, randomBase62 } from '../src/shared/ids.ts';
 import { runCli } from '../test/support/process.ts';
 
@@ -72,6 +73,7 @@ async function plainInsert(url: string, accountId: string): Promise<number> {
       })),
       500,
     );
+    await addToCodeCount(trx, accountId, codes.length);
     await trx.batchInsert(
       'routing_rules',
       codes
