@@ -4,7 +4,7 @@
 // (dist/server) with plain node, its worker threads too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
-import { runCli, startServer, type ServerProcess } from '../support/process.ts';
+import { runCli, startServer, stopServerTree, type ServerProcess } from '../support/process.ts';
 
 let testDb: TestDb;
 let server: ServerProcess;
@@ -19,8 +19,7 @@ beforeAll(async () => {
   server = await startServer({ DATABASE_URL: testDb.url }, undefined, 'npm start');
 }, 60_000);
 afterAll(async () => {
-  server?.child.kill('SIGTERM');
-  await server?.exited;
+  if (server) await stopServerTree(server);
   await testDb?.destroy();
 });
 

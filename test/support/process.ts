@@ -152,6 +152,31 @@ export async function startServer(
 }
 
 /**
+ * Stops a server and every process under it with SIGTERM, and waits until all are gone: `npm
+ * start` does not pass the signal on to the node it runs, which would outlive the test.
+ */
+export async function stopServerTree(server: ServerProcess): Promise<void> {
+  const pids = processTree(server.child.pid!).reverse();
+  for (const pid of pids) signalIfAlive(pid, 'SIGTERM');
+  await server.exited;
+  const deadline = Date.now() + 15_000;
+  while (pids.some((pid) => signalIfAlive(pid, 0))) {
+    if (Date.now() > deadline) throw new Error(`processes ${pids.join(', ')} still run 15 s after SIGTERM`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Sends `signal` (0: none, only the check) and answers whether the process was there to get it. */
+function signalIfAlive(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * An API call to a server process with `key`: status, headers, the parsed JSON body, and as text
  * the body with the server's error log lines after it (a 500 says why in the log, not the answer).
  */
