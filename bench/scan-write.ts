@@ -1,4 +1,5 @@
 // npm run bench:scan-write [-- --batches 200] [--batch-size 1000] [--codes 100] [--visitors 10000]
+//                           [--tagged 0.1]
 //
 // Where the scan writer's database time goes: commits --batches batches of --batch-size scans
 // (over --codes codes and --visitors visitors, a mix of countries, devices and rules, in time
@@ -7,12 +8,16 @@
 // database. Prints MariaDB's CPU per scan (from /proc, as bench:redirect counts it) and, to show
 // where it goes, each kind of statement's time from the client (sent to answered), which also
 // holds the round trip on loopback and the driver's formatting of the statement in this process.
+// The codes exist (a batch locks its codes' rows) and --tagged of them carry a tag (their scans
+// are added to its rollups too).
 import { parseArgs } from 'node:util';
 import { createCommitBatch } from '../src/modules/scans/commit-batch.ts';
 import type { ScanEvent } from '../src/modules/scans/model.ts';
+import { insertCodeRows } from '../test/support/factories.ts';
 import { seededRandom } from '../test/support/random.ts';
 import { freshMariaDb } from './fresh-database.ts';
 import { cpuSeconds, databasePid } from './process-cpu.ts';
+import { codeTagLinks } from '../src/scan-writer/compose.ts';
 
 const { values } = parseArgs({
   options: {
@@ -20,12 +25,15 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '1000' },
     codes: { type: 'string', default: '100' },
     visitors: { type: 'string', default: '10000' },
+    tagged: { type: 'string', default: '0.1' },
   },
 });
 const BATCHES = Number(values.batches);
 const SIZE = Number(values['batch-size']);
 const CODES = Number(values.codes);
 const VISITORS = Number(values.visitors);
+const TAGGED = Number(values.tagged);
+const ACCOUNT = 'acct_bench_write';
 const NAME = 'qr_bench_scan_write';
 
 const rand = seededRandom(99);
@@ -42,7 +50,7 @@ function batch(start: number): ScanEvent[] {
     return {
       codeId: `qr_write_${code}`,
       slug: `w${code}`,
-      accountId: 'acct_bench_write',
+      accountId: ACCOUNT,
       at: start + Math.floor((i * 200) / SIZE),
       ruleId: pick([null, 'rule_geo', 'rule_device', 'rule_both']),
       destination: 'https://example.com/',
@@ -61,7 +69,19 @@ function batch(start: number): ScanEvent[] {
 
 async function main() {
   const db = await freshMariaDb(NAME);
-  const commit = createCommitBatch(db, async () => false);
+  await db('accounts').insert({ id: ACCOUNT, name: 'bench write', created_at: Date.now() });
+  const codeIds = Array.from({ length: CODES }, (_, i) => `qr_write_${i}`);
+  await insertCodeRows(db, ACCOUNT, codeIds);
+  await db('tags').insert({
+    id: 'tag_bench_write',
+    account_id: ACCOUNT,
+    name: 'bench',
+    name_key: 'bench',
+    created_at: 0,
+  });
+  const tagged = codeIds.slice(0, Math.round(CODES * TAGGED)).map((id) => ({ code_id: id, tag_id: 'tag_bench_write' }));
+  if (tagged.length > 0) await db('code_tags').insert(tagged);
+  const commit = createCommitBatch(db, async () => false, codeTagLinks(db));
 
   const started = new Map<string, number>();
   const byTable = new Map<string, { ms: number; statements: number }>();
@@ -84,7 +104,9 @@ async function main() {
   const cpuAfter = cpuSeconds(mariadb);
   const scans = BATCHES * SIZE;
   const day = new Date().toISOString().slice(0, 10);
-  console.log(`${BATCHES} batches of ${SIZE} scans, ${CODES} codes, ${VISITORS} visitors (${day})`);
+  console.log(
+    `${BATCHES} batches of ${SIZE} scans, ${CODES} codes (${tagged.length} tagged), ${VISITORS} visitors (${day})`,
+  );
   console.log('| table | statements | ms | µs per scan |\n|---|---|---|---|');
   for (const [table, s] of [...byTable].sort((a, b) => b[1].ms - a[1].ms))
     console.log(`| ${table} | ${s.statements} | ${s.ms.toFixed(0)} | ${((s.ms * 1000) / scans).toFixed(2)} |`);

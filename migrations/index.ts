@@ -42,6 +42,7 @@ import * as createCodeLastScans from './20261127110000_create_code_last_scans.ts
 import * as addCodesAccountStatusIndex from './20261127120000_add_codes_account_status_index.ts';
 import * as createScanDimensionDeltas from './20261128100000_create_scan_dimension_deltas.ts';
 import * as createAccountCodeCounts from './20261128110000_create_account_code_counts.ts';
+import * as createTagRollups from './20261129100000_create_tag_rollups.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -85,4 +86,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261127120000_add_codes_account_status_index': addCodesAccountStatusIndex,
   '20261128100000_create_scan_dimension_deltas': createScanDimensionDeltas,
   '20261128110000_create_account_code_counts': createAccountCodeCounts,
+  '20261129100000_create_tag_rollups': createTagRollups,
 };

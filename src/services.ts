@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { isWriteConflict } from './db/dialect.ts';
-import { isSqlite } from './db/knex.ts';
+import { createSidePool, isSqlite } from './db/knex.ts';
 import { inTransaction } from './db/transaction.ts';
 import { createAccountsService } from './modules/accounts/index.ts';
 import { createRawScansService } from './modules/analytics/index.ts';
@@ -15,7 +15,7 @@ import type { ChangedCode } from './modules/codes/index.ts';
 import { createIdempotency } from './modules/idempotency/index.ts';
 import { createIdempotencyStore } from './modules/idempotency/index.ts';
 import { createCodesService } from './modules/codes/index.ts';
-import { createAccountCodeIds, createCodesStore, createOwnedCodeIds } from './modules/codes/index.ts';
+import { createAccountCodeIds, createCodesStore, createOwnedCodeIds, lockCodes } from './modules/codes/index.ts';
 import { createDomainsService } from './modules/domains/index.ts';
 import { createDomainsStore } from './modules/domains/index.ts';
 import { systemResolveTxt, type ResolveTxt } from './modules/domains/index.ts';
@@ -39,7 +39,7 @@ import { createPurgeStore, type PurgeStore } from './modules/scans/index.ts';
 import { createScanLimits } from './modules/scans/index.ts';
 import { createRawSource } from './modules/scans/index.ts';
 import { simulatedVisitorOf } from './modules/scans/index.ts';
-import { createScansStore } from './modules/scans/index.ts';
+import { createScansStore, createTagHistoryMover } from './modules/scans/index.ts';
 import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/index.ts';
 import { createConsentService } from './modules/oauth/index.ts';
 import { createOAuth } from './modules/oauth/index.ts';
@@ -82,8 +82,14 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   const bus = createInvalidationBus({ redisUrl: config.redisUrl, logger });
   const routingStore = createRoutingStore(db);
   const tagsStore = createTagsStore(db);
-  // Codes name their tags; the tags module (which owns their tables) does the SQL for them.
-  const tagging = createCodeTagging(tagsStore, config.tagsPerAccount);
+  // Codes name their tags; the tags module (which owns their tables) does the SQL for them, and
+  // the scans module moves a code's scan counts into and out of its tags' rollups as they change.
+  const historyReader = createSidePool(db);
+  const tagging = createCodeTagging(
+    tagsStore,
+    config.tagsPerAccount,
+    createTagHistoryMover(db, lockCodes, historyReader),
+  );
   // max_scans: the scan path's counts (scan-limits.ts); a code's JSON adds this instance's uncommitted ones.
   const rollupStore = createRollupStore(db);
   const limits = createScanLimits({
@@ -307,6 +313,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       raw: rawSource,
       rawOnly: config.analyticsSource === 'raw',
       taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
+      tagIdOf: tagging.idOf,
       rawAvailableSince: scanPurge.rawAvailableSince,
       purging: purgingOf(purgeStore),
       snapshot: (read) =>
@@ -357,6 +364,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       rateLimits.close();
       // Last: the changes made while draining are told to the other processes too.
       await bus.close();
+      if (historyReader !== db) await historyReader.destroy();
     },
   };
 }

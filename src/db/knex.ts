@@ -73,6 +73,16 @@ function createMysql(databaseUrl: string): Knex {
   });
 }
 
+/**
+ * A second, small pool on the same MySQL database (on SQLite, `db` itself: one connection, one
+ * transaction at a time). For reads that a transaction holding row locks waits for: from its own
+ * pool they could wait for connections held by requests that wait on those locks.
+ */
+export function createSidePool(db: Knex, max = 2): Knex {
+  if (isSqlite(db)) return db;
+  return knex({ ...db.client.config, pool: { min: 0, max, idleTimeoutMillis: MYSQL_POOL_IDLE_MS } });
+}
+
 export function isSqlite(db: Knex): boolean {
   return db.client.config.client === 'better-sqlite3';
 }

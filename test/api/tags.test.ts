@@ -9,6 +9,8 @@ import { inTransaction } from '../../src/db/transaction.ts';
 import { createTagsStore } from '../../src/modules/tags/store.ts';
 import { createCodeTagging } from '../../src/modules/tags/tagging.ts';
 import { accountIdOf, recordScans } from '../support/scans.ts';
+import { lockCodes } from '../../src/modules/codes/index.ts';
+import { createTagHistoryMover } from '../../src/modules/scans/index.ts';
 
 let app: TestApp;
 let key: string;
@@ -184,7 +186,11 @@ describe('tags on codes', () => {
     const own = await app.newAccountKey('tags-race-db');
     const accountId = await accountIdOf(app, own);
     const codes = await Promise.all(Array.from({ length: 8 }, () => createCode({}, own)));
-    const tagging = createCodeTagging(createTagsStore(app.testDb.db), 1000);
+    const tagging = createCodeTagging(
+      createTagsStore(app.testDb.db),
+      1000,
+      createTagHistoryMover(app.testDb.db, lockCodes, app.testDb.db),
+    );
     await Promise.all(
       codes.map((code, i) =>
         inTransaction(app.testDb.db, (trx) =>

@@ -27,6 +27,9 @@ import { backfillLastScans } from '../../migrations/20261127110000_create_code_l
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCodeRows } from '../support/factories.ts';
 import { seededRandom } from '../support/random.ts';
+import { lockCodes } from '../../src/modules/codes/index.ts';
+import { createTagHistoryMover } from '../../src/modules/scans/index.ts';
+import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 let testDb: TestDb;
 const ACCOUNT = 'acct_rollups';
@@ -75,7 +78,7 @@ beforeAll(async () => {
   const now = Date.now();
   await db('accounts').insert({ id: ACCOUNT, name: 'rollups', created_at: now });
   await insertCodeRows(db, ACCOUNT, CODES);
-  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
+  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db), codeTagLinks(db));
   const rows = randomScans(3000);
   // Several batches, so rollup upserts add to rows written by earlier batches.
   for (let i = 0; i < rows.length; i += 700) await inTransaction(db, (trx) => write(rows.slice(i, i + 700), trx));
@@ -99,7 +102,11 @@ async function asBeforeRegionAndCity(db: Knex): Promise<void> {
 
 function services() {
   const { db } = testDb;
-  const codes = createCodesStore(db, createRoutingStore(db), createCodeTagging(createTagsStore(db), 1000));
+  const codes = createCodesStore(
+    db,
+    createRoutingStore(db),
+    createCodeTagging(createTagsStore(db), 1000, createTagHistoryMover(db, lockCodes, db)),
+  );
   const ownedCodeIds = createOwnedCodeIds(db);
   const raw = createRawSource(db, ownedCodeIds);
   const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });

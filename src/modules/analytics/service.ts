@@ -40,6 +40,8 @@ export interface AnalyticsDeps {
   rawOnly: boolean;
   /** A subquery of the ids of the account's codes carrying the named tag (the tags module's). */
   taggedCodes?: (accountId: string, tag: string) => Knex.QueryBuilder;
+  /** The id of the account's tag of that name (the tags module's), whose rollups answer for its codes. */
+  tagIdOf?: (accountId: string, tag: string) => Promise<string | null>;
   /** The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null: all are. */
   rawAvailableSince?: () => number | null;
   /** The raw scans of the account's deleted codes that are still being purged (scans/purge.ts). */
@@ -97,6 +99,7 @@ const noTags = (): Knex.QueryBuilder => {
 
 export function createAnalyticsService(deps: AnalyticsDeps) {
   const { codes, rollups, raw, rawOnly, taggedCodes = noTags, rawAvailableSince = () => null, now = Date.now } = deps;
+  const tagIdOf = deps.tagIdOf ?? (async () => null);
   const here: SourceView = { rollups, raw, purging: deps.purging ?? NOTHING_PURGING };
   const snapshot = deps.snapshot ?? ((read) => read(here));
   const sourceFor = (series: Series, view = here) => (!rawOnly && alignsWithHours(series) ? view.rollups : view.raw);
@@ -221,7 +224,10 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
       const { accountId } = principal;
       const tag = q.tag;
       const only = tag === undefined ? undefined : () => taggedCodes(accountId, tag);
-      const scope: Scope = only ? { kind: 'codes', accountId, codeIds: only } : { kind: 'account', accountId };
+      const tagId = tag === undefined ? null : await tagIdOf(accountId, tag);
+      const scope: Scope = only
+        ? { kind: 'codes', accountId, codeIds: only, ...(tagId === null ? {} : { tagId }) }
+        : { kind: 'account', accountId };
       const window = windowOf(series, q.include_bots);
       // Deleted codes being purged count no more: what is left of them is subtracted (a tag's
       // codes are existing ones, so only the whole account's answers need it).

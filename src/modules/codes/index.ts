@@ -1,5 +1,6 @@
 // The codes module's public face: what the rest of the service may use of it. Anything
 // not exported here is the module's own (npm run lint:imports enforces it).
+export { lockCodes } from './code-locks.ts';
 export { contrastRatio } from './contrast.ts';
 export { decodeCursor, encodeCursor } from './cursor.ts';
 export type { VerifiedDomainOf } from './domain-field.ts';

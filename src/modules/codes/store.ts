@@ -353,12 +353,17 @@ export function createCodesStore(
       await code.update(row);
     },
 
-    /** Deletes the code and (by cascade) its rules; its slug stays reserved. */
-    async delete(accountId: string, id: string, q: Queryable = db): Promise<boolean> {
-      const code = q('codes').where({ account_id: accountId, id });
+    /**
+     * Deletes the code and (by cascade) its rules; its slug stays reserved. It is untagged first,
+     * so that its tags' scan counts drop it.
+     */
+    async delete(accountId: string, id: string, trx: Knex.Transaction): Promise<boolean> {
+      const code = trx('codes').where({ account_id: accountId, id });
+      if (!(await code.clone().first('id'))) return false;
+      await tagging.set(accountId, [{ codeId: id, names: [] }], trx);
       // A counted (unarchived) code first, so the count knows which of the two it removed.
       const uncounting = await code.clone().whereNot('status', 'archived').delete();
-      await addToCodeCount(q, accountId, -uncounting);
+      await addToCodeCount(trx, accountId, -uncounting);
       return uncounting > 0 || (await code.delete()) > 0;
     },
   };

@@ -1,6 +1,7 @@
 // Everything one batch of scans writes, inside the caller's transaction: first-visit flags,
-// the raw rows (append-only), the hourly and daily rollups the analytics read, and the per-code
-// breakdown counts, queued for a later roll (dimension-deltas.ts). The recorder and the
+// the raw rows (append-only), the hourly and daily rollups the analytics read, the per-code
+// breakdown counts, queued for a later roll (dimension-deltas.ts), and the tagged codes' counts
+// added to their tags (tag-rollups.ts). The recorder and the
 // analytics benchmark's seeder both write through here, so seeded data is shaped like real data.
 import type { Queryable } from '../../db/transaction.ts';
 import { createSeenVisitors, flagFirstVisits, type SeenVisitors } from './first-visits.ts';
@@ -12,8 +13,10 @@ import {
   codeDailyRollupRows,
   codeRollupRows,
   dimensionRollupRows,
+  tagRollupRows,
 } from './rollups.ts';
 import type { ScanRow, ScansStore } from './store.ts';
+import { lockedTagsOf, type CodeTagLinks } from './tag-rollups.ts';
 
 /**
  * What a live writer remembers of its own committed batches, to leave out writes that would
@@ -28,12 +31,18 @@ export function createWriterMemory(): WriterMemory {
   return { lastScans: createLastScanMemo(), visitors: createSeenVisitors() };
 }
 
-export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
+export function createScanBatchWriter(store: ScansStore, rollups: RollupStore, tags: CodeTagLinks) {
   /**
    * Writes the batch and returns what `memory` is to take in once the transaction commits (not
    * before: a batch that rolls back stored nothing).
    */
   return async function writeScanBatch(rows: ScanRow[], trx: Queryable, memory?: WriterMemory): Promise<() => void> {
+    // First: the codes' locks before anything this transaction reads (tag-rollups.ts).
+    const tagsOf = await lockedTagsOf(
+      tags,
+      rows.map((r) => r.code_id),
+      trx,
+    );
     const visitorKeys = await flagFirstVisits(rows, store, trx, memory?.visitors);
     await store.insertMany(rows, trx);
     const codeHours = codeRollupRows(rows);
@@ -43,7 +52,14 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     const allLastDays = codeLastScanRows(codeDays);
     const lastDays = memory ? memory.lastScans.news(allLastDays) : allLastDays;
     await rollups.raiseCodeLastScans(lastDays, trx);
-    await rollups.queueDimensionRollups(dimensionRollupRows(rows), trx);
+    const dimensions = dimensionRollupRows(rows);
+    await rollups.queueDimensionRollups(dimensions, trx);
+    if (tagsOf.size > 0) {
+      const signed = new Map(
+        [...tagsOf].map(([codeId, tagIds]) => [codeId, tagIds.map((tagId) => ({ tagId, sign: 1 as const }))]),
+      );
+      await rollups.addTagRollups(tagRollupRows(codeDays, dimensions, signed), trx);
+    }
     const accountHours = accountRollupRows(rows);
     await rollups.addAccountRollups(accountHours, trx);
     await rollups.addAccountDailyRollups(accountDailyRollupRows(accountHours), trx);

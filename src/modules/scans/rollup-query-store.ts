@@ -2,11 +2,13 @@
 // and …_create_code_daily_rollups.ts). Exact for windows on whole UTC hours, which the service
 // checks before asking. Breakdowns and code rankings read daily rollups for the whole UTC days of
 // the window, and for the partial days at its edges the hourly rollups or a code's raw scans.
+// A tag's codes (a scope with `tagId`) have daily rollups of their own (tag_rollups).
 import type { Knex } from 'knex';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
 import type { AccountCodeIds, OwnedCodeIds } from '../codes/index.ts';
 import { topCodesByThreshold } from './code-ranking.ts';
 import { queuedDimensionRows } from './dimension-deltas.ts';
+import { TAG_DIMENSIONS } from './rollups.ts';
 import {
   ALL_VALUES,
   rankCodes,
@@ -228,8 +230,12 @@ export function createRollupSource(
         widthMs === DAY_MS
           ? (['day', 'code_daily_rollups', 'account_daily_rollups'] as const)
           : (['hour', 'scan_rollups', 'account_scan_rollups'] as const);
-      const query =
-        scope.kind !== 'account'
+      const ofTag = scope.kind === 'codes' && scope.tagId !== undefined && widthMs === DAY_MS;
+      const query = ofTag
+        ? db('tag_rollups')
+            .where({ tag_id: scope.tagId, dimension: 'total' })
+            .modify(inWindow(w, 'tag_rollups', time))
+        : scope.kind !== 'account'
           ? db(codeTable)
               .modify(ofCodes(scope, codeTable))
               .modify(inWindow(w, codeTable, time))
@@ -248,33 +254,43 @@ export function createRollupSource(
       // Whole UTC days from a daily rollup; the partial days at the edges from the account's
       // hourly rollup, or from raw scans for a code (or a tag's codes): at most two days of them.
       const { whole: days, edges } = splitAt(w, DAY_MS);
+      const tagId = scope.kind === 'codes' && TAG_DIMENSIONS.has(dimension) ? scope.tagId : undefined;
       const [wholeDays, partialDay] =
-        scope.kind === 'account'
+        tagId !== undefined
           ? [
-              (d: Window) =>
-                valuesIn('account_daily_rollups', 'day', d, (b) => b.where({ account_id: scope.accountId, dimension })),
-              (e: Window) =>
-                valuesIn('account_scan_rollups', 'hour', e, (b) => b.where({ account_id: scope.accountId, dimension })),
-            ]
-          : [
-              // The rolled counts and those still queued, in one snapshot (see dimension-deltas.ts).
-              (d: Window) =>
-                inTransaction(
-                  db,
-                  async (q) => [
-                    ...(await valuesIn(
-                      'scan_dimension_rollups',
-                      'day',
-                      d,
-                      (b) => b.modify(ofCodes(scope, 'scan_dimension_rollups')).where({ dimension }),
-                      q,
-                    )),
-                    ...(await queuedValues(q, scope, dimension, d)),
-                  ],
-                  'repeatable read',
-                ),
+              (d: Window) => valuesIn('tag_rollups', 'day', d, (b) => b.where({ tag_id: tagId, dimension })),
               (e: Window) => raw.breakdown(scope, dimension, e, ALL_VALUES),
-            ];
+            ]
+          : scope.kind === 'account'
+            ? [
+                (d: Window) =>
+                  valuesIn('account_daily_rollups', 'day', d, (b) =>
+                    b.where({ account_id: scope.accountId, dimension }),
+                  ),
+                (e: Window) =>
+                  valuesIn('account_scan_rollups', 'hour', e, (b) =>
+                    b.where({ account_id: scope.accountId, dimension }),
+                  ),
+              ]
+            : [
+                // The rolled counts and those still queued, in one snapshot (see dimension-deltas.ts).
+                (d: Window) =>
+                  inTransaction(
+                    db,
+                    async (q) => [
+                      ...(await valuesIn(
+                        'scan_dimension_rollups',
+                        'day',
+                        d,
+                        (b) => b.modify(ofCodes(scope, 'scan_dimension_rollups')).where({ dimension }),
+                        q,
+                      )),
+                      ...(await queuedValues(q, scope, dimension, d)),
+                    ],
+                    'repeatable read',
+                  ),
+                (e: Window) => raw.breakdown(scope, dimension, e, ALL_VALUES),
+              ];
       const parts = await Promise.all([days ? wholeDays(days) : [], ...edges.map(partialDay)]);
       return rankValues(parts.flat(), top);
     },

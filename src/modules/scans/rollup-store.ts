@@ -10,6 +10,7 @@ import type {
   CodeDailyRollupRow,
   CodeRollupRow,
   DimensionRollupRow,
+  TagRollupRow,
 } from './rollups.ts';
 import { packDimensionDeltas } from './rollups.ts';
 
@@ -74,6 +75,13 @@ export function createRollupStore(db: Knex) {
 
     async addAccountRollups(rows: AccountRollupRow[], q: Queryable): Promise<void> {
       await upsert(q, 'account_scan_rollups', accountKey('hour'), rows, addScansAndUniques);
+    },
+
+    /** Adds to the tags' rollups (negative counts subtract), then drops the rows of `cleared` tags left at zero. */
+    async addTagRollups(rows: TagRollupRow[], q: Queryable, cleared: readonly string[] = []): Promise<void> {
+      await upsert(q, 'tag_rollups', ['tag_id', 'dimension', 'day', 'is_bot', 'value'], rows, addScansAndUniques);
+      if (cleared.length > 0)
+        await q('tag_rollups').whereIn('tag_id', cleared).where({ scans: 0, unique_scans: 0 }).delete();
     },
 
     async addAccountDailyRollups(rows: AccountDailyRollupRow[], q: Queryable): Promise<void> {

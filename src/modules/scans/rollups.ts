@@ -253,3 +253,66 @@ export function codeDailyRollupRows(hourly: CodeRollupRow[]): CodeDailyRollupRow
     (r) => `${r.code_id}|${r.is_bot}`,
   );
 }
+
+/** A tag's scans per UTC day (tag_rollups): 'total' rows with uniques, and a row per breakdown value. */
+export interface TagRollupRow {
+  tag_id: string;
+  dimension: string;
+  day: number;
+  is_bot: boolean;
+  value: string;
+  scans: number;
+  unique_scans: number;
+}
+
+/** The dimensions a tag's rollup keeps: the account overview's, which a tag's overview shows. */
+export const TAG_DIMENSIONS: ReadonlySet<string> = new Set(ACCOUNT_DIMENSIONS.map(([dimension]) => dimension));
+
+/** A tag of a code, and whether the code's rows are added to it (1) or subtracted (-1). */
+export interface SignedTag {
+  tagId: string;
+  sign: 1 | -1;
+}
+
+/**
+ * Codes' daily totals and breakdown rows added to (or subtracted from) each tag `tagsOf` names
+ * for the code, summed per tag row. Codes without tags add nothing.
+ */
+export function tagRollupRows(
+  days: readonly CodeDailyRollupRow[],
+  dimensions: readonly DimensionRollupRow[],
+  tagsOf: ReadonlyMap<string, readonly SignedTag[]>,
+): TagRollupRow[] {
+  const sums = new Map<string, TagRollupRow>();
+  const add = (codeId: string, row: Omit<TagRollupRow, 'tag_id'>) => {
+    for (const { tagId, sign } of tagsOf.get(codeId) ?? []) {
+      const key = `${tagId}|${row.dimension}|${row.day}|${row.is_bot}|${row.value}`;
+      const sum = sums.get(key) ?? { tag_id: tagId, ...row, scans: 0, unique_scans: 0 };
+      sum.scans += sign * row.scans;
+      sum.unique_scans += sign * row.unique_scans;
+      sums.set(key, sum);
+    }
+  };
+  for (const d of days) {
+    add(d.code_id, {
+      dimension: 'total',
+      day: d.day,
+      is_bot: d.is_bot,
+      value: '',
+      scans: d.scans,
+      unique_scans: d.unique_scans,
+    });
+  }
+  for (const d of dimensions) {
+    if (TAG_DIMENSIONS.has(d.dimension))
+      add(d.code_id, {
+        dimension: d.dimension,
+        day: d.day,
+        is_bot: d.is_bot,
+        value: d.value,
+        scans: d.scans,
+        unique_scans: 0,
+      });
+  }
+  return [...sums.values()];
+}

@@ -52,7 +52,8 @@ export const DIMENSION_COLUMNS: Record<CodeDimension, string> = {
 export type Scope =
   | { kind: 'code'; codeId: string }
   | { kind: 'account'; accountId: string }
-  | { kind: 'codes'; accountId: string; codeIds: () => Knex.QueryBuilder };
+  /** Codes of the account; `tagId` when they are a tag's, whose own rollups then answer. */
+  | { kind: 'codes'; accountId: string; codeIds: () => Knex.QueryBuilder; tagId?: string };
 
 /** A half-open time range in epoch milliseconds; null ends are unbounded. */
 export interface Window {

@@ -25,6 +25,13 @@ export interface NewTag {
   createdAt: Date;
 }
 
+/** A link between a code and a tag made (+1) or removed (-1). */
+export interface LinkChange {
+  codeId: string;
+  tagId: string;
+  sign: 1 | -1;
+}
+
 interface TagRow {
   id: string;
   account_id: string;
@@ -62,6 +69,18 @@ export function createTagsStore(db: Knex) {
       codeCount: counts.get(row.id) ?? 0,
       createdAt: fromMillis(row.created_at),
     }));
+  }
+
+  /** Each code's tag ids (codes without tags are absent). */
+  async function tagIdsOfCodes(codeIds: readonly string[], q: Queryable = db): Promise<Map<string, string[]>> {
+    const ids = new Map<string, string[]>();
+    for (const part of chunks(codeIds)) {
+      const rows: { code_id: string; tag_id: string }[] = await q('code_tags')
+        .whereIn('code_id', part)
+        .select('code_id', 'tag_id');
+      for (const row of rows) ids.set(row.code_id, [...(ids.get(row.code_id) ?? []), row.tag_id]);
+    }
+    return ids;
   }
 
   const rowOf = (t: NewTag) => ({
@@ -164,33 +183,36 @@ export function createTagsStore(db: Knex) {
       return names;
     },
 
+    tagIdsOfCodes,
+
     /**
      * Replaces the tags of these codes with the given tag ids: only the links that go are deleted
      * (by their keys) and only the new ones inserted. A range delete of links a code does not
      * have would take gap locks on MariaDB, and transactions tagging other codes at the same
-     * time would deadlock inserting into those gaps.
+     * time would deadlock inserting into those gaps. Answers the links made and removed.
      */
     async replaceCodeTags(
       links: readonly { codeId: string; tagIds: readonly string[] }[],
       q: Queryable = db,
-    ): Promise<void> {
-      const had = new Map<string, Set<string>>();
-      for (const part of chunks(links.map((l) => l.codeId))) {
-        const rows: { code_id: string; tag_id: string }[] = await q('code_tags')
-          .whereIn('code_id', part)
-          .select('code_id', 'tag_id');
-        for (const row of rows) had.set(row.code_id, (had.get(row.code_id) ?? new Set()).add(row.tag_id));
-      }
+    ): Promise<LinkChange[]> {
+      const had = await tagIdsOfCodes(
+        links.map((l) => l.codeId),
+        q,
+      );
+      const changes: LinkChange[] = [];
       for (const link of links) {
-        const gone = [...(had.get(link.codeId) ?? [])].filter((tagId) => !link.tagIds.includes(tagId));
+        const gone = (had.get(link.codeId) ?? []).filter((tagId) => !link.tagIds.includes(tagId));
         if (gone.length > 0) await q('code_tags').where('code_id', link.codeId).whereIn('tag_id', gone).delete();
+        changes.push(...gone.map((tagId) => ({ codeId: link.codeId, tagId, sign: -1 as const })));
       }
       const rows = links.flatMap((l) =>
-        l.tagIds
-          .filter((tagId) => !had.get(l.codeId)?.has(tagId))
+        [...new Set(l.tagIds)]
+          .filter((tagId) => !had.get(l.codeId)?.includes(tagId))
           .map((tagId) => ({ code_id: l.codeId, tag_id: tagId })),
       );
       for (const part of chunks(rows)) await q('code_tags').insert(part);
+      changes.push(...rows.map((r) => ({ codeId: r.code_id, tagId: r.tag_id, sign: 1 as const })));
+      return changes;
     },
 
     /** A subquery of the ids of the account's codes carrying a tag with any of these keys. */

@@ -1,12 +1,13 @@
 // What codes ask of tags, handed to them by services.ts (codes import nothing of this module
 // but its schemas): the tag names of codes, setting a code's tags by name (creating the
-// account's missing tags on the fly) and the codes carrying any of some tags.
+// account's missing tags on the fly; a deleted code is first set to none) and the codes carrying
+// any of some tags.
 import type { Knex } from 'knex';
 import { validationFailed } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { tagKey } from './schemas.ts';
-import type { TagsStore } from './store.ts';
+import type { LinkChange, TagsStore } from './store.ts';
 
 /** The 422 of an account at TAGS_PER_ACCOUNT; `path` is the field that asked for more. */
 export const tooManyTags = (max: number, path: string) =>
@@ -19,7 +20,13 @@ export const tooManyTags = (max: number, path: string) =>
     },
   ]);
 
-export function createCodeTagging(store: TagsStore, maxPerAccount: number) {
+/**
+ * Runs in the tagging transaction with the links it made and removed: the scans module moves
+ * the codes' scan counts into and out of the tags' rollups (handed in by services.ts).
+ */
+export type OnRetagged = (changes: readonly LinkChange[], trx: Knex.Transaction) => Promise<void>;
+
+export function createCodeTagging(store: TagsStore, maxPerAccount: number, onRetagged: OnRetagged) {
   return {
     namesOf: (codeIds: readonly string[], q: Queryable) => store.namesForCodes(codeIds, q),
 
@@ -60,11 +67,15 @@ export function createCodeTagging(store: TagsStore, maxPerAccount: number) {
           )),
         ]);
       }
-      await store.replaceCodeTags(
+      const changes = await store.replaceCodeTags(
         codes.map((code) => ({ codeId: code.codeId, tagIds: code.names.map((name) => ids.get(tagKey(name))!) })),
         trx,
       );
+      await onRetagged(changes, trx);
     },
+
+    /** The id of the account's tag of that name (case ignored), or null. */
+    idOf: (accountId: string, name: string) => store.idOfKey(accountId, tagKey(name)),
 
     /** A subquery of the ids of the account's codes carrying any of the named tags. */
     codeIdsWithAny: (accountId: string, names: readonly string[]) =>

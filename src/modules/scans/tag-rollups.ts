@@ -1,0 +1,120 @@
+// Keeping tag_rollups (migrations/…_create_tag_rollups.ts) equal, for every tag, to the sum of
+// the rollups of the codes carrying it. Two writers change it:
+// - a scan batch adds its scans of tagged codes to their tags (batch-writer.ts);
+// - tagging a code adds its whole history to the tag, untagging (or deleting it) subtracts it.
+// The two must not interleave on one code: a batch that read the code's tags before the tagging
+// committed, and commits after the tagging read the history, would be in neither. So each takes
+// the code's row lock first: a batch shared (before anything it reads; its snapshot then starts
+// after every tagging of its codes that committed before it), tagging exclusive. Tagging reads
+// the history on another connection, which sees every batch committed before its lock; batches
+// that come after wait for it and then see the new tags. The locks are the codes module's (the
+// code rows) and the tags' own (their links), handed in. SQLite runs one transaction at a time.
+import type { Knex } from 'knex';
+import { isSqlite } from '../../db/knex.ts';
+import { inTransaction, type Queryable } from '../../db/transaction.ts';
+import { queuedDimensionRows } from './dimension-deltas.ts';
+import { createRollupStore } from './rollup-store.ts';
+import {
+  TAG_DIMENSIONS,
+  tagRollupRows,
+  type CodeDailyRollupRow,
+  type DimensionRollupRow,
+  type SignedTag,
+} from './rollups.ts';
+
+/** Locks the rows of these codes until the transaction ends: shared, or exclusive ('update'). */
+export type LockCodes = (codeIds: readonly string[], q: Queryable, mode: 'share' | 'update') => Promise<void>;
+
+/** Each code's tag ids (codes without tags are absent). */
+export type TagIdsOf = (codeIds: readonly string[], q: Queryable) => Promise<Map<string, string[]>>;
+
+/** What the scan writer asks of codes and tags: the lock, then the tags of a batch's codes. */
+export interface CodeTagLinks {
+  lock: LockCodes;
+  tagIdsOf: TagIdsOf;
+}
+
+/** A link between a code and a tag that a transaction made (+1) or removed (-1). */
+export interface TagLinkChange {
+  codeId: string;
+  tagId: string;
+  sign: 1 | -1;
+}
+
+/** Codes per IN list. */
+const CHUNK = 500;
+
+/** The tags of a batch's codes, each code's row locked (shared) first: see above. */
+export async function lockedTagsOf(
+  links: CodeTagLinks,
+  codeIds: readonly string[],
+  q: Queryable,
+): Promise<Map<string, string[]>> {
+  const ids = [...new Set(codeIds)];
+  await links.lock(ids, q, 'share');
+  return links.tagIdsOf(ids, q);
+}
+
+/**
+ * Moves codes' histories into or out of tags' rollups as their links change, inside the
+ * tagging transaction `trx` (which holds the links' changes). `reader` reads the histories: a
+ * pool of its own on MySQL (db/knex.ts createSidePool), since the tagging transaction holds a
+ * connection of `db`'s and locks while it waits for the read.
+ */
+export function createTagHistoryMover(db: Knex, lock: LockCodes, reader: Knex) {
+  const rollups = createRollupStore(db);
+
+  /** The codes' daily totals and breakdown rows, rolled and queued, in one snapshot. */
+  const historyOf = (codeIds: string[], q: Queryable) =>
+    inTransaction(
+      q,
+      async (snapshot) => {
+        const days: CodeDailyRollupRow[] = [];
+        const dimensions: DimensionRollupRow[] = [];
+        for (let i = 0; i < codeIds.length; i += CHUNK) {
+          const part = codeIds.slice(i, i + CHUNK);
+          const dayRows: Array<CodeDailyRollupRow & { day: number | string }> = await snapshot('code_daily_rollups')
+            .whereIn('code_id', part)
+            .select('code_id', 'day', 'is_bot', 'account_id', 'scans', 'unique_scans');
+          days.push(
+            ...dayRows.map((r) => ({ ...r, day: Number(r.day), is_bot: Boolean(r.is_bot), scans: Number(r.scans) })),
+          );
+          const dimensionRows: Array<DimensionRollupRow & { day: number | string }> = await snapshot(
+            'scan_dimension_rollups',
+          )
+            .whereIn('code_id', part)
+            .whereIn('dimension', [...TAG_DIMENSIONS])
+            .select('code_id', 'dimension', 'day', 'is_bot', 'value', 'scans');
+          dimensions.push(
+            ...dimensionRows.map((r) => ({
+              ...r,
+              day: Number(r.day),
+              is_bot: Boolean(r.is_bot),
+              scans: Number(r.scans),
+            })),
+          );
+        }
+        const wanted = new Set(codeIds);
+        for (const dimension of TAG_DIMENSIONS) {
+          if (dimension === 'total') continue;
+          dimensions.push(...(await queuedDimensionRows(snapshot, dimension)).filter((r) => wanted.has(r.code_id)));
+        }
+        return { days, dimensions };
+      },
+      'repeatable read',
+    );
+
+  return async function moveTagHistory(changes: readonly TagLinkChange[], trx: Knex.Transaction): Promise<void> {
+    if (changes.length === 0) return;
+    const codeIds = [...new Set(changes.map((c) => c.codeId))].sort();
+    await lock(codeIds, trx, 'update');
+    // Another connection: this transaction's snapshot may predate batches committed before the lock.
+    const { days, dimensions } = await historyOf(codeIds, isSqlite(db) ? trx : reader);
+    const tagsOf = new Map<string, SignedTag[]>();
+    for (const { codeId, tagId, sign } of changes) tagsOf.set(codeId, [...(tagsOf.get(codeId) ?? []), { tagId, sign }]);
+    const untagged = [...new Set(changes.filter((c) => c.sign === -1).map((c) => c.tagId))];
+    await rollups.addTagRollups(tagRollupRows(days, dimensions, tagsOf), trx, untagged);
+  };
+}
+
+export type MoveTagHistory = ReturnType<typeof createTagHistoryMover>;
