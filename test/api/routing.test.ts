@@ -446,6 +446,14 @@ describe('GraphQL', () => {
       condition: 'query:src=tv',
       conditions: { params: [{ name: 'src', value: 'tv' }] },
     });
+    // A new rule gets a new id: its input has no ruleId to send (and none to refuse later).
+    const withId = await app.graphql(
+      key,
+      `mutation($id: ID!) { addRoutingRule(codeId: $id, input: { ruleId: "rule_x", type: geo, conditions: { ` +
+        `countries: ["DE"] }, destination: "https://example.de/" }) { ruleId } }`,
+      { id: code.id },
+    );
+    expect(withId.body.errors[0].message).toContain('"ruleId" is not defined by type "NewRoutingRuleInput"');
 
     const explained = await app.graphql(
       key,

@@ -104,10 +104,17 @@ const ConditionsInput = zodInputType('RuleConditionsInput', conditionsSchema, {
 
 const RULE_ID_HELP = 'The id as read back: kept when it names a rule of this code.';
 
-const RuleInput = zodInputType('RoutingRuleInput', ruleSchema, {
+const ruleInputOptions = {
   types: { conditions: ConditionsInput },
   descriptions: { type: 'geo, device, time, language, ip, query, schedule or split' },
   zodDescriptions: false,
+} as const;
+
+/** A rule to add: its id is made anew (addRoutingRule). */
+const NewRuleInput = zodInputType('NewRoutingRuleInput', ruleSchema, ruleInputOptions);
+
+const RuleInput = zodInputType('RoutingRuleInput', ruleSchema, {
+  ...ruleInputOptions,
   // ruleSchema has no ruleId: it is the read-back id a full rule may carry in a list of rules,
   // which rulesListSchema (replaceRouting, as REST's PUT) keeps when it names a rule of the code.
   fields: (t) => ({ ruleId: t.string({ required: false, description: RULE_ID_HELP }) }),
@@ -168,7 +175,7 @@ const ExplanationRef = builder.objectRef<ResolveAnswer>('RoutingExplanation').im
 const toRecord = (pairs: readonly NameValue[] | null | undefined) =>
   pairs ? Object.fromEntries(pairs.map((p) => [p.name, p.value])) : undefined;
 
-type RuleInputShape = typeof RuleInput.$inferInput;
+type RuleInputShape = typeof RuleInput.$inferInput | typeof NewRuleInput.$inferInput;
 const toRuleBody = (rule: RuleInputShape) =>
   compact({ ...rule, conditions: compact({ ...rule.conditions, params: toRecord(rule.conditions.params) }) });
 
@@ -207,7 +214,7 @@ builder.mutationFields((t) => ({
   }),
   addRoutingRule: t.field({
     type: RuleRef,
-    args: { codeId: t.arg.id({ required: true }), input: t.arg({ type: RuleInput, required: true }) },
+    args: { codeId: t.arg.id({ required: true }), input: t.arg({ type: NewRuleInput, required: true }) },
     resolve: scoped('codes:write', (_root, { codeId, input }, ctx) =>
       ctx.services.routing.addRule(ctx.principal, String(codeId), parseInput(ruleSchema, toRuleBody(input))),
     ),
