@@ -64,13 +64,25 @@ export async function lockedTagsOf(
 export function createTagHistoryMover(db: Knex, lock: LockCodes, reader: Knex) {
   const rollups = createRollupStore(db);
 
-  /** The codes' daily totals and breakdown rows, rolled and queued, in one snapshot. */
-  const historyOf = (codeIds: string[], q: Queryable) =>
+  /**
+   * The codes' daily totals and breakdown rows, rolled and queued, in one snapshot. Only codes
+   * with a last scan day have any (the batch that writes a code's first rows writes that too):
+   * new codes, tagged as they are made (a bulk call's thousands), cost one read.
+   */
+  const historyOf = (ids: string[], q: Queryable) =>
     inTransaction(
       q,
       async (snapshot) => {
         const days: CodeDailyRollupRow[] = [];
         const dimensions: DimensionRollupRow[] = [];
+        const codeIds: string[] = [];
+        for (let i = 0; i < ids.length; i += CHUNK)
+          codeIds.push(
+            ...(await snapshot('code_last_scans')
+              .whereIn('code_id', ids.slice(i, i + CHUNK))
+              .pluck('code_id')),
+          );
+        if (codeIds.length === 0) return { days, dimensions };
         for (let i = 0; i < codeIds.length; i += CHUNK) {
           const part = codeIds.slice(i, i + CHUNK);
           const dayRows: Array<CodeDailyRollupRow & { day: number | string }> = await snapshot('code_daily_rollups')
