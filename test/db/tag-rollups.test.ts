@@ -104,9 +104,9 @@ async function expectTagAgrees(p: ReturnType<typeof parts>, tag: string): Promis
   return totals;
 }
 
-/** The tag_rollups rows, sorted, without zero rows. */
+/** The tag_rollups rows, sorted, without the rows untagging left at zero (the backfill makes none). */
 async function tagRows() {
-  const rows = await testDb.db('tag_rollups').select('*');
+  const rows = await testDb.db('tag_rollups').where('scans', '<>', 0).orWhere('unique_scans', '<>', 0);
   return rows
     .map((r) => ({
       ...r,
@@ -160,7 +160,9 @@ describe('a tag overview from its rollups equals the one from raw scans', () => 
     expect(await expectTagAgrees(p, 'late')).toEqual([0, 0, 0]);
     await expectTagAgrees(p, 'both');
     const lateId = await p.tagging.idOf(ACCOUNT, 'late');
-    expect(await testDb.db('tag_rollups').where('tag_id', lateId!).count({ n: '*' }).first()).toMatchObject({ n: 0 });
+    const left = await testDb.db('tag_rollups').where('tag_id', lateId!).select('scans', 'unique_scans');
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((r) => Number(r.scans) === 0 && Number(r.unique_scans) === 0)).toBe(true);
   });
 });
 

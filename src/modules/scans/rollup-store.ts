@@ -77,11 +77,13 @@ export function createRollupStore(db: Knex) {
       await upsert(q, 'account_scan_rollups', accountKey('hour'), rows, addScansAndUniques);
     },
 
-    /** Adds to the tags' rollups (negative counts subtract), then drops the rows of `cleared` tags left at zero. */
-    async addTagRollups(rows: TagRollupRow[], q: Queryable, cleared: readonly string[] = []): Promise<void> {
+    /**
+     * Adds to the tags' rollups; negative counts subtract (a code untagged). Rows brought to zero
+     * stay: deleting them would lock each tag's whole range, which batches adding to it hold
+     * parts of (a deadlock); breakdowns leave zeros out.
+     */
+    async addTagRollups(rows: TagRollupRow[], q: Queryable): Promise<void> {
       await upsert(q, 'tag_rollups', ['tag_id', 'dimension', 'day', 'is_bot', 'value'], rows, addScansAndUniques);
-      if (cleared.length > 0)
-        await q('tag_rollups').whereIn('tag_id', cleared).where({ scans: 0, unique_scans: 0 }).delete();
     },
 
     async addAccountDailyRollups(rows: AccountDailyRollupRow[], q: Queryable): Promise<void> {

@@ -92,12 +92,14 @@ export const ALL_VALUES = 2 ** 31 - 1;
 
 /**
  * The `top` values by scans, ties by value (none first). Ranked here rather than in SQL, so
- * every source orders alike whatever the database's collation.
+ * every source orders alike whatever the database's collation. A value whose counts sum to
+ * zero is left out: a tag's rollups keep the rows that untagging a code brought to zero.
  */
 export function rankValues(counts: Iterable<ValueCount>, top: number): ValueCount[] {
   const byValue = new Map<string | null, number>();
   for (const c of counts) byValue.set(c.value, (byValue.get(c.value) ?? 0) + c.scans);
   return [...byValue]
+    .filter(([, scans]) => scans !== 0)
     .map(([value, scans]) => ({ value, scans }))
     .sort(
       (a, b) =>

@@ -124,8 +124,7 @@ export function createTagHistoryMover(db: Knex, lock: LockCodes, reader: Knex) {
     const { days, dimensions } = await historyOf(codeIds, isSqlite(db) ? trx : reader);
     const tagsOf = new Map<string, SignedTag[]>();
     for (const { codeId, tagId, sign } of changes) tagsOf.set(codeId, [...(tagsOf.get(codeId) ?? []), { tagId, sign }]);
-    const untagged = [...new Set(changes.filter((c) => c.sign === -1).map((c) => c.tagId))];
-    await rollups.addTagRollups(tagRollupRows(days, dimensions, tagsOf), trx, untagged);
+    await rollups.addTagRollups(tagRollupRows(days, dimensions, tagsOf), trx);
   };
 }
 
