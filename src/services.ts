@@ -273,7 +273,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       verifiedDomainOf,
     }),
     /** The account's tags; codes carry them by name. */
-    tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount }),
+    tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount, lockCodes }),
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
     domains,
     verifiedHosts,

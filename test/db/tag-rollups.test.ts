@@ -21,7 +21,7 @@ import {
   type ScanEvent,
 } from '../../src/modules/scans/index.ts';
 import { createDimensionRoller } from '../../src/modules/scans/dimension-deltas.ts';
-import { createCodeTagging, createTagsStore } from '../../src/modules/tags/index.ts';
+import { createCodeTagging, createTagsService, createTagsStore } from '../../src/modules/tags/index.ts';
 import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 import { parseInput } from '../../src/shared/validation.ts';
 import { backfillTagRollups } from '../../migrations/20261129100000_create_tag_rollups.ts';
@@ -193,5 +193,58 @@ describe('batches and tagging racing on the same codes', () => {
       expect(fromRollups.total_scans).toBeGreaterThan(0);
       expect(fromRollups).toEqual(await p.raw.overview(principal, q));
     }
+  });
+});
+
+describe('deleting a tagged code while it changes', () => {
+  it('subtracts it from its tags once, whether deleted twice at once or retagged meanwhile', async () => {
+    const p = parts();
+    const codes = ['qr_t5', 'qr_t6', 'qr_t7'];
+    await insertCodeRows(testDb.db, ACCOUNT, codes);
+    await setTags(
+      p,
+      codes.map((codeId) => ({ codeId, names: ['kept'] })),
+    );
+    const events = randomEvents(600, 11, START + 40 * DAY).map((e, i) => ({ ...e, codeId: codes[i % 3]! }));
+    await p.commit(events, 'delete-race');
+    const remove = (id: string) => inTransaction(testDb.db, (trx) => p.codes.delete(ACCOUNT, id, trx));
+    // The same code deleted by two requests at once: one deletes it, the other finds it gone.
+    expect((await Promise.all([remove('qr_t5'), remove('qr_t5')])).sort()).toEqual([false, true]);
+    // A change of the code's tags racing its delete: either it lands first and the delete
+    // takes the new tag's counts off too, or it finds the code gone (and fails, as the API's 404).
+    const retag = inTransaction(testDb.db, async (trx) => {
+      await p.codes.update(ACCOUNT, 'qr_t6', { name: 'renamed', updatedAt: new Date() }, trx);
+      await p.tagging.set(ACCOUNT, [{ codeId: 'qr_t6', names: ['kept', 'added'] }], trx);
+    });
+    await Promise.allSettled([retag, remove('qr_t6')]);
+    const range = { from: '2026-04-10', to: '2026-04-25', include_bots: 'true' };
+    for (const tag of ['kept', 'added']) {
+      const q = parseInput(overviewQuerySchema, { ...range, tag });
+      expect(await p.rollups.overview(principal, q)).toEqual(await p.raw.overview(principal, q));
+    }
+    const kept = await p.rollups.overview(principal, parseInput(overviewQuerySchema, { ...range, tag: 'kept' }));
+    expect(kept.total_scans).toBe(200);
+  });
+});
+
+describe('deleting a tag while scans of its codes are written', () => {
+  it('waits for the batches in flight; neither fails, and the tag leaves no rows', async () => {
+    const p = parts();
+    const codes = ['qr_t8', 'qr_t9'];
+    await insertCodeRows(testDb.db, ACCOUNT, codes);
+    await setTags(
+      p,
+      codes.map((codeId) => ({ codeId, names: ['doomed'] })),
+    );
+    const tagId = (await p.tagging.idOf(ACCOUNT, 'doomed'))!;
+    const tags = createTagsService({ db: testDb.db, tags: createTagsStore(testDb.db), maxPerAccount: 1000, lockCodes });
+    const events = randomEvents(1000, 12, START + 60 * DAY).map((e, i) => ({ ...e, codeId: codes[i % 2]! }));
+    // One writer, a batch at a time (as the recorder commits), while the tag is deleted.
+    const writes = (async () => {
+      for (let i = 0; i < 5; i++) await p.commit(events.slice(i * 200, (i + 1) * 200), `doomed-${i}`);
+    })();
+    const results = await Promise.allSettled([writes, tags.remove(principal, tagId)]);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(await testDb.db('tag_rollups').where('tag_id', tagId).count({ n: '*' }).first()).toMatchObject({ n: 0 });
   });
 });

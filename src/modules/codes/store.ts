@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/transaction.ts';
 import { isUniqueViolation, whereContainsIgnoringCase } from '../../db/dialect.ts';
 import { fromJson, fromMillis, toJson, toMillis } from '../../db/rows.ts';
 import { addToCodeCount, codeCountOf } from './code-counts.ts';
+import { lockCodes } from './code-locks.ts';
 import type { RoutingStore } from '../routing/index.ts';
 import type { CursorPosition } from './cursor.ts';
 import {
@@ -358,6 +359,10 @@ export function createCodesStore(
      * so that its tags' scan counts drop it.
      */
     async delete(accountId: string, id: string, trx: Knex.Transaction): Promise<boolean> {
+      // The row's lock before anything is read: this transaction's snapshot then starts after
+      // every change of the code that committed before (a concurrent delete, a tagging), so
+      // the tags it removes are the code's current ones (see lockCodes).
+      await lockCodes([id], trx, 'update');
       const code = trx('codes').where({ account_id: accountId, id });
       if (!(await code.clone().first('id'))) return false;
       await tagging.set(accountId, [{ codeId: id, names: [] }], trx);

@@ -67,8 +67,13 @@ async function deletedCodes(q: Queryable, codeIds: string[]): Promise<Set<string
   return deleted;
 }
 
-/** The queued entries of one dimension, of every code: few rows, read whole and filtered by the caller. */
-export async function queuedDimensionRows(q: Queryable, dimension: string): Promise<DimensionRollupRow[]> {
-  const rows: Array<{ entries: string }> = await q('scan_dimension_deltas').where({ dimension }).select('entries');
-  return rows.flatMap((r) => unpackDimensionDeltas(dimension, r.entries));
+/** The queued entries of some dimensions, of every code: few rows, read whole and filtered by the caller. */
+export async function queuedDimensionRows(
+  q: Queryable,
+  dimensions: string | readonly string[],
+): Promise<DimensionRollupRow[]> {
+  const rows: Array<{ dimension: string; entries: string }> = await q('scan_dimension_deltas')
+    .whereIn('dimension', typeof dimensions === 'string' ? [dimensions] : [...dimensions])
+    .select('dimension', 'entries');
+  return rows.flatMap((r) => unpackDimensionDeltas(r.dimension, r.entries));
 }

@@ -107,10 +107,9 @@ export function createTagHistoryMover(db: Knex, lock: LockCodes, reader: Knex) {
           );
         }
         const wanted = new Set(codeIds);
-        for (const dimension of TAG_DIMENSIONS) {
-          if (dimension === 'total') continue;
-          dimensions.push(...(await queuedDimensionRows(snapshot, dimension)).filter((r) => wanted.has(r.code_id)));
-        }
+        dimensions.push(
+          ...(await queuedDimensionRows(snapshot, [...TAG_DIMENSIONS])).filter((r) => wanted.has(r.code_id)),
+        );
         return { days, dimensions };
       },
       'repeatable read',

@@ -21,6 +21,11 @@ export interface TagsServiceDeps {
   db: Knex;
   tags: TagsStore;
   maxPerAccount: number;
+  /**
+   * Locks codes' rows (the codes module's): deleting a tag first waits for the scan batches of
+   * its codes in flight, which would add to the tag's rollups as it goes (scans/tag-rollups.ts).
+   */
+  lockCodes: (codeIds: readonly string[], q: Knex.Transaction, mode: 'update') => Promise<void>;
 }
 
 /** A 409 naming `name`: tag names are unique in an account, ignoring case. */
@@ -49,7 +54,7 @@ function decodeCursor(cursor: string): string {
   throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
 }
 
-export function createTagsService({ db, tags, maxPerAccount }: TagsServiceDeps) {
+export function createTagsService({ db, tags, maxPerAccount, lockCodes }: TagsServiceDeps) {
   async function get(principal: Principal, id: string): Promise<Tag> {
     const tag = await tags.findById(principal.accountId, id);
     if (!tag) throw notFound('tag', id);
@@ -121,7 +126,11 @@ export function createTagsService({ db, tags, maxPerAccount }: TagsServiceDeps) 
 
     /** Deletes the tag and takes it off its codes; the codes stay. */
     async remove(principal: Principal, id: string): Promise<void> {
-      if (!(await tags.delete(principal.accountId, id))) throw notFound('tag', id);
+      const deleted = await inTransaction(db, async (trx) => {
+        await lockCodes(await tags.codeIdsOf(principal.accountId, id, trx), trx, 'update');
+        return tags.delete(principal.accountId, id, trx);
+      });
+      if (!deleted) throw notFound('tag', id);
     },
   };
 }

@@ -164,7 +164,15 @@ export function createTagsStore(db: Knex) {
       if (Object.keys(row).length > 0) await q('tags').where({ account_id: accountId, id }).update(row);
     },
 
-    /** Deletes the tag; its links to codes go with it (cascade). */
+    /** The ids of the codes carrying the account's tag. */
+    async codeIdsOf(accountId: string, id: string, q: Queryable = db): Promise<string[]> {
+      return q('code_tags')
+        .join('tags', 'tags.id', 'code_tags.tag_id')
+        .where({ 'tags.account_id': accountId, 'tags.id': id })
+        .pluck('code_tags.code_id');
+    },
+
+    /** Deletes the tag; its links to codes and its rollups go with it (cascade). */
     async delete(accountId: string, id: string, q: Queryable = db): Promise<boolean> {
       return (await q('tags').where({ account_id: accountId, id }).delete()) > 0;
     },
@@ -201,9 +209,11 @@ export function createTagsStore(db: Knex) {
       );
       const changes: LinkChange[] = [];
       for (const link of links) {
-        const gone = (had.get(link.codeId) ?? []).filter((tagId) => !link.tagIds.includes(tagId));
-        if (gone.length > 0) await q('code_tags').where('code_id', link.codeId).whereIn('tag_id', gone).delete();
-        changes.push(...gone.map((tagId) => ({ codeId: link.codeId, tagId, sign: -1 as const })));
+        for (const tagId of (had.get(link.codeId) ?? []).filter((id) => !link.tagIds.includes(id))) {
+          // Only a link this transaction removed is a change (one another removed meanwhile is not).
+          if ((await q('code_tags').where({ code_id: link.codeId, tag_id: tagId }).delete()) > 0)
+            changes.push({ codeId: link.codeId, tagId, sign: -1 });
+        }
       }
       const rows = links.flatMap((l) =>
         [...new Set(l.tagIds)]
