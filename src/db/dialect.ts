@@ -1,5 +1,6 @@
 // The few places where MySQL/MariaDB and SQLite differ, each behind one named helper.
 import type { Knex } from 'knex';
+import { DomainError } from '../shared/errors.ts';
 import { isSqlite, SQLITE_UNICODE_LOWER } from './knex.ts';
 
 /** True when the error is a unique-key violation, whichever driver raised it. */
@@ -12,6 +13,20 @@ export function isUniqueViolation(err: unknown): boolean {
     e.errno === 1062 ||
     e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
     e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+/**
+ * What a request whose transaction lost to a concurrent one is answered (REST and GraphQL):
+ * a 503 to send again, since the transaction changed nothing. Null for any other error.
+ */
+export function lostToConcurrentChange(err: unknown): DomainError | null {
+  if (!isWriteConflict(err)) return null;
+  return new DomainError(
+    'unavailable',
+    'The request lost to a concurrent change of the same data and changed nothing; send it again.',
+    undefined,
+    1,
   );
 }
 

@@ -1,6 +1,7 @@
 // Outermost middleware: every failure leaves as problem+json; unknown errors are logged and
 // answered with a generic 500 that reveals nothing of the internals.
 import type { Middleware } from 'koa';
+import { lostToConcurrentChange } from '../db/dialect.ts';
 import { DomainError, kindForStatus, type ErrorKind } from '../shared/errors.ts';
 import type { AppState } from './context.ts';
 import { drainUnreadBody, type DrainBound } from './drain.ts';
@@ -52,7 +53,8 @@ export function errorHandler(drain: DrainBound): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
-    } catch (err) {
+    } catch (thrown) {
+      const err = lostToConcurrentChange(thrown) ?? thrown;
       const { problem, known } = toProblem(err);
       if (known) ctx.state.log?.debug({ err, status: problem.status }, 'request failed');
       else ctx.state.log?.error({ err }, 'unhandled error');
