@@ -16,7 +16,6 @@ import { inTransaction } from '../src/db/transaction.ts';
 import { createScanBatchWriter } from '../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow, type VisitorKey } from '../src/modules/scans/store.ts';
-import { codeTagLinks } from '../src/scan-writer/compose.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +38,6 @@ export function createBulkScanSeeder(db: Knex, today: number) {
       },
     },
     { ...rollups, queueDimensionRollups: rollups.addDimensionRollups },
-    codeTagLinks(db),
   );
   return async function seedDay(rows: ScanRow[]): Promise<void> {
     const day = Math.floor(rows[0]!.scanned_at / DAY_MS);

@@ -17,7 +17,6 @@ import { insertCodeRows } from '../test/support/factories.ts';
 import { seededRandom } from '../test/support/random.ts';
 import { freshMariaDb } from './fresh-database.ts';
 import { cpuSeconds, databasePid } from './process-cpu.ts';
-import { codeTagLinks } from '../src/scan-writer/compose.ts';
 
 const { values } = parseArgs({
   options: {
@@ -81,7 +80,7 @@ async function main() {
   });
   const tagged = codeIds.slice(0, Math.round(CODES * TAGGED)).map((id) => ({ code_id: id, tag_id: 'tag_bench_write' }));
   if (tagged.length > 0) await db('code_tags').insert(tagged);
-  const commit = createCommitBatch(db, async () => false, codeTagLinks(db));
+  const commit = createCommitBatch(db, async () => false);
 
   const started = new Map<string, number>();
   const byTable = new Map<string, { ms: number; statements: number }>();

@@ -85,11 +85,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   // Codes name their tags; the tags module (which owns their tables) does the SQL for them, and
   // the scans module moves a code's scan counts into and out of its tags' rollups as they change.
   const historyReader = createSidePool(db);
-  const tagging = createCodeTagging(
-    tagsStore,
-    config.tagsPerAccount,
-    createTagHistoryMover(db, lockCodes, historyReader),
-  );
+  const tagging = createCodeTagging(tagsStore, config.tagsPerAccount, createTagHistoryMover(db, historyReader));
   // max_scans: the scan path's counts (scan-limits.ts); a code's JSON adds this instance's uncommitted ones.
   const rollupStore = createRollupStore(db);
   const limits = createScanLimits({

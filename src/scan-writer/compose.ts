@@ -1,24 +1,16 @@
 // The scan writer's composition, above scans and webhooks: the batch commit with the webhook
-// outbox writer handed in (in the batch's transaction) and the codes' locks and tags (for the
-// tags' rollups), on the main thread (SQLite) or on the writer thread (thread.ts), which builds
-// the same over a pool of its own.
+// outbox writer handed in (in the batch's transaction), on the main thread (SQLite) or on the
+// writer thread (thread.ts), which builds the same over a pool of its own.
 import type { Knex } from 'knex';
 import { threadEntry } from '../shared/build-layout.ts';
-import { lockCodes } from '../modules/codes/index.ts';
-import { createCommitBatch, type CodeTagLinks, type CommitBatch } from '../modules/scans/index.ts';
-import { createTagsStore } from '../modules/tags/index.ts';
+import { createCommitBatch, type CommitBatch } from '../modules/scans/index.ts';
 import { createWriterThread, type WriterThread, type WriterThreadData } from '../modules/scans/index.ts';
 import { createScanOutbox } from '../modules/webhooks/index.ts';
 import { createWebhooksStore } from '../modules/webhooks/index.ts';
 
-/** What the scan writer asks of codes and tags (scans/tag-rollups.ts). */
-export function codeTagLinks(db: Knex): CodeTagLinks {
-  return { lock: lockCodes, tagIdsOf: createTagsStore(db).tagIdsOfCodes };
-}
-
 /** Commits scan batches on `db`, writing their webhook outbox rows in the same transaction. */
 export function createScanCommit(db: Knex, publicBaseUrl: string): CommitBatch {
-  return createCommitBatch(db, createScanOutbox({ store: createWebhooksStore(db), publicBaseUrl }), codeTagLinks(db));
+  return createCommitBatch(db, createScanOutbox({ store: createWebhooksStore(db), publicBaseUrl }));
 }
 
 /** The writer thread, started on its first batch; it commits through createScanCommit on its own pool. */

@@ -11,7 +11,6 @@ import { defuseFormula } from '../../src/shared/spreadsheet.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
 import { accountIdOf, recordScans } from '../support/scans.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 let app: TestApp;
 let key: string;
@@ -156,7 +155,7 @@ describe('CSV export', () => {
     const big = await createCode(app, key);
     const accountId = await accountIdOf(app, key);
     const { db } = app.testDb;
-    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db), codeTagLinks(db));
+    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
     const start = Date.parse('2026-01-01T00:00:00Z');
     for (let i = 0; i < 100_000; i += 5000) {
       const rows: ScanRow[] = Array.from({ length: 5000 }, (_, n) => ({

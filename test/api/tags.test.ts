@@ -9,7 +9,6 @@ import { inTransaction } from '../../src/db/transaction.ts';
 import { createTagsStore } from '../../src/modules/tags/store.ts';
 import { createCodeTagging } from '../../src/modules/tags/tagging.ts';
 import { accountIdOf, recordScans } from '../support/scans.ts';
-import { lockCodes } from '../../src/modules/codes/index.ts';
 import { createTagHistoryMover } from '../../src/modules/scans/index.ts';
 
 let app: TestApp;
@@ -189,7 +188,7 @@ describe('tags on codes', () => {
     const tagging = createCodeTagging(
       createTagsStore(app.testDb.db),
       1000,
-      createTagHistoryMover(app.testDb.db, lockCodes, app.testDb.db),
+      createTagHistoryMover(app.testDb.db, app.testDb.db),
     );
     await Promise.all(
       codes.map((code, i) =>

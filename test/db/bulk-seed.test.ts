@@ -11,7 +11,6 @@ import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seededRandom } from '../support/random.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 const ACCOUNT = 'acct_bulk';
 const CODES = ['qr_b1', 'qr_b2', 'qr_b3', 'qr_b4'];
@@ -90,7 +89,7 @@ afterAll(async () => {
 
 it('writes what the batch writer writes, a day at a time', async () => {
   const rows = randomScans(2500);
-  const write = createScanBatchWriter(createScansStore(live.db), createRollupStore(live.db), codeTagLinks(live.db));
+  const write = createScanBatchWriter(createScansStore(live.db), createRollupStore(live.db));
   const copy = () => rows.map((r) => ({ ...r }));
   const liveRows = copy();
   // As the live writer does, it leaves out the last-scan rows and visitor claims its committed

@@ -16,7 +16,6 @@ import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCodeRows } from '../support/factories.ts';
 import { seededRandom } from '../support/random.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -70,7 +69,7 @@ async function seed(db: Knex, account: string, rows: ScanRow[]) {
     account,
     Array.from({ length: CODES }, (_, i) => codeId(account, i)),
   );
-  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db), codeTagLinks(db));
+  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
   // Batches that share code-days, so the daily rows are added to, not only inserted.
   for (let i = 0; i < rows.length; i += 997) await inTransaction(db, (trx) => write(rows.slice(i, i + 997), trx));
 }

@@ -7,7 +7,6 @@ import { createCommitBatch } from '../../src/modules/scans/commit-batch.ts';
 import { createDimensionRoller } from '../../src/modules/scans/dimension-deltas.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { scanEvent } from '../support/scans.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 const AT = Date.parse('2026-06-10T09:00:00Z');
 
@@ -35,7 +34,7 @@ const rolledCountries = async (codeId: string) =>
   );
 
 it('queues each batch and rolls every eighth, summing what the batches queued', async () => {
-  const commit = createCommitBatch(testDb.db, async () => false, codeTagLinks(testDb.db));
+  const commit = createCommitBatch(testDb.db, async () => false);
   for (let b = 1; b <= 7; b++) await commit([scan('qr_d1', 2 * b), scan('qr_d1', 2 * b + 1)], `queue-${b}`);
   expect(await count('scan_dimension_rollups', { code_id: 'qr_d1' })).toBe(0);
   expect(await count('scan_dimension_deltas')).toBeGreaterThanOrEqual(7);
@@ -48,7 +47,7 @@ it('queues each batch and rolls every eighth, summing what the batches queued', 
 
 it('leaves out the counts of a code deleted before the roll', async () => {
   const { db } = testDb;
-  const commit = createCommitBatch(db, async () => false, codeTagLinks(db));
+  const commit = createCommitBatch(db, async () => false);
   await commit([scan('qr_d2', 1), scan('qr_d3', 2)], 'deleted-1');
   await db('code_purges').insert({ code_id: 'qr_d3', account_id: 'acct_deltas', deleted_at: AT });
   expect(await createDimensionRoller(db)()).toBeGreaterThan(0);
@@ -59,7 +58,7 @@ it('leaves out the counts of a code deleted before the roll', async () => {
 
 it('answers a batch that committed as committed when the roll after it fails', async () => {
   const { db } = testDb;
-  const commit = createCommitBatch(db, async () => false, codeTagLinks(db));
+  const commit = createCommitBatch(db, async () => false);
   for (let b = 1; b <= 7; b++) await commit([scan('qr_d4', b)], `failing-${b}`);
   // The roll's DELETE of the queued rows fails: a trigger stands in for a database that refuses it.
   const refuse = isSqlite(db)
@@ -84,11 +83,7 @@ describe.runIf((process.env.DATABASE_URL ?? '').startsWith('mysql://'))('concurr
   it('add each queued entry once', async () => {
     // A writer of its own per batch, so that no writer reaches its roll: all 21 stay queued.
     for (let b = 0; b < 21; b++)
-      await createCommitBatch(
-        testDb.db,
-        async () => false,
-        codeTagLinks(testDb.db),
-      )([scan('qr_d5', b), scan('qr_d6', b)], `many-${b}`);
+      await createCommitBatch(testDb.db, async () => false)([scan('qr_d5', b), scan('qr_d6', b)], `many-${b}`);
     const rollers = Array.from({ length: 4 }, () => createDb(testDb.url));
     try {
       await Promise.all(

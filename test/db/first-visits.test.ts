@@ -7,7 +7,6 @@ import { createScanBatchWriter, createWriterMemory } from '../../src/modules/sca
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 let testDb: TestDb;
 beforeAll(async () => {
@@ -48,7 +47,7 @@ describe.runIf(concurrentEngine)('first visits with concurrent writers', () => {
       ]);
       await Promise.all(
         writers.map((db, w) => {
-          const write = createScanBatchWriter(createScansStore(db), createRollupStore(db), codeTagLinks(db));
+          const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
           return inTransaction(db, (trx) => write(batches[w]!, trx));
         }),
       );
@@ -78,7 +77,7 @@ describe('first visits with a writer that remembers its claims', () => {
 
   it('leaves out what it has seen, reads back only a mix, and finds what another writer claimed', async () => {
     const { db } = testDb;
-    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db), codeTagLinks(db));
+    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
     const memory = createWriterMemory();
     // The claim statements of each batch: the visitors its insert names, and whether it read back.
     let statements: Array<{ sql: string; bindings: unknown[] }> = [];
@@ -142,7 +141,7 @@ describe('first visits with a writer that remembers its claims', () => {
 
   it('remembers nothing of a batch that rolled back', async () => {
     const { db } = testDb;
-    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db), codeTagLinks(db));
+    const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
     const memory = createWriterMemory();
     const rolledBack = new Error('rolled back on purpose');
     await expect(

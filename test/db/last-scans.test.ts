@@ -5,7 +5,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCommitBatch } from '../../src/modules/scans/commit-batch.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { scanEvent } from '../support/scans.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 const DAY = 86_400_000;
 const D = Date.parse('2026-06-10T00:00:00Z');
@@ -24,14 +23,10 @@ const scan = (at: number, bot = false) =>
 it('stores each rise of a code last days, skips what it stored, and forgets nothing that rolled back', async () => {
   const { db } = testDb;
   let failOutbox = false;
-  const commit = createCommitBatch(
-    db,
-    async () => {
-      if (failOutbox) throw new Error('outbox down');
-      return false;
-    },
-    codeTagLinks(db),
-  );
+  const commit = createCommitBatch(db, async () => {
+    if (failOutbox) throw new Error('outbox down');
+    return false;
+  });
   const statements: string[] = [];
   db.on('query', (q: { sql: string }) => statements.push(q.sql));
   const lastScans = async () => {

@@ -27,9 +27,7 @@ import { backfillLastScans } from '../../migrations/20261127110000_create_code_l
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCodeRows } from '../support/factories.ts';
 import { seededRandom } from '../support/random.ts';
-import { lockCodes } from '../../src/modules/codes/index.ts';
 import { createTagHistoryMover } from '../../src/modules/scans/index.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 
 let testDb: TestDb;
 const ACCOUNT = 'acct_rollups';
@@ -78,7 +76,7 @@ beforeAll(async () => {
   const now = Date.now();
   await db('accounts').insert({ id: ACCOUNT, name: 'rollups', created_at: now });
   await insertCodeRows(db, ACCOUNT, CODES);
-  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db), codeTagLinks(db));
+  const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
   const rows = randomScans(3000);
   // Several batches, so rollup upserts add to rows written by earlier batches.
   for (let i = 0; i < rows.length; i += 700) await inTransaction(db, (trx) => write(rows.slice(i, i + 700), trx));
@@ -105,7 +103,7 @@ function services() {
   const codes = createCodesStore(
     db,
     createRoutingStore(db),
-    createCodeTagging(createTagsStore(db), 1000, createTagHistoryMover(db, lockCodes, db)),
+    createCodeTagging(createTagsStore(db), 1000, createTagHistoryMover(db, db)),
   );
   const ownedCodeIds = createOwnedCodeIds(db);
   const raw = createRawSource(db, ownedCodeIds);

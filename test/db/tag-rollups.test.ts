@@ -22,7 +22,6 @@ import {
 } from '../../src/modules/scans/index.ts';
 import { createDimensionRoller } from '../../src/modules/scans/dimension-deltas.ts';
 import { createCodeTagging, createTagsService, createTagsStore } from '../../src/modules/tags/index.ts';
-import { codeTagLinks } from '../../src/scan-writer/compose.ts';
 import { parseInput } from '../../src/shared/validation.ts';
 import { backfillTagRollups } from '../../migrations/20261129100000_create_tag_rollups.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
@@ -47,7 +46,7 @@ afterAll(() => testDb.destroy());
 function parts() {
   const { db } = testDb;
   const tagsStore = createTagsStore(db);
-  const tagging = createCodeTagging(tagsStore, 1000, createTagHistoryMover(db, lockCodes, db));
+  const tagging = createCodeTagging(tagsStore, 1000, createTagHistoryMover(db, db));
   const codes = createCodesStore(db, createRoutingStore(db), tagging);
   const raw = createRawSource(db, createOwnedCodeIds(db));
   const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });
@@ -61,7 +60,7 @@ function parts() {
   return {
     tagging,
     codes,
-    commit: createCommitBatch(db, async () => false, codeTagLinks(db)),
+    commit: createCommitBatch(db, async () => false),
     rollups: createAnalyticsService({ ...sources, rawOnly: false }),
     raw: createAnalyticsService({ ...sources, rawOnly: true }),
   };

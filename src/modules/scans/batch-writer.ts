@@ -16,7 +16,7 @@ import {
   tagRollupRows,
 } from './rollups.ts';
 import type { ScanRow, ScansStore } from './store.ts';
-import { lockedTagsOf, type CodeTagLinks } from './tag-rollups.ts';
+import { lockedTagsOf } from './tag-rollups.ts';
 
 /**
  * What a live writer remembers of its own committed batches, to leave out writes that would
@@ -31,7 +31,7 @@ export function createWriterMemory(): WriterMemory {
   return { lastScans: createLastScanMemo(), visitors: createSeenVisitors() };
 }
 
-export function createScanBatchWriter(store: ScansStore, rollups: RollupStore, tags: CodeTagLinks) {
+export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
   /**
    * Writes the batch and returns what `memory` is to take in once the transaction commits (not
    * before: a batch that rolls back stored nothing).
@@ -39,7 +39,6 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore, t
   return async function writeScanBatch(rows: ScanRow[], trx: Queryable, memory?: WriterMemory): Promise<() => void> {
     // First: the codes' locks before anything this transaction reads (tag-rollups.ts).
     const tagsOf = await lockedTagsOf(
-      tags,
       rows.map((r) => r.code_id),
       trx,
     );

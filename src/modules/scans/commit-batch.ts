@@ -12,7 +12,6 @@ import { createDimensionRoller } from './dimension-deltas.ts';
 import type { ScanEvent } from './model.ts';
 import { createRollupStore } from './rollup-store.ts';
 import { createScansStore, type ScanRow } from './store.ts';
-import type { CodeTagLinks } from './tag-rollups.ts';
 import { utcDay, visitorHash } from './visitor.ts';
 
 export interface CommittedBatch {
@@ -40,13 +39,10 @@ export type WriteScanEvents = (events: ScanEvent[], trx: Knex.Transaction) => Pr
 /** Commits `events` as batch `batchId`; a batch retried under its id is written at most once. */
 export type CommitBatch = (events: ScanEvent[], batchId: string) => Promise<CommittedBatch>;
 
-/**
- * Commits scan batches over stores of its own on `db` (the writer thread has its own pool);
- * `tags` locks a batch's codes and reads their tags (the codes' and tags' modules, handed in).
- */
-export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents, tags: CodeTagLinks): CommitBatch {
+/** Commits scan batches over stores of its own on `db` (the writer thread has its own pool). */
+export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): CommitBatch {
   const store = createScansStore(db);
-  const write = createScanBatchWriter(store, createRollupStore(db), tags);
+  const write = createScanBatchWriter(store, createRollupStore(db));
   const salts = new Map<string, string>();
   const memory = createWriterMemory();
   const roll = createDimensionRoller(db);

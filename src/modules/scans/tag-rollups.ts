@@ -8,10 +8,13 @@
 // after every tagging of its codes that committed before it), tagging exclusive. Tagging reads
 // the history on another connection, which sees every batch committed before its lock; batches
 // that come after wait for it and then see the new tags. The locks are the codes module's (the
-// code rows) and the tags' own (their links), handed in. SQLite runs one transaction at a time.
+// code rows) and the links the tags module's, both below this one. SQLite runs one transaction at
+// a time.
 import type { Knex } from 'knex';
 import { isSqlite } from '../../db/knex.ts';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
+import { lockCodes } from '../codes/index.ts';
+import { tagIdsOfCodes, type LinkChange } from '../tags/index.ts';
 import { queuedDimensionRows } from './dimension-deltas.ts';
 import { createRollupStore } from './rollup-store.ts';
 import {
@@ -22,37 +25,14 @@ import {
   type SignedTag,
 } from './rollups.ts';
 
-/** Locks the rows of these codes until the transaction ends: shared, or exclusive ('update'). */
-export type LockCodes = (codeIds: readonly string[], q: Queryable, mode: 'share' | 'update') => Promise<void>;
-
-/** Each code's tag ids (codes without tags are absent). */
-export type TagIdsOf = (codeIds: readonly string[], q: Queryable) => Promise<Map<string, string[]>>;
-
-/** What the scan writer asks of codes and tags: the lock, then the tags of a batch's codes. */
-export interface CodeTagLinks {
-  lock: LockCodes;
-  tagIdsOf: TagIdsOf;
-}
-
-/** A link between a code and a tag that a transaction made (+1) or removed (-1). */
-export interface TagLinkChange {
-  codeId: string;
-  tagId: string;
-  sign: 1 | -1;
-}
-
 /** Codes per IN list. */
 const CHUNK = 500;
 
 /** The tags of a batch's codes, each code's row locked (shared) first: see above. */
-export async function lockedTagsOf(
-  links: CodeTagLinks,
-  codeIds: readonly string[],
-  q: Queryable,
-): Promise<Map<string, string[]>> {
+export async function lockedTagsOf(codeIds: readonly string[], q: Queryable): Promise<Map<string, string[]>> {
   const ids = [...new Set(codeIds)];
-  await links.lock(ids, q, 'share');
-  return links.tagIdsOf(ids, q);
+  await lockCodes(ids, q, 'share');
+  return tagIdsOfCodes(ids, q);
 }
 
 /**
@@ -61,7 +41,7 @@ export async function lockedTagsOf(
  * pool of its own on MySQL (db/knex.ts createSidePool), since the tagging transaction holds a
  * connection of `db`'s and locks while it waits for the read.
  */
-export function createTagHistoryMover(db: Knex, lock: LockCodes, reader: Knex) {
+export function createTagHistoryMover(db: Knex, reader: Knex) {
   const rollups = createRollupStore(db);
 
   /**
@@ -115,10 +95,10 @@ export function createTagHistoryMover(db: Knex, lock: LockCodes, reader: Knex) {
       'repeatable read',
     );
 
-  return async function moveTagHistory(changes: readonly TagLinkChange[], trx: Knex.Transaction): Promise<void> {
+  return async function moveTagHistory(changes: readonly LinkChange[], trx: Knex.Transaction): Promise<void> {
     if (changes.length === 0) return;
-    const codeIds = [...new Set(changes.map((c) => c.codeId))].sort();
-    await lock(codeIds, trx, 'update');
+    const codeIds = [...new Set(changes.map((c) => c.codeId))];
+    await lockCodes(codeIds, trx, 'update');
     // Another connection: this transaction's snapshot may predate batches committed before the lock.
     const { days, dimensions } = await historyOf(codeIds, isSqlite(db) ? trx : reader);
     const tagsOf = new Map<string, SignedTag[]>();
@@ -126,5 +106,3 @@ export function createTagHistoryMover(db: Knex, lock: LockCodes, reader: Knex) {
     await rollups.addTagRollups(tagRollupRows(days, dimensions, tagsOf), trx);
   };
 }
-
-export type MoveTagHistory = ReturnType<typeof createTagHistoryMover>;

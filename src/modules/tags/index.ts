@@ -2,5 +2,6 @@
 // not exported here is the module's own (npm run lint:imports enforces it).
 export { CSV_TAG_SEPARATOR, codeTagsSchema, tagFilterSchema, tagNameSchema } from './schemas.ts';
 export { createTagsService } from './service.ts';
-export { createTagsStore } from './store.ts';
+export { createTagsStore, tagIdsOfCodes } from './store.ts';
+export type { LinkChange } from './store.ts';
 export { createCodeTagging } from './tagging.ts';

@@ -50,6 +50,18 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+/** Each code's tag ids (codes without tags are absent), on `q` (the scan writer's transaction too). */
+export async function tagIdsOfCodes(codeIds: readonly string[], q: Queryable): Promise<Map<string, string[]>> {
+  const ids = new Map<string, string[]>();
+  for (const part of chunks(codeIds)) {
+    const rows: { code_id: string; tag_id: string }[] = await q('code_tags')
+      .whereIn('code_id', part)
+      .select('code_id', 'tag_id');
+    for (const row of rows) ids.set(row.code_id, [...(ids.get(row.code_id) ?? []), row.tag_id]);
+  }
+  return ids;
+}
+
 export function createTagsStore(db: Knex) {
   async function withCounts(rows: TagRow[], q: Queryable): Promise<Tag[]> {
     const counts = new Map<string, number>();
@@ -69,18 +81,6 @@ export function createTagsStore(db: Knex) {
       codeCount: counts.get(row.id) ?? 0,
       createdAt: fromMillis(row.created_at),
     }));
-  }
-
-  /** Each code's tag ids (codes without tags are absent). */
-  async function tagIdsOfCodes(codeIds: readonly string[], q: Queryable = db): Promise<Map<string, string[]>> {
-    const ids = new Map<string, string[]>();
-    for (const part of chunks(codeIds)) {
-      const rows: { code_id: string; tag_id: string }[] = await q('code_tags')
-        .whereIn('code_id', part)
-        .select('code_id', 'tag_id');
-      for (const row of rows) ids.set(row.code_id, [...(ids.get(row.code_id) ?? []), row.tag_id]);
-    }
-    return ids;
   }
 
   const rowOf = (t: NewTag) => ({
@@ -190,8 +190,6 @@ export function createTagsStore(db: Knex) {
       }
       return names;
     },
-
-    tagIdsOfCodes,
 
     /**
      * Replaces the tags of these codes with the given tag ids: only the links that go are deleted
