@@ -226,3 +226,18 @@ describe('batch ids', () => {
     expect(await store.markBatchCommitted('batch_old', testDb.db)).toBe(true);
   });
 });
+
+describe('visitor salts', () => {
+  it('are given for a day even when the cleanup of a later day deletes it meanwhile', async () => {
+    const store = createScansStore(testDb.db);
+    // Each round asks for an old day and, at once, a day three days later whose cleanup deletes
+    // the old day's salt: whichever order the statements interleave in, both calls answer.
+    for (let round = 0; round < 20; round++) {
+      const old = new Date(Date.UTC(2031, 0, 1 + round * 4)).toISOString().slice(0, 10);
+      const later = new Date(Date.UTC(2031, 0, 4 + round * 4)).toISOString().slice(0, 10);
+      const [oldSalt, laterSalt] = await Promise.all([store.saltForDay(old), store.saltForDay(later)]);
+      expect(oldSalt).toMatch(/^[0-9a-f]{64}$/);
+      expect(laterSalt).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+});

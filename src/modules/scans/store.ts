@@ -175,10 +175,16 @@ export function createScansStore(db: Knex) {
     async saltForDay(day: string): Promise<string> {
       const existing = await db('visitor_salts').where({ day }).first();
       if (existing) return existing.salt;
+      // The salt this call inserts, or the one another writer inserted first. It is not read
+      // back after the cleanup below: a writer on a later day may have deleted it meanwhile (a
+      // batch of an older day committing late). The scans in hand still need a salt; if even
+      // the first writer's is gone, this call's own serves, as the day's visitors no longer recur.
+      let salt: string = randomBytes(32).toString('hex');
       try {
-        await db('visitor_salts').insert({ day, salt: randomBytes(32).toString('hex') });
+        await db('visitor_salts').insert({ day, salt });
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
+        salt = (await db('visitor_salts').where({ day }).first())?.salt ?? salt;
       }
       // Yesterday's salt is kept for scans still buffered across midnight; older ones go.
       const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
@@ -191,7 +197,7 @@ export function createScansStore(db: Knex) {
       await db('scan_batches')
         .where('committed_at', '<', Date.parse(`${yesterday}T00:00:00Z`))
         .delete();
-      return (await db('visitor_salts').where({ day }).first()).salt;
+      return salt;
     },
   };
 }
