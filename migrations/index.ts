@@ -43,6 +43,7 @@ import * as addCodesAccountStatusIndex from './20261127120000_add_codes_account_
 import * as createScanDimensionDeltas from './20261128100000_create_scan_dimension_deltas.ts';
 import * as createAccountCodeCounts from './20261128110000_create_account_code_counts.ts';
 import * as createTagRollups from './20261129100000_create_tag_rollups.ts';
+import * as createCodeScanDays from './20261130100000_create_code_scan_days.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -87,4 +88,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261128100000_create_scan_dimension_deltas': createScanDimensionDeltas,
   '20261128110000_create_account_code_counts': createAccountCodeCounts,
   '20261129100000_create_tag_rollups': createTagRollups,
+  '20261130100000_create_code_scan_days': createCodeScanDays,
 };

@@ -15,7 +15,7 @@ import type { ChangedCode } from './modules/codes/index.ts';
 import { createIdempotency } from './modules/idempotency/index.ts';
 import { createIdempotencyStore } from './modules/idempotency/index.ts';
 import { createCodesService } from './modules/codes/index.ts';
-import { createAccountCodeIds, createCodesStore, createOwnedCodeIds, lockCodes } from './modules/codes/index.ts';
+import { createCodesStore, createOwnedCodeIds, lockCodes } from './modules/codes/index.ts';
 import { createDomainsService } from './modules/domains/index.ts';
 import { createDomainsStore } from './modules/domains/index.ts';
 import { systemResolveTxt, type ResolveTxt } from './modules/domains/index.ts';
@@ -101,7 +101,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   const scansStore = createScansStore(db);
   // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
   const ownedCodeIds = createOwnedCodeIds(db);
-  const existingCodesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });
+  const existingCodesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q) });
   const now = options.now ?? Date.now;
   // Raw-scan retention and deleted codes' purges (scans/purge.ts): one instance at a time with Redis.
   const purgeStore = createPurgeStore(db);

@@ -95,8 +95,17 @@ const incomingOf = (db: Knex) =>
  * `insert(rows).onConflict(key).merge(addOnConflict(db, ['scans']))`.
  */
 export function addOnConflict(db: Knex, columns: string[]): Record<string, Knex.Raw> {
+  return combinedOnConflict(db, columns, '+');
+}
+
+/** The `merge` of an upsert that sets the inserted bits in the existing value (bitwise OR). */
+export function orOnConflict(db: Knex, columns: string[]): Record<string, Knex.Raw> {
+  return combinedOnConflict(db, columns, '|');
+}
+
+function combinedOnConflict(db: Knex, columns: string[], operator: '+' | '|'): Record<string, Knex.Raw> {
   const incoming = incomingOf(db);
-  return Object.fromEntries(columns.map((c) => [c, db.raw('?? + ?', [c, incoming(c)])]));
+  return Object.fromEntries(columns.map((c) => [c, db.raw(`?? ${operator} ?`, [c, incoming(c)])]));
 }
 
 /** The `merge` of an upsert that keeps the larger of the existing and the inserted value. */

@@ -235,6 +235,7 @@ describe('deleting a code', () => {
     expect(await rollupCount('scan_rollups', gone.id)).toBeGreaterThan(0);
     expect(await rollupCount('code_daily_rollups', gone.id)).toBeGreaterThan(0);
     expect(await rollupCount('code_last_scans', gone.id)).toBe(1);
+    expect(await rollupCount('code_scan_days', gone.id)).toBeGreaterThan(0);
     expect(await overview()).toEqual(justAfter);
 
     clock += LATE_SCANS_MS;
@@ -243,6 +244,7 @@ describe('deleting a code', () => {
     expect(await rollupCount('scan_rollups', gone.id)).toBe(0);
     expect(await rollupCount('code_daily_rollups', gone.id)).toBe(0);
     expect(await rollupCount('code_last_scans', gone.id)).toBe(0);
+    expect(await rollupCount('code_scan_days', gone.id)).toBe(0);
     expect(await rollupCount('scan_dimension_rollups', gone.id)).toBe(0);
     expect((await db()('code_purges').where({ code_id: gone.id }).first()).purged_at).not.toBeNull();
     expect(await overview()).toEqual(justAfter);

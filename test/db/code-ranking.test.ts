@@ -1,25 +1,28 @@
 // Top and active codes from the daily code rollups (the uniform threshold of code-ranking.ts)
 // against the same answer summed from raw scans, on both engines: skewed and even popularity,
 // bots in or out, ranges on UTC midnights and off them (a time zone's day), deleted codes among
-// the busiest, more codes asked for than were scanned.
+// the busiest, more codes asked for than were scanned. Active codes in a range wholly in the past
+// come from the day bits (code_scan_days), here in ranges across two of their periods.
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/db/transaction.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
-import { createAccountCodeIds, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
+import { createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
 import { RANKING_LIMITS, topCodesByThreshold } from '../../src/modules/scans/code-ranking.ts';
 import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
 import { createRollupStore } from '../../src/modules/scans/rollup-store.ts';
 import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
 import { createScansStore, type ScanRow } from '../../src/modules/scans/store.ts';
+import { backfillCodeScanDays } from '../../migrations/20261130100000_create_code_scan_days.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCodeRows } from '../support/factories.ts';
 import { seededRandom } from '../support/random.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-const START = Date.parse('2026-01-05T00:00:00Z');
+// Twenty days before 2025-11-08, where the day bits of scan-days.ts start a period (day 20,400).
+const START = Date.parse('2025-10-19T00:00:00Z');
 const DAYS = 45;
 const SKEWED = 'acct_skewed';
 const EVEN = 'acct_even';
@@ -76,7 +79,7 @@ async function seed(db: Knex, account: string, rows: ScanRow[]) {
 
 function sources(db: Knex) {
   const owned = createOwnedCodeIds(db);
-  const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });
+  const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q) });
   const raw = createRawSource(db, owned);
   return { raw, rollups: createRollupSource(db, raw, codesOn), owned };
 }
@@ -96,6 +99,7 @@ afterAll(() => testDb.destroy());
 
 const windows = [
   { name: 'whole UTC days', from: START + 3 * DAY, to: START + 40 * DAY },
+  { name: 'three days across a period of the day bits', from: START + 18 * DAY, to: START + 21 * DAY },
   { name: 'every day scanned', from: START, to: START + DAYS * DAY },
   { name: 'edges off midnight (UTC-5)', from: START + 2 * DAY + 5 * HOUR, to: START + 30 * DAY + 5 * HOUR },
   { name: 'edges off midnight (UTC+9)', from: START + 9 * DAY - 9 * HOUR, to: START + 20 * DAY + 15 * HOUR },
@@ -128,6 +132,23 @@ describe('code rankings from the daily rollups equal those from raw scans', () =
     expect(ranking.top.map((t) => t.codeId)).toEqual([codeId(SKEWED, 1), codeId(SKEWED, 3), codeId(SKEWED, 4)]);
     expect(ranking.active).toBe(CODES - DELETED.length);
   });
+});
+
+it('the code_scan_days migration builds from the daily rollups the bits the writer set', async () => {
+  const { db } = testDb;
+  const key = ['account_id', 'with_bots', 'period', 'code_id'];
+  // Numbers as numbers, whichever way the driver returns BIGINT and BOOLEAN columns.
+  const rows = async () =>
+    (await db('code_scan_days').select('*').orderBy(key)).map((r: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'account_id' || k === 'code_id' ? v : Number(v)])),
+    );
+  const written = await rows();
+  // Both periods, and bits in more than one word of each.
+  expect(new Set(written.map((r) => r.period))).toEqual(new Set([50, 51]));
+  expect(written.some((r) => Number(r.w7) > 0) && written.some((r) => Number(r.w0) > 0)).toBe(true);
+  await db('code_scan_days').delete();
+  await backfillCodeScanDays(db);
+  expect(await rows()).toEqual(written);
 });
 
 describe('the uniform threshold', () => {

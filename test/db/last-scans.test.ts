@@ -20,20 +20,28 @@ afterAll(() => testDb.destroy());
 const scan = (at: number, bot = false) =>
   scanEvent({ id: CODE, slug: 'last1' }, 'acct_last', { at: new Date(at).toISOString(), bot });
 
-it('stores each rise of a code last days, skips what it stored, and forgets nothing that rolled back', async () => {
-  const { db } = testDb;
-  let failOutbox = false;
-  const commit = createCommitBatch(db, async () => {
-    if (failOutbox) throw new Error('outbox down');
+/**
+ * A batch committer whose transaction can be made to fail after the writer ran (`failing.now`),
+ * and a count of the statements so far that name `table`.
+ */
+function committer(table: string) {
+  const failing = { now: false };
+  const commit = createCommitBatch(testDb.db, async () => {
+    if (failing.now) throw new Error('outbox down');
     return false;
   });
   const statements: string[] = [];
-  db.on('query', (q: { sql: string }) => statements.push(q.sql));
+  testDb.db.on('query', (q: { sql: string }) => statements.push(q.sql));
+  return { commit, failing, writesTo: () => statements.filter((s) => s.includes(table)).length };
+}
+
+it('stores each rise of a code last days, skips what it stored, and forgets nothing that rolled back', async () => {
+  const { db } = testDb;
+  const { commit, failing, writesTo: writesToLastScans } = committer('code_last_scans');
   const lastScans = async () => {
     const row = await db('code_last_scans').where('code_id', CODE).first();
     return row && { last: Number(row.last_day), human: Number(row.last_human_day) };
   };
-  const writesToLastScans = () => statements.filter((s) => s.includes('code_last_scans')).length;
 
   await commit([scan(D + 3_600_000, true)], 'b1');
   expect(await lastScans()).toEqual({ last: D, human: -1 });
@@ -44,14 +52,57 @@ it('stores each rise of a code last days, skips what it stored, and forgets noth
   expect(writesToLastScans()).toBe(before);
 
   // A human scan the next day, in a batch whose transaction fails after the writer ran.
-  failOutbox = true;
+  failing.now = true;
   await expect(commit([scan(D + DAY + 60_000)], 'b3')).rejects.toThrow('outbox down');
   expect(await lastScans()).toEqual({ last: D, human: -1 });
-  failOutbox = false;
+  failing.now = false;
   await commit([scan(D + DAY + 60_000)], 'b3');
   expect(await lastScans()).toEqual({ last: D + DAY, human: D + DAY });
 
   // A late scan of an earlier day lowers nothing.
   await commit([scan(D - DAY)], 'b4');
   expect(await lastScans()).toEqual({ last: D + DAY, human: D + DAY });
+});
+
+it("sets each code-day's bit once, sets a late day's too, and forgets nothing that rolled back", async () => {
+  const { db } = testDb;
+  const CODE_DAYS = 'qr_days_1';
+  const dayScan = (at: number, bot = false) =>
+    scanEvent({ id: CODE_DAYS, slug: 'days1' }, 'acct_last', { at: new Date(at).toISOString(), bot });
+  const { commit, failing, writesTo: writesToDays } = committer('code_scan_days');
+  /** The code's days with human scans (or with any scan), as days since the epoch, from its bits. */
+  const scanDays = async (withBots: boolean) => {
+    const days: number[] = [];
+    for (const row of await db('code_scan_days').where({ code_id: CODE_DAYS, with_bots: withBots ? 1 : 0 })) {
+      for (let word = 0; word < 8; word++) {
+        const bits = Number(row[`w${word}`]);
+        for (let bit = 0; bit < 50; bit++)
+          if (Math.floor(bits / 2 ** bit) % 2 === 1) days.push(Number(row.period) * 400 + word * 50 + bit);
+      }
+    }
+    return days.sort((a, b) => a - b);
+  };
+  const humanDays = () => scanDays(false);
+  const dayOf = (at: number) => Math.floor(at / DAY);
+
+  await commit([dayScan(D + 3_600_000)], 'd1');
+  expect(await humanDays()).toEqual([dayOf(D)]);
+
+  // The same day again: its bit is set, no statement.
+  const before = writesToDays();
+  await commit([dayScan(D + 7_200_000)], 'd2');
+  expect(writesToDays()).toBe(before);
+
+  // The next day, in a batch whose transaction fails after the writer ran, then again.
+  failing.now = true;
+  await expect(commit([dayScan(D + DAY + 60_000)], 'd3')).rejects.toThrow('outbox down');
+  expect(await humanDays()).toEqual([dayOf(D)]);
+  failing.now = false;
+  await commit([dayScan(D + DAY + 60_000)], 'd3');
+  expect(await humanDays()).toEqual([dayOf(D), dayOf(D) + 1]);
+
+  // A late scan of an earlier day sets its bit, and a bot scan sets only the any-scan bits.
+  await commit([dayScan(D - 5 * DAY), dayScan(D + 2 * DAY, true)], 'd4');
+  expect(await humanDays()).toEqual([dayOf(D) - 5, dayOf(D), dayOf(D) + 1]);
+  expect(await scanDays(true)).toEqual([dayOf(D) - 5, dayOf(D), dayOf(D) + 1, dayOf(D) + 2]);
 });

@@ -6,7 +6,7 @@ import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
 import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
 import { analyticsQuerySchema, overviewQuerySchema } from '../../src/modules/analytics/schemas.ts';
 import { createAnalyticsService } from '../../src/modules/analytics/service.ts';
-import { createAccountCodeIds, createCodesStore, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
+import { createCodesStore, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 import type { Queryable } from '../../src/db/transaction.ts';
 import { createRoutingStore } from '../../src/modules/routing/store.ts';
 import { createScanBatchWriter } from '../../src/modules/scans/batch-writer.ts';
@@ -107,7 +107,7 @@ function services() {
   );
   const ownedCodeIds = createOwnedCodeIds(db);
   const raw = createRawSource(db, ownedCodeIds);
-  const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });
+  const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q) });
   const sources = { codes, rollups: createRollupSource(db, raw, codesOn), raw };
   return {
     rollups: createAnalyticsService({ ...sources, rawOnly: false }),

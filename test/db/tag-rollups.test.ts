@@ -5,12 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overviewQuerySchema } from '../../src/modules/analytics/schemas.ts';
 import { createAnalyticsService } from '../../src/modules/analytics/service.ts';
-import {
-  createAccountCodeIds,
-  createCodesStore,
-  createOwnedCodeIds,
-  lockCodes,
-} from '../../src/modules/codes/index.ts';
+import { createCodesStore, createOwnedCodeIds, lockCodes } from '../../src/modules/codes/index.ts';
 import { inTransaction, type Queryable } from '../../src/db/transaction.ts';
 import { createRoutingStore } from '../../src/modules/routing/index.ts';
 import {
@@ -49,7 +44,7 @@ function parts() {
   const tagging = createCodeTagging(tagsStore, 1000, createTagHistoryMover(db, db));
   const codes = createCodesStore(db, createRoutingStore(db), tagging);
   const raw = createRawSource(db, createOwnedCodeIds(db));
-  const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q), ofAccount: createAccountCodeIds(q) });
+  const codesOn = (q: Queryable) => ({ owned: createOwnedCodeIds(q) });
   const sources = {
     codes,
     rollups: createRollupSource(db, raw, codesOn),

@@ -16,5 +16,5 @@ export type { CreateCodeInput } from './schemas.ts';
 export { createCodesService } from './service.ts';
 export type { CodeEvent, CodesServiceDeps } from './service.ts';
 export { PREVIEW_SLUG, SLUG_LENGTH, isReservedPath } from './slug.ts';
-export { createAccountCodeIds, createCodesStore, createOwnedCodeIds, newCodeOf } from './store.ts';
-export type { AccountCodeIds, CodeWithoutRouting, CodesStore, NewCode, OwnedCodeIds } from './store.ts';
+export { createCodesStore, createOwnedCodeIds, newCodeOf } from './store.ts';
+export type { CodeWithoutRouting, CodesStore, NewCode, OwnedCodeIds } from './store.ts';

@@ -383,16 +383,6 @@ const EXISTENCE_CHUNK = 1000;
 export type OwnedCodeIds = (accountId: string, ids: readonly string[]) => Promise<Set<string>>;
 
 /**
- * A subquery of the ids of the account's codes (deleted ones are gone from it), for another
- * module's statement that probes its own rows per code: the analytics' count of active codes.
- */
-export type AccountCodeIds = (accountId: string) => Knex.QueryBuilder;
-
-export function createAccountCodeIds(db: Queryable): AccountCodeIds {
-  return (accountId) => db('codes').where('account_id', accountId).select('id');
-}
-
-/**
  * The codes table's answer to other modules (webhook endpoints limited to some codes, analytics'
  * code rankings), so that only this store reads `codes`. Looked up by primary key in chunks.
  */

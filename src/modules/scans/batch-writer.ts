@@ -1,8 +1,9 @@
 // Everything one batch of scans writes, inside the caller's transaction: first-visit flags,
-// the raw rows (append-only), the hourly and daily rollups the analytics read, the per-code
-// breakdown counts, queued for a later roll (dimension-deltas.ts), and the tagged codes' counts
-// added to their tags (tag-rollups.ts). The recorder and the
-// analytics benchmark's seeder both write through here, so seeded data is shaped like real data.
+// the raw rows (append-only), the hourly and daily rollups the analytics read, the days each code
+// had scans on (scan-days.ts), the per-code breakdown counts, queued for a later roll
+// (dimension-deltas.ts), and the tagged codes' counts added to their tags (tag-rollups.ts). The
+// recorder and the analytics benchmark's seeder both write through here, so seeded data is
+// shaped like real data.
 import type { Queryable } from '../../db/transaction.ts';
 import { createSeenVisitors, flagFirstVisits, type SeenVisitors } from './first-visits.ts';
 import { codeLastScanRows, createLastScanMemo, type LastScanMemo } from './last-scans.ts';
@@ -15,6 +16,7 @@ import {
   dimensionRollupRows,
   tagRollupRows,
 } from './rollups.ts';
+import { codeScanDayRows, createScanDayMemo, type ScanDayMemo } from './scan-days.ts';
 import type { ScanRow, ScansStore } from './store.ts';
 import { lockedTagsOf } from './tag-rollups.ts';
 
@@ -24,11 +26,12 @@ import { lockedTagsOf } from './tag-rollups.ts';
  */
 export interface WriterMemory {
   lastScans: LastScanMemo;
+  scanDays: ScanDayMemo;
   visitors: SeenVisitors;
 }
 
 export function createWriterMemory(): WriterMemory {
-  return { lastScans: createLastScanMemo(), visitors: createSeenVisitors() };
+  return { lastScans: createLastScanMemo(), scanDays: createScanDayMemo(), visitors: createSeenVisitors() };
 }
 
 export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
@@ -51,6 +54,8 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     const allLastDays = codeLastScanRows(codeDays);
     const lastDays = memory ? memory.lastScans.news(allLastDays) : allLastDays;
     await rollups.raiseCodeLastScans(lastDays, trx);
+    const newDays = memory ? memory.scanDays.news(codeDays) : codeDays;
+    await rollups.markCodeScanDays(codeScanDayRows(newDays), trx);
     const dimensions = dimensionRollupRows(rows);
     await rollups.queueDimensionRollups(dimensions, trx);
     if (tagsOf.size > 0) {
@@ -64,6 +69,7 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     await rollups.addAccountDailyRollups(accountDailyRollupRows(accountHours), trx);
     return () => {
       memory?.lastScans.remember(lastDays);
+      memory?.scanDays.remember(newDays);
       memory?.visitors.remember(visitorKeys);
     };
   };

@@ -142,8 +142,8 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /**
-     * Deletes a slice of the code's hourly, then daily rollups, then its last-scan row, then a
-     * slice of its dimension rollups, by ranges of their primary keys (which start with code_id).
+     * Deletes a slice of the code's hourly, then daily rollups, then its last-scan row and day
+     * bits, then a slice of its dimension rollups, by ranges of keys that start with code_id.
      * Returns how many rows went; 0 when none are left.
      */
     async purgeRollupBatch(codeId: string, limit: number): Promise<number> {
@@ -166,6 +166,9 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       }
       const lastScan = await retryOnWriteConflict(() => db('code_last_scans').where('code_id', codeId).delete());
       if (lastScan > 0) return lastScan;
+      // Two rows per period scanned in: a few, even for a code scanned for years.
+      const days = await retryOnWriteConflict(() => db('code_scan_days').where('code_id', codeId).delete());
+      if (days > 0) return days;
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)

@@ -5,10 +5,11 @@
 // A tag's codes (a scope with `tagId`) have daily rollups of their own (tag_rollups).
 import type { Knex } from 'knex';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
-import type { AccountCodeIds, OwnedCodeIds } from '../codes/index.ts';
+import type { OwnedCodeIds } from '../codes/index.ts';
 import { topCodesByThreshold } from './code-ranking.ts';
 import { queuedDimensionRows } from './dimension-deltas.ts';
 import { TAG_DIMENSIONS } from './rollups.ts';
+import { dayMasks } from './scan-days.ts';
 import {
   ALL_VALUES,
   rankCodes,
@@ -45,7 +46,6 @@ const valueOf = (stored: string) => (stored === '' ? null : stored);
 /** What the rollup source asks of the codes module: which codes exist (deleted ones do not). */
 export interface ExistingCodes {
   owned: OwnedCodeIds;
-  ofAccount: AccountCodeIds;
 }
 
 /**
@@ -136,20 +136,40 @@ export function createRollupSource(
       countedInDays = (ids) =>
         q('code_last_scans').whereIn('code_id', ids).where(last, '>=', days.from).select('code_id');
     } else {
-      // A range in the past: one probe of the daily rollups' primary key per code of the account.
+      // A range in the past: the codes whose day bits meet the range's days (scan-days.ts), read
+      // in one stretch of the account's rows per period. Deleted codes are subtracted as above.
+      const periods = dayMasks(days.from, days.to);
       const scannedInDays = (b: Knex.QueryBuilder) =>
-        b
-          .where('r.day', '>=', days.from)
-          .where('r.day', '<', days.to)
-          .modify((r) => (w.includeBots ? r : r.where('r.is_bot', 0)));
-      const row = await q
-        .from(codes.ofAccount(accountId).as('c'))
-        .whereExists(q('code_daily_rollups as r').select(q.raw('1')).whereRaw('r.code_id = c.id').modify(scannedInDays))
-        .count({ n: '*' })
-        .first();
-      inDays = Number(row?.n ?? 0);
+        b.where('d.with_bots', w.includeBots ? 1 : 0).where((anyPeriod) => {
+          for (const [period, masks] of periods)
+            anyPeriod.orWhere((inPeriod) =>
+              inPeriod.where('d.period', period).where((anyWord) => {
+                masks.forEach((mask, word) => {
+                  if (mask > 0) anyWord.orWhereRaw('(?? & ?) <> 0', [`d.w${word}`, mask]);
+                });
+              }),
+            );
+        });
+      // A code has one row per period and kind: only over two periods can it count twice.
+      const codesIn = (b: Knex.QueryBuilder) =>
+        periods.size > 1 ? b.countDistinct({ n: 'd.code_id' }) : b.count({ n: '*' });
+      const [all, deleted] = await Promise.all([
+        q('code_scan_days as d').where('d.account_id', accountId).modify(scannedInDays).modify(codesIn).first(),
+        q('code_purges')
+          .join('code_scan_days as d', 'd.code_id', 'code_purges.code_id')
+          .where('code_purges.account_id', accountId)
+          .where('d.account_id', accountId)
+          .modify(scannedInDays)
+          .modify(codesIn)
+          .first(),
+      ]);
+      inDays = Number(all?.n ?? 0) - Number(deleted?.n ?? 0);
       countedInDays = (ids) =>
-        q('code_daily_rollups as r').whereIn('r.code_id', ids).modify(scannedInDays).distinct('r.code_id');
+        q('code_scan_days as d')
+          .where('d.account_id', accountId)
+          .whereIn('d.code_id', ids)
+          .modify(scannedInDays)
+          .distinct('d.code_id');
     }
     const onlyAtEdges = new Set(edgeCodes);
     for (let i = 0; i < edgeCodes.length; i += 1000) {
