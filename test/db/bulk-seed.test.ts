@@ -60,7 +60,7 @@ async function contents(db: Knex) {
     codeRollups: await db('scan_rollups').select().orderBy(['code_id', 'hour', 'is_bot']),
     codeDays: await db('code_daily_rollups').select().orderBy(['code_id', 'day', 'is_bot']),
     lastScans: await db('code_last_scans').select().orderBy('code_id'),
-    scanDays: await db('code_scan_days').select().orderBy(['account_id', 'with_bots', 'period', 'code_id']),
+    scanDays: await db('code_scan_days').select().orderBy(['account_id', 'period', 'code_id']),
     dimensionRollups: await db('scan_dimension_rollups')
       .select()
       .orderBy(['code_id', 'dimension', 'day', 'is_bot', 'value']),

@@ -166,7 +166,7 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       }
       const lastScan = await retryOnWriteConflict(() => db('code_last_scans').where('code_id', codeId).delete());
       if (lastScan > 0) return lastScan;
-      // Two rows per period scanned in: a few, even for a code scanned for years.
+      // One row per period scanned in: a few, even for a code scanned for years.
       const days = await retryOnWriteConflict(() => db('code_scan_days').where('code_id', codeId).delete());
       if (days > 0) return days;
       const last = await db('scan_dimension_rollups')

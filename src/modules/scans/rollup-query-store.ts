@@ -9,7 +9,7 @@ import type { OwnedCodeIds } from '../codes/index.ts';
 import { topCodesByThreshold } from './code-ranking.ts';
 import { queuedDimensionRows } from './dimension-deltas.ts';
 import { TAG_DIMENSIONS } from './rollups.ts';
-import { dayMasks } from './scan-days.ts';
+import { scannedOnDays } from './scan-days.ts';
 import {
   ALL_VALUES,
   rankCodes,
@@ -138,21 +138,11 @@ export function createRollupSource(
     } else {
       // A range in the past: the codes whose day bits meet the range's days (scan-days.ts), read
       // in one stretch of the account's rows per period. Deleted codes are subtracted as above.
-      const periods = dayMasks(days.from, days.to);
-      const scannedInDays = (b: Knex.QueryBuilder) =>
-        b.where('d.with_bots', w.includeBots ? 1 : 0).where((anyPeriod) => {
-          for (const [period, masks] of periods)
-            anyPeriod.orWhere((inPeriod) =>
-              inPeriod.where('d.period', period).where((anyWord) => {
-                masks.forEach((mask, word) => {
-                  if (mask > 0) anyWord.orWhereRaw('(?? & ?) <> 0', [`d.w${word}`, mask]);
-                });
-              }),
-            );
-        });
-      // A code has one row per period and kind: only over two periods can it count twice.
+      const scanned = scannedOnDays(days.from, days.to, w.includeBots);
+      const scannedInDays = (b: Knex.QueryBuilder) => b.whereRaw(scanned.sql, scanned.bindings);
+      // A code has one row per period: only over two periods can it count twice.
       const codesIn = (b: Knex.QueryBuilder) =>
-        periods.size > 1 ? b.countDistinct({ n: 'd.code_id' }) : b.count({ n: '*' });
+        scanned.periods > 1 ? b.countDistinct({ n: 'd.code_id' }) : b.count({ n: '*' });
       const [all, deleted] = await Promise.all([
         q('code_scan_days as d').where('d.account_id', accountId).modify(scannedInDays).modify(codesIn).first(),
         q('code_purges')

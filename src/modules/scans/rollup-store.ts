@@ -4,7 +4,7 @@ import { addOnConflict, greatestOnConflict, orOnConflict, scanInsertChunk } from
 import { inKeyOrder } from '../../db/key-order.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import type { CodeLastScanRow } from './last-scans.ts';
-import { type CodeScanDayRow, WORD_COLUMNS } from './scan-days.ts';
+import { type CodeScanDayRow, DAY_BIT_COLUMNS } from './scan-days.ts';
 import type {
   AccountDailyRollupRow,
   AccountRollupRow,
@@ -20,7 +20,7 @@ export function createRollupStore(db: Knex) {
   const addCodeCounts = addOnConflict(db, ['scans', 'unique_scans', 'redirects']);
   const addScans = addOnConflict(db, ['scans']);
   const keepLatest = greatestOnConflict(db, ['last_day', 'last_human_day']);
-  const setBits = orOnConflict(db, WORD_COLUMNS);
+  const setBits = orOnConflict(db, DAY_BIT_COLUMNS);
   const chunk = scanInsertChunk(db);
   const accountKey = (time: 'hour' | 'day') => ['account_id', 'dimension', time, 'is_bot', 'value'];
 
@@ -55,7 +55,7 @@ export function createRollupStore(db: Knex) {
     },
 
     async markCodeScanDays(rows: CodeScanDayRow[], q: Queryable): Promise<void> {
-      await upsert(q, 'code_scan_days', ['account_id', 'with_bots', 'period', 'code_id'], rows, setBits);
+      await upsert(q, 'code_scan_days', ['account_id', 'period', 'code_id'], rows, setBits);
     },
 
     /** Each code's non-bot scans that went to its destination (what max_scans counts), among `ids`. */
