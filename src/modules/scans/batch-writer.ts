@@ -6,7 +6,7 @@
 // shaped like real data.
 import type { Queryable } from '../../db/transaction.ts';
 import { createSeenVisitors, flagFirstVisits, type SeenVisitors } from './first-visits.ts';
-import { codeLastScanRows, createLastScanMemo, type LastScanMemo } from './last-scans.ts';
+import { codeLastScanRows, createCodeDayMemo, type CodeDayMemo } from './last-scans.ts';
 import type { RollupStore } from './rollup-store.ts';
 import {
   accountDailyRollupRows,
@@ -16,7 +16,7 @@ import {
   dimensionRollupRows,
   tagRollupRows,
 } from './rollups.ts';
-import { codeScanDayRows, createScanDayMemo, type ScanDayMemo } from './scan-days.ts';
+import { codeScanDayRows } from './scan-days.ts';
 import type { ScanRow, ScansStore } from './store.ts';
 import { lockedTagsOf } from './tag-rollups.ts';
 
@@ -25,13 +25,12 @@ import { lockedTagsOf } from './tag-rollups.ts';
  * change nothing. Without it every row is written, as the bulk seeder does.
  */
 export interface WriterMemory {
-  lastScans: LastScanMemo;
-  scanDays: ScanDayMemo;
+  codeDays: CodeDayMemo;
   visitors: SeenVisitors;
 }
 
 export function createWriterMemory(): WriterMemory {
-  return { lastScans: createLastScanMemo(), scanDays: createScanDayMemo(), visitors: createSeenVisitors() };
+  return { codeDays: createCodeDayMemo(), visitors: createSeenVisitors() };
 }
 
 export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
@@ -52,9 +51,9 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     const codeDays = codeDailyRollupRows(codeHours);
     await rollups.addCodeDailyRollups(codeDays, trx);
     const allLastDays = codeLastScanRows(codeDays);
-    const lastDays = memory ? memory.lastScans.news(allLastDays) : allLastDays;
+    const lastDays = memory ? memory.codeDays.lastScanNews(allLastDays) : allLastDays;
     await rollups.raiseCodeLastScans(lastDays, trx);
-    const newDays = memory ? memory.scanDays.news(codeDays) : codeDays;
+    const newDays = memory ? memory.codeDays.scanDayNews(codeDays) : codeDays;
     await rollups.markCodeScanDays(codeScanDayRows(newDays), trx);
     const dimensions = dimensionRollupRows(rows);
     await rollups.queueDimensionRollups(dimensions, trx);
@@ -68,8 +67,7 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
     await rollups.addAccountRollups(accountHours, trx);
     await rollups.addAccountDailyRollups(accountDailyRollupRows(accountHours), trx);
     return () => {
-      memory?.lastScans.remember(lastDays);
-      memory?.scanDays.remember(newDays);
+      memory?.codeDays.remember(codeDays);
       memory?.visitors.remember(visitorKeys);
     };
   };

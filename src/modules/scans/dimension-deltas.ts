@@ -68,12 +68,9 @@ async function deletedCodes(q: Queryable, codeIds: string[]): Promise<Set<string
 }
 
 /** The queued entries of some dimensions, of every code: few rows, read whole and filtered by the caller. */
-export async function queuedDimensionRows(
-  q: Queryable,
-  dimensions: string | readonly string[],
-): Promise<DimensionRollupRow[]> {
+export async function queuedDimensionRows(q: Queryable, dimensions: readonly string[]): Promise<DimensionRollupRow[]> {
   const rows: Array<{ dimension: string; entries: string }> = await q('scan_dimension_deltas')
-    .whereIn('dimension', typeof dimensions === 'string' ? [dimensions] : [...dimensions])
+    .whereIn('dimension', [...dimensions])
     .select('dimension', 'entries');
   return rows.flatMap((r) => unpackDimensionDeltas(r.dimension, r.entries));
 }

@@ -1,7 +1,7 @@
 // Each code's last day with scans (code_last_scans), which the overview's count of active codes
 // reads. A code's row changes at most once a day (once for its first human scan of the day), yet
 // every batch with a scan of it would upsert it again: the writer remembers what it stored and
-// leaves out rows that would change nothing.
+// leaves out rows that would change nothing. The same memory saves the day bits' writes.
 import type { CodeDailyRollupRow } from './rollups.ts';
 
 export interface CodeLastScanRow {
@@ -33,32 +33,43 @@ export function codeLastScanRows(days: CodeDailyRollupRow[]): CodeLastScanRow[] 
 const MAX_REMEMBERED = 50_000;
 
 /**
- * The last days this writer stored per code, once their batch committed. The table only ever
- * takes the greater value, so a row at or below what this writer stored changes nothing,
- * whatever other writers did.
+ * The latest day with human scans and with bot scans that this writer stored per code, once
+ * their batch committed. Both tables it saves writes to change only on a code's first scan of
+ * a day:
+ * - code_last_scans only ever takes the greater value, so a row at or below what this writer
+ *   stored changes nothing, whatever other writers did;
+ * - code_scan_days (scan-days.ts) only ever gains bits, and scans come in time order, so most
+ *   batches repeat the day their code was last stored. A row of another day is written,
+ *   earlier or later.
  */
-export function createLastScanMemo() {
-  const stored = new Map<string, { last: number; human: number }>();
+export function createCodeDayMemo() {
+  const stored = new Map<string, { human: number; bot: number }>();
   return {
-    /** The rows that may raise what is stored. */
-    news(rows: CodeLastScanRow[]): CodeLastScanRow[] {
+    /** The last-scan rows that may raise what is stored. */
+    lastScanNews(rows: CodeLastScanRow[]): CodeLastScanRow[] {
       return rows.filter((r) => {
         const known = stored.get(r.code_id);
-        return !known || r.last_day > known.last || r.last_human_day > known.human;
+        return !known || r.last_day > Math.max(known.human, known.bot) || r.last_human_day > known.human;
       });
     },
-    /** Rows of a committed batch. */
-    remember(rows: CodeLastScanRow[]): void {
-      if (stored.size + rows.length > MAX_REMEMBERED) stored.clear();
-      for (const r of rows) {
-        const known = stored.get(r.code_id);
-        stored.set(r.code_id, {
-          last: Math.max(known?.last ?? -1, r.last_day),
-          human: Math.max(known?.human ?? -1, r.last_human_day),
-        });
+    /** The daily rows whose day's bit this writer has not stored last. */
+    scanDayNews(days: CodeDailyRollupRow[]): CodeDailyRollupRow[] {
+      return days.filter((d) => {
+        const known = stored.get(d.code_id);
+        return !known || (d.is_bot ? known.bot : known.human) !== d.day;
+      });
+    },
+    /** The daily rows of a committed batch. */
+    remember(days: CodeDailyRollupRow[]): void {
+      if (stored.size + days.length > MAX_REMEMBERED) stored.clear();
+      for (const d of days) {
+        const known = stored.get(d.code_id) ?? { human: -1, bot: -1 };
+        if (d.is_bot) known.bot = Math.max(known.bot, d.day);
+        else known.human = Math.max(known.human, d.day);
+        stored.set(d.code_id, known);
       }
     },
   };
 }
 
-export type LastScanMemo = ReturnType<typeof createLastScanMemo>;
+export type CodeDayMemo = ReturnType<typeof createCodeDayMemo>;

@@ -215,7 +215,7 @@ export function createRollupSource(
     dimension: string,
     d: Window,
   ): Promise<ValueCount[]> => {
-    const queued = await queuedDimensionRows(q, dimension);
+    const queued = await queuedDimensionRows(q, [dimension]);
     if (queued.length === 0) return [];
     const ofScope =
       scope.kind === 'code'

@@ -79,29 +79,3 @@ export function scannedOnDays(
   });
   return { periods: masks.size, sql: `(${perPeriod.join(' OR ')})`, bindings };
 }
-
-/** Code-days a live writer remembers marking, so its later batches leave them out. */
-const MAX_REMEMBERED = 50_000;
-
-/**
- * The last day this writer marked per code and bot flag, once its batch committed. Scans come
- * in time order, so most batches repeat the day their code was last marked: those rows would set
- * bits already set. A row of another day is written, earlier or later (bits only ever get set).
- */
-export function createScanDayMemo() {
-  const marked = new Map<string, number>();
-  const keyOf = (d: CodeDailyRollupRow) => `${d.code_id}|${d.is_bot}`;
-  return {
-    /** The daily rows whose day this writer has not marked last. */
-    news(days: CodeDailyRollupRow[]): CodeDailyRollupRow[] {
-      return days.filter((d) => marked.get(keyOf(d)) !== d.day);
-    },
-    /** Daily rows of a committed batch. */
-    remember(days: CodeDailyRollupRow[]): void {
-      if (marked.size + days.length > MAX_REMEMBERED) marked.clear();
-      for (const d of days) marked.set(keyOf(d), Math.max(marked.get(keyOf(d)) ?? -1, d.day));
-    },
-  };
-}
-
-export type ScanDayMemo = ReturnType<typeof createScanDayMemo>;

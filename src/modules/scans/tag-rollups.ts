@@ -28,6 +28,13 @@ import {
 /** Codes per IN list. */
 const CHUNK = 500;
 
+/** A rollup row as read, whichever way the driver returns BIGINT and BOOLEAN columns. */
+function asNumbers<T extends { day: unknown; is_bot: unknown; scans: unknown }>(
+  row: T,
+): T & { day: number; is_bot: boolean; scans: number } {
+  return { ...row, day: Number(row.day), is_bot: Boolean(row.is_bot), scans: Number(row.scans) };
+}
+
 /** The tags of a batch's codes, each code's row locked (shared) first: see above. */
 export async function lockedTagsOf(codeIds: readonly string[], q: Queryable): Promise<Map<string, string[]>> {
   const ids = [...new Set(codeIds)];
@@ -55,41 +62,27 @@ export function createTagHistoryMover(db: Knex, reader: Knex) {
       async (snapshot) => {
         const days: CodeDailyRollupRow[] = [];
         const dimensions: DimensionRollupRow[] = [];
-        const codeIds: string[] = [];
-        for (let i = 0; i < ids.length; i += CHUNK)
-          codeIds.push(
-            ...(await snapshot('code_last_scans')
-              .whereIn('code_id', ids.slice(i, i + CHUNK))
-              .pluck('code_id')),
-          );
-        if (codeIds.length === 0) return { days, dimensions };
-        for (let i = 0; i < codeIds.length; i += CHUNK) {
-          const part = codeIds.slice(i, i + CHUNK);
-          const dayRows: Array<CodeDailyRollupRow & { day: number | string }> = await snapshot('code_daily_rollups')
+        const scanned = new Set<string>();
+        for (let i = 0; i < ids.length; i += CHUNK) {
+          const part: string[] = await snapshot('code_last_scans')
+            .whereIn('code_id', ids.slice(i, i + CHUNK))
+            .pluck('code_id');
+          if (part.length === 0) continue;
+          for (const id of part) scanned.add(id);
+          const dayRows = await snapshot('code_daily_rollups')
             .whereIn('code_id', part)
             .select('code_id', 'day', 'is_bot', 'account_id', 'scans', 'unique_scans');
-          days.push(
-            ...dayRows.map((r) => ({ ...r, day: Number(r.day), is_bot: Boolean(r.is_bot), scans: Number(r.scans) })),
-          );
-          const dimensionRows: Array<DimensionRollupRow & { day: number | string }> = await snapshot(
-            'scan_dimension_rollups',
-          )
+          days.push(...dayRows.map(asNumbers));
+          const dimensionRows = await snapshot('scan_dimension_rollups')
             .whereIn('code_id', part)
             .whereIn('dimension', [...TAG_DIMENSIONS])
             .select('code_id', 'dimension', 'day', 'is_bot', 'value', 'scans');
-          dimensions.push(
-            ...dimensionRows.map((r) => ({
-              ...r,
-              day: Number(r.day),
-              is_bot: Boolean(r.is_bot),
-              scans: Number(r.scans),
-            })),
-          );
+          dimensions.push(...dimensionRows.map(asNumbers));
         }
-        const wanted = new Set(codeIds);
-        dimensions.push(
-          ...(await queuedDimensionRows(snapshot, [...TAG_DIMENSIONS])).filter((r) => wanted.has(r.code_id)),
-        );
+        if (scanned.size > 0)
+          dimensions.push(
+            ...(await queuedDimensionRows(snapshot, [...TAG_DIMENSIONS])).filter((r) => scanned.has(r.code_id)),
+          );
         return { days, dimensions };
       },
       'repeatable read',
