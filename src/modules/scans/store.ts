@@ -155,10 +155,6 @@ export function createScansStore(db: Knex) {
     },
 
     /**
-     * The salt of a UTC day, created on first use. Several processes may race to create it:
-     * the primary key lets one win and everybody reads the winner's salt.
-     */
-    /**
      * Records that batch `id` commits with the caller's transaction. False when an earlier
      * attempt of the same batch already committed (see the scan_batches migration).
      */
@@ -172,6 +168,10 @@ export function createScansStore(db: Knex) {
       }
     },
 
+    /**
+     * The salt of a UTC day, created on first use. Several processes may race to create it:
+     * the primary key lets one win, and the losers take the winner's salt.
+     */
     async saltForDay(day: string): Promise<string> {
       const existing = await db('visitor_salts').where({ day }).first();
       if (existing) return existing.salt;
