@@ -55,21 +55,12 @@ const row = (): ScanRow => ({
 
 const PACKS = 'scan_packs_trial';
 
-/** The scan columns a pack holds per scan, in the order of each scan's JSON array. */
-const PACKED_COLUMNS = [
-  'scanned_at',
-  'rule_id',
-  'country',
-  'device',
-  'os',
-  'browser',
-  'referrer_host',
-  'language',
-  'is_bot',
-  'visitor_hash',
-  'is_unique',
-  'is_account_unique',
-] as const;
+/** The scan columns a pack holds per scan, in the order of each scan's JSON array: all but its code and account. */
+const PACKED_COLUMNS: Array<keyof ScanRow> = (Object.keys(row()) as Array<keyof ScanRow>).filter(
+  (c) => c !== 'code_id' && c !== 'account_id',
+);
+/** A packed scan's element holding `column`, as a JSON path. */
+const packedPath = (column: keyof ScanRow) => `'$[${PACKED_COLUMNS.indexOf(column)}]'`;
 
 /** The `scans` table as migrated, copies without some of its secondary indexes, and the packs. */
 const TABLES: { table: string; indexes: string; drop: string[] }[] = [
@@ -168,7 +159,8 @@ async function timeHourlyReads(db: Knex): Promise<void> {
   );
   const fromPacks = await median(
     `SELECT ${hourOf('s.at')}, COUNT(*) AS n, SUM(s.u) AS u FROM ${PACKS} p, ` +
-      `JSON_TABLE(p.scans, '$[*]' COLUMNS (at BIGINT PATH '$[0]', bot INT PATH '$[8]', u INT PATH '$[10]')) s ` +
+      `JSON_TABLE(p.scans, '$[*]' COLUMNS (at BIGINT PATH ${packedPath('scanned_at')}, ` +
+      `bot INT PATH ${packedPath('is_bot')}, u INT PATH ${packedPath('is_unique')})) s ` +
       `WHERE p.account_id = 'acct_bench_raw' AND s.bot = 0 GROUP BY hour`,
   );
   const scans = ROUNDS * BATCHES * 1000;
