@@ -121,6 +121,13 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     expect(refused.body.errors[0].path).toBe('from');
     const overview = await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-10&timezone=Asia/Kolkata', key);
     expect(overview.status).toBe(422);
+    const weekdayHours = (zone: string) =>
+      get(`/v1/analytics/weekday-hours?from=2026-04-01&to=2026-04-10&timezone=${zone}`, key);
+    expect((await weekdayHours('Asia/Kolkata')).status).toBe(422);
+    expect((await weekdayHours('UTC')).body).toMatchObject({
+      total_scans: 4,
+      raw_available_since: '2026-04-05T00:00:00.000Z',
+    });
     const answered = await kolkata('2026-04-06');
     expect(answered.status).toBe(200);
     expect(answered.body).toMatchObject({ total_scans: 4, raw_available_since: '2026-04-05T00:00:00.000Z' });
@@ -200,6 +207,16 @@ describe('deleting a code', () => {
     };
     const onlyKept = await overview();
     expect(onlyKept).toMatchObject({ total_scans: 132, active_codes: 2 });
+    /** The account's weekday x hour cells of the same days: every scan was at 10:00 UTC. */
+    const heatmap = async (zone = 'UTC') => {
+      const res = await get(`/v1/analytics/weekday-hours?from=2026-04-06&to=2026-04-08&timezone=${zone}`, key);
+      expect(res.status).toBe(200);
+      return { total: res.body.total_scans, busy: res.body.cells.filter((c: any) => c.scans !== 0) };
+    };
+    expect(await heatmap()).toEqual({
+      total: 132,
+      busy: [1, 2, 3].map((weekday) => ({ weekday, hour: 10, scans: 44 })),
+    });
 
     expect((await app.request('DELETE', `/v1/codes/${gone.id}`, { key })).status).toBe(204);
     // At once: the deleted code's scans count nowhere, though none is purged yet.
@@ -208,6 +225,13 @@ describe('deleting a code', () => {
     expect(justAfter.breakdowns.country).toEqual([{ value: 'DE', scans: 12 }]);
     expect(justAfter.breakdowns.device).toEqual([{ value: 'mobile', scans: 12 }]);
     expect(justAfter.trend.map((t: any) => t.scans)).toEqual([4, 4, 4]);
+    const heatmapAfter = await heatmap();
+    expect(heatmapAfter).toEqual({ total: 12, busy: [1, 2, 3].map((weekday) => ({ weekday, hour: 10, scans: 4 })) });
+    // Raw-backed (a half-hour zone): 10:00 UTC is 15:30 in Kolkata.
+    expect(await heatmap('Asia/Kolkata')).toEqual({
+      total: 12,
+      busy: [1, 2, 3].map((weekday) => ({ weekday, hour: 15, scans: 4 })),
+    });
     const rawBacked = (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key))
       .body;
     expect(rawBacked.total_scans).toBe(12);
@@ -226,11 +250,16 @@ describe('deleting a code', () => {
     let done = false;
     const running = purge.runOnce().finally(() => (done = true));
     const seen: unknown[] = [];
-    while (!done) seen.push(await overview());
+    const seenHeatmaps: unknown[] = [];
+    while (!done) {
+      seen.push(await overview());
+      seenHeatmaps.push(await heatmap());
+    }
     const first = await running;
     expect(first).toMatchObject({ purgedScans: 116, purgedCodes: 0 });
     expect(seen.length).toBeGreaterThan(2);
     for (const answer of seen) expect(answer).toEqual(justAfter);
+    for (const answer of seenHeatmaps) expect(answer).toEqual(heatmapAfter);
     expect(await rawCount({ code_id: gone.id })).toBe(0);
     expect(await rollupCount('scan_rollups', gone.id)).toBeGreaterThan(0);
     expect(await rollupCount('code_daily_rollups', gone.id)).toBeGreaterThan(0);
@@ -248,6 +277,7 @@ describe('deleting a code', () => {
     expect(await rollupCount('scan_dimension_rollups', gone.id)).toBe(0);
     expect((await db()('code_purges').where({ code_id: gone.id }).first()).purged_at).not.toBeNull();
     expect(await overview()).toEqual(justAfter);
+    expect(await heatmap()).toEqual(heatmapAfter);
     expect(
       (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key)).body.total_scans,
     ).toBe(12);

@@ -37,7 +37,9 @@ const WEEKDAY_HOURS =
   'zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw ' +
   'scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in ' +
   'autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless ' +
-  '`include_bots=true`.';
+  '`include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered ' +
+  'from raw scans must not start before `raw_available_since` (else 422). The account’s deleted codes count ' +
+  'nowhere from the moment they are deleted.';
 
 const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList').extend({
   raw_available_since: rawAvailableSinceSchema,

@@ -97,6 +97,9 @@ const noTags = (): Knex.QueryBuilder => {
   throw new Error('analytics by tag need taggedCodes');
 };
 
+/** Buckets to subtract (a deleted code's scans still being purged), as buckets to add. */
+const negated = (buckets: Bucket[]): Bucket[] => buckets.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }));
+
 export function createAnalyticsService(deps: AnalyticsDeps) {
   const { codes, rollups, raw, rawOnly, taggedCodes = noTags, rawAvailableSince = () => null, now = Date.now } = deps;
   const tagIdOf = deps.tagIdOf ?? (async () => null);
@@ -134,14 +137,10 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
       unique_scans: 0,
     }));
     const buckets = await sourceFor(series, view).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
-    intoPeriods(
-      series,
-      [...buckets, ...minus.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }))],
-      (i, b) => {
-        counts[i]!.scans += b.scans;
-        counts[i]!.unique_scans += b.unique;
-      },
-    );
+    intoPeriods(series, [...buckets, ...negated(minus)], (i, b) => {
+      counts[i]!.scans += b.scans;
+      counts[i]!.unique_scans += b.unique;
+    });
     const total = counts.reduce((sum, c) => ({ scans: sum.scans + c.scans, unique: sum.unique + c.unique_scans }), {
       scans: 0,
       unique: 0,
@@ -158,12 +157,19 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     // A day series' buckets never straddle a day, nor so a local hour: hourly from the rollups
     // where days start on a UTC hour, quarter hours (or finer) from raw scans elsewhere.
     const range = rawRange(series);
-    const buckets = await sourceFor(series).buckets(
-      scope,
-      windowOf(series, q.include_bots),
-      bucketWidth(series, HOUR_MS),
-    );
-    const { cells, total } = countCells(buckets, series.zone);
+    const window = windowOf(series, q.include_bots);
+    const width = bucketWidth(series, HOUR_MS);
+    // As in the overview: the account's deleted codes being purged count no more, and while a
+    // purge runs, the counts and what is subtracted from them are read in one snapshot.
+    const purgingAccount =
+      scope.kind === 'account' && (await here.purging.any(scope.accountId)) ? scope.accountId : null;
+    const read = (view: SourceView) =>
+      Promise.all([
+        sourceFor(series, view).buckets(scope, window, width),
+        purgingAccount === null ? [] : view.purging.buckets(purgingAccount, window, width),
+      ]);
+    const [buckets, gone] = purgingAccount === null ? await read(here) : await snapshot(read);
+    const { cells, total } = countCells([...buckets, ...negated(gone)], series.zone);
     return {
       from: formatInstant(series.from, series.zone),
       to: formatInstant(series.to, series.zone),
