@@ -164,6 +164,52 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     );
   });
 
+  it('says when a code’s or a tag’s breakdowns leave out an edge day whose raw scans are gone', async () => {
+    const key = await app.newAccountKey();
+    const code = await createCode(app, key, { tags: ['print'] });
+    // 2026-04-01 .. 04-04 at 10:00 UTC, one scan a day; raw scans before 04-05 are deleted.
+    await recordScans(app, key, code, daily('2026-04-01T00:00:00Z', 4, 1, { country: 'DE' }));
+    await smallBatchPurge(100).purge.runOnce();
+    expect(await rawCount({ code_id: code.id })).toBe(0);
+
+    // Berlin's days (UTC+2) run from 22:00 UTC: both edge days of the range lie before the
+    // horizon, so the breakdowns count the whole UTC days 04-02 and 04-03, not 04-04's scan.
+    const berlin = 'from=2026-04-02&to=2026-04-04&timezone=Europe/Berlin';
+    const cut = {
+      from: '2026-04-02T00:00:00.000+02:00',
+      to: '2026-04-05T00:00:00.000+02:00',
+      breakdowns_from: '2026-04-02T02:00:00.000+02:00',
+      breakdowns_to: '2026-04-04T02:00:00.000+02:00',
+      total_scans: 3,
+    };
+    const codeScans = (await get(`/v1/codes/${code.id}/scans?${berlin}`, key)).body;
+    expect(codeScans).toMatchObject(cut);
+    expect(codeScans.breakdowns.country).toEqual([{ value: 'DE', scans: 2 }]);
+    const tagged = (await get(`/v1/analytics/overview?${berlin}&tag=print`, key)).body;
+    expect(tagged).toMatchObject(cut);
+    expect(tagged.breakdowns.country).toEqual([{ value: 'DE', scans: 2 }]);
+    // The account's breakdowns come from hourly rollups: the whole range, all three scans.
+    const account = (await get(`/v1/analytics/overview?${berlin}`, key)).body;
+    expect(account).toMatchObject({ breakdowns_from: cut.from, breakdowns_to: cut.to, total_scans: 3 });
+    expect(account.breakdowns.country).toEqual([{ value: 'DE', scans: 3 }]);
+    // Whole UTC days need no raw scans, and ranges after the horizon lose nothing.
+    const utc = (await get(`/v1/codes/${code.id}/scans?from=2026-04-01&to=2026-04-04`, key)).body;
+    expect(utc).toMatchObject({ breakdowns_from: utc.from, breakdowns_to: utc.to, total_scans: 4 });
+    expect(utc.breakdowns.country).toEqual([{ value: 'DE', scans: 4 }]);
+    const recent = (await get(`/v1/codes/${code.id}/scans?from=2026-04-06&timezone=Europe/Berlin`, key)).body;
+    expect(recent).toMatchObject({ breakdowns_from: recent.from, breakdowns_to: recent.to });
+    const gql = await app.graphql(
+      key,
+      `query($id: ID!) {
+        code(id: $id) {
+          scans(from: "2026-04-02", to: "2026-04-04", timezone: "Europe/Berlin") { breakdownsFrom breakdownsTo }
+        }
+      }`,
+      { id: code.id },
+    );
+    expect(gql.body.data.code.scans).toEqual({ breakdownsFrom: cut.breakdowns_from, breakdownsTo: cut.breakdowns_to });
+  });
+
   it('lets the writer write during a purge: every concurrent scan is stored', async () => {
     const key = await app.newAccountKey();
     const accountId = await accountIdOf(app, key);

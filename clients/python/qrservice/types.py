@@ -102,6 +102,9 @@ CodeAnalytics = TypedDict(
         "include_bots": bool,
         # The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); None: all are.
         "raw_available_since": Optional[str],
+        # What the breakdowns count: the range, unless retention cut an edge day (see the docs).
+        "breakdowns_from": str,
+        "breakdowns_to": str,
         "total_scans": int,
         "unique_scans": int,
         "timeseries": list[PeriodCount],
@@ -112,6 +115,8 @@ CodeAnalytics = TypedDict(
 
 class Overview(TypedDict):
     raw_available_since: Optional[str]
+    breakdowns_from: str
+    breakdowns_to: str
     total_scans: int
     unique_scans: int
     total_codes: int

@@ -2153,6 +2153,16 @@ export interface components {
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
+            /**
+             * @description Start of the time the breakdowns count. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @example 2026-03-01T00:00:00.000Z
+             */
+            breakdowns_from: string;
+            /**
+             * @description End of the time the breakdowns count, exclusive. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @example 2026-03-31T00:00:00.000Z
+             */
+            breakdowns_to: string;
             /** @example 1204 */
             total_scans: number;
             /**
@@ -2330,6 +2340,16 @@ export interface components {
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
+            /**
+             * @description Start of the time the breakdowns count. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @example 2026-03-01T00:00:00.000Z
+             */
+            breakdowns_from: string;
+            /**
+             * @description End of the time the breakdowns count, exclusive. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @example 2026-03-31T00:00:00.000Z
+             */
+            breakdowns_to: string;
             /** @example 1204 */
             total_scans: number;
             /**

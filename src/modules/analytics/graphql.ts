@@ -7,7 +7,7 @@ import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef, CodeTypeEnum } from '../codes/graphql.ts';
-import { BREAKDOWN_DESCRIPTIONS } from './presenter.ts';
+import { BREAKDOWN_DESCRIPTIONS, BREAKDOWNS_RANGE } from './presenter.ts';
 import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS } from './source.ts';
 import { CODE_DIMENSIONS, type ValueCount } from '../scans/index.ts';
@@ -93,6 +93,8 @@ const CodeAnalyticsRef = builder.objectRef<CodeAnalytics>('CodeScanAnalytics').i
     timezone: t.exposeString('timezone'),
     includeBots: t.exposeBoolean('include_bots'),
     rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: RAW_AVAILABLE_SINCE }),
+    breakdownsFrom: t.exposeString('breakdowns_from', { description: BREAKDOWNS_RANGE }),
+    breakdownsTo: t.exposeString('breakdowns_to', { description: BREAKDOWNS_RANGE }),
     totalScans: t.exposeInt('total_scans'),
     uniqueScans: t.exposeInt('unique_scans'),
     timeseries: t.field({ type: [PeriodCountRef], resolve: (a) => a.timeseries }),
@@ -134,6 +136,8 @@ const OverviewRef = builder.objectRef<Overview>('AnalyticsOverview').implement({
     timezone: t.exposeString('timezone'),
     includeBots: t.exposeBoolean('include_bots'),
     rawAvailableSince: t.exposeString('raw_available_since', { nullable: true, description: RAW_AVAILABLE_SINCE }),
+    breakdownsFrom: t.exposeString('breakdowns_from', { description: BREAKDOWNS_RANGE }),
+    breakdownsTo: t.exposeString('breakdowns_to', { description: BREAKDOWNS_RANGE }),
     totalScans: t.exposeInt('total_scans'),
     uniqueScans: t.exposeInt('unique_scans'),
     totalCodes: t.exposeInt('total_codes'),

@@ -9,6 +9,8 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export const MAX_PERIODS: Record<Granularity, number> = { hour: 744, day: 366, week: 157, month: 60 };
 
 export const HOUR_MS = 3_600_000;
+/** A UTC day: the daily rollups' unit. */
+export const DAY_MS = 24 * HOUR_MS;
 
 export interface Series {
   zone: string;

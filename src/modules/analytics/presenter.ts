@@ -70,6 +70,12 @@ export const rawAvailableSinceSchema = z
     example: '2025-11-26T21:00:00.000Z',
   });
 
+/** Why the breakdowns may count less than the range, as REST and GraphQL both say it. */
+export const BREAKDOWNS_RANGE =
+  'A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole ' +
+  'days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns ' +
+  'count from the next UTC midnight (or up to the last one). Equal to the range otherwise.';
+
 /** What every analytics answer starts with: the effective range and totals. */
 const seriesSummary = {
   from: instant(
@@ -84,6 +90,11 @@ const seriesSummary = {
   timezone: z.string().meta({ description: 'The IANA time zone the periods follow.', example: 'UTC' }),
   include_bots: z.boolean(),
   raw_available_since: rawAvailableSinceSchema,
+  breakdowns_from: instant(`Start of the time the breakdowns count. ${BREAKDOWNS_RANGE}`, '2026-03-01T00:00:00.000Z'),
+  breakdowns_to: instant(
+    `End of the time the breakdowns count, exclusive. ${BREAKDOWNS_RANGE}`,
+    '2026-03-31T00:00:00.000Z',
+  ),
   total_scans: z.int().meta({ example: 1204 }),
   unique_scans: z.int().meta({
     description:

@@ -1,7 +1,7 @@
 // From validated query parameters to the periods of a series, and which source can answer it.
 import { DateTime } from 'luxon';
 import { validationFailed } from '../../shared/errors.ts';
-import { endOfDate, HOUR_MS, MAX_PERIODS, seriesFor, startOfDate, type Series } from './periods.ts';
+import { DAY_MS, endOfDate, HOUR_MS, MAX_PERIODS, seriesFor, startOfDate, type Series } from './periods.ts';
 import { isDateOnly, type AnalyticsQuery } from './schemas.ts';
 
 /** Default range: the last 30 calendar days in the request's zone, today included. */
@@ -38,7 +38,6 @@ export function resolveSeries(
   return series;
 }
 
-const DAY_MS = 24 * HOUR_MS;
 const BUCKET_WIDTHS = [DAY_MS, HOUR_MS, 15 * 60_000, 60_000, 1_000, 1];
 
 /**

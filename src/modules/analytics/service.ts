@@ -5,7 +5,15 @@ import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { Code } from '../codes/index.ts';
 import type { CodesStore } from '../codes/index.ts';
-import { alignsWithHours, formatInstant, HOUR_MS, intoPeriods, previousSeries, type Series } from './periods.ts';
+import {
+  alignsWithHours,
+  DAY_MS,
+  formatInstant,
+  HOUR_MS,
+  intoPeriods,
+  previousSeries,
+  type Series,
+} from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
@@ -97,6 +105,12 @@ const noTags = (): Knex.QueryBuilder => {
   throw new Error('analytics by tag need taggedCodes');
 };
 
+/** The time a breakdown counted (see breakdownWindow), as the answer states it. */
+const breakdownsRange = (counted: { from: number; to: number }, zone: string) => ({
+  breakdowns_from: formatInstant(counted.from, zone),
+  breakdowns_to: formatInstant(counted.to, zone),
+});
+
 /** Buckets to subtract (a deleted code's scans still being purged), as buckets to add. */
 const negated = (buckets: Bucket[]): Bucket[] => buckets.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }));
 
@@ -127,6 +141,24 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
       );
     }
     return { raw_available_since: since === null ? null : new Date(since).toISOString() };
+  }
+
+  /**
+   * The part of the series' window that a code's (or a tag's) breakdowns count exactly. They read
+   * the partial UTC days at its edges from raw scans: an edge that starts before the retention
+   * horizon would count only some of its scans, so it is left out and the answer says so
+   * (breakdowns_from, breakdowns_to). The account's breakdowns come from hourly rollups and a
+   * raw-backed series was refused before the horizon (rawRange): both keep the whole window.
+   */
+  function breakdownWindow(scope: Scope, series: Series, window: Window): Window & { from: number; to: number } {
+    const since = rawAvailableSince();
+    const { from, to } = series;
+    if (since === null || scope.kind === 'account' || sourceFor(series) === raw) return { ...window, from, to };
+    const firstMidnight = Math.min(Math.ceil(from / DAY_MS) * DAY_MS, to);
+    const keptFrom = from % DAY_MS !== 0 && from < since ? firstMidnight : from;
+    const lastMidnight = Math.max(Math.floor(to / DAY_MS) * DAY_MS, keptFrom);
+    const keptTo = to % DAY_MS !== 0 && lastMidnight < since ? lastMidnight : to;
+    return { ...window, from: keptFrom, to: keptTo };
   }
 
   /** Counts per period of the series, zero-filled, and their totals; `minus` are subtracted (codes being purged). */
@@ -195,10 +227,10 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
       await codeOf(principal, codeId);
       const scope: Scope = { kind: 'code', codeId };
       const source = sourceFor(series);
-      const window = windowOf(series, q.include_bots);
+      const counted = breakdownWindow(scope, series, windowOf(series, q.include_bots));
       const [{ counts, total }, ...breakdowns] = await Promise.all([
         periodCounts(scope, series, q.include_bots),
-        ...CODE_DIMENSIONS.map((d) => source.breakdown(scope, d, window, q.top)),
+        ...CODE_DIMENSIONS.map((d) => source.breakdown(scope, d, counted, q.top)),
       ]);
       const named = Object.fromEntries(
         CODE_DIMENSIONS.map((d, i) => [d, breakdowns[i]!]),
@@ -212,6 +244,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         timezone: series.zone,
         include_bots: q.include_bots,
         ...range,
+        ...breakdownsRange(counted, series.zone),
         total_scans: total.scans,
         unique_scans: total.unique,
         timeseries: counts,
@@ -235,6 +268,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         ? { kind: 'codes', accountId, codeIds: only, ...(tagId === null ? {} : { tagId }) }
         : { kind: 'account', accountId };
       const window = windowOf(series, q.include_bots);
+      const counted = breakdownWindow(scope, series, window);
       // Deleted codes being purged count no more: what is left of them is subtracted (a tag's
       // codes are existing ones, so only the whole account's answers need it).
       const gather = (view: SourceView, minus: boolean) => {
@@ -242,9 +276,9 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         const without = (s: Series) =>
           minus ? view.purging.buckets(accountId, windowOf(s, q.include_bots), bucketWidth(s)) : Promise.resolve([]);
         const breakdown = async (d: AccountDimension): Promise<ValueCount[]> => {
-          if (!minus) return source.breakdown(scope, d, window, q.top);
+          if (!minus) return source.breakdown(scope, d, counted, q.top);
           const [all, gone] = await Promise.all([
-            source.breakdown(scope, d, window, ALL_VALUES),
+            source.breakdown(scope, d, counted, ALL_VALUES),
             view.purging.values(accountId, DIMENSION_COLUMNS[d], window),
           ]);
           const left = rankValues([...all, ...gone.map((g) => ({ value: g.value, scans: -g.scans }))], ALL_VALUES);
@@ -285,6 +319,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         timezone: series.zone,
         include_bots: q.include_bots,
         ...range,
+        ...breakdownsRange(counted, series.zone),
         total_scans: current.total.scans,
         unique_scans: current.total.unique,
         total_codes: totalCodes,
