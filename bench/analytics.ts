@@ -8,8 +8,10 @@
 // times are uniform over the year; 1% of the codes carry the tag "campaign". Then times, over
 // HTTP, against two servers on the same database, one reading rollups (the default) and one
 // reading raw scans only: the overview for 7, 30, 90 and 365 days (by day, and by week), the
-// overview of the tagged codes, the busiest and a median code's 365-day daily series, and a
-// GraphQL dashboard. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
+// overview of the tagged codes, overviews of past ranges, a 30-day overview in New York, the
+// busiest and a median code's 365-day daily series, the account's and the busiest code's weekday x
+// hour cells over a year, the dashboard's account page query (30 days in New York, a year in UTC),
+// and a GraphQL dashboard. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
 // fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain
 // prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
 // alone. --reuse skips seeding when the data is there.
@@ -21,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { buildRequestListener } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { ACCOUNT_OVERVIEW_QUERY } from '../dashboard/src/analytics/queries.ts';
 import { createDb } from '../src/db/knex.ts';
 import { addToCodeCount } from '../src/modules/codes/code-counts.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
@@ -321,6 +324,16 @@ async function main() {
       `/v1/analytics/overview?from=${isoDay(NOW - (endsDaysAgo + days - 1) * DAY)}` +
       `&to=${isoDay(NOW - endsDaysAgo * DAY)}&granularity=${granularity}`,
   });
+  // The dashboard's account page, with the query it sends (top 100 values, the weekday x hour cells).
+  const dashboardPage = (days: number, granularity: 'day' | 'week', timezone: string): Query => ({
+    name: `dashboard account page, ${days} days by ${granularity}, ${timezone}`,
+    method: 'POST',
+    path: '/graphql',
+    body: {
+      query: ACCOUNT_OVERVIEW_QUERY,
+      variables: { from: isoDay(NOW - (days - 1) * DAY), to: yearTo, granularity, timezone },
+    },
+  });
   const queries: Query[] = [
     ...[7, 30, 90, 365].flatMap((days) => [overview(days, 'day'), overview(days, 'week')]),
     overview(365, 'week', 'campaign'),
@@ -340,6 +353,23 @@ async function main() {
       method: 'GET',
       path: `/v1/codes/${median}/scans?from=${yearFrom}&to=${yearTo}`,
     },
+    {
+      name: 'overview, 30 days by day, America/New_York',
+      method: 'GET',
+      path: `/v1/analytics/overview?from=${isoDay(NOW - 29 * DAY)}&to=${yearTo}&timezone=America/New_York`,
+    },
+    {
+      name: 'weekday x hour, 365 days',
+      method: 'GET',
+      path: `/v1/analytics/weekday-hours?from=${yearFrom}&to=${yearTo}`,
+    },
+    {
+      name: 'busiest code, weekday x hour, 365 days',
+      method: 'GET',
+      path: `/v1/codes/${busiest}/scans/weekday-hours?from=${yearFrom}&to=${yearTo}`,
+    },
+    dashboardPage(30, 'day', 'America/New_York'),
+    dashboardPage(365, 'week', 'UTC'),
     {
       name: 'GraphQL dashboard',
       method: 'POST',

@@ -7,24 +7,9 @@ import { useQuery } from '../use-query.ts';
 import { Breakdowns, StatTiles, TOP_SHOWN, type ValueCount } from './breakdowns.tsx';
 import { rangeVariables, type Range } from './range.ts';
 import { ScansChart, type PeriodCount } from './scans-chart.tsx';
-import { WEEKDAY_HOURS_FIELDS, WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
+import { ACCOUNT_OVERVIEW_QUERY } from './queries.ts';
+import { WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
 import { WorldMap } from './world-map.tsx';
-
-// One query for the page: 100 values per breakdown (the API's most) for the map, of which the
-// tables show the first TOP_SHOWN; the weekday x hour cells beside.
-const OVERVIEW = `query Overview($from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String) {
-  analyticsOverview(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 100) {
-    totalScans uniqueScans totalCodes activeCodes
-    previousPeriod { totalScans changePct }
-    trend { period scans uniqueScans }
-    topCodes { id type content scans }
-    breakdowns {
-      country { value scans } region { value scans } city { value scans }
-      device { value scans } os { value scans } browser { value scans } referrer { value scans }
-    }
-  }
-  analyticsWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
-}`;
 
 interface Overview {
   totalScans: number;
@@ -43,7 +28,7 @@ export function AccountAnalytics({ range }: { range: Range }) {
   const { data, error, loading } = useQuery<{
     analyticsOverview: Overview;
     analyticsWeekdayHours: { cells: WeekdayHourCount[] };
-  }>(OVERVIEW, rangeVariables(range));
+  }>(ACCOUNT_OVERVIEW_QUERY, rangeVariables(range));
   if (error) return <ErrorBox error={error} />;
   if (!data) return <Loading what="analytics" />;
   const o = data.analyticsOverview;

@@ -5,7 +5,8 @@ import { useQuery } from '../use-query.ts';
 import { Breakdowns, StatTiles, type ValueCount } from './breakdowns.tsx';
 import { rangeVariables, type Range } from './range.ts';
 import { ScansChart, type PeriodCount } from './scans-chart.tsx';
-import { WEEKDAY_HOURS_FIELDS, WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
+import { WEEKDAY_HOURS_FIELDS } from './queries.ts';
+import { WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
 import { WorldMap } from './world-map.tsx';
 
 // One query for the page: 100 values per breakdown (the API's most) for the map, of which the

@@ -11,8 +11,6 @@ export interface WeekdayHourCount {
   scans: number;
 }
 
-export const WEEKDAY_HOURS_FIELDS = 'totalScans cells { weekday hour scans }';
-
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const hh = (h: number) => String(h).padStart(2, '0');

@@ -1,0 +1,25 @@
+// GraphQL text of the analytics pages kept apart from their components: bench:analytics times
+// the account page's query exactly as the page sends it.
+
+/** The fields of a weekday x hour answer that WeekdayHours draws. */
+export const WEEKDAY_HOURS_FIELDS = 'totalScans cells { weekday hour scans }';
+
+/**
+ * The account page's one query: 100 values per breakdown (the API's most) for the map, of which
+ * the tables show the first few; the weekday x hour cells beside.
+ */
+export const ACCOUNT_OVERVIEW_QUERY = `query Overview(
+  $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String
+) {
+  analyticsOverview(from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 100) {
+    totalScans uniqueScans totalCodes activeCodes
+    previousPeriod { totalScans changePct }
+    trend { period scans uniqueScans }
+    topCodes { id type content scans }
+    breakdowns {
+      country { value scans } region { value scans } city { value scans }
+      device { value scans } os { value scans } browser { value scans } referrer { value scans }
+    }
+  }
+  analyticsWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
+}`;
