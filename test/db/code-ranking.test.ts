@@ -27,8 +27,18 @@ const DAYS = 45;
 const SKEWED = 'acct_skewed';
 const EVEN = 'acct_even';
 const CODES = 300;
-/** Busiest codes of the skewed account that are deleted (their rollups stay until a purge). */
-const DELETED = [`${SKEWED}_c000`, `${SKEWED}_c002`];
+/**
+ * Codes of the skewed account scanned once, on one day, at 02:00, 10:00 and (deleted) 12:00 UTC: a
+ * range from 05:00 that day to the present counts the 10:00 one, from its last scan alone.
+ */
+const LAPSED_DAY = START + 33 * DAY;
+const LAPSED = [
+  { id: `${SKEWED}_lapsed_early`, at: LAPSED_DAY + 2 * HOUR },
+  { id: `${SKEWED}_lapsed_late`, at: LAPSED_DAY + 10 * HOUR },
+  { id: `${SKEWED}_lapsed_deleted`, at: LAPSED_DAY + 12 * HOUR },
+];
+/** Codes of the skewed account that are deleted (their rollups stay until a purge): two of the busiest. */
+const DELETED = [`${SKEWED}_c000`, `${SKEWED}_c002`, `${SKEWED}_lapsed_deleted`];
 
 let testDb: TestDb;
 
@@ -67,11 +77,7 @@ function scansOf(account: string, n: number, skewed: boolean, seed: number): Sca
 
 async function seed(db: Knex, account: string, rows: ScanRow[]) {
   await db('accounts').insert({ id: account, name: account, created_at: Date.now() });
-  await insertCodeRows(
-    db,
-    account,
-    Array.from({ length: CODES }, (_, i) => codeId(account, i)),
-  );
+  await insertCodeRows(db, account, [...new Set(rows.map((r) => r.code_id))]);
   const write = createScanBatchWriter(createScansStore(db), createRollupStore(db));
   // Batches that share code-days, so the daily rows are added to, not only inserted.
   for (let i = 0; i < rows.length; i += 997) await inTransaction(db, (trx) => write(rows.slice(i, i + 997), trx));
@@ -86,7 +92,13 @@ function sources(db: Knex) {
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  await seed(testDb.db, SKEWED, scansOf(SKEWED, 12_000, true, 7));
+  const skewed = scansOf(SKEWED, 12_000, true, 7);
+  const lapsed = LAPSED.map(({ id, at }) => ({ ...skewed[0]!, code_id: id, scanned_at: at, is_bot: false }));
+  await seed(
+    testDb.db,
+    SKEWED,
+    [...skewed, ...lapsed].sort((a, b) => a.scanned_at - b.scanned_at),
+  );
   await seed(testDb.db, EVEN, scansOf(EVEN, 6_000, false, 8));
   // As the codes service deletes: the code goes, and a purge record names it (the purge itself,
   // which would delete the code's rollups, is left out, as while it waits).
@@ -106,6 +118,9 @@ const windows = [
   { name: 'within one day', from: START + 10 * DAY + 3 * HOUR, to: START + 10 * DAY + 20 * HOUR },
   { name: 'open start', from: null, to: START + 12 * DAY },
   { name: 'open end', from: START + 33 * DAY, to: null },
+  // Ranges that reach the present, starting inside a day some codes were last scanned on.
+  { name: 'to the present from 05:00 (UTC-5)', from: LAPSED_DAY + 5 * HOUR, to: START + DAYS * DAY + 5 * HOUR },
+  { name: 'open end from 05:00 (UTC-5)', from: LAPSED_DAY + 5 * HOUR, to: null },
 ];
 
 describe('code rankings from the daily rollups equal those from raw scans', () => {
@@ -130,7 +145,7 @@ describe('code rankings from the daily rollups equal those from raw scans', () =
     const { rollups } = sources(testDb.db);
     const ranking = await rollups.codeRanking(SKEWED, { from: START, to: START + DAYS * DAY, includeBots: false }, 3);
     expect(ranking.top.map((t) => t.codeId)).toEqual([codeId(SKEWED, 1), codeId(SKEWED, 3), codeId(SKEWED, 4)]);
-    expect(ranking.active).toBe(CODES - DELETED.length);
+    expect(ranking.active).toBe(CODES + LAPSED.length - DELETED.length);
   });
 });
 

@@ -108,9 +108,8 @@ export function createRollupSource(
     edges: ReadonlyMap<string, number>,
   ): Promise<number> => {
     const codes = codesOn(q);
-    const edgeCodes = [...(await codes.owned(accountId, [...edges.keys()]))];
-    // Whether a code's scans in the whole days are known to count it already.
-    let countedInDays: (ids: string[]) => Knex.QueryBuilder;
+    // Of the codes scanned at the edges, those the whole days do not count already.
+    let notCountedInDays: (ids: string[]) => Promise<string[]>;
     let inDays: number;
     const reachesPresent =
       w.to === null ||
@@ -133,8 +132,20 @@ export function createRollupSource(
           .first(),
       ]);
       inDays = Number(all?.n ?? 0) - Number(deleted?.n ?? 0);
-      countedInDays = (ids) =>
-        q('code_last_scans').whereIn('code_id', ids).where(last, '>=', days.from).select('code_id');
+      // Every code scanned at the end edge (today) is counted, its last scan being after the
+      // whole days began. A code of the start edge is not when its last scan was on that edge's
+      // day: those codes, one range of the index, rather than a probe per edge code (thousands
+      // in a zone off UTC, whose days start inside a UTC day).
+      const startDay = w.from === null ? days.from : Math.floor(w.from / DAY_MS) * DAY_MS;
+      notCountedInDays = async (ids) => {
+        const lastOnStartDay: string[] = await q('code_last_scans')
+          .where('account_id', accountId)
+          .where(last, '>=', startDay)
+          .where(last, '<', days.from)
+          .pluck('code_id');
+        const edgeCodes = new Set(ids);
+        return lastOnStartDay.filter((id) => edgeCodes.has(id));
+      };
     } else {
       // A range in the past: the codes whose day bits meet the range's days (scan-days.ts), read
       // in one stretch of the account's rows per period. Deleted codes are subtracted as above.
@@ -154,18 +165,22 @@ export function createRollupSource(
           .first(),
       ]);
       inDays = Number(all?.n ?? 0) - Number(deleted?.n ?? 0);
-      countedInDays = (ids) =>
-        q('code_scan_days as d')
-          .where('d.account_id', accountId)
-          .whereIn('d.code_id', ids)
-          .modify(scannedInDays)
-          .distinct('d.code_id');
+      notCountedInDays = async (ids) => {
+        const left = new Set(ids);
+        for (let i = 0; i < ids.length; i += 1000) {
+          const counted: string[] = await q('code_scan_days as d')
+            .where('d.account_id', accountId)
+            .whereIn('d.code_id', ids.slice(i, i + 1000))
+            .modify(scannedInDays)
+            .distinct('d.code_id')
+            .pluck('code_id');
+          for (const id of counted) left.delete(id);
+        }
+        return [...left];
+      };
     }
-    const onlyAtEdges = new Set(edgeCodes);
-    for (let i = 0; i < edgeCodes.length; i += 1000) {
-      const counted: string[] = await countedInDays(edgeCodes.slice(i, i + 1000)).pluck('code_id');
-      for (const id of counted) onlyAtEdges.delete(id);
-    }
+    // Existence last: of the edge codes only those not counted yet, usually few, are looked up.
+    const onlyAtEdges = await codes.owned(accountId, await notCountedInDays([...edges.keys()]));
     return inDays + onlyAtEdges.size;
   };
 
