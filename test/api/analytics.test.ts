@@ -241,6 +241,44 @@ describe('GET /v1/analytics/overview', () => {
     });
   });
 
+  it('lists top_codes codes when asked for fewer (or more) than top values per breakdown', async () => {
+    const own = await app.newAccountKey();
+    const codes = [await createCode(app, own), await createCode(app, own), await createCode(app, own)];
+    for (const [i, c] of codes.entries())
+      await recordScans(
+        app,
+        own,
+        c,
+        Array.from({ length: 3 - i }, (_, k) => ({
+          at: `2026-04-02T1${k}:00:00Z`,
+          visitor: `v${i}${k}`,
+          country: 'DE',
+        })),
+      );
+    const overview = async (query: string) => {
+      const res = await get(`/v1/analytics/overview?from=2026-04-01&to=2026-04-03&${query}`, own);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const fewer = await overview('top=3&top_codes=1');
+    expect(fewer.top_codes.map((c: any) => [c.id, c.scans])).toEqual([[codes[0]!.id, 3]]);
+    expect(fewer).toMatchObject({ active_codes: 3, total_scans: 6 });
+    expect(fewer.breakdowns.device).toEqual([{ value: 'mobile', scans: 6 }]);
+    const more = await overview('top=1&top_codes=2');
+    expect(more.top_codes.map((c: any) => c.id)).toEqual([codes[0]!.id, codes[1]!.id]);
+    expect((await overview('top=2')).top_codes).toHaveLength(2);
+    for (const bad of ['top_codes=0', 'top_codes=101', 'top_codes=two']) {
+      const res = await get(`/v1/analytics/overview?${bad}`, own);
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].path).toBe('top_codes');
+    }
+    const gql = await app.graphql(
+      own,
+      '{ analyticsOverview(from: "2026-04-01", to: "2026-04-03", top: 3, topCodes: 1) { topCodes { scans } } }',
+    );
+    expect(gql.body.data.analyticsOverview.topCodes).toEqual([{ scans: 3 }]);
+  });
+
   it('compares with the previous period in percent', async () => {
     const res = await get('/v1/analytics/overview?from=2026-03-03&to=2026-03-03');
     expect(res.body.total_scans).toBe(1);

@@ -3974,6 +3974,8 @@ export interface operations {
                 include_bots?: "true" | "false";
                 /** @description How many values each breakdown (and the overview’s top codes) lists. */
                 top?: number;
+                /** @description How many codes `top_codes` lists, when not as many as `top`: a page that shows 100 countries on a map and 10 codes asks for `top=100&top_codes=10`, and the ranking of codes costs less. */
+                top_codes?: number;
                 /** @description Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and `total_codes` count those codes alone. A name the account has no tag for counts nothing. */
                 tag?: string;
             };
@@ -4009,6 +4011,8 @@ export interface operations {
                 timezone?: string;
                 /** @description Count scans by crawlers and link previewers too. */
                 include_bots?: "true" | "false";
+                /** @description How many codes `top_codes` lists, when not as many as `top`: a page that shows 100 countries on a map and 10 codes asks for `top=100&top_codes=10`, and the ranking of codes costs less. */
+                top_codes?: number;
                 /** @description Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and `total_codes` count those codes alone. A name the account has no tag for counts nothing. */
                 tag?: string;
             };

@@ -4,7 +4,7 @@ import { Link } from '../components/link.tsx';
 import { ErrorBox, Loading } from '../components/messages.tsx';
 import { describeContent, formatCount } from '../format.ts';
 import { useQuery } from '../use-query.ts';
-import { Breakdowns, StatTiles, TOP_SHOWN, type ValueCount } from './breakdowns.tsx';
+import { Breakdowns, StatTiles, type ValueCount } from './breakdowns.tsx';
 import { rangeVariables, type Range } from './range.ts';
 import { ScansChart, type PeriodCount } from './scans-chart.tsx';
 import { ACCOUNT_OVERVIEW_QUERY } from './queries.ts';
@@ -32,7 +32,6 @@ export function AccountAnalytics({ range }: { range: Range }) {
   if (error) return <ErrorBox error={error} />;
   if (!data) return <Loading what="analytics" />;
   const o = data.analyticsOverview;
-  const topCodes = o.topCodes.slice(0, TOP_SHOWN);
   return (
     <div aria-busy={loading}>
       <StatTiles
@@ -46,7 +45,7 @@ export function AccountAnalytics({ range }: { range: Range }) {
       <ScansChart series={o.trend} granularity={range.granularity} timezone={range.timezone} range={range} />
       <section class="top-codes">
         <h2>Top codes</h2>
-        {topCodes.length === 0 ? (
+        {o.topCodes.length === 0 ? (
           <p class="empty">No code was scanned in this range.</p>
         ) : (
           <table>
@@ -58,7 +57,7 @@ export function AccountAnalytics({ range }: { range: Range }) {
               </tr>
             </thead>
             <tbody>
-              {topCodes.map((c) => (
+              {o.topCodes.map((c) => (
                 <tr key={c.id}>
                   <td>
                     <Link to={`/codes/${c.id}/analytics`}>{c.id}</Link>

@@ -1,6 +1,7 @@
 // Where the scans came from: one small table per dimension, most scans first, with a bar each.
 import { breakdownLabel, formatCount } from '../format.ts';
 import { CsvButton, csvName } from './csv.tsx';
+import { TOP_SHOWN } from './queries.ts';
 import type { Range } from './range.ts';
 
 export interface ValueCount {
@@ -25,9 +26,6 @@ const TITLES: Record<string, string> = {
  * when empty, and credited when shown (DB-IP City Lite, the documented database, is CC BY 4.0).
  */
 const PLACES = new Set(['region', 'city']);
-
-/** Values listed per dimension; pages ask the API for its most (100), which the map shows all of. */
-export const TOP_SHOWN = 10;
 
 /** Rule ids read as their conditions; a rule removed since its scans keeps its id. */
 export type RuleNames = Record<string, string>;

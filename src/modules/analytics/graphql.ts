@@ -223,11 +223,12 @@ builder.queryField('analyticsOverview', (t) =>
     args: {
       ...seriesArgs(t),
       tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }),
+      topCodes: t.arg.int({ description: 'How many codes topCodes lists, 1-100; default: as many as top.' }),
     },
     resolve: scoped('analytics:read', (_root, args, ctx) =>
       ctx.services.analytics.overview(
         ctx.principal,
-        parseInput(overviewQuerySchema, { ...asQuery(args), ...compact({ tag: args.tag }) }),
+        parseInput(overviewQuerySchema, { ...asQuery(args), ...compact({ tag: args.tag, top_codes: args.topCodes }) }),
       ),
     ),
   }),

@@ -29,6 +29,14 @@ export const MAX_TOP = 100;
 /** The length of each period of a series (GraphQL's AnalyticsGranularity too). */
 export const granularitySchema = z.enum(GRANULARITIES, { error: `must be one of ${GRANULARITIES.join(', ')}` });
 
+/** A count of listed values, 1 to MAX_TOP. */
+const topCount = () =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_TOP, `must be at most ${MAX_TOP}`);
+
 const rangeFields = {
   from: instant.optional().meta({
     description:
@@ -50,11 +58,7 @@ const rangeFields = {
     .default(false)
     .meta({ description: 'Count scans by crawlers and link previewers too.', override: { default: 'false' } }),
   /** How many values each breakdown (and the overview's top codes) lists. */
-  top: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(MAX_TOP, `must be at most ${MAX_TOP}`)
+  top: topCount()
     .default(10)
     .meta({ description: 'How many values each breakdown (and the overview’s top codes) lists.' }),
 };
@@ -65,6 +69,13 @@ export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
 /** The overview's query: a range, and optionally one tag whose codes it is restricted to. */
 export const overviewQuerySchema = z.strictObject({
   ...rangeFields,
+  top_codes: topCount()
+    .optional()
+    .meta({
+      description:
+        'How many codes `top_codes` lists, when not as many as `top`: a page that shows 100 countries on a map ' +
+        'and 10 codes asks for `top=100&top_codes=10`, and the ranking of codes costs less.',
+    }),
   tag: tagNameSchema.optional().meta({
     description:
       'Only the codes carrying this tag now (its name, case ignored): totals, trend, top codes, breakdowns and ' +

@@ -290,7 +290,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         return Promise.all([
           without(series).then((gone) => periodCounts(scope, series, q.include_bots, gone, view)),
           without(previous).then((gone) => periodCounts(scope, previous, q.include_bots, gone, view)),
-          source.codeRanking(accountId, window, q.top, only),
+          source.codeRanking(accountId, window, q.top_codes ?? q.top, only),
           ...ACCOUNT_BREAKDOWNS.map(breakdown),
         ]);
       };
