@@ -1,5 +1,6 @@
 // Periods of a series in the caller's time zone. Luxon does the calendar work (DST, month
 // lengths, ISO weeks starting on Monday); everything else handles plain epoch milliseconds.
+import { HOUR_MS } from '../../shared/time.ts';
 import { DateTime } from 'luxon';
 
 export const GRANULARITIES = ['hour', 'day', 'week', 'month'] as const;
@@ -7,10 +8,6 @@ export type Granularity = (typeof GRANULARITIES)[number];
 
 /** The longest series each granularity may ask for, in periods (a chart, not a data dump). */
 export const MAX_PERIODS: Record<Granularity, number> = { hour: 744, day: 366, week: 157, month: 60 };
-
-export const HOUR_MS = 3_600_000;
-/** A UTC day: the daily rollups' unit. */
-export const DAY_MS = 24 * HOUR_MS;
 
 export interface Series {
   zone: string;

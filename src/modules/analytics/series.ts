@@ -1,7 +1,8 @@
 // From validated query parameters to the periods of a series, and which source can answer it.
 import { DateTime } from 'luxon';
 import { validationFailed } from '../../shared/errors.ts';
-import { DAY_MS, endOfDate, HOUR_MS, MAX_PERIODS, seriesFor, startOfDate, type Series } from './periods.ts';
+import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
+import { endOfDate, MAX_PERIODS, seriesFor, startOfDate, type Series } from './periods.ts';
 import { isDateOnly, type AnalyticsQuery } from './schemas.ts';
 
 /** Default range: the last 30 calendar days in the request's zone, today included. */

@@ -5,15 +5,8 @@ import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { Code } from '../codes/index.ts';
 import type { CodesStore } from '../codes/index.ts';
-import {
-  alignsWithHours,
-  DAY_MS,
-  formatInstant,
-  HOUR_MS,
-  intoPeriods,
-  previousSeries,
-  type Series,
-} from './periods.ts';
+import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
+import { alignsWithHours, formatInstant, intoPeriods, previousSeries, type Series } from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
@@ -150,15 +143,26 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
    * (breakdowns_from, breakdowns_to). The account's breakdowns come from hourly rollups and a
    * raw-backed series was refused before the horizon (rawRange): both keep the whole window.
    */
-  function breakdownWindow(scope: Scope, series: Series, window: Window): Window & { from: number; to: number } {
+  function breakdownWindow(scope: Scope, series: Series, includeBots: boolean): Window & { from: number; to: number } {
     const since = rawAvailableSince();
     const { from, to } = series;
-    if (since === null || scope.kind === 'account' || sourceFor(series) === raw) return { ...window, from, to };
+    if (since === null || scope.kind === 'account' || sourceFor(series) === raw) return { from, to, includeBots };
     const firstMidnight = Math.min(Math.ceil(from / DAY_MS) * DAY_MS, to);
     const keptFrom = from % DAY_MS !== 0 && from < since ? firstMidnight : from;
     const lastMidnight = Math.max(Math.floor(to / DAY_MS) * DAY_MS, keptFrom);
     const keptTo = to % DAY_MS !== 0 && lastMidnight < since ? lastMidnight : to;
-    return { ...window, from: keptFrom, to: keptTo };
+    return { from: keptFrom, to: keptTo, includeBots };
+  }
+
+  /**
+   * Runs `read` on the sources. While the account has a purge running, `read` is told to
+   * subtract what is left of its deleted codes, and reads one snapshot (one connection, so its
+   * queries run one after the other; only then): on several connections, a purge batch committing
+   * between its queries would be subtracted twice or not at all.
+   */
+  async function subtractingPurges<T>(scope: Scope, read: (view: SourceView, purging: boolean) => Promise<T>) {
+    const purging = scope.kind === 'account' && (await here.purging.any(scope.accountId));
+    return purging ? snapshot((view) => read(view, true)) : read(here, false);
   }
 
   /** Counts per period of the series, zero-filled, and their totals; `minus` are subtracted (codes being purged). */
@@ -191,16 +195,13 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     const range = rawRange(series);
     const window = windowOf(series, q.include_bots);
     const width = bucketWidth(series, HOUR_MS);
-    // As in the overview: the account's deleted codes being purged count no more, and while a
-    // purge runs, the counts and what is subtracted from them are read in one snapshot.
-    const purgingAccount =
-      scope.kind === 'account' && (await here.purging.any(scope.accountId)) ? scope.accountId : null;
-    const read = (view: SourceView) =>
+    // As in the overview: the account's deleted codes being purged count no more.
+    const [buckets, gone] = await subtractingPurges(scope, (view, purging) =>
       Promise.all([
         sourceFor(series, view).buckets(scope, window, width),
-        purgingAccount === null ? [] : view.purging.buckets(purgingAccount, window, width),
-      ]);
-    const [buckets, gone] = purgingAccount === null ? await read(here) : await snapshot(read);
+        purging && scope.kind === 'account' ? view.purging.buckets(scope.accountId, window, width) : [],
+      ]),
+    );
     const { cells, total } = countCells([...buckets, ...negated(gone)], series.zone);
     return {
       from: formatInstant(series.from, series.zone),
@@ -227,7 +228,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
       await codeOf(principal, codeId);
       const scope: Scope = { kind: 'code', codeId };
       const source = sourceFor(series);
-      const counted = breakdownWindow(scope, series, windowOf(series, q.include_bots));
+      const counted = breakdownWindow(scope, series, q.include_bots);
       const [{ counts, total }, ...breakdowns] = await Promise.all([
         periodCounts(scope, series, q.include_bots),
         ...CODE_DIMENSIONS.map((d) => source.breakdown(scope, d, counted, q.top)),
@@ -268,7 +269,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         ? { kind: 'codes', accountId, codeIds: only, ...(tagId === null ? {} : { tagId }) }
         : { kind: 'account', accountId };
       const window = windowOf(series, q.include_bots);
-      const counted = breakdownWindow(scope, series, window);
+      const counted = breakdownWindow(scope, series, q.include_bots);
       // Deleted codes being purged count no more: what is left of them is subtracted (a tag's
       // codes are existing ones, so only the whole account's answers need it).
       const gather = (view: SourceView, minus: boolean) => {
@@ -294,14 +295,11 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
           ...ACCOUNT_BREAKDOWNS.map(breakdown),
         ]);
       };
-      // The queries would otherwise run on several connections, and a purge batch committing
-      // between them would be subtracted twice or not at all: while a purge runs, they read one
-      // snapshot (one connection, so one after the other; only then). The codes table is no
-      // part of it: a purge does not change it (and SQLite's one connection is the snapshot's).
-      const purging = scope.kind === 'account' && (await here.purging.any(accountId));
+      // The codes table is no part of the snapshot: a purge does not change it (and SQLite's one
+      // connection is the snapshot's).
       const [totalCodes, [current, before, ranking, ...breakdowns]] = await Promise.all([
         codes.countForAccount(accountId, only?.()),
-        purging ? snapshot((view) => gather(view, true)) : gather(here, false),
+        subtractingPurges(scope, gather),
       ]);
       const byId = new Map(
         (

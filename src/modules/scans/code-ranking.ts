@@ -11,10 +11,9 @@
 // 3. The codes whose bound reaches L are summed exactly (by primary key) and ranked.
 // The answer is exact, like a GROUP BY over every code; when popularity is even, L / m is small
 // and step 2 would read most of the range: it gives up (null) and the caller sums every code.
+import { DAY_MS } from '../../shared/time.ts';
 import type { Knex } from 'knex';
 import type { OwnedCodeIds } from '../codes/index.ts';
-
-const DAY_MS = 86_400_000;
 
 export const RANKING_LIMITS = {
   /** Days whose busiest codes give the lower bound (step 1). */

@@ -2,10 +2,9 @@
 // its account (is_account_unique). Visitor hashes rotate daily, so "first of the day" is the
 // finest identity there is; deciding it at write time makes unique counts add up across periods.
 import { randomBytes } from 'node:crypto';
+import { DAY_MS } from '../../shared/time.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import type { ScansStore, ScanRow, VisitorKey } from './store.ts';
-
-const DAY_MS = 86_400_000;
 
 const keyName = (k: VisitorKey) => `${k.day}|${k.visitor_hash}|${k.scope_id}`;
 

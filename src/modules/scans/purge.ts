@@ -4,11 +4,10 @@
 // subtracted from its account's rollups as they go, then its own rollups are deleted.
 // With REDIS_URL one instance of a fleet runs it at a time; without, each instance may, which
 // is safe: retention deletes are idempotent and a purge batch that lost a race rolls back.
+import { DAY_MS } from '../../shared/time.ts';
 import type { Logger } from 'pino';
 import type { RunLock } from '../../shared/run-lock.ts';
 import type { PurgeStore } from './purge-store.ts';
-
-export const DAY_MS = 86_400_000;
 
 /**
  * How long after a code's deletion its rollups are deleted, at least: scans still buffered or

@@ -3,6 +3,7 @@
 // checks before asking. Breakdowns and code rankings read daily rollups for the whole UTC days of
 // the window, and for the partial days at its edges the hourly rollups or a code's raw scans.
 // A tag's codes (a scope with `tagId`) have daily rollups of their own (tag_rollups).
+import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
 import type { Knex } from 'knex';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
 import type { OwnedCodeIds } from '../codes/index.ts';
@@ -22,9 +23,6 @@ import {
   type Window,
 } from './scan-queries.ts';
 import { ofExistingCodes } from './scan-query-store.ts';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /**
  * A window split into its whole slices of `width` (whole UTC days or hours; null when it holds

@@ -1,10 +1,8 @@
 // Turns a batch of scan rows into rollup rows (see migrations/…_create_scan_rollups.ts).
 // Aggregating the batch first means a burst on one code costs one upsert per row key, not one
 // per scan (counters that many writers hit are never one hot row).
+import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
 import type { ScanRow } from './store.ts';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 export interface CodeRollupRow {
   code_id: string;

@@ -8,9 +8,9 @@
 // days with human scans in WORDS integer columns h0…h7 and its days with bot scans in b0…b7,
 // WORD_BITS bits each: fewer than 53, so every word and mask is a safe JavaScript integer, and
 // every engine's 64-bit integers hold them.
+import { DAY_MS } from '../../shared/time.ts';
 import type { CodeDailyRollupRow } from './rollups.ts';
 
-const DAY_MS = 86_400_000;
 const WORD_BITS = 50;
 const WORDS = 8;
 const PERIOD_DAYS = WORD_BITS * WORDS;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DAY_MS } from '../../shared/time.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import type { Knex } from 'knex';
 import { insertIgnoringTaken, isUniqueViolation, scanInsertChunk } from '../../db/dialect.ts';
@@ -68,8 +69,6 @@ export interface VisitorKey {
   visitor_hash: string;
   scope_id: string;
 }
-
-const DAY_MS = 86_400_000;
 
 const VISITOR_KEY = ['day', 'visitor_hash', 'scope_id'];
 
@@ -187,7 +186,7 @@ export function createScansStore(db: Knex) {
         salt = (await db('visitor_salts').where({ day }).first())?.salt ?? salt;
       }
       // Yesterday's salt is kept for scans still buffered across midnight; older ones go.
-      const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
       await db('visitor_salts').where('day', '<', yesterday).delete();
       // Visitors of older days can no longer recur (their hashes came from a deleted salt), and
       // no batch waits that long for a retry.

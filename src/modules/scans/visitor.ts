@@ -4,6 +4,7 @@
 // - the stored visitor hash, an HMAC under a random salt that rotates every UTC day, so unique
 //   scans can be counted within a day and nobody can recompute or join hashes across days.
 import { createHash, createHmac } from 'node:crypto';
+import { DAY_MS } from '../../shared/time.ts';
 
 export function splitKey(ip: string | null, userAgent: string | undefined): string {
   return createHash('sha256')
@@ -19,7 +20,6 @@ export function visitorHash(salt: string, ip: string | null, userAgent: string |
     .slice(0, 32);
 }
 
-const DAY_MS = 86_400_000;
 let lastDay = { start: 0, name: '1970-01-01' };
 
 /** The UTC day an instant falls in, as the salt table keys it (remembered: batches share a day). */
