@@ -1,8 +1,7 @@
 // What each analytics read charges the key's rate limit, in points (a plain API call is 1), the
 // same over REST and GraphQL. Priced by their database work against a plain call's, from
-// bench:analytics at ten million scans (bench/RESULTS.md, 2026-11-27 night and 2026-11-28): an
-// account overview 34-88 ms, a code's series 13-26 ms, weekday x hour cells 22-24 ms, where
-// a page of codes takes 2-4 ms.
+// bench:analytics (bench/RESULTS.md, 2026-11-28): an overview took 4.5x (a month) to 11x (a
+// year) a page of codes, a code's series or weekday x hour cells about 4x.
 /** GET /v1/analytics/overview, Query.analyticsOverview: the account's rollups, ranked and broken down. */
 export const OVERVIEW_POINTS = 10;
 /** The weekday x hour cells of the account (or a tag), or of one code. */
