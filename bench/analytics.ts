@@ -335,6 +335,8 @@ async function main() {
     },
   });
   const queries: Query[] = [
+    // What a plain call takes: the unit the rate limit's points are priced in (modules/analytics/prices.ts).
+    { name: 'a page of 50 codes (a plain call)', method: 'GET', path: '/v1/codes?limit=50' },
     ...[7, 30, 90, 365].flatMap((days) => [overview(days, 'day'), overview(days, 'week')]),
     overview(365, 'week', 'campaign'),
     pastOverview(30, 60, 'day'),
@@ -362,6 +364,11 @@ async function main() {
       name: 'weekday x hour, 365 days',
       method: 'GET',
       path: `/v1/analytics/weekday-hours?from=${yearFrom}&to=${yearTo}`,
+    },
+    {
+      name: 'busiest code, a page of 100 raw scans',
+      method: 'GET',
+      path: `/v1/codes/${busiest}/scans/raw?limit=100`,
     },
     {
       name: 'busiest code, weekday x hour, 365 days',

@@ -26,6 +26,7 @@ import { DomainError } from './shared/errors.ts';
 const graphqlLimits = (config: Config): GraphQLLimits => ({
   maxDepth: config.graphqlMaxDepth,
   maxCost: config.graphqlMaxCost,
+  maxPoints: config.graphqlMaxPoints,
   introspection: config.graphqlIntrospection,
 });
 

@@ -186,6 +186,7 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: booleanString.optional(),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(100_000),
+  GRAPHQL_MAX_POINTS: z.coerce.number().int().min(1).default(500),
   GRAPHQL_STREAM_MAX_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   METRICS_TOKEN: z
     .string()
@@ -281,7 +282,7 @@ export interface Config {
   readonly domainsPerAccount: number;
   /** Distinct logo URLs one bulk call may fetch. */
   readonly bulkLogoFetchesPerCall: number;
-  /** API calls a minute per key, REST and GraphQL alike; 0 = no limit. */
+  /** Points a minute per key, REST and GraphQL alike (a plain call is 1); 0 = no limit. */
   readonly rateLimitPerMinute: number;
   /** Bulk calls a minute per key, on top of the limit above; 0 = no limit. */
   readonly bulkRateLimitPerMinute: number;
@@ -293,6 +294,8 @@ export interface Config {
   readonly graphqlIntrospection: boolean;
   readonly graphqlMaxDepth: number;
   readonly graphqlMaxCost: number;
+  /** The most rate-limit points (plain API calls of work) one GraphQL operation may cost. */
+  readonly graphqlMaxPoints: number;
   /** A subscription stream ends after this long; clients reconnect. */
   readonly graphqlStreamMaxMs: number;
   /** Serves GET /metrics on the main port to `Authorization: Bearer <token>`; null: not there. */
@@ -399,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
+    graphqlMaxPoints: e.GRAPHQL_MAX_POINTS,
     graphqlStreamMaxMs: e.GRAPHQL_STREAM_MAX_MS,
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,

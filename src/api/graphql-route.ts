@@ -12,7 +12,7 @@ import { DomainError } from '../shared/errors.ts';
 import { bearerAuthenticator, bearerToken, requireAuth } from '../http/auth.ts';
 import { hasBody, jsonDepthExceeds, tooDeep } from '../http/body.ts';
 import { principalOf, type AppContext, type AppState } from '../http/context.ts';
-import { withRateLimit } from '../http/rate-limit.ts';
+import { setRateLimitHeaders, withRateLimit } from '../http/rate-limit.ts';
 import { encodedAsset, GRAPHIQL_ASSETS_PATH, graphiqlAsset } from '../http/graphiql.ts';
 import { chooseEncoding } from '../http/precompressed.ts';
 import { GRAPHIQL_CSP, HTML_SECURITY_HEADERS } from '../http/security-headers.ts';
@@ -51,7 +51,8 @@ function checkJsonParams(ctx: AppContext): void {
 
 export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: boolean): Router<AppState> {
   const router = new Router<AppState>();
-  // A GraphQL request counts as one call, whatever it asks for (depth and cost are limited in yoga).
+  // A GraphQL request counts as one call here, as it is read; execution charges the rest of its
+  // points (graphql/cost-limit.ts) and the headers are set again from that charge.
   const authenticate = bearerAuthenticator(services);
   const auth = withRateLimit(requireAuth(authenticate), services.rateLimits);
 
@@ -90,8 +91,10 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
       services,
       loaders: { analytics: createAnalyticsLoaders(principal, services.analytics) },
       reauthenticate: () => authenticate(bearerToken(ctx.get('Authorization')) ?? ''),
+      charge: { points: 1, state: ctx.state.rateLimit ?? null },
     };
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, context);
+    if (context.charge?.state) setRateLimitHeaders((name, value) => ctx.set(name, value), context.charge.state);
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     if (response.headers.get('content-type')?.startsWith('text/html')) {

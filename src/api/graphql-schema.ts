@@ -3,6 +3,7 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from '../graphql/builder.ts';
 import '../graphql/scalars.ts';
+import '../graphql/rate-limit-field.ts';
 import '../modules/routing/graphql.ts';
 import '../modules/tags/graphql.ts';
 import '../modules/codes/graphql.ts';

@@ -22,11 +22,14 @@ import type { ApiVersion } from '../http/versions.ts';
 
 export function createApiRouter(version: ApiVersion, services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: `/${version}` });
-  // Every authenticated call counts against its key's limit right after auth; bulk calls also
-  // against the bulk limit.
+  // Every authenticated call is charged to its key's limit right after auth (a point, or its
+  // route's price); bulk calls also count against the bulk limit.
   const isBulk = (ctx: AppContext) => ctx.method === 'POST' && ctx.routerPath === `/${version}/codes/bulk`;
+  const auth = requireAuth(bearerAuthenticator(services));
+  const pricedAuth = (points: number) => withRateLimit(auth, services.rateLimits, isBulk, points);
   const edge: RouteEdge = {
-    auth: withRateLimit(requireAuth(bearerAuthenticator(services)), services.rateLimits, isBulk),
+    auth: pricedAuth(1),
+    pricedAuth,
     json: jsonBody(services.config.jsonBodyLimit),
     bulkJson: jsonBody(services.config.bulkBodyLimit),
     publicBaseUrl: services.config.publicBaseUrl,

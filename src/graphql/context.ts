@@ -14,6 +14,7 @@
 // every module imports) above the modules.
 import type { Config } from '../config.ts';
 import type { Principal } from '../shared/principal.ts';
+import type { RateLimitState } from '../shared/rate-limiter.ts';
 
 /** The services resolvers call; modules add theirs (see above). `config` is layer 1, so it is here. */
 export interface GraphQLServices {
@@ -24,6 +25,14 @@ export interface GraphQLServices {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface GraphQLLoaders {}
 
+/** What the operation was charged (cost-limit.ts), for `rateLimit` and the RateLimit-* headers. */
+export interface Charge {
+  /** Its points; 1 until priced (a request that never reaches execution costs one call). */
+  points: number;
+  /** Where the key stands after it; null when only the HTTP edge counted it. */
+  state: RateLimitState | null;
+}
+
 /** Every resolver gets the caller and the same services REST uses. */
 export interface GraphQLContext {
   principal: Principal;
@@ -31,4 +40,6 @@ export interface GraphQLContext {
   loaders: GraphQLLoaders;
   /** The request's credential checked again (null once revoked or expired): long-lived streams re-check with it. */
   reauthenticate: () => Promise<Principal | null>;
+  /** Filled in as execution starts; a holder, as yoga copies the context it is given. */
+  charge?: Charge;
 }

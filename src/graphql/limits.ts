@@ -1,8 +1,8 @@
 // What one GraphQL request may ask for: a document the parser can take, depth (graphql-armor),
-// cost (cost.ts), introspection (off in production unless enabled), a few root fields per
-// mutation, one image preview per operation, and the bulk rate limit for the bulk mutations. The key's own rate limit
-// is counted at
-// the HTTP edge, once per request.
+// cost and points (cost.ts, cost-limit.ts, which also charges the key's rate limit the
+// operation's points), introspection (off in production unless enabled), a few root fields per
+// mutation, one image preview and a few analytics per operation, and the bulk rate limit for
+// the bulk mutations.
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
@@ -19,7 +19,7 @@ import type { Plugin } from 'graphql-yoga';
 import { rateLimitSubject } from '../shared/principal.ts';
 import type { RateLimits } from '../shared/rate-limiter.ts';
 import type { GraphQLContext } from './context.ts';
-import { costLimitError, operationCost } from './cost.ts';
+import { costLimit, rateLimitedError } from './cost-limit.ts';
 
 declare module './context.ts' {
   interface GraphQLServices {
@@ -86,6 +86,7 @@ const parserGuard: Plugin = {
 export interface GraphQLLimits {
   maxDepth: number;
   maxCost: number;
+  maxPoints: number;
   introspection: boolean;
 }
 
@@ -128,19 +129,34 @@ const mutationFieldLimit: ValidationRule = (context) => ({
 });
 
 /**
- * Root query fields that each draw (and decode) an image and may fetch a logo: one per
- * operation, or aliases would make one request (one call against the rate limit) a thousand.
+ * Root query fields an operation may hold only a few of. previewCode draws (and decodes) an
+ * image and may fetch a logo; the analytics fields each read rollups for a whole account (the
+ * dashboard's page asks for one of each). Aliases would otherwise make one request a thousand;
+ * their points would refuse that too, but only where the rate limit is on.
  */
-const ONE_PER_OPERATION = new Set(['previewCode']);
+export const MAX_ANALYTICS_FIELDS = 5;
+const ROOT_FIELD_CAPS = [
+  { fields: ['previewCode'], max: 1, what: 'previewCode' },
+  {
+    fields: ['analyticsOverview', 'analyticsWeekdayHours'],
+    max: MAX_ANALYTICS_FIELDS,
+    what: 'analyticsOverview and analyticsWeekdayHours together',
+  },
+];
 
 const expensiveFieldLimit: ValidationRule = (context) => ({
   OperationDefinition(node) {
     const names = rootFieldNames(node.selectionSet, (name) => context.getFragment(name));
-    for (const field of ONE_PER_OPERATION) {
-      const count = names.filter((name) => name === field).length;
-      if (count > 1)
+    for (const { fields, max, what } of ROOT_FIELD_CAPS) {
+      const count = names.filter((name) => fields.includes(name)).length;
+      if (count > max)
         context.reportError(
-          new GraphQLError(`An operation may hold ${field} once (found ${count}).`, { nodes: [node] }),
+          new GraphQLError(
+            max === 1
+              ? `An operation may hold ${what} once (found ${count}).`
+              : `An operation may hold ${what} at most ${max} times (found ${count}).`,
+            { nodes: [node] },
+          ),
         );
     }
   },
@@ -170,43 +186,11 @@ const bulkRateLimit: Plugin<GraphQLContext> = {
     if (calls === 0) return;
     const state = await limit.take(rateLimitSubject(context.principal), calls);
     if (!state || state.allowed) return;
-    const retryAfter = Math.max(1, state.resetSeconds);
     setResultAndStopExecution({
-      errors: [
-        new GraphQLError(
-          `This API key made more than ${state.limit} bulk calls in a minute. Retry in ${retryAfter} s.`,
-          {
-            extensions: {
-              code: 'RATE_LIMITED',
-              status: 429,
-              retryAfter,
-              // yoga answers with this status and these headers, and leaves `http` out of the body.
-              http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
-            },
-          },
-        ),
-      ],
+      errors: [rateLimitedError(`This API key made more than ${state.limit} bulk calls in a minute.`, state)],
     });
   },
 };
-
-/**
- * The cost limit (cost.ts), counted with the variables, so it runs as execution starts rather
- * than in validation (whose result yoga caches per document, whatever the variables).
- */
-function costLimit(maxCost: number): Plugin {
-  const refuseOver = (
-    args: Parameters<typeof operationCost>[0],
-    stop: (result: { errors: GraphQLError[] }) => void,
-  ) => {
-    const cost = operationCost(args);
-    if (cost > maxCost) stop({ errors: [costLimitError(cost, maxCost)] });
-  };
-  return {
-    onExecute: ({ args, setResultAndStopExecution }) => refuseOver(args, setResultAndStopExecution),
-    onSubscribe: ({ args, setResultAndStopExecution }) => refuseOver(args, setResultAndStopExecution),
-  };
-}
 
 /** graphql-armor throws by default, and yoga then leaves out the code it gives validation errors. */
 const reportedAsValidationErrors = {
@@ -214,13 +198,13 @@ const reportedAsValidationErrors = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-export function limitPlugins({ maxDepth, maxCost, introspection }: GraphQLLimits): Plugin[] {
+export function limitPlugins({ maxDepth, maxCost, maxPoints, introspection }: GraphQLLimits): Plugin[] {
   const plugins: Plugin[] = [
     parserGuard,
     // Introspection (__schema) is not counted by either: GraphiQL's own query is deeper than any
     // real one. It is off in production unless GRAPHQL_INTROSPECTION=true.
     maxDepthPlugin({ n: maxDepth, ignoreIntrospection: true, ...reportedAsValidationErrors }) as Plugin,
-    costLimit(maxCost),
+    costLimit(maxCost, maxPoints) as Plugin,
     {
       onValidate: ({ addValidationRule }) => {
         addValidationRule(mutationFieldLimit);

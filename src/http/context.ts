@@ -1,12 +1,15 @@
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { Principal } from '../shared/principal.ts';
+import type { RateLimitState } from '../shared/rate-limiter.ts';
 
 export interface AppState {
   requestId: string;
   log: Logger;
   /** Set by the auth middleware on every authenticated route. */
   principal?: Principal;
+  /** Where the key stands once the rate limit charged this call (GraphQL charges the rest of its points later). */
+  rateLimit?: RateLimitState;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

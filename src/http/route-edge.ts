@@ -6,8 +6,10 @@ import type { Middleware } from 'koa';
 import type { AppState } from './context.ts';
 
 export interface RouteEdge {
-  /** Bearer authentication, then the key's rate limit. */
+  /** Bearer authentication, then the key's rate limit charged one point. */
   auth: Middleware<AppState>;
+  /** `auth` for a route that charges `points` (its work in plain calls, as its GraphQL field does). */
+  pricedAuth: (points: number) => Middleware<AppState>;
   /** JSON body parser with the normal limit. */
   json: Middleware<AppState>;
   /** JSON body parser with the larger bulk limit. */

@@ -22,7 +22,10 @@ export interface RateLimitState {
 
 export interface RateLimit {
   readonly limit: number;
-  /** Counts `points` calls of `key`; null when the store could not count (the call passes). */
+  /**
+   * Counts `points` calls of `key`; null when the store could not count (the call passes). A
+   * refusal counts nothing: its state shows what still remains.
+   */
   take(key: string, points?: number): Promise<RateLimitState | null>;
 }
 
@@ -48,6 +51,16 @@ function wrap(
     remaining: Math.max(0, limit - res.consumedPoints),
     resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
   });
+  // A refused call is given its points back: a GraphQL operation priced above what remains
+  // must not empty the window for the cheaper calls that still fit.
+  const refuse = (key: string, points: number, res: RateLimiterRes) =>
+    limiter.reward(key, points).then(
+      (back) => state(back, false),
+      (err: unknown) => {
+        onStoreError(err);
+        return state(res, false);
+      },
+    );
   return {
     limit,
     take(key, points = 1) {
@@ -59,7 +72,7 @@ function wrap(
         (res) => state(res, true),
         // The library rejects with its result past the limit, and with an Error when the store failed.
         (err: unknown) => {
-          if (err instanceof RateLimiterRes) return state(err, false);
+          if (err instanceof RateLimiterRes) return refuse(key, points, err);
           onStoreError(err);
           return null;
         },

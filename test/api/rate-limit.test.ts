@@ -99,15 +99,29 @@ describe.each([
     expectLimitHeaders(other, 5, 4);
   });
 
-  it('counts a GraphQL request as one call, however many fields it asks for', async () => {
+  it('charges a GraphQL request a point per root field, its page sizes aside', async () => {
     const key = await app.newAccountKey();
     const res = await app.graphql(
       key,
-      '{ a: codes(first: 1) { edges { node { id } } } b: codes(first: 2) { edges { node { id } } } webhooks { edges ' +
-        '{ node { id } } } }',
+      '{ a: codes(first: 100) { edges { node { id } } } b: codes(first: 2) { edges { node { id } } } webhooks { ' +
+        'edges { node { id } } } }',
     );
     expect(res.body.errors).toBeUndefined();
-    expectLimitHeaders(res, 5, 4);
+    expectLimitHeaders(res, 5, 2);
+    // Two points are left: a three-point request is refused and charged nothing but the point
+    // of reading it; a two-point one still runs.
+    const refused = await app.graphql(
+      key,
+      '{ a: codes { edges { node { id } } } b: tags { edges { node { id } } } c: webhooks { edges { node { id } } } }',
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(refused.body.errors[0].message).toMatch(/costs 3 points and the key had 2 left/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expectLimitHeaders(refused, 5, 1);
+    const cheap = await app.graphql(key, '{ codes { edges { node { id } } } }');
+    expect(cheap.body.errors).toBeUndefined();
+    expectLimitHeaders(cheap, 5, 0);
   });
 
   it('answers unauthenticated calls without counting them', async () => {

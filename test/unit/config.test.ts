@@ -129,6 +129,7 @@ describe('loadConfig', () => {
       graphqlIntrospection: false,
       graphqlMaxDepth: 10,
       graphqlMaxCost: 100_000,
+      graphqlMaxPoints: 500,
     });
     expect(loadConfig({ NODE_ENV: 'development' }).graphqlIntrospection).toBe(true);
     const config = loadConfig({
@@ -140,6 +141,7 @@ describe('loadConfig', () => {
       GRAPHQL_INTROSPECTION: 'true',
       GRAPHQL_MAX_DEPTH: '8',
       GRAPHQL_MAX_COST: '2000',
+      GRAPHQL_MAX_POINTS: '50',
     });
     expect(config).toMatchObject({
       rateLimitPerMinute: 0,
@@ -149,9 +151,11 @@ describe('loadConfig', () => {
       graphqlIntrospection: true,
       graphqlMaxDepth: 8,
       graphqlMaxCost: 2000,
+      graphqlMaxPoints: 50,
     });
     expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(/CORS_ORIGINS/);
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadConfig({ GRAPHQL_MAX_POINTS: '0' })).toThrow(/GRAPHQL_MAX_POINTS/);
   });
 
   it('reads GEOIP_CITY_DB as .mmdb paths or the DB-IP package, off by default; a bad one fails at boot', async () => {

@@ -2,6 +2,7 @@
 // breakdowns, and the account overview; the same analytics service as REST.
 import type { ArgBuilder } from '@pothos/core';
 import { builder, type BuilderTypes } from '../../graphql/builder.ts';
+import { points } from '../../graphql/cost.ts';
 import { enumOf } from '../../graphql/enums.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
@@ -13,6 +14,7 @@ import { ACCOUNT_BREAKDOWNS } from './source.ts';
 import { CODE_DIMENSIONS, type ValueCount } from '../scans/index.ts';
 import { parseInput } from '../../shared/validation.ts';
 import type { AnalyticsLoaders } from './loaders.ts';
+import { CODE_COUNT_POINTS, CODE_SCANS_POINTS, OVERVIEW_POINTS, WEEKDAY_HOURS_POINTS } from './prices.ts';
 import { analyticsQuerySchema, granularitySchema, overviewQuerySchema } from './schemas.ts';
 import {
   overviewWeekdayHoursQuerySchema,
@@ -189,6 +191,7 @@ builder.objectFields(CodeRef, (t) => ({
   scanCount: t.int({
     description: 'Scans in [from, to), bots excluded unless asked. Batched: one query for every code of the request.',
     args: countArgs(t),
+    extensions: points(CODE_COUNT_POINTS, { once: true }),
     resolve: scoped(
       'analytics:read',
       async (code, args, ctx) =>
@@ -200,6 +203,7 @@ builder.objectFields(CodeRef, (t) => ({
       "Scans that were a visitor's first of the UTC day for this code (see docs/scans-and-analytics.md on unique " +
       'counts).',
     args: countArgs(t),
+    extensions: points(CODE_COUNT_POINTS, { once: true }),
     resolve: scoped(
       'analytics:read',
       async (code, args, ctx) =>
@@ -210,6 +214,7 @@ builder.objectFields(CodeRef, (t) => ({
     type: CodeAnalyticsRef,
     description: 'The series and breakdowns of GET /v1/codes/:id/scans.',
     args: seriesArgs(t),
+    extensions: points(CODE_SCANS_POINTS),
     resolve: scoped('analytics:read', (code, args, ctx) =>
       ctx.services.analytics.codeScans(ctx.principal, code.id, parseInput(analyticsQuerySchema, asQuery(args))),
     ),
@@ -220,6 +225,7 @@ builder.queryField('analyticsOverview', (t) =>
   t.field({
     type: OverviewRef,
     description: 'The account overview of GET /v1/analytics/overview; with tag, of the codes carrying that tag.',
+    extensions: points(OVERVIEW_POINTS),
     args: {
       ...seriesArgs(t),
       tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }),
@@ -274,6 +280,7 @@ builder.objectFields(CodeRef, (t) => ({
   scanWeekdayHours: t.field({
     type: WeekdayHoursRef,
     description: 'The weekday x hour cells of GET /v1/codes/:id/scans/weekday-hours.',
+    extensions: points(WEEKDAY_HOURS_POINTS),
     args: weekdayHoursArgs(t),
     resolve: scoped('analytics:read', (code, args, ctx) =>
       ctx.services.analytics.codeWeekdayHours(
@@ -291,6 +298,7 @@ builder.queryField('analyticsWeekdayHours', (t) =>
     description:
       'The account’s weekday x hour cells of GET /v1/analytics/weekday-hours; with tag, of the codes carrying that ' +
       'tag.',
+    extensions: points(WEEKDAY_HOURS_POINTS),
     args: {
       ...weekdayHoursArgs(t),
       tag: t.arg.string({ description: 'Only the codes carrying this tag now (its name, case ignored).' }),

@@ -1,6 +1,7 @@
 // The image fields of GraphQL: a code's SVG, and the preview of an unsaved code. They live with
 // images, which sits above codes: the codes module's types know nothing of drawing.
 import { builder } from '../../graphql/builder.ts';
+import { points } from '../../graphql/cost.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { scoped } from '../../graphql/scoped.ts';
 import { parseInput } from '../../shared/validation.ts';
@@ -19,6 +20,8 @@ builder.objectField(CodeRef, 'svg', (t) =>
     description:
       'The image as SVG markup (GET /v1/codes/:id/image?format=svg). Drawn from the code already loaded, so a list ' +
       'costs no query per code.',
+    // A render per code, as GET /v1/codes/:id/image is one call.
+    extensions: points(1),
     args: {
       size: t.arg.int({
         description:

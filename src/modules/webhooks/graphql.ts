@@ -2,6 +2,7 @@
 // stream, Subscription.scanCreated, served over graphql-yoga's server-sent events.
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../../graphql/builder.ts';
+import { points } from '../../graphql/cost.ts';
 import { enumOf } from '../../graphql/enums.ts';
 import { connectionOf, forwardOnly, orNull } from '../../graphql/pages.ts';
 import { guardedStream } from '../../graphql/guarded-stream.ts';
@@ -63,6 +64,7 @@ const WebhookDeliveryRef = builder.objectRef<Delivery>('WebhookDelivery').implem
     eventData: t.field({
       type: 'JSON',
       description: "The event's data (one extra query per delivery in a list).",
+      extensions: points(1),
       // Reachable from mutations too (retryWebhookDelivery): a write scope alone does not read events.
       resolve: scoped(
         'webhooks:read',
@@ -73,6 +75,7 @@ const WebhookDeliveryRef = builder.objectRef<Delivery>('WebhookDelivery').implem
     attemptHistory: t.field({
       type: [WebhookDeliveryAttemptRef],
       description: 'Every attempt, oldest first (one extra query per delivery in a list).',
+      extensions: points(1),
       resolve: scoped(
         'webhooks:read',
         async (d, _args, ctx) =>
@@ -108,6 +111,8 @@ export const WebhookRef = builder.objectRef<Webhook>('Webhook').implement({
     deliveries: t.connection({
       type: WebhookDeliveryRef,
       description: 'Newest first. Forward pagination only.',
+      // One query per webhook it is asked of.
+      extensions: points(1),
       args: {
         status: t.arg({
           type: DeliveryStatus,
