@@ -25,6 +25,7 @@ const DEFAULT_DESIGN = {
   frame: 'none',
   frame_text: null,
   margin: 4,
+  allow_light_on_dark: false,
 };
 
 describe('POST /v1/codes', () => {

@@ -240,6 +240,7 @@ describe('scannability and static types', () => {
       frame: 'none',
       frame_text: null,
       margin: 4,
+      allow_light_on_dark: false,
     } as const;
     await expect(app.services.images.verify('acct_check', payload, design, null)).rejects.toThrow(
       /does not scan: the contrast/,
@@ -262,6 +263,7 @@ describe('scannability and static types', () => {
       frame: 'none',
       frame_text: null,
       margin: 4,
+      allow_light_on_dark: false,
     } as const;
     const white = { ...black, fg_color: '#ffffff', eye_color: '#ffffff' } as const;
     // Payloads of 1 to 180 characters: QR versions 1 to 9.

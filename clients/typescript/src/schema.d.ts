@@ -1036,6 +1036,8 @@ export interface components {
                 frame?: "none" | "banner";
                 frame_text?: string;
                 margin?: number;
+                /** @description Accepts modules lighter than the background (light on dark). Refused without it: zbar, the readers built on it and many phone cameras do not read such codes. A code that has them carries a `light_on_dark` warning. */
+                allow_light_on_dark?: boolean;
             };
             routing?: components["schemas"]["RoutingInput"];
         };
@@ -1205,6 +1207,7 @@ export interface components {
                 frame?: ("none" | "banner") | null;
                 frame_text?: string | null;
                 margin?: number | null;
+                allow_light_on_dark?: boolean | null;
             };
             routing?: components["schemas"]["RoutingInput"];
         };
@@ -1830,6 +1833,12 @@ export interface components {
             expired_destination: string | null;
             max_scans: number | null;
             design: components["schemas"]["Design"];
+            /** @description What is worth knowing about a code saved as it is; empty for most. `light_on_dark`: its modules are lighter than its background (allowed by `design.allow_light_on_dark`), which zbar, the readers built on it and many phone cameras cannot read. */
+            warnings: {
+                /** @enum {string} */
+                code: "light_on_dark";
+                message: string;
+            }[];
             routing: {
                 enabled: boolean;
                 rules: components["schemas"]["InlineRule"][];
@@ -1875,6 +1884,8 @@ export interface components {
             frame_text: string | null;
             /** @description Quiet zone, in modules. */
             margin: number;
+            /** @description Modules lighter than the background were accepted (see the code’s `warnings`). */
+            allow_light_on_dark: boolean;
         };
         /** @description A routing rule as it appears inside a code. */
         InlineRule: {

@@ -1,5 +1,6 @@
 // Contrast between two colors as WCAG defines it (relative luminance ratio, 1 to 21). Scanners
-// read dark-on-light and, mostly, light-on-dark codes; what they cannot read is low contrast.
+// cannot read low contrast; light-on-dark codes only some read (zbar and many phone cameras look
+// for dark modules on a light ground only), so a design must ask for them (model.ts).
 
 function channel(value: number): number {
   const c = value / 255;
@@ -18,3 +19,6 @@ export function contrastRatio(a: string, b: string): number {
 
 /** Below this, phone cameras in ordinary light fail often; 3:1 is WCAG's floor for graphics. */
 export const MIN_CONTRAST = 3;
+
+/** Whether modules of `color` on `bg` are lighter than their background: a light-on-dark (inverted) code. */
+export const isLighter = (color: string, bg: string): boolean => luminance(color) > luminance(bg);

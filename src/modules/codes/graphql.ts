@@ -15,7 +15,7 @@ import {
   LIFECYCLE_INPUT_DESCRIPTIONS,
   LIFECYCLE_NULL_CLEARS,
 } from './lifecycle-graphql.ts';
-import { resolveDesign, type Code, type ResolvedDesign } from './model.ts';
+import { designWarnings, resolveDesign, type Code, type DesignWarning, type ResolvedDesign } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 import {
   codeTypeSchema,
@@ -79,6 +79,21 @@ const DesignRef = builder.objectRef<ResolvedDesign>('CodeDesign').implement({
     frame: t.expose('frame', { type: FrameEnum }),
     frameText: t.exposeString('frame_text', { nullable: true }),
     margin: t.exposeInt('margin'),
+    allowLightOnDark: t.exposeBoolean('allow_light_on_dark', {
+      description: 'Modules lighter than the background were accepted (see Code.warnings).',
+    }),
+  }),
+});
+
+const CodeWarningRef = builder.objectRef<DesignWarning>('CodeWarning').implement({
+  description: 'Something worth knowing about a code that was saved as it is.',
+  fields: (t) => ({
+    code: t.exposeString('code', {
+      description:
+        'light_on_dark: the modules are lighter than the background (design.allowLightOnDark), which zbar, the ' +
+        'readers built on it and many phone cameras cannot read.',
+    }),
+    message: t.exposeString('message'),
   }),
 });
 
@@ -108,6 +123,11 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
       resolve: (code, _args, ctx) => payloadOf(code, ctx.services.config.publicBaseUrl),
     }),
     design: t.field({ type: DesignRef, resolve: (code) => resolveDesign(code.design) }),
+    warnings: t.field({
+      type: [CodeWarningRef],
+      description: 'What is worth knowing about the code as saved; empty for most.',
+      resolve: (code) => designWarnings(code.design),
+    }),
     routing: t.field({ type: RoutingRef, resolve: (code) => code.routing }),
     scanUrl: t.string({
       nullable: true,
@@ -139,6 +159,9 @@ const DesignInput = zodInputType('CodeDesignInput', designInputSchema, {
     frame: 'none or banner',
     frameText: 'Call to action under a banner frame, e.g. "Scan me".',
     margin: 'Quiet zone in modules, 2 to 16.',
+    allowLightOnDark:
+      'Accept modules lighter than the background; refused without it, since zbar, the readers built on it and ' +
+      'many phone cameras do not read light-on-dark codes. Such a code carries a light_on_dark warning.',
   },
 });
 

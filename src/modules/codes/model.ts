@@ -1,6 +1,6 @@
 // The code as the domain sees it, and the design rules that span several fields.
 import type { FieldError } from '../../shared/errors.ts';
-import { contrastRatio, MIN_CONTRAST } from './contrast.ts';
+import { contrastRatio, isLighter, MIN_CONTRAST } from './contrast.ts';
 import type { Routing } from '../routing/index.ts';
 import type { CodeLifecycle } from './lifecycle.ts';
 import type { CodeContent, CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
@@ -48,6 +48,7 @@ export interface ResolvedDesign {
   frame: 'none' | 'banner';
   frame_text: string | null;
   margin: number;
+  allow_light_on_dark: boolean;
 }
 
 /** The design with every default filled in. A logo raises the default level to H. */
@@ -67,6 +68,7 @@ export function resolveDesign(design: DesignInput): ResolvedDesign {
     frame,
     frame_text: frame === 'banner' ? (design.frame_text ?? 'Scan me') : null,
     margin: design.margin ?? 4,
+    allow_light_on_dark: design.allow_light_on_dark ?? false,
   };
 }
 
@@ -91,7 +93,41 @@ function contrastProblem(path: string, color: string, what: string, bg: string):
   };
 }
 
-/** Rules that need more than one field: readable contrast, a logo only with a high level. */
+/**
+ * The design's colors drawn on bg_color that are lighter than it, by field: a light-on-dark code.
+ * The eyes count only when their color was chosen; otherwise they are the modules' own.
+ */
+function lighterThanBackground(design: DesignInput, d: ResolvedDesign): { field: string; color: string }[] {
+  const colors = d.gradient
+    ? [
+        { field: 'gradient.from', color: d.gradient.from },
+        { field: 'gradient.to', color: d.gradient.to },
+      ]
+    : [{ field: 'fg_color', color: d.fg_color }];
+  if (design.eye_color) colors.push({ field: 'eye_color', color: d.eye_color });
+  return colors.filter(({ color }) => isLighter(color, d.bg_color));
+}
+
+const LIGHT_ON_DARK_READERS = 'zbar, the readers built on it and many phone cameras cannot read light-on-dark codes';
+
+/** Something a client should know about a code that was accepted as it is. */
+export interface DesignWarning {
+  code: 'light_on_dark';
+  message: string;
+}
+
+/** What is worth knowing about a design that was saved: light modules on a dark ground. */
+export function designWarnings(design: DesignInput): DesignWarning[] {
+  const lighter = lighterThanBackground(design, resolveDesign(design));
+  if (lighter.length === 0) return [];
+  const fields = lighter.map(({ field }) => field).join(' and ');
+  return [{ code: 'light_on_dark', message: `${fields} lighter than bg_color: ${LIGHT_ON_DARK_READERS}` }];
+}
+
+/**
+ * Rules that need more than one field: readable contrast, light on dark only when asked for, a
+ * logo only with a high level.
+ */
 export function designProblems(design: DesignInput): FieldError[] {
   const d = resolveDesign(design);
   const problems: (FieldError | null)[] = [];
@@ -108,6 +144,16 @@ export function designProblems(design: DesignInput): FieldError[] {
     problems.push(contrastProblem('design.fg_color', d.fg_color, 'fg_color', d.bg_color));
   }
   if (design.eye_color) problems.push(contrastProblem('design.eye_color', d.eye_color, 'eye_color', d.bg_color));
+  if (!d.allow_light_on_dark) {
+    for (const { field, color } of lighterThanBackground(design, d)) {
+      problems.push({
+        path: `design.${field}`,
+        message:
+          `${field} ${color} is lighter than bg_color ${d.bg_color}: ${LIGHT_ON_DARK_READERS}; use modules darker ` +
+          `than the background, or set allow_light_on_dark: true to accept that`,
+      });
+    }
+  }
   if (design.frame_text !== undefined && d.frame !== 'banner') {
     problems.push({ path: 'design.frame_text', message: "needs frame: 'banner'" });
   }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { inlineRuleResourceSchema, presentInlineRule } from '../routing/index.ts';
 import { lifecycleResourceFields, presentLifecycle } from './lifecycle.ts';
-import { resolveDesign, type Code } from './model.ts';
+import { designWarnings, resolveDesign, type Code } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
 import { CODE_TYPES, ERROR_CORRECTION_LEVELS, EYE_STYLES, FRAMES, STYLES } from './schemas.ts';
 
@@ -23,6 +23,9 @@ export const resolvedDesignSchema = z
     frame: z.enum(FRAMES),
     frame_text: z.string().nullable(),
     margin: z.int().meta({ description: 'Quiet zone, in modules.' }),
+    allow_light_on_dark: z
+      .boolean()
+      .meta({ description: 'Modules lighter than the background were accepted (see the code’s `warnings`).' }),
   })
   .meta({ id: 'Design', description: 'The design with every default filled in.' });
 
@@ -52,6 +55,19 @@ export const codeResourceSchema = z
     }),
     ...lifecycleResourceFields,
     design: resolvedDesignSchema,
+    warnings: z
+      .array(
+        z.object({
+          code: z.enum(['light_on_dark']),
+          message: z.string(),
+        }),
+      )
+      .meta({
+        description:
+          'What is worth knowing about a code saved as it is; empty for most. `light_on_dark`: its modules are ' +
+          'lighter than its background (allowed by `design.allow_light_on_dark`), which zbar, the readers built on ' +
+          'it and many phone cameras cannot read.',
+      }),
     routing: z.object({ enabled: z.boolean(), rules: z.array(inlineRuleResourceSchema) }),
     domain: z.string().nullable().meta({
       description: 'The account’s own domain the scan URL is on; null for the service’s own.',
@@ -79,6 +95,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     tags: code.tags,
     ...presentLifecycle(code.lifecycle),
     design: resolveDesign(code.design),
+    warnings: designWarnings(code.design),
     routing: {
       enabled: code.routing.enabled,
       rules: code.routing.rules.map(presentInlineRule),

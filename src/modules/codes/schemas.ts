@@ -67,6 +67,11 @@ const designFields = {
     .int('must be a whole number of modules')
     .min(2, 'must be at least 2 modules')
     .max(16, 'must be at most 16 modules'),
+  allow_light_on_dark: z.boolean({ error: 'must be true or false' }).meta({
+    description:
+      'Accepts modules lighter than the background (light on dark). Refused without it: zbar, the readers built on ' +
+      'it and many phone cameras do not read such codes. A code that has them carries a `light_on_dark` warning.',
+  }),
 };
 type DesignField = keyof typeof designFields;
 

@@ -1,7 +1,7 @@
 // The CPU-heavy part of images, as plain functions of plain data: drawing the SVG, rasterising
 // it (PNG, or pixels to decode), the PDF, and the scannability check. They run on the render
 // worker threads (render-worker.ts), never on the thread that answers scans and API calls.
-import QRCode, { type QRCodeErrorCorrectionLevel, type QRCodeMaskPattern } from 'qrcode';
+import type { QRCodeErrorCorrectionLevel, QRCodeMaskPattern } from 'qrcode';
 import { decodeQr } from './decode.ts';
 import type { RenderDesign, RenderLogo } from './design.ts';
 import { svgToPdf } from './pdf.ts';
@@ -9,6 +9,7 @@ import type { PngEffort } from './png.ts';
 import { svgToPng, svgToRgba } from './raster.ts';
 import { drawSvg, encodeSymbol, hasOnlyStraightEdges, renderSvg, sideInModules } from './render.ts';
 import { scannableWidth } from './scannable-size.ts';
+import { encodeQr } from './symbol.ts';
 
 export type ImageFormat = 'svg' | 'png' | 'pdf';
 
@@ -82,7 +83,7 @@ const isTooBig = (err: unknown) => err instanceof Error && /too big/i.test(err.m
 export function checkScannable(task: CheckTask): CheckResult {
   let modules: number;
   try {
-    modules = QRCode.create(task.payload, { errorCorrectionLevel: task.design.errorCorrection }).modules.size;
+    modules = encodeSymbol(task.payload, task.design).modules.size;
   } catch (err) {
     if (isTooBig(err)) return 'too_big';
     throw err;
@@ -100,7 +101,7 @@ export function checkScannable(task: CheckTask): CheckResult {
 export function versionsOf(task: VersionsTask): number[] {
   return task.payloads.map((payload) => {
     try {
-      return QRCode.create(payload, { errorCorrectionLevel: task.errorCorrection, maskPattern: 0 }).version;
+      return encodeQr(payload, task.errorCorrection, 0).version;
     } catch (err) {
       if (isTooBig(err)) return 0;
       throw err;

@@ -4,11 +4,12 @@
 //
 // Everything is laid out in module units (the viewBox), the quiet zone included, so shapes land
 // on whole numbers and the pixel size only ever appears in the width and height attributes.
-import QRCode, { type QRCode as QRCodeSymbol, type QRCodeMaskPattern } from 'qrcode';
+import type { QRCode as QRCodeSymbol, QRCodeMaskPattern } from 'qrcode';
 import type { Gradient, ModuleStyle, RenderDesign, RenderLogo } from './design.ts';
 import { alignmentPath, alignmentPatterns, finderPath, finderPatterns } from './eyes.ts';
 import { logoImageBox, logoPlate } from './logo-plate.ts';
 import { attr, circle, num, path, roundedRect, type Box } from './svg-primitives.ts';
+import { encodeQr } from './symbol.ts';
 import { textToPath } from './text-paths.ts';
 
 export { logoAreaFraction } from './logo-plate.ts';
@@ -40,13 +41,16 @@ export function renderSvg(
   return drawSvg(encodeSymbol(text, design, maskPattern), design, logo, sizePx);
 }
 
-/** The QR symbol of `text` at the design's error-correction level (qrcode's error when it does not fit). */
+/**
+ * The QR symbol of `text` at the design's error-correction level (qrcode's error when it does not fit), with a UTF-8
+ * ECI before text that is not ASCII (symbol.ts).
+ */
 export function encodeSymbol(
   text: string,
   design: Pick<RenderDesign, 'errorCorrection'>,
   maskPattern?: QRCodeMaskPattern,
 ): QRCodeSymbol {
-  return QRCode.create(text, { errorCorrectionLevel: design.errorCorrection, maskPattern });
+  return encodeQr(text, design.errorCorrection, maskPattern);
 }
 
 /**
