@@ -76,7 +76,7 @@ export function createAccessTokenVerifier({
   };
 }
 
-/** What introspection (RFC 7662 §2.2) answers of an active access token: its claims, its scope as the API honours it. */
+/** What introspection (RFC 7662 §2.2) answers of an active access token: its claims, its scope as the API takes it. */
 export function introspectionOf({ claims, scopes }: VerifiedAccessToken): Record<string, unknown> {
   const { iss, sub, aud, exp, iat, jti, client_id } = claims;
   return { active: true, scope: scopes.join(' '), client_id, sub, aud, iss, exp, iat, jti, token_type: 'Bearer' };

@@ -166,7 +166,8 @@ export function createOAuthService({
     async authenticate(token: string): Promise<Principal | null> {
       const verified = await verifyAccessToken(token);
       if (!verified) return null;
-      return Object.freeze({ accountId: verified.accountId, keyId: verified.client.id, scopes: new Set(verified.scopes) });
+      const { accountId, client, scopes } = verified;
+      return Object.freeze({ accountId, keyId: client.id, scopes: new Set(scopes) });
     },
 
     /**
