@@ -92,7 +92,7 @@ declare module 'oidc-provider' {
   export const errors: {
     InvalidTarget: new (description?: string) => Error;
     InvalidScope: new (description: string, scope: string) => Error;
-    /** Its detail is logged, never shown: the client reads only "client authentication failed". */
+    /** Its detail stays on the server (error_detail): the client reads only "client authentication failed". */
     InvalidClientAuth: new (detail: string) => Error;
   };
 }
