@@ -43,7 +43,7 @@ export function holdToStandards(provider: Provider, introspect: IntrospectAccess
     if (oidc?.route === 'discovery' && ctx.status === 200) {
       const body = ctx.body as { scopes_supported: string[] };
       body.scopes_supported = [...new Set([...body.scopes_supported, ...SCOPES])];
-    } else if (oidc?.route === 'introspection' && (ctx.body as { active?: boolean }).active === false) {
+    } else if (oidc?.route === 'introspection' && (ctx.body as { active?: boolean } | undefined)?.active === false) {
       // The library found no stored token of this value; it may be one of our JWT access tokens.
       const token = oidc.params.token;
       const answer = typeof token === 'string' && oidc.client ? await introspect(token, oidc.client.clientId) : null;
