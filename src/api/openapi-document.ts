@@ -97,7 +97,9 @@ function build(version: ApiVersion) {
           type: 'oauth2',
           description:
             'Access tokens from this service’s OAuth 2.0 server at /oauth (clients are registered with POST ' +
-            '/oauth-clients).',
+            '/oauth-clients; its metadata is at /oauth/.well-known/openid-configuration and, by RFC 8414, at ' +
+            '/.well-known/oauth-authorization-server/oauth). A client credentials request asking for no scope the ' +
+            'client is allowed gets invalid_scope; a client authenticates only with the method it registered.',
           flows: {
             clientCredentials: { tokenUrl: '/oauth/token', scopes },
             authorizationCode: {

@@ -7,7 +7,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DomainError } from '../shared/errors.ts';
 import type { Metrics } from '../shared/metrics.ts';
-import { OAUTH_PATH } from '../shared/paths.ts';
+import { OAUTH_METADATA_PATH, OAUTH_PATH } from '../shared/paths.ts';
 import type { AppContext, AppState } from './context.ts';
 
 /** What @koa/router leaves on the context: the template that matched, and the layers whose path did. */
@@ -29,6 +29,7 @@ function routeOf(ctx: AppContext, arrivedPath: string): string {
   if (pathOnly) return String(pathOnly.path);
   // oidc-provider answers these itself, outside our routers (and rewrites the URL it is given).
   if (arrivedPath === OAUTH_PATH || arrivedPath.startsWith(`${OAUTH_PATH}/`)) return `${OAUTH_PATH}/*`;
+  if (arrivedPath === OAUTH_METADATA_PATH) return OAUTH_METADATA_PATH;
   return 'unmatched';
 }
 

@@ -171,11 +171,11 @@ describe('client credentials', () => {
         })
       ).status,
     ).toBe(403);
-    // No scope asked, none given: the token can authenticate but do nothing.
+    // No scope asked: no token that could do nothing, but invalid_scope naming what the client may ask.
     const bare = await token(client, { grant_type: 'client_credentials' });
-    expect(bare.status).toBe(200);
-    expect(bare.body.scope).toBeUndefined();
-    expect((await app.request('GET', '/v1/codes', { key: bare.body.access_token })).status).toBe(403);
+    expect(bare.status).toBe(400);
+    expect(bare.body).toMatchObject({ error: 'invalid_scope' });
+    expect(bare.body.error_description).toContain('codes:read codes:write webhooks:read');
   });
 
   it('refuses a wrong secret, a tampered token, and everything of a deleted client', async () => {

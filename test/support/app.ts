@@ -54,23 +54,30 @@ export const NO_DNS: ResolveTxt = async (name) => {
   throw Object.assign(new Error(`queryTxt ENOTFOUND ${name} (tests make no DNS lookups)`), { code: 'ENOTFOUND' });
 };
 
-/** The app over a fresh, migrated database, or over `options.testDb` as it is (the upgrade test's). */
+/**
+ * The app over a fresh, migrated database, or over `options.testDb` as it is (the upgrade test's).
+ * PUBLIC_BASE_URL is the listener's address, unless `defaultBaseUrl`: then it is left unset, with
+ * HOST and PORT the listener's, as on a default install.
+ */
 export async function getTestApp(
   env: Record<string, string> = {},
-  options: { testDb?: TestDb; resolveTxt?: ResolveTxt; now?: () => number } = {},
+  options: { testDb?: TestDb; resolveTxt?: ResolveTxt; now?: () => number; defaultBaseUrl?: boolean } = {},
 ): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDb());
   // Each app its own OAuth keys, as each its own database.
   const oauthKeysFile = join(tmpdir(), `qr-oauth-keys-${randomBytes(6).toString('hex')}.json`);
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: testDb.url,
-    PUBLIC_BASE_URL: url,
+    ...(options.defaultBaseUrl
+      ? { HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: '' }
+      : { PUBLIC_BASE_URL: url }),
     OAUTH_KEYS_FILE: oauthKeysFile,
     ...env,
   });

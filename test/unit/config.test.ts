@@ -13,10 +13,19 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       migrateOnStart: true,
-      publicBaseUrl: 'http://localhost:3000',
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      oauthIssuer: 'http://127.0.0.1:3000/oauth',
       jsonBodyLimit: 1024 * 1024,
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('without PUBLIC_BASE_URL, names the address it listens on (a wildcard HOST as loopback)', () => {
+    const base = (env: Record<string, string>) => loadConfig(env).publicBaseUrl;
+    expect(base({ HOST: 'localhost', PORT: '8080' })).toBe('http://localhost:8080');
+    expect(base({ HOST: '::1' })).toBe('http://[::1]:3000');
+    expect(base({ HOST: '0.0.0.0' })).toBe('http://127.0.0.1:3000');
+    expect(base({ HOST: '::' })).toBe('http://[::1]:3000');
   });
 
   it('reads every variable', () => {

@@ -2789,7 +2789,7 @@ export interface components {
              */
             client_secret?: string;
             /**
-             * @description The OAuth server’s issuer: its metadata is at `{issuer}/.well-known/openid-configuration`, its token endpoint at `{issuer}/token`.
+             * @description The OAuth server’s issuer: its metadata is at `{issuer}/.well-known/openid-configuration` (and, by RFC 8414, at `/.well-known/oauth-authorization-server/oauth` on its origin), its token endpoint at `{issuer}/token`.
              * @example https://qr.example.com/oauth
              */
             issuer: string;

@@ -74,6 +74,7 @@ export async function createOAuth({
     Adapter: createAdapterClass(db, (id) => service.clientMetadata(id), grants.ended),
     trustProxy: config.trustProxy,
     logger,
+    introspect: service.introspect,
   });
   return { service, grants, server: { provider, issuer, resource } };
 }

@@ -41,6 +41,25 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
 
+  /** The library's per-request context (`ctx.oidc`); its prototype is shared by every request. */
+  export interface OIDCContext {
+    ctx: { headers: Record<string, string | string[] | undefined> };
+    route: string;
+    params: Record<string, unknown>;
+    /** Set by client authentication: the methods the presented credentials could be. */
+    authorization: { methods?: string[] };
+    client?: ClientLike;
+    entity(key: string, value: unknown): void;
+    urlFor(name: string, options?: Record<string, unknown>): string;
+  }
+
+  /** The context of the provider's own Koa app, as its middlewares (provider.use) see it. */
+  export interface ProviderContext {
+    oidc?: OIDCContext;
+    status: number;
+    body: unknown;
+  }
+
   export interface Configuration {
     [option: string]: unknown;
   }
@@ -54,6 +73,11 @@ declare module 'oidc-provider' {
       prototype: ClientLike & { compareClientSecret(actual: string): boolean | Promise<boolean> };
       find(id: string): Promise<ClientLike | undefined>;
     };
+    readonly OIDCContext: { prototype: OIDCContext };
+    /** A URL of the provider's, built on its issuer. */
+    urlFor(name: string, options?: Record<string, unknown>): string;
+    /** Middleware around every request of the provider's own Koa app. */
+    use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
     interactionResult(
@@ -68,5 +92,7 @@ declare module 'oidc-provider' {
   export const errors: {
     InvalidTarget: new (description?: string) => Error;
     InvalidScope: new (description: string, scope: string) => Error;
+    /** Its detail stays on the server (error_detail): the client reads only "client authentication failed". */
+    InvalidClientAuth: new (detail: string) => Error;
   };
 }

@@ -1,7 +1,7 @@
 // The OAuth client and grant operations in the OpenAPI document: the same schemas that validate the
 // requests (schemas.ts) and shape the answers (presenter.ts). The authorization server itself
 // (/oauth/*) is oidc-provider's and answers in OAuth's own formats: it is described by the
-// OAuth2 security scheme and by {issuer}/.well-known/openid-configuration, not as operations.
+// OAuth2 security scheme and by its metadata (routes.ts), not as operations.
 import { z } from 'zod';
 import { jsonResponse, noContent, operation, pathParams, type OpenApiModule } from '../../http/openapi/common.ts';
 import {

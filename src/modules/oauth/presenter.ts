@@ -55,8 +55,9 @@ export const registeredOAuthClientSchema = oauthClientResourceSchema
       }),
     issuer: z.string().meta({
       description:
-        'The OAuth server’s issuer: its metadata is at `{issuer}/.well-known/openid-configuration`, its token ' +
-        'endpoint at `{issuer}/token`.',
+        'The OAuth server’s issuer: its metadata is at `{issuer}/.well-known/openid-configuration` (and, by RFC ' +
+        '8414, at `/.well-known/oauth-authorization-server/oauth` on its origin), its token endpoint at ' +
+        '`{issuer}/token`.',
       example: 'https://qr.example.com/oauth',
     }),
   })

@@ -8,6 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Provider, { errors, type Adapter } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { SCOPES } from '../../shared/principal.ts';
+import { holdToStandards, type IntrospectAccessToken } from './conformance.ts';
 
 export const SIGNING_ALG = 'ES256';
 export const INTERACTION_PATH = '/interaction';
@@ -29,6 +30,31 @@ export interface ProviderOptions {
   Adapter: new (model: string) => Adapter;
   trustProxy: boolean;
   logger: Logger;
+  /** Introspection of our access tokens, JWTs the library does not store (conformance.ts). */
+  introspect: IntrospectAccessToken;
+}
+
+/** The scopes a token request asks for, space-separated (RFC 6749 §3.3). */
+const askedScopes = (scope: unknown) => (typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
+
+/**
+ * Client credentials grant the asked scopes that the client is allowed, and say which in `scope` when they differ
+ * (RFC 6749 §5.1); a request of which nothing is allowed, or that asks nothing, gets invalid_scope rather than a token
+ * that can do nothing.
+ */
+function assertClientCredentialsScope(
+  oidc: { route: string; params: Record<string, unknown> },
+  allowed: readonly string[],
+): void {
+  if (oidc.route !== 'token' || oidc.params.grant_type !== 'client_credentials') return;
+  const asked = askedScopes(oidc.params.scope);
+  if (!asked.some((scope) => allowed.includes(scope)))
+    throw new errors.InvalidScope(
+      asked.length === 0
+        ? `ask for one or more of the client's scopes: ${allowed.join(' ')}`
+        : `none of the scopes asked is allowed to the client; it may ask for: ${allowed.join(' ')}`,
+      asked.join(' '),
+    );
 }
 
 /**
@@ -71,6 +97,8 @@ export function createProvider(options: ProviderOptions): Provider {
       id_token_signed_response_alg: SIGNING_ALG,
       token_endpoint_auth_method: 'client_secret_basic',
     },
+    // Only what a client can register for (the authorization code grant); no implicit or hybrid flows.
+    responseTypes: ['code'],
     // No client_secret_jwt: the stored "secret" is a hash and must never serve as an HMAC key.
     // `none` is for public clients only: a client registered with a secret must present it.
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
@@ -106,7 +134,8 @@ export function createProvider(options: ProviderOptions): Provider {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
-      // RFC 7662 and RFC 7009, for the opaque tokens: refresh tokens. A client sees only its own.
+      // RFC 7662 and RFC 7009. The library knows its opaque tokens (refresh tokens); our JWT access
+      // tokens are introspected by conformance.ts. A client sees only its own tokens.
       introspection: {
         enabled: true,
         allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
@@ -120,11 +149,16 @@ export function createProvider(options: ProviderOptions): Provider {
         defaultResource: () => resource,
         // The code and refresh token exchanges need not repeat `resource`: there is one API.
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, indicator: string, client: { allowed_scopes?: string }) => {
+        getResourceServerInfo: (
+          ctx: { oidc: { route: string; params: Record<string, unknown> } },
+          indicator: string,
+          client: { allowed_scopes?: string },
+        ) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`the only resource is ${resource}`);
           const allowed = (client.allowed_scopes ?? '')
             .split(' ')
             .filter((s) => (SCOPES as readonly string[]).includes(s));
+          assertClientCredentialsScope(ctx.oidc, allowed);
           return {
             scope: allowed.join(' '),
             audience: resource,
@@ -138,6 +172,7 @@ export function createProvider(options: ProviderOptions): Provider {
   });
   provider.proxy = options.trustProxy;
   provider.Client.prototype.compareClientSecret = compareHashedSecret;
+  holdToStandards(provider, options.introspect);
   provider.on('server_error', (_ctx: unknown, err: Error) => options.logger.error({ err }, 'OAuth server error'));
   return provider;
 }

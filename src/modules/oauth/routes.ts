@@ -1,6 +1,6 @@
 // The OAuth server on our Koa app: oidc-provider answers everything under /oauth (token,
 // authorization, JWKS, introspection, revocation, discovery) except the consent page, which is
-// ours: GET shows it, POST approves or denies.
+// ours: GET shows it, POST approves or denies; and its metadata where RFC 8414 puts it, outside /oauth.
 import { Router } from '@koa/router';
 import parse from 'co-body';
 import type { Middleware } from 'koa';
@@ -8,7 +8,7 @@ import type Provider from 'oidc-provider';
 import type { InteractionDetails } from 'oidc-provider';
 import type { AppContext, AppState } from '../../http/context.ts';
 import { DomainError } from '../../shared/errors.ts';
-import { OAUTH_PATH } from '../../shared/paths.ts';
+import { OAUTH_METADATA_PATH, OAUTH_PATH } from '../../shared/paths.ts';
 import type { ConsentService } from './consent.ts';
 import { consentPage, type ConsentView } from './consent-page.ts';
 import { INTERACTION_PATH } from './provider.ts';
@@ -16,15 +16,22 @@ import { INTERACTION_PATH } from './provider.ts';
 /** What the consent page refuses with the page itself (and this status) rather than a problem. */
 const PAGE_ERRORS = new Set(['unauthorized', 'forbidden', 'validation_failed']);
 
-/** Hands /oauth/* (but the consent page) to the provider, its own Koa app, on the raw request. */
+/** The provider's own path of its metadata, which it serves as OpenID discovery (a superset of RFC 8414's). */
+const DISCOVERY_PATH = '/.well-known/openid-configuration';
+
+/**
+ * Hands /oauth/* (but the consent page) to the provider, its own Koa app, on the raw request; and
+ * the RFC 8414 metadata path, as the provider's discovery document.
+ */
 export function oauthServer(provider: Provider): Middleware<AppState> {
   const callback = provider.callback();
   return async (ctx, next) => {
-    const inside = ctx.path === OAUTH_PATH || ctx.path.startsWith(`${OAUTH_PATH}/`);
-    if (!inside || ctx.path.startsWith(OAUTH_PATH + INTERACTION_PATH + '/')) return next();
-    // Mounted the way Express mounts: the library derives its own URLs from originalUrl.
     const req = ctx.req as typeof ctx.req & { originalUrl?: string };
-    const below = req.url!.slice(OAUTH_PATH.length);
+    const metadata = ctx.path === OAUTH_METADATA_PATH;
+    const inside = ctx.path === OAUTH_PATH || ctx.path.startsWith(`${OAUTH_PATH}/`);
+    if (!metadata && (!inside || ctx.path.startsWith(OAUTH_PATH + INTERACTION_PATH + '/'))) return next();
+    // Mounted the way Express mounts (the library builds its URLs on the issuer: conformance.ts).
+    const below = metadata ? DISCOVERY_PATH : req.url!.slice(OAUTH_PATH.length);
     req.originalUrl = req.url;
     req.url = below.startsWith('/') ? below : `/${below}`;
     ctx.respond = false;

@@ -1,14 +1,14 @@
 // OAuth clients of an account, and the verification of the access tokens the OAuth server
 // issues. Client management takes the caller's principal first and sees only its account.
 import { createHash } from 'node:crypto';
-import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { AdapterPayload } from 'oidc-provider';
 import { notFound } from '../../shared/errors.ts';
 import { randomBase62 } from '../../shared/ids.ts';
-import { isScope, type Principal } from '../../shared/principal.ts';
+import type { Principal } from '../../shared/principal.ts';
 import { assertCanGrant } from '../accounts/index.ts';
-import { GRANT_ID_CLAIM, SIGNING_ALG } from './provider.ts';
+import { createAccessTokenVerifier, introspectionOf } from './access-tokens.ts';
 import { PUBLIC_AUTH_METHOD, type CreateClientInput } from './schemas.ts';
 import type { OAuthClient, OAuthStore } from './store.ts';
 
@@ -16,8 +16,6 @@ import type { OAuthClient, OAuthStore } from './store.ts';
 export const CLIENT_SECRET_PREFIX = 'qrcs_';
 const SECRET_LENGTH = 40;
 const DISPLAY_PREFIX_LENGTH = CLIENT_SECRET_PREFIX.length + 6;
-/** Three base64url parts; anything else is not worth a signature check. */
-const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export interface ClientWithSecret {
   client: OAuthClient;
@@ -53,7 +51,6 @@ export function createOAuthService({
   grantIsLive,
   onClientDeleted,
 }: OAuthServiceDeps) {
-  const jwks = createLocalJWKSet({ keys: verificationKeys });
   // Client id -> client (or null once known to be gone).
   const clients = new LRUCache<string, { client: OAuthClient | null }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
   // Bumped by every drop: a lookup that read the database before a drop must not cache what it read.
@@ -72,6 +69,14 @@ export function createOAuthService({
     generation++;
     clients.delete(id);
   }
+
+  const verifyAccessToken = createAccessTokenVerifier({
+    issuer,
+    resource,
+    verificationKeys,
+    clientOf: cachedClient,
+    grantIsLive,
+  });
 
   async function find(principal: Principal, id: string): Promise<OAuthClient> {
     const client = await store.findAccountClient(principal.accountId, id);
@@ -157,42 +162,21 @@ export function createOAuthService({
       };
     },
 
-    /**
-     * The principal of an access token, or null. The JWT is verified in the process (signature,
-     * issuer, audience, expiry); its client must still exist. A token from client credentials
-     * (its `sub` is the client, RFC 9068) acts for the client's account; one from the
-     * authorization code flow for the account that consented, its `sub`, while the grant it
-     * names stands (tokens issued before grants were named in them expire on their own).
-     */
+    /** The principal of an access token (a JWT this server issued, still honoured: access-tokens.ts), or null. */
     async authenticate(token: string): Promise<Principal | null> {
-      if (token.length > 4096 || !JWT_SHAPE.test(token)) return null;
-      let claims;
-      try {
-        ({ payload: claims } = await jwtVerify(token, jwks, {
-          issuer,
-          audience: resource,
-          typ: 'at+jwt',
-          algorithms: [SIGNING_ALG],
-        }));
-      } catch {
-        return null;
-      }
-      const clientId = typeof claims.client_id === 'string' ? claims.client_id : null;
-      const client = clientId ? await cachedClient(clientId) : null;
-      if (!client || typeof claims.sub !== 'string') return null;
-      // A token from a grant (the authorization code flow) ends with its grant.
-      if (
-        claims[GRANT_ID_CLAIM] !== undefined &&
-        !(typeof claims[GRANT_ID_CLAIM] === 'string' && (await grantIsLive(claims[GRANT_ID_CLAIM])))
-      )
-        return null;
-      const allowed = new Set(client.scopes);
-      const scopes = String(claims.scope ?? '')
-        .split(' ')
-        .filter(isScope)
-        .filter((scope) => allowed.has(scope));
-      const accountId = claims.sub === client.id ? client.accountId : claims.sub;
+      const verified = await verifyAccessToken(token);
+      if (!verified) return null;
+      const { accountId, client, scopes } = verified;
       return Object.freeze({ accountId, keyId: client.id, scopes: new Set(scopes) });
+    },
+
+    /**
+     * An access token as introspection (RFC 7662) answers it to the client asking: active, with its claims, for the
+     * client it was issued to while the API honours it; null (not active) otherwise.
+     */
+    async introspect(token: string, clientId: string): Promise<Record<string, unknown> | null> {
+      const verified = await verifyAccessToken(token);
+      return verified?.client.id === clientId ? introspectionOf(verified) : null;
     },
   };
 }
