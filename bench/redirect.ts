@@ -1,5 +1,5 @@
 // npm run bench:redirect [-- --sqlite] [--amount 300000] [--connections 50] [--codes 100] [--busy-us 20]
-//                         [--web-concurrency 1,2]
+//                         [--web-concurrency 1,2] [--max-scans 2000000000]
 //
 // Runs our scan redirect (the real service, routing on, recording on) and a bare node:http
 // server answering the same 302s from a Map, one after the other in the same run, with the
@@ -12,6 +12,8 @@
 // after the other on the same database and codes (each stopped with SIGTERM and its scans
 // checked before the next starts), so WEB_CONCURRENCY=1 and 2 are compared in one run. A
 // cluster's CPU is its primary's and its workers' together.
+// --max-scans gives every code that limit: each scan then claims a use in the database before its
+// redirect (scans/scan-limits.ts); a limit far above the run's scans measures the claim's cost.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -33,6 +35,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     /** WEB_CONCURRENCY values to measure the service with, one after the other: 1,2. */
     'web-concurrency': { type: 'string', default: '1' },
+    /** max_scans of every code (none unless given). */
+    'max-scans': { type: 'string' },
   },
 });
 const concurrencies = values['web-concurrency'].split(',').map((value) => Number(value.trim()));
@@ -206,6 +210,7 @@ async function main() {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         content: `https://example.com/landing/${i}`,
+        ...(values['max-scans'] && { max_scans: Number(values['max-scans']) }),
         routing: {
           rules: [
             { condition: 'country:US,CA', destination: `https://example.com/na/${i}` },
@@ -273,7 +278,8 @@ async function main() {
       : 'qr-service scan route';
   console.log(
     `\nredirect benchmark, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${connections} connections, ${amount} requests ` +
-      `each, ${codeCount} codes with 3 rules (geo, device, device+geo)`,
+      `each, ${codeCount} codes with 3 rules (geo, device, device+geo)` +
+      (values['max-scans'] ? `, max_scans ${values['max-scans']}` : ''),
   );
   console.log('| server | req/s | p50 ms | p99 ms | 3xx | other non-2xx | errors |');
   console.log('|---|---|---|---|---|---|---|');

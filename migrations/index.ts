@@ -44,6 +44,7 @@ import * as createScanDimensionDeltas from './20261128100000_create_scan_dimensi
 import * as createAccountCodeCounts from './20261128110000_create_account_code_counts.ts';
 import * as createTagRollups from './20261129100000_create_tag_rollups.ts';
 import * as createCodeScanDays from './20261130100000_create_code_scan_days.ts';
+import * as createCodeScanUses from './20261201100000_create_code_scan_uses.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -89,4 +90,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261128110000_create_account_code_counts': createAccountCodeCounts,
   '20261129100000_create_tag_rollups': createTagRollups,
   '20261130100000_create_code_scan_days': createCodeScanDays,
+  '20261201100000_create_code_scan_uses': createCodeScanUses,
 };

@@ -36,7 +36,7 @@ import { createRollupSource } from './modules/scans/index.ts';
 import { createRollupStore } from './modules/scans/index.ts';
 import { createScanPurge, LATE_SCANS_MS } from './modules/scans/index.ts';
 import { createPurgeStore, type PurgeStore } from './modules/scans/index.ts';
-import { createScanLimits } from './modules/scans/index.ts';
+import { createScanLimits, createScanUseStore } from './modules/scans/index.ts';
 import { createRawSource } from './modules/scans/index.ts';
 import { simulatedVisitorOf } from './modules/scans/index.ts';
 import { createScansStore, createTagHistoryMover } from './modules/scans/index.ts';
@@ -86,18 +86,15 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   // the scans module moves a code's scan counts into and out of its tags' rollups as they change.
   const historyReader = createSidePool(db);
   const tagging = createCodeTagging(tagsStore, config.tagsPerAccount, createTagHistoryMover(db, historyReader));
-  // max_scans: the scan path's counts (scan-limits.ts); a code's JSON adds this instance's uncommitted ones.
+  // max_scans: the scan path claims each use in the shared database (scan-limits.ts), on a pool of
+  // its own so that claims never wait behind API requests for a connection; API answers read the same counts.
   const rollupStore = createRollupStore(db);
+  const claimPool = createSidePool(db, 4);
   const limits = createScanLimits({
-    count: async (codeId) => (await rollupStore.limitedScans([codeId])).get(codeId) ?? 0,
-    refreshMs: config.scanFlushIntervalMs,
-    max: config.codeCacheSize,
+    store: createScanUseStore(claimPool),
+    redirectsOf: (ids, q = claimPool) => rollupStore.limitedScans(ids, q),
   });
-  const codesStore = createCodesStore(db, routingStore, tagging, async (ids, q) => {
-    const counts = await rollupStore.limitedScans(ids, q);
-    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + limits.pendingOf(id));
-    return counts;
-  });
+  const codesStore = createCodesStore(db, routingStore, tagging, limits.usedOf);
   const scansStore = createScansStore(db);
   // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
   const ownedCodeIds = createOwnedCodeIds(db);
@@ -139,7 +136,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       ? startScanWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl })
       : null;
   const recorder = createScanRecorder({
-    commit: limits.wrapCommit(writerThread?.commit ?? createScanCommit(db, config.publicBaseUrl)),
+    commit: writerThread?.commit ?? createScanCommit(db, config.publicBaseUrl),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
@@ -236,9 +233,12 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   bus.on(TOPIC.oauthGrant, { drop: oauth.grants.forget, dropAll: oauth.grants.forgetAll });
 
   const rateLimits = createRateLimits({ config, logger });
-  // A deleted code's purge is recorded in the deleting transaction, beside its webhook event.
+  // A deleted code's purge is recorded in the deleting transaction, beside its webhook event; so is
+  // the end of a code's max_scans uses when it has no limit (any more).
   const emitCodeEvent: typeof webhooks.outbox.codeEvent = async (event, trx) => {
     if (event.type === 'code.deleted') await purgeStore.codeDeleted(event.code.id, event.code.accountId, now(), trx);
+    const unlimited = event.type === 'code.updated' && event.code.lifecycle.maxScans === null;
+    if (unlimited) await limits.forget(event.code.id, trx);
     await webhooks.outbox.codeEvent(event, trx);
   };
 
@@ -361,6 +361,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       // Last: the changes made while draining are told to the other processes too.
       await bus.close();
       if (historyReader !== db) await historyReader.destroy();
+      if (claimPool !== db) await claimPool.destroy();
     },
   };
 }

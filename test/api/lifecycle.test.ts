@@ -232,7 +232,7 @@ describe('max_scans', () => {
     );
     expect((await scan(code.scan_url)).location).toBe('https://example.com/limited');
     await app.services.scans.recorder.flush();
-    // Counted from committed scans plus this instance's since: the third still goes through.
+    // Each use was claimed in the database as it was answered: the third still goes through.
     expect((await scan(code.scan_url)).location).toBe('https://example.com/limited');
     expect((await scan(code.scan_url)).location).toBe('https://example.com/sold-out');
     expect((await scan(code.scan_url, { 'user-agent': BOT })).location).toBe('https://example.com/sold-out');
@@ -266,6 +266,21 @@ describe('max_scans', () => {
     );
     expect(answers.filter((a) => a.status === 302)).toHaveLength(10);
     expect(answers.filter((a) => a.status === 410)).toHaveLength(15);
+  });
+
+  it('a limit removed and set again counts every scan that went to the destination, those in between too', async () => {
+    const code = await create({ content: 'https://example.com/again', max_scans: 2 });
+    expect((await scan(code.scan_url)).status).toBe(302);
+    expect((await scan(code.scan_url)).status).toBe(302);
+    expect((await scan(code.scan_url)).status).toBe(410);
+    expect((await patch(code.id, { max_scans: null })).body.state).toBe('active');
+    expect((await scan(code.scan_url)).status).toBe(302);
+    await app.services.scans.recorder.flush();
+    // Three went to the destination, so a limit of 4 leaves one.
+    expect((await patch(code.id, { max_scans: 4 })).body.state).toBe('active');
+    expect((await scan(code.scan_url)).status).toBe(302);
+    expect((await scan(code.scan_url)).status).toBe(410);
+    expect((await app.request('GET', `/v1/codes/${code.id}`, { key })).body.state).toBe('limit_reached');
   });
 
   it('a paused scan does not use up the limit', async () => {

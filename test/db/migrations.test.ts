@@ -15,7 +15,7 @@ describe('migrations', () => {
     const { db } = testDb;
     const applied = await migrateLatest(db);
     expect(applied.length).toBeGreaterThan(0);
-    for (const table of ['accounts', 'api_keys', 'slugs', 'codes', 'routing_rules']) {
+    for (const table of ['accounts', 'api_keys', 'slugs', 'codes', 'routing_rules', 'code_scan_uses']) {
       expect(await db.schema.hasTable(table)).toBe(true);
     }
     expect(await migrateLatest(db)).toEqual([]);

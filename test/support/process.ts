@@ -95,6 +95,9 @@ function commandLines(root: number): string {
     .join('\n');
 }
 
+/** How long a start may take: tsx compiling the service on a machine busy with other suites takes over 20 s. */
+const START_TIMEOUT_MS = 60_000;
+
 /**
  * Starts src/main.ts (or, with `via: 'npm start'`, the documented command) on a free port and
  * resolves once it logs that it listens.
@@ -136,7 +139,11 @@ export async function startServer(
       check();
     });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // A start that timed out is killed with everything under it: nothing else would stop it.
+    const timer = setTimeout(() => {
+      for (const pid of processTree(child.pid!).reverse()) signalIfAlive(pid, 'SIGKILL');
+      reject(new Error(`server did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
+    }, START_TIMEOUT_MS);
     child.stderr!.on('data', append);
     child.stdout!.on('data', (d) => {
       append(d);

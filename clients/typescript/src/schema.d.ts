@@ -4730,7 +4730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`. */
+            /** @description The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`. Each use of `max_scans` is claimed in the database before the redirect, so exactly `max_scans` scans go to the destination across every instance. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4757,7 +4757,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The code could not be looked up (the database did not answer); try again shortly. */
+            /** @description The code could not be looked up, or a use of its `max_scans` could not be claimed (the database did not answer); try again shortly. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -4822,7 +4822,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`. */
+            /** @description The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`. Each use of `max_scans` is claimed in the database before the redirect, so exactly `max_scans` scans go to the destination across every instance. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4843,7 +4843,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The code could not be looked up (the database did not answer); try again shortly. */
+            /** @description The code could not be looked up, or a use of its `max_scans` could not be claimed (the database did not answer); try again shortly. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */

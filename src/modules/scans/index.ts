@@ -15,6 +15,8 @@ export { createScanRecorder } from './recorder.ts';
 export { createRollupSource } from './rollup-query-store.ts';
 export { createRollupStore } from './rollup-store.ts';
 export { createScanLimits } from './scan-limits.ts';
+export type { ScanLimits } from './scan-limits.ts';
+export { createScanUseStore } from './scan-use-store.ts';
 export {
   ALL_VALUES,
   CODE_DIMENSIONS,

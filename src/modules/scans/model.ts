@@ -16,8 +16,6 @@ export interface ScanEvent {
   destination: string | null;
   /** What the scan was answered; absent means a redirect to the code's destination. */
   outcome?: ScanOutcome;
-  /** Counted toward the code's max_scans (scan-limits.ts). */
-  countedTowardLimit?: boolean;
   country: string | null;
   /** "US/California", from GEOIP_CITY_DB; null without it (client-info.ts, Place). */
   region?: string | null;

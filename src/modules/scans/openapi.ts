@@ -61,7 +61,9 @@ const responses: Record<string, ZodOpenApiResponseObject> = {
   '410': {
     description:
       'The code expired (`expires_at` passed) or reached `max_scans`, and has no `expired_destination` (problem ' +
-      'type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`.',
+      'type `/problems/code-expired`). The scan is recorded, with outcome `expired` or `limit_reached`. Each use ' +
+      'of `max_scans` is claimed in the database before the redirect, so exactly `max_scans` scans go to the ' +
+      'destination across every instance.',
     content: {
       'text/html': htmlPage('A short page saying the code has expired.'),
       [PROBLEM_CONTENT_TYPE]: { schema: problemSchema },
@@ -76,7 +78,9 @@ const responses: Record<string, ZodOpenApiResponseObject> = {
     },
   },
   '503': {
-    description: 'The code could not be looked up (the database did not answer); try again shortly.',
+    description:
+      'The code could not be looked up, or a use of its `max_scans` could not be claimed (the database did not ' +
+      'answer); try again shortly.',
     headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.', example: '1' }) }),
     content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
   },

@@ -142,8 +142,9 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /**
-     * Deletes a slice of the code's hourly, then daily rollups, then its last-scan row and day
-     * bits, then a slice of its dimension rollups, by ranges of keys that start with code_id.
+     * Deletes a slice of the code's hourly, then daily rollups, then its last-scan row, day bits
+     * and max_scans uses, then a slice of its dimension rollups, by ranges of keys that start with
+     * code_id.
      * Returns how many rows went; 0 when none are left.
      */
     async purgeRollupBatch(codeId: string, limit: number): Promise<number> {
@@ -169,6 +170,8 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       // One row per period scanned in: a few, even for a code scanned for years.
       const days = await retryOnWriteConflict(() => db('code_scan_days').where('code_id', codeId).delete());
       if (days > 0) return days;
+      const uses = await retryOnWriteConflict(() => db('code_scan_uses').where('code_id', codeId).delete());
+      if (uses > 0) return uses;
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)

@@ -1,142 +1,52 @@
-// max_scans on the scan path, without a database read per scan. For each limited code this
-// instance keeps `base` (the committed count it last read: non-bot scans that went to the
-// destination, from the rollups) and `local` (what this instance counted that `base` does not
-// include). A scan under the limit adds one to `local` synchronously, so on one instance the
-// max_scans-th scan is the last to go through, exactly.
+// max_scans on the scan path. A scan that would use one of a limited code's uses (a person's GET
+// answered with the destination) claims it first, in the database every instance and worker
+// shares: a conditional UPDATE of the code's row in code_scan_uses (used < max_scans). Only a
+// claim that changed the row goes to the destination, so exactly max_scans scans do, however many
+// processes answer them at once. Codes without a limit never come here.
 //
-// Keeping `base + local` exact across a re-read: a read is used only if no batch of this
-// instance committed while it ran (the commit function is wrapped to know), and `local` then
-// becomes this instance's counted scans not yet committed (`pending`), which the read cannot
-// include. Other instances' scans arrive with each re-read: a state older than `refreshMs`
-// (the flush interval) is re-read in the background on its next scan. So across N instances a
-// code can overshoot its limit by what the others counted within about two flush intervals
-// (theirs, before their scans commit, and ours, before we re-read).
-import { LRUCache } from 'lru-cache';
-import type { CommitBatch } from './commit-batch.ts';
-
-interface LimitState {
-  base: number;
-  local: number;
-  readAt: number;
-  refreshing: boolean;
-}
-
-/**
- * Re-reads a count that raced a commit this many times, then takes the last (it may count a batch twice: stop early,
- * never late).
- */
-const MAX_READ_ATTEMPTS = 5;
+// A code's row is made on its first claim from what max_scans counted before there were rows:
+// its non-bot redirects in the rollups. So a limit set on a code scanned for a while counts its
+// past scans, as a limit always did, and one removed drops the row (`forget`) so that a later one
+// counts from the rollups again rather than from a row that missed the scans in between.
+import type { Queryable } from '../../db/transaction.ts';
+import type { ScanUseStore } from './scan-use-store.ts';
 
 export interface ScanLimitsOptions {
-  /** The committed count of a code's scans toward max_scans (non-bot, outcome redirect). */
-  count: (codeId: string) => Promise<number>;
-  /** How old a state may get before its next scan re-reads it (the flush interval). */
-  refreshMs: number;
-  /** Limited codes whose state is kept (the code cache's size). */
-  max: number;
+  store: ScanUseStore;
+  /** The codes' non-bot scans that went to the destination, from the rollups (by code id). */
+  redirectsOf: (codeIds: string[], q?: Queryable) => Promise<Map<string, number>>;
 }
 
-export function createScanLimits({ count, refreshMs, max }: ScanLimitsOptions) {
-  const states = new LRUCache<string, LimitState>({ max });
-  /** This instance's scans counted toward a limit and not yet committed, by code. */
-  const pending = new Map<string, number>();
-  let commitsInFlight = 0;
-  /** Counts finished commit attempts, so that a read can tell whether one ended while it ran. */
-  let commitGeneration = 0;
-  let idle: { promise: Promise<void>; resolve: () => void } | null = null;
-  const whenIdle = () => {
-    if (!idle) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      idle = { promise, resolve };
-    }
-    return idle.promise;
-  };
-  const loads = new Map<string, Promise<void>>();
-
-  /**
-   * Reads the code's committed count and hands `apply` the state it makes, in the same tick as
-   * the check that no commit raced the read (so no scan is counted in between).
-   */
-  async function read(codeId: string, apply: (base: number, local: number) => void): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (commitsInFlight > 0) await whenIdle();
-      const generation = commitGeneration;
-      const base = await count(codeId);
-      if ((generation === commitGeneration && commitsInFlight === 0) || attempt >= MAX_READ_ATTEMPTS)
-        return apply(base, pending.get(codeId) ?? 0);
-    }
-  }
-
-  function refresh(codeId: string, state: LimitState): void {
-    state.refreshing = true;
-    read(codeId, (base, local) => Object.assign(state, { base, local, readAt: Date.now() }))
-      .catch(() => undefined)
-      .finally(() => (state.refreshing = false));
+export function createScanLimits({ store, redirectsOf }: ScanLimitsOptions) {
+  /** Each code's uses: its row's, or for a code without one yet, the rollups' count its row would start from. */
+  async function usedOf(ids: string[], q?: Queryable): Promise<Map<string, number>> {
+    const used = await store.usedOf(ids, q);
+    const unstarted = ids.filter((id) => !used.has(id));
+    if (unstarted.length > 0) for (const [id, n] of await redirectsOf(unstarted, q)) used.set(id, n);
+    return used;
   }
 
   return {
-    /** Wraps the recorder's commit: counted scans stop being pending once their batch commits. */
-    wrapCommit(commit: CommitBatch): CommitBatch {
-      return async (events, batchId) => {
-        commitsInFlight += 1;
-        try {
-          const result = await commit(events, batchId);
-          for (const e of events) {
-            if (!e.countedTowardLimit) continue;
-            const left = (pending.get(e.codeId) ?? 1) - 1;
-            if (left > 0) pending.set(e.codeId, left);
-            else pending.delete(e.codeId);
-          }
-          return result;
-        } finally {
-          commitsInFlight -= 1;
-          commitGeneration += 1;
-          if (commitsInFlight === 0 && idle) {
-            idle.resolve();
-            idle = null;
-          }
-        }
-      };
+    /**
+     * Claims one use of the code: true when the scan may go to the destination, false when its
+     * `maxScans` uses are gone. Two claims that both find no row both start it; one row stands.
+     */
+    async claim(codeId: string, maxScans: number): Promise<boolean> {
+      if (await store.take(codeId, maxScans)) return true;
+      if ((await store.usedOf([codeId])).has(codeId)) return false;
+      await store.start(codeId, (await redirectsOf([codeId])).get(codeId) ?? 0);
+      return store.take(codeId, maxScans);
     },
 
-    /** True when the code's count is known here (else `load` it first). */
-    known(codeId: string): boolean {
-      return states.has(codeId);
+    /** Whether a use is left, without claiming one (bots and HEAD requests use none). */
+    async left(codeId: string, maxScans: number): Promise<boolean> {
+      return ((await usedOf([codeId])).get(codeId) ?? 0) < maxScans;
     },
 
-    /** Reads the code's count; concurrent calls share one read. */
-    load(codeId: string): Promise<void> {
-      let loading = loads.get(codeId);
-      if (!loading) {
-        loading = read(
-          codeId,
-          (base, local) => void states.set(codeId, { base, local, readAt: Date.now(), refreshing: false }),
-        ).finally(() => loads.delete(codeId));
-        loads.set(codeId, loading);
-      }
-      return loading;
-    },
+    /** The codes' uses, for the API's `state` (CountLimitedScans). */
+    usedOf,
 
-    /** Whether the code used up `maxScans` (an unknown code counts as not yet: load it first). */
-    reached(codeId: string, maxScans: number): boolean {
-      const state = states.get(codeId);
-      if (!state) return false;
-      if (!state.refreshing && Date.now() - state.readAt >= refreshMs) refresh(codeId, state);
-      return state.base + state.local >= maxScans;
-    },
-
-    /** Counts one scan toward the code's limit; its event must carry countedTowardLimit. */
-    count(codeId: string): void {
-      const state = states.get(codeId);
-      if (state) state.local += 1;
-      pending.set(codeId, (pending.get(codeId) ?? 0) + 1);
-    },
-
-    /** This instance's counted scans not yet committed, for the API's `state`. */
-    pendingOf(codeId: string): number {
-      return pending.get(codeId) ?? 0;
-    },
+    forget: store.forget,
   };
 }
 

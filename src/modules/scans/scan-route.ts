@@ -42,7 +42,7 @@ export interface ScanRouteDeps {
   logger: Logger;
   /** Counts and times every answer (metrics.routeObserver(SCAN_ROUTE)). */
   observe: RouteObserver;
-  /** Counts scans toward codes' max_scans; without it limits are not enforced. */
+  /** Claims the uses of codes with max_scans; without it limits are not enforced. */
   limits?: ScanLimits | null;
   /**
    * Accounts' verified domains: a request whose Host is one of them is answered from that
@@ -157,7 +157,14 @@ export function createScanRoute({
     observe(req.method!, 302, startedAt);
   }
 
-  function redirect(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget): void {
+  /** Answers a scan whose outcome is known: `redirect` to the destination (or a rule's), others to the fallback. */
+  function redirect(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget,
+    outcome: ScanOutcome,
+  ): void {
     const { slug, query, ip } = scan;
     const headers = req.headers;
     const userAgent = headers['user-agent'];
@@ -165,24 +172,9 @@ export function createScanRoute({
     const languages = clientInfo.languages(headers['accept-language']);
     const country = clientInfo.country(ip, headers);
     const now = Date.now();
-    // Paused, archived, expired or out of scans: the fallback destination or a page, no rules.
-    const life = target.lifecycle;
-    let outcome: ScanOutcome = 'redirect';
-    let counted = false;
-    if (life !== null) {
-      outcome = statusOutcome(life, now) ?? 'redirect';
-      if (outcome === 'redirect' && life.maxScans !== null && limits) {
-        if (limits.reached(target.codeId, life.maxScans)) outcome = 'limit_reached';
-        // Bots and HEAD requests do not count toward max_scans.
-        else if (req.method === 'GET' && !ua.isBot) {
-          limits.count(target.codeId);
-          counted = true;
-        }
-      }
-    }
     const decision =
       outcome !== 'redirect'
-        ? { destination: fallbackOf(life!, outcome), ruleId: null }
+        ? { destination: fallbackOf(target.lifecycle!, outcome), ruleId: null }
         : target.routing.enabled
           ? decide(target.routing, target.fallback, {
               now: new Date(now),
@@ -219,7 +211,6 @@ export function createScanRoute({
         ip,
         userAgent,
         outcome,
-        countedTowardLimit: counted,
       });
     }
     if (decision.destination === null) {
@@ -261,17 +252,32 @@ export function createScanRoute({
     observe(req.method!, 503, scan.startedAt);
   }
 
+  /**
+   * A code with max_scans, about to go to its destination: a person's GET claims one use first
+   * (scan-limits.ts), bots and HEAD requests only check that one is left; neither uses any.
+   */
+  function answerLimited(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget,
+    maxScans: number,
+  ): void {
+    const uses = req.method === 'GET' && !clientInfo.userAgent(req.headers['user-agent']).isBot;
+    (uses ? limits!.claim(target.codeId, maxScans) : limits!.left(target.codeId, maxScans))
+      .then((allowed) => redirect(req, res, scan, target, allowed ? 'redirect' : 'limit_reached'))
+      .catch((err) => fail(req, res, scan, err));
+  }
+
   function answer(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget | null): void {
-    // A limited code's count is read once per instance (then kept up to date): only then can it answer.
-    const maxScans = target?.lifecycle?.maxScans;
-    if (maxScans != null && limits && !limits.known(target!.codeId)) {
-      limits
-        .load(target!.codeId)
-        .then(() => redirect(req, res, scan, target!))
-        .catch((err) => fail(req, res, scan, err));
-      return;
+    if (target) {
+      // Paused, archived or expired: the fallback destination or a page, no rules and no use claimed.
+      const life = target.lifecycle;
+      const outcome = (life && statusOutcome(life, Date.now())) ?? 'redirect';
+      if (outcome === 'redirect' && life?.maxScans != null && limits)
+        return answerLimited(req, res, scan, target, life.maxScans);
+      return redirect(req, res, scan, target, outcome);
     }
-    if (target) return redirect(req, res, scan, target);
     const fallback = scan.domain ? hosts?.get(scan.domain)?.fallbackUrl : null;
     if (fallback) return toFallback(req, res, fallback, scan.startedAt);
     sendNotFound(req, res, `/${scan.slug}`);
