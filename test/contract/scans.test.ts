@@ -1,6 +1,5 @@
 // Contract: the public scan redirect at the server root, its redirect, its pages and problems,
-// validated against the served document. HEAD is not in the checker's methods, so its answers
-// are checked by hand.
+// validated against the served document, HEAD's answers too.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { contractClient, loadContract, type Contract } from '../support/contract.ts';
@@ -38,7 +37,7 @@ describe('scans', () => {
     const routed = await call('GET', `${pathOf(code)}?src=flyer`, { headers: from() });
     expect(routed.headers.get('location')).toBe('https://example.com/flyer');
 
-    const head = await app.request('HEAD', pathOf(code), { headers: from() });
+    const head = await call('HEAD', pathOf(code), { headers: from() });
     expect(head.status).toBe(302);
     expect(head.headers.get('location')).toBe(code.content);
     expect(head.text).toBe('');
@@ -55,7 +54,7 @@ describe('scans', () => {
     const code = await createCode(app, key);
     expect((await app.request('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(204);
     expect((await call('GET', pathOf(code), { headers: from('application/problem+json') })).status).toBe(404);
-    expect((await app.request('HEAD', pathOf(code), { headers: from() })).status).toBe(404);
+    expect((await call('HEAD', pathOf(code), { headers: from() })).status).toBe(404);
   });
 
   it('429 as a page or a problem, with Retry-After and RateLimit headers, past the per-address limit', async () => {
