@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
+    // Adds up which operations of the OpenAPI document the contract tests exercised, and reports it.
+    globalSetup: ['test/support/contract-coverage.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

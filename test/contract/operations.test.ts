@@ -2,7 +2,8 @@
 // validated against the served document, readiness's 503 included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { contractClient, loadContract, startContractApp, type Contract } from '../support/contract.ts';
+import { contractClient, startContractApp, type Contract } from '../support/contract.ts';
+import { createOpenApiValidator } from '../support/openapi-validator.ts';
 
 let app: TestApp;
 let contract: Contract;
@@ -18,11 +19,13 @@ describe('operations', () => {
     expect((await call('GET', '/healthz')).status).toBe(200);
     expect((await call('GET', '/readyz')).status).toBe(200);
     expect((await call('GET', '/v1/openapi.json')).body.openapi).toBe('3.1.0');
-    // The v2 document, checked against itself.
-    const callV2 = contractClient(app, await loadContract(app, 'v2'));
-    expect((await callV2('GET', '/v2/openapi.json')).body.servers).toEqual([
-      { url: '/v2', description: 'This server, current version' },
-    ]);
+    // The v2 document, checked against itself (its other operations are v1's: routes.test.ts).
+    const v2 = await app.request('GET', '/v2/openapi.json');
+    const validator = createOpenApiValidator(v2.body, 'v2');
+    expect(validator.mismatches(validator.operationFor('GET', '/v2/openapi.json')!, '/v2/openapi.json', v2)).toEqual(
+      [],
+    );
+    expect(v2.body.servers).toEqual([{ url: '/v2', description: 'This server, current version' }]);
   });
 
   it('readiness answers the documented 503 problem when the database is gone', async () => {

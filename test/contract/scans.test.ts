@@ -1,12 +1,14 @@
 // Contract: the public scan redirect at the server root, its redirect, its pages and problems,
-// validated against the served document. HEAD is not in the checker's methods, so its answers
-// are checked by hand.
+// validated against the served document, HEAD's answers too.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { contractClient, loadContract, type Contract } from '../support/contract.ts';
+import { fakeDns, requestWithHost } from '../support/dns.ts';
 import { createCode } from '../support/factories.ts';
 
 const SCANS_PER_MINUTE = 3;
+
+const dns = fakeDns();
 
 let app: TestApp;
 let contract: Contract;
@@ -14,7 +16,7 @@ let call: ReturnType<typeof contractClient>;
 let key: string;
 
 beforeAll(async () => {
-  app = await getTestApp({ TRUST_PROXY: 'true', SCAN_RATE_LIMIT_PER_MINUTE: String(SCANS_PER_MINUTE) });
+  app = await getTestApp({ TRUST_PROXY: 'true', SCAN_RATE_LIMIT_PER_MINUTE: String(SCANS_PER_MINUTE) }, dns);
   contract = await loadContract(app);
   call = contractClient(app, contract);
   key = await app.newAccountKey();
@@ -38,10 +40,41 @@ describe('scans', () => {
     const routed = await call('GET', `${pathOf(code)}?src=flyer`, { headers: from() });
     expect(routed.headers.get('location')).toBe('https://example.com/flyer');
 
-    const head = await app.request('HEAD', pathOf(code), { headers: from() });
+    const head = await call('HEAD', pathOf(code), { headers: from() });
     expect(head.status).toBe(302);
     expect(head.headers.get('location')).toBe(code.content);
     expect(head.text).toBe('');
+  });
+
+  it('302 for custom slugs of every allowed shape: 3 to 64 characters with _ and -', async () => {
+    for (const slug of ['ab1', 'spring_sale-2026', `a-${'b'.repeat(61)}_`]) {
+      const code = await createCode(app, key, { slug });
+      expect(pathOf(code)).toBe(`/${slug}`);
+      expect((await call('GET', pathOf(code), { headers: from() })).status).toBe(302);
+      expect((await call('HEAD', pathOf(code), { headers: from() })).status).toBe(302);
+    }
+  });
+
+  it('an own domain’s root: 302 to its fallback (GET, HEAD); 404 without one, and on the service’s own', async () => {
+    const verifiedDomain = async (hostname: string, extra: Record<string, string> = {}) => {
+      const added = await app.request('POST', '/v1/domains', { key, body: { hostname, ...extra } });
+      dns.txt.set(added.body.verification.name, [[added.body.verification.value]]);
+      expect((await app.request('POST', `/v1/domains/${added.body.id}/verify`, { key })).body.status).toBe('verified');
+    };
+    await verifiedDomain('root.example', { fallback_url: 'https://example.com/home' });
+    await verifiedDomain('bare.example');
+    for (const method of ['GET', 'HEAD']) {
+      const atRoot = async (host: string) => {
+        const res = await requestWithHost(app.url, host, method, '/', from());
+        contract.check(method, '/', res);
+        return res;
+      };
+      const fallback = await atRoot('root.example');
+      expect(fallback.status).toBe(302);
+      expect(fallback.headers.get('location')).toBe('https://example.com/home');
+      expect((await atRoot('bare.example')).status).toBe(404);
+      expect((await call(method, '/', { headers: from() })).status).toBe(404);
+    }
   });
 
   it('404 as a page or a problem for an unknown slug and a deleted code', async () => {
@@ -55,7 +88,7 @@ describe('scans', () => {
     const code = await createCode(app, key);
     expect((await app.request('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(204);
     expect((await call('GET', pathOf(code), { headers: from('application/problem+json') })).status).toBe(404);
-    expect((await app.request('HEAD', pathOf(code), { headers: from() })).status).toBe(404);
+    expect((await call('HEAD', pathOf(code), { headers: from() })).status).toBe(404);
   });
 
   it('429 as a page or a problem, with Retry-After and RateLimit headers, past the per-address limit', async () => {

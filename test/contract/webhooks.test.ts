@@ -103,7 +103,7 @@ describe('webhook endpoints', () => {
   it('list: 200 with a cursor, 422 on a bad query, 401', async () => {
     const owner = await app.newAccountKey();
     for (let i = 0; i < 2; i++)
-      await app.request('POST', '/v1/webhooks', {
+      await call('POST', '/v1/webhooks', {
         key: owner,
         body: { url: receiver.url(freshPath()), events: ['code.created'] },
       });
@@ -197,7 +197,7 @@ describe('tests, deliveries and retries', () => {
       receiver.respond(() => 200);
     }
 
-    await app.request('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: false } });
+    await call('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: false } });
     expect((await call('POST', `/v1/webhooks/${webhook.id}/test`, { key })).status).toBe(409);
     expect((await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: stranger })).status).toBe(404);
     expect((await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: readOnly })).status).toBe(403);
@@ -205,7 +205,7 @@ describe('tests, deliveries and retries', () => {
 
   it('deliveries: list 200 (filtered, paged), 422, 404; get 200 with attempts, 404', async () => {
     const { webhook } = await register(['code.created']);
-    for (let i = 0; i < 2; i++) await app.request('POST', `/v1/webhooks/${webhook.id}/test`, { key });
+    for (let i = 0; i < 2; i++) await call('POST', `/v1/webhooks/${webhook.id}/test`, { key });
     const page = await call('GET', `/v1/webhooks/${webhook.id}/deliveries?limit=1`, { key });
     expect(page.status).toBe(200);
     expect(page.body.next_cursor).toEqual(expect.any(String));
@@ -258,7 +258,7 @@ describe('tests, deliveries and retries', () => {
       expect(
         (await call('POST', `/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { key: stranger })).status,
       ).toBe(404);
-      await app.request('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: false } });
+      await call('PATCH', `/v1/webhooks/${webhook.id}`, { key, body: { enabled: false } });
       expect((await call('POST', `/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { key })).status).toBe(
         409,
       );
@@ -295,21 +295,21 @@ describe('the events (the document’s webhooks)', () => {
     ]);
 
     const code = await createCode(app, key);
-    await app.request('PATCH', `/v1/codes/${code.id}`, { key, body: { design: { frame: 'banner' } } });
+    await call('PATCH', `/v1/codes/${code.id}`, { key, body: { design: { frame: 'banner' } } });
     expect(
       (
-        await app.request('GET', new URL(code.scan_url).pathname, {
+        await call('GET', new URL(code.scan_url).pathname, {
           headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' },
         })
       ).status,
     ).toBe(302);
-    const bulk = await app.request('POST', '/v1/codes/bulk', {
+    const bulk = await call('POST', '/v1/codes/bulk', {
       key,
       body: { codes: [codeBody(), { type: 'text', content: { text: 'hi' } }] },
     });
     expect(bulk.status, bulk.text).toBe(201);
-    await app.request('DELETE', `/v1/codes/${code.id}`, { key });
-    await app.request('POST', `/v1/webhooks/${webhook.id}/test`, { key });
+    await call('DELETE', `/v1/codes/${code.id}`, { key });
+    await call('POST', `/v1/webhooks/${webhook.id}/test`, { key });
 
     const got = at(path)(
       await receiver.waitFor((received) => new Set(at(path)(received).map((r) => r.type)).size >= types.length),

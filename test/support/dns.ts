@@ -3,6 +3,7 @@
 // address carrying another name in their Host header (the name is never resolved).
 import { request as httpRequest } from 'node:http';
 import type { ResolveTxt } from '../../src/modules/domains/verification.ts';
+import type { TestResponse } from './app.ts';
 
 export interface FakeDns {
   /** TXT records by name; a name not here is answered ENOTFOUND. */
@@ -30,19 +31,40 @@ export function fakeDns(): FakeDns {
 }
 
 /** A GET to the server at `baseUrl` with this Host header; the redirect is not followed. */
-export function getWithHost(
+export async function getWithHost(
   baseUrl: string,
   host: string,
   path: string,
 ): Promise<{ status: number; location: string | null; body: string }> {
+  const res = await requestWithHost(baseUrl, host, 'GET', path);
+  return { status: res.status, location: res.headers.get('location'), body: res.text };
+}
+
+/**
+ * A request to the server at `baseUrl` with this Host header (fetch would send the address's),
+ * answered as the test app's `request` answers: headers, text and a parsed JSON body.
+ */
+export function requestWithHost(
+  baseUrl: string,
+  host: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: new URL(baseUrl).port, path, method: 'GET', headers: { host } },
+      { host: '127.0.0.1', port: new URL(baseUrl).port, path, method, headers: { ...headers, host } },
       (res) => {
-        let body = '';
+        let text = '';
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ?? null, body }));
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            for (const one of [value ?? []].flat()) answerHeaders.append(name, one);
+          const json = (res.headers['content-type'] ?? '').includes('json') && text !== '';
+          resolve({ status: res.statusCode!, headers: answerHeaders, text, body: json ? JSON.parse(text) : undefined });
+        });
       },
     );
     req.on('error', reject);

@@ -725,6 +725,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open an own domain’s root (its fallback)
+         * @description The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code printed without its path, redirects to the domain’s `fallback_url`.
+         */
+        get: operations["openDomainRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Check an own domain’s root
+         * @description The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code printed without its path, redirects to the domain’s `fallback_url`. Answers like GET, without a body.
+         */
+        head: operations["checkDomainRoot"];
+        patch?: never;
+        trace?: never;
+    };
     "/{slug}": {
         parameters: {
             query?: never;
@@ -4675,12 +4699,72 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    openDomainRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `Host` is a verified domain with a `fallback_url`: to it. No scan is recorded. */
+            302: {
+                headers: {
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
+                    Location: string;
+                    /** @description Every scan must reach the server, so the answer is not reused. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other `Host` (the service’s own domain, or a domain without a `fallback_url`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkDomainRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `Host` is a verified domain with a `fallback_url`: to it. No scan is recorded. */
+            302: {
+                headers: {
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
+                    Location: string;
+                    /** @description Every scan must reach the server, so the answer is not reused. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other `Host` (the service’s own domain, or a domain without a `fallback_url`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     scanCode: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description The code’s slug: the path of its `scan_url`. */
+                /** @description The code’s slug: the path of its `scan_url`. Random slugs are 7 characters of `A-Z a-z 0-9`; custom ones 3-64 of `A-Z a-z 0-9 _ -`. The server’s own paths (`v1`, `graphql`, `healthz`, `docs`, …) are never slugs. */
                 slug: string;
             };
             cookie?: never;
@@ -4690,7 +4774,7 @@ export interface operations {
             /** @description To the chosen destination, when SCAN_REDIRECT_STATUS is 301. */
             301: {
                 headers: {
-                    /** @description The destination the code’s routing chose for this scan. */
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
                     Location: string;
                     /** @description Every scan must reach the server, so the answer is not reused. */
                     "Cache-Control": string;
@@ -4701,7 +4785,7 @@ export interface operations {
             /** @description To the chosen destination (the default redirect status); for a paused or archived code, to its `paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its `expired_destination`. Routing rules do not apply to those fallbacks; forward_query does. */
             302: {
                 headers: {
-                    /** @description The destination the code’s routing chose for this scan. */
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
                     Location: string;
                     /** @description Every scan must reach the server, so the answer is not reused. */
                     "Cache-Control": string;
@@ -4712,7 +4796,7 @@ export interface operations {
             /** @description To the chosen destination, when SCAN_REDIRECT_STATUS is 307. */
             307: {
                 headers: {
-                    /** @description The destination the code’s routing chose for this scan. */
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
                     Location: string;
                     /** @description Every scan must reach the server, so the answer is not reused. */
                     "Cache-Control": string;
@@ -4775,7 +4859,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The code’s slug: the path of its `scan_url`. */
+                /** @description The code’s slug: the path of its `scan_url`. Random slugs are 7 characters of `A-Z a-z 0-9`; custom ones 3-64 of `A-Z a-z 0-9 _ -`. The server’s own paths (`v1`, `graphql`, `healthz`, `docs`, …) are never slugs. */
                 slug: string;
             };
             cookie?: never;
@@ -4785,7 +4869,7 @@ export interface operations {
             /** @description To the chosen destination, when SCAN_REDIRECT_STATUS is 301. */
             301: {
                 headers: {
-                    /** @description The destination the code’s routing chose for this scan. */
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
                     Location: string;
                     /** @description Every scan must reach the server, so the answer is not reused. */
                     "Cache-Control": string;
@@ -4796,7 +4880,7 @@ export interface operations {
             /** @description To the chosen destination (the default redirect status); for a paused or archived code, to its `paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its `expired_destination`. Routing rules do not apply to those fallbacks; forward_query does. */
             302: {
                 headers: {
-                    /** @description The destination the code’s routing chose for this scan. */
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
                     Location: string;
                     /** @description Every scan must reach the server, so the answer is not reused. */
                     "Cache-Control": string;
@@ -4807,7 +4891,7 @@ export interface operations {
             /** @description To the chosen destination, when SCAN_REDIRECT_STATUS is 307. */
             307: {
                 headers: {
-                    /** @description The destination the code’s routing chose for this scan. */
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
                     Location: string;
                     /** @description Every scan must reach the server, so the answer is not reused. */
                     "Cache-Control": string;

@@ -15,6 +15,6 @@ export { CODE_TYPES, parseCreateCode } from './schemas.ts';
 export type { CreateCodeInput } from './schemas.ts';
 export { createCodesService } from './service.ts';
 export type { CodeEvent, CodesServiceDeps } from './service.ts';
-export { PREVIEW_SLUG, SLUG_LENGTH, isReservedPath } from './slug.ts';
+export { CUSTOM_SLUG, PREVIEW_SLUG, SLUG_LENGTH, isReservedPath } from './slug.ts';
 export { createCodesStore, createOwnedCodeIds, newCodeOf } from './store.ts';
 export type { CodeWithoutRouting, CodesStore, NewCode, OwnedCodeIds } from './store.ts';

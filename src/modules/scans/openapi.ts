@@ -4,19 +4,26 @@ import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { problemSchema, ROOT_SERVER, type OpenApiModule } from '../../http/openapi/common.ts';
 import { PROBLEM_CONTENT_TYPE } from '../../http/problem.ts';
+import { CUSTOM_SLUG } from '../codes/index.ts';
 
 const TAG = 'Scans';
 
+// Every slug a code can have: random ones (7 base62 characters) are custom slugs' shape too.
 const slugParams = z.object({
   slug: z
     .string()
-    .regex(/^[0-9A-Za-z]{7,32}$/)
-    .meta({ description: 'The code’s slug: the path of its `scan_url`.', example: 'aB3dE5f' }),
+    .regex(CUSTOM_SLUG)
+    .meta({
+      description:
+        'The code’s slug: the path of its `scan_url`. Random slugs are 7 characters of `A-Z a-z 0-9`; custom ones ' +
+        '3-64 of `A-Z a-z 0-9 _ -`. The server’s own paths (`v1`, `graphql`, `healthz`, `docs`, …) are never slugs.',
+      example: 'aB3dE5f',
+    }),
 });
 
 const redirectHeaders = z.object({
   Location: z.string().meta({
-    description: 'The destination the code’s routing chose for this scan.',
+    description: 'Where the scan goes: the destination the code’s routing chose, or a fallback.',
     example: 'https://example.com/spring',
   }),
   'Cache-Control': z.string().meta({
@@ -86,9 +93,9 @@ const responses: Record<string, ZodOpenApiResponseObject> = {
   },
 };
 
-const withoutBodies = Object.fromEntries(
-  Object.entries(responses).map(([status, { content: _body, ...response }]) => [status, response]),
-);
+/** HEAD's answers: GET's without their bodies. */
+const withoutBodiesOf = (answers: Record<string, ZodOpenApiResponseObject>) =>
+  Object.fromEntries(Object.entries(answers).map(([status, { content: _body, ...response }]) => [status, response]));
 
 function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
   const get = method === 'get';
@@ -108,7 +115,30 @@ function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
     tags: [TAG],
     security: [],
     requestParams: { path: slugParams },
-    responses: get ? responses : withoutBodies,
+    responses: get ? responses : withoutBodiesOf(responses),
+  };
+}
+
+const rootResponses: Record<string, ZodOpenApiResponseObject> = {
+  '302': redirect('The `Host` is a verified domain with a `fallback_url`: to it. No scan is recorded.'),
+  '404': {
+    description: 'Any other `Host` (the service’s own domain, or a domain without a `fallback_url`).',
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+  },
+};
+
+function rootOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
+  const get = method === 'get';
+  return {
+    operationId: get ? 'openDomainRoot' : 'checkDomainRoot',
+    summary: get ? 'Open an own domain’s root (its fallback)' : 'Check an own domain’s root',
+    description:
+      'The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code ' +
+      'printed without its path, redirects to the domain’s `fallback_url`.' +
+      (get ? '' : ' Answers like GET, without a body.'),
+    tags: [TAG],
+    security: [],
+    responses: get ? rootResponses : withoutBodiesOf(rootResponses),
   };
 }
 
@@ -120,6 +150,11 @@ export const scansOpenApi: OpenApiModule = {
       'No credential needed.',
   },
   paths: {
+    '/': {
+      servers: ROOT_SERVER,
+      get: rootOperation('get'),
+      head: rootOperation('head'),
+    },
     '/{slug}': {
       servers: ROOT_SERVER,
       get: scanOperation('get'),
