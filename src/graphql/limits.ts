@@ -1,13 +1,11 @@
 // What one GraphQL request may ask for: a document the parser can take, depth (graphql-armor),
-// cost (cost.ts), introspection (off in production unless enabled), a few root fields per
-// mutation, one image preview per operation, and the bulk rate limit for the bulk mutations. The key's own rate limit
-// is counted at
-// the HTTP edge, once per request.
+// cost (cost.ts), introspection (off in production unless enabled: introspection.ts), a few root
+// fields per mutation, one image preview per operation, and the bulk rate limit for the bulk
+// mutations. The key's own rate limit is counted at the HTTP edge, once per request.
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
   Kind,
-  NoSchemaIntrospectionCustomRule,
   getOperationAST,
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -20,6 +18,7 @@ import { rateLimitSubject } from '../shared/principal.ts';
 import type { RateLimits } from '../shared/rate-limiter.ts';
 import type { GraphQLContext } from './context.ts';
 import { costLimitError, operationCost } from './cost.ts';
+import { introspectionOff } from './introspection.ts';
 
 declare module './context.ts' {
   interface GraphQLServices {
@@ -229,7 +228,6 @@ export function limitPlugins({ maxDepth, maxCost, introspection }: GraphQLLimits
     },
     bulkRateLimit as Plugin,
   ];
-  if (!introspection)
-    plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
+  if (!introspection) plugins.push(introspectionOff);
   return plugins;
 }
