@@ -11,6 +11,7 @@ import type { Services } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
 import { bearerAuthenticator, bearerToken, requireAuth } from '../http/auth.ts';
 import { hasBody, jsonDepthExceeds, tooDeep } from '../http/body.ts';
+import { checkGraphQLRequest, notAcceptable } from '../http/graphql-request.ts';
 import { principalOf, type AppContext, type AppState } from '../http/context.ts';
 import { setRateLimitHeaders, withRateLimit } from '../http/rate-limit.ts';
 import { encodedAsset, GRAPHIQL_ASSETS_PATH, graphiqlAsset } from '../http/graphiql.ts';
@@ -60,12 +61,11 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
   // the page itself goes without a credential: yoga's own test decides, so whatever passes here
   // unauthenticated is answered with GraphiQL and never executed (content negotiation would also
   // let `Accept: */*` through, which yoga executes).
-  const authUnlessGraphiQL: Middleware<AppState> = (ctx, next) =>
+  const rendersGraphiQL = (ctx: AppContext) =>
     graphiql &&
-    !ctx.get('Authorization') &&
-    shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('Accept') }) } as Request)
-      ? next()
-      : auth(ctx, next);
+    shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('Accept') }) } as Request);
+  const authUnlessGraphiQL: Middleware<AppState> = (ctx, next) =>
+    !ctx.get('Authorization') && rendersGraphiQL(ctx) ? next() : auth(ctx, next);
 
   // GET /graphql/assets/:file: GraphiQL's script, styles and icon (development), named by content
   if (graphiql) {
@@ -82,6 +82,7 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
 
   // GET|POST /graphql: GraphQL over HTTP (and GraphiQL in development)
   router.all('/graphql', authUnlessGraphiQL, async (ctx) => {
+    if (!rendersGraphiQL(ctx)) checkGraphQLRequest(ctx);
     // bulkCreateCodes carries up to 10,000 codes: the bulk body limit applies.
     await readBody(ctx, services.config.bulkBodyLimit);
     checkJsonParams(ctx);
@@ -95,6 +96,8 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
     };
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, context);
     if (context.charge?.state) setRateLimitHeaders((name, value) => ctx.set(name, value), context.charge.state);
+    // A subscription asked for over multipart/mixed alone: yoga serves it over SSE only.
+    if (response.status === 406 && !response.body) throw notAcceptable(ctx.get('Accept'));
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     if (response.headers.get('content-type')?.startsWith('text/html')) {

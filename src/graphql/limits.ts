@@ -1,13 +1,12 @@
 // What one GraphQL request may ask for: a document the parser can take, depth (graphql-armor),
 // cost and points (cost.ts, cost-limit.ts, which also charges the key's rate limit the
-// operation's points), introspection (off in production unless enabled), a few root fields per
-// mutation, one image preview and a few analytics per operation, and the bulk rate limit for
-// the bulk mutations.
+// operation's points), introspection (off in production unless enabled: introspection.ts), a few
+// root fields per mutation, one image preview and a few analytics per operation, and the bulk rate
+// limit for the bulk mutations.
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
   Kind,
-  NoSchemaIntrospectionCustomRule,
   getOperationAST,
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -20,6 +19,7 @@ import { rateLimitSubject } from '../shared/principal.ts';
 import type { RateLimits } from '../shared/rate-limiter.ts';
 import type { GraphQLContext } from './context.ts';
 import { costLimit, rateLimitedError } from './cost-limit.ts';
+import { introspectionOff } from './introspection.ts';
 
 declare module './context.ts' {
   interface GraphQLServices {
@@ -213,7 +213,6 @@ export function limitPlugins({ maxDepth, maxCost, maxPoints, introspection }: Gr
     },
     bulkRateLimit as Plugin,
   ];
-  if (!introspection)
-    plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
+  if (!introspection) plugins.push(introspectionOff);
   return plugins;
 }

@@ -5,8 +5,8 @@
 // one place, below both.
 import { BlockList, isIP } from 'node:net';
 
-const FORBIDDEN_V4 = new BlockList();
-for (const [net, prefix] of [
+/** IPv4 ranges no server-side request may reach. */
+const FORBIDDEN_V4: [string, number][] = [
   ['0.0.0.0', 8], // "this network", unspecified
   ['10.0.0.0', 8], // private
   ['100.64.0.0', 10], // CGNAT
@@ -22,24 +22,44 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24], // documentation
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast 255.255.255.255
-] as const) {
-  FORBIDDEN_V4.addSubnet(net, prefix, 'ipv4');
-}
+];
 
-const FORBIDDEN_V6 = new BlockList();
-for (const [net, prefix] of [
+/**
+ * IPv6 ranges refused whole: their own kinds, and the embeddings whose IPv4 address cannot be
+ * read reliably, so a public-looking one might still lead inside.
+ */
+const FORBIDDEN_V6: [string, number][] = [
   ['::', 96], // unspecified (::), loopback (::1), deprecated IPv4-compatible (::a.b.c.d)
-  ['64:ff9b:1::', 48], // local-use NAT64
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): where the IPv4 address sits is the operator's choice
   ['100::', 64], // discard-only
+  ['2001::', 32], // Teredo: the client address is obfuscated, reached through relays; retired
   ['2001:db8::', 32], // documentation
   ['3fff::', 20], // documentation
   ['fc00::', 7], // unique local (private)
   ['fe80::', 10], // link-local
   ['fec0::', 10], // deprecated site-local
   ['ff00::', 8], // multicast
-] as const) {
-  FORBIDDEN_V6.addSubnet(net, prefix, 'ipv6');
+];
+
+/**
+ * IPv6 forms that carry an IPv4 address a connection ends up at: each forbidden IPv4 range,
+ * written inside the form, is a forbidden IPv6 range (the prefix grows by the bits before it).
+ */
+const EMBEDDINGS: { bitsBefore: number; write: (octets: number[]) => string }[] = [
+  { bitsBefore: 96, write: (o) => `::ffff:${o.join('.')}` }, // IPv4-mapped ::ffff:0:0/96
+  { bitsBefore: 96, write: (o) => `::ffff:0:${o.join('.')}` }, // IPv4-translated ::ffff:0:0:0/96 (RFC 6145)
+  { bitsBefore: 96, write: (o) => `64:ff9b::${o.join('.')}` }, // NAT64 well-known prefix 64:ff9b::/96 (RFC 6052)
+  { bitsBefore: 16, write: (o) => `2002:${hex(o[0]!, o[1]!)}:${hex(o[2]!, o[3]!)}::` }, // 6to4 2002::/16
+];
+const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+
+const FORBIDDEN = new BlockList();
+for (const [net, prefix] of FORBIDDEN_V4) {
+  FORBIDDEN.addSubnet(net, prefix, 'ipv4');
+  const octets = net.split('.').map(Number);
+  for (const { bitsBefore, write } of EMBEDDINGS) FORBIDDEN.addSubnet(write(octets), bitsBefore + prefix, 'ipv6');
 }
+for (const [net, prefix] of FORBIDDEN_V6) FORBIDDEN.addSubnet(net, prefix, 'ipv6');
 
 /** Host names refused before any DNS lookup, since they name internal services wherever they resolve. */
 const FORBIDDEN_HOSTS = new Set([
@@ -57,45 +77,6 @@ export function isForbiddenHostName(hostname: string): boolean {
   return FORBIDDEN_HOSTS.has(name) || FORBIDDEN_HOST_SUFFIXES.some((suffix) => name.endsWith(suffix));
 }
 
-/** The 16 bytes of a valid IPv6 address (no zone id), or null. */
-function ipv6Bytes(address: string): Uint8Array | null {
-  if (isIP(address) !== 6 || address.includes('%')) return null;
-  let text = address;
-  const tail: number[] = [];
-  const dotted = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
-  if (dotted) {
-    const quad = dotted[1]!;
-    for (const part of quad.split('.')) tail.push(Number(part));
-    text = text.slice(0, text.length - quad.length) + '0:0'; // placeholder groups, overwritten below
-  }
-  const [head = '', rest] = text.split('::') as [string, string | undefined];
-  const groupsOf = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
-  const left = groupsOf(head);
-  const right = rest === undefined ? [] : groupsOf(rest);
-  const groups =
-    rest === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
-  if (groups.length !== 8) return null;
-  const bytes = new Uint8Array(16);
-  groups.forEach((g, i) => {
-    bytes[i * 2] = g >> 8;
-    bytes[i * 2 + 1] = g & 0xff;
-  });
-  if (tail.length === 4) bytes.set(tail, 12);
-  return bytes;
-}
-
-const v4At = (b: Uint8Array, i: number, xor = 0) => [0, 1, 2, 3].map((k) => (b[i + k]! ^ xor) & 0xff).join('.');
-const startsWith = (b: Uint8Array, prefix: number[]) => prefix.every((v, i) => b[i] === v);
-
-/** IPv4 addresses an IPv6 address carries: mapped, NAT64, 6to4, Teredo (client). */
-function embeddedIPv4(b: Uint8Array): string[] {
-  if (startsWith(b, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff])) return [v4At(b, 12)]; // ::ffff:0:0/96
-  if (startsWith(b, [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])) return [v4At(b, 12)]; // 64:ff9b::/96
-  if (startsWith(b, [0x20, 0x02])) return [v4At(b, 2)]; // 2002::/16
-  if (startsWith(b, [0x20, 0x01, 0, 0])) return [v4At(b, 4), v4At(b, 12, 0xff)]; // 2001::/32: server, ~client
-  return [];
-}
-
 /**
  * True when a connection to this IP address must be refused: loopback, unspecified, private,
  * link-local (cloud metadata), CGNAT, multicast, broadcast, reserved, documentation ranges, and
@@ -105,10 +86,6 @@ export function isForbiddenAddress(address: string): boolean {
   const text = address.trim().replace(/^\[(.*)\]$/, '$1');
   if (text.includes('%')) return true; // zone ids only make sense for link-local
   const version = isIP(text);
-  if (version === 4) return FORBIDDEN_V4.check(text, 'ipv4');
-  if (version !== 6) return true;
-  const bytes = ipv6Bytes(text);
-  if (!bytes) return true;
-  if (embeddedIPv4(bytes).some((v4) => FORBIDDEN_V4.check(v4, 'ipv4'))) return true;
-  return FORBIDDEN_V6.check(text, 'ipv6');
+  if (version === 0) return true;
+  return FORBIDDEN.check(text, version === 4 ? 'ipv4' : 'ipv6');
 }

@@ -13,6 +13,7 @@ export const errorKinds = {
   forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  not_acceptable: { status: 406, title: 'Not acceptable' },
   conflict: { status: 409, title: 'Conflict' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },

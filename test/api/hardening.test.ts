@@ -1,7 +1,8 @@
 // Hardening over HTTP: body size and JSON depth limits per route, GraphQL depth, cost, parser
 // and introspection limits, CORS (closed unless configured), security headers on HTML answers,
 // and open redirects (only http(s) destinations, checked when written; scans go only there).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { schema } from '../../src/api/graphql-schema.ts';
 import { MAX_MUTATION_FIELDS } from '../../src/graphql/limits.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
@@ -142,7 +143,7 @@ describe('GraphQL limits', () => {
 });
 
 describe('GraphQL introspection in production', () => {
-  it('is off unless GRAPHQL_INTROSPECTION=true; __typename still answers', async () => {
+  it('is off unless GRAPHQL_INTROSPECTION=true: no __schema, __type null; __typename still answers', async () => {
     const production = await getTestApp({ NODE_ENV: 'production' });
     const enabled = await getTestApp({ NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' });
     try {
@@ -150,7 +151,15 @@ describe('GraphQL introspection in production', () => {
       const closed = await production.graphql(closedKey, '{ __schema { types { name } } }');
       expect(closed.body.data).toBeUndefined();
       expect(closed.body.errors[0].message).toMatch(/introspection has been disabled/);
-      expect((await production.graphql(closedKey, '{ __type(name: "Code") { name } }')).body.errors).toHaveLength(1);
+      // __type answers null for every name, and its resolver (a schema.getType) never runs.
+      const getType = vi.spyOn(schema, 'getType');
+      const lookup = await production.graphql(
+        closedKey,
+        '{ code: __type(name: "Code") { name fields { name type { name } } } __typename }',
+      );
+      expect(lookup.body).toEqual({ data: { code: null, __typename: 'Query' } });
+      expect(getType).not.toHaveBeenCalledWith('Code');
+      getType.mockRestore();
       expect((await production.graphql(closedKey, '{ __typename }')).body.data.__typename).toBe('Query');
       // No GraphiQL in production either: a browser gets GraphQL's own answer (a key is needed).
       expect((await production.request('GET', '/graphql', { headers: { accept: 'text/html' } })).status).toBe(401);

@@ -63,6 +63,17 @@ describe('at registration', () => {
     ['https://0x7f.1/', 'points to a private or reserved address (127.0.0.1)'],
     ['https://[::1]/hook', 'points to a private or reserved address (::1)'],
     ['https://[::ffff:10.0.0.1]/hook', 'points to a private or reserved address (::ffff:a00:1)'],
+    // IPv6 forms that carry an IPv4 address: unwrapped, or refused whole (docs/security.md)
+    ['https://[::ffff:0:7f00:1]/hook', 'points to a private or reserved address (::ffff:0:7f00:1)'],
+    ['https://[::ffff:0:169.254.169.254]/', 'points to a private or reserved address (::ffff:0:a9fe:a9fe)'],
+    ['https://[64:ff9b::a00:1]/hook', 'points to a private or reserved address (64:ff9b::a00:1)'],
+    ['https://[2002:7f00:1::]/hook', 'points to a private or reserved address (2002:7f00:1::)'],
+    ['https://[::8.8.8.8]/hook', 'points to a private or reserved address (::808:808)'],
+    ['https://[64:ff9b:1::808:808]/hook', 'points to a private or reserved address (64:ff9b:1::808:808)'],
+    [
+      'https://[2001:0:808:808:0:fbaa:80ff:fffe]/hook',
+      'points to a private or reserved address (2001:0:808:808:0:fbaa:80ff:fffe)',
+    ],
     ['https://[fd00::1]/hook', 'points to a private or reserved address (fd00::1)'],
     [
       'https://metadata.google.internal/computeMetadata/v1/',
@@ -102,11 +113,18 @@ describe('at registration', () => {
     expect(connects).toEqual([]);
   });
 
-  it('refuses a host name that resolves to a private address, checking every address', async () => {
-    const module = createWebhooksModule(async () => [
-      { address: '93.184.216.34', family: 4 },
-      { address: '10.0.0.1', family: 4 },
-    ]);
+  // Every address is checked, not just the first; IPv6 forms of a refused IPv4 address too.
+  it.each([
+    [['93.184.216.34', '10.0.0.1']],
+    [['::ffff:0:7f00:1']],
+    [['::ffff:0:a9fe:a9fe']],
+    [['64:ff9b::a00:1']],
+    [['2002:a9fe:a9fe::1']],
+    [['::1.1.1.1']],
+  ])('refuses a host name that resolves to %j', async (addresses) => {
+    const module = createWebhooksModule(async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
     await expect(
       module.service.create(principal, { url: 'https://sneaky.example/hook', events: ['scan.created'] }),
     ).rejects.toMatchObject({

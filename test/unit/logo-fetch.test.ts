@@ -267,18 +267,44 @@ describe('isForbiddenAddress', () => {
     ['::ffff:172.15.255.255', false],
     ['::ffff:8.8.8.8', false],
     ['0:0:0:0:0:ffff:192.168.0.1', true],
-    // deprecated IPv4-compatible
+    // IPv4-translated (RFC 6145), dotted and hex: unwrapped, the IPv4 rules apply
+    ['::ffff:0:7f00:1', true],
+    ['::ffff:0:127.0.0.1', true],
+    ['0:0:0:0:ffff:0:a9fe:a9fe', true],
+    ['::ffff:0:10.255.255.255', true],
+    ['::ffff:0:100.64.0.1', true],
+    ['::ffff:0:8.8.8.8', false],
+    ['::ffff:0:808:808', false],
+    ['::ffff:0:11.0.0.0', false],
+    // deprecated IPv4-compatible: refused whole, public or not
     ['::127.0.0.1', true],
     ['::8.8.8.8', true],
+    ['::808:808', true],
     // NAT64 and 6to4 embedding a forbidden IPv4
     ['64:ff9b::10.0.0.1', true],
     ['64:ff9b::a9fe:a9fe', true],
     ['64:ff9b::8.8.8.8', false],
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::ffff:ffff', true],
+    ['64:ff9b::c0a8:0', true],
+    ['64:ff9b::c0a9:0', false],
+    // local-use NAT64 (RFC 8215): refused whole, since where the IPv4 address sits is the operator's choice
     ['64:ff9b:1::1', true],
+    ['64:ff9b:1:808:808::', true],
+    ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', true],
+    ['64:ff9b:2::1', false],
     ['2002:0a00:0001::', true],
     ['2002:7f00:1::1', true],
+    ['2002:7fff:ffff:ffff::1', true],
     ['2002:a9fe:a9fe::', true],
+    ['2002:6440:1::', true],
     ['2002:0808:0808::1', false],
+    ['2002:0b00:0::', false],
+    // Teredo (2001::/32): refused whole, public server and client or not
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true],
+    ['2001:0:808:808:0:fbaa:f7f7:f7f7', true],
+    ['2001:0:ffff:ffff:ffff:ffff:ffff:ffff', true],
+    ['2001:1::1', false],
     // public IPv6
     ['2001:4860:4860::8888', false],
     ['2606:4700:4700::1111', false],
@@ -526,6 +552,18 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
     ['http://[::ffff:10.0.0.1]/', 'the logo URL points to a private or reserved network address, which is refused'],
     ['https://[fd00::1]/', 'the logo URL points to a private or reserved network address, which is refused'],
     ['http://[64:ff9b::a9fe:a9fe]/', 'the logo URL points to a private or reserved network address, which is refused'],
+    ['http://[::ffff:0:7f00:1]/', 'the logo URL points to a private or reserved network address, which is refused'],
+    [
+      'https://[::ffff:0:169.254.169.254]/',
+      'the logo URL points to a private or reserved network address, which is refused',
+    ],
+    ['http://[2002:a00:1::]/', 'the logo URL points to a private or reserved network address, which is refused'],
+    ['http://[::8.8.8.8]/', 'the logo URL points to a private or reserved network address, which is refused'],
+    ['http://[64:ff9b:1::808:808]/', 'the logo URL points to a private or reserved network address, which is refused'],
+    [
+      'http://[2001:0:808:808:0:fbaa:80ff:fffe]/',
+      'the logo URL points to a private or reserved network address, which is refused',
+    ],
     [
       'http://metadata.google.internal/computeMetadata/v1/',
       'the logo URL points to an internal host name (metadata.google.internal)',
@@ -571,6 +609,9 @@ describe('fetchLogo SSRF refusals (allowPrivateNetwork: false)', () => {
     [[{ address: 'fe80::1', family: 6 }], 'fe80::1'],
     [[{ address: '::ffff:192.168.1.1', family: 6 }], '::ffff:192.168.1.1'],
     [[{ address: '100.64.0.1', family: 4 }], '100.64.0.1'],
+    [[{ address: '::ffff:0:7f00:1', family: 6 }], '::ffff:0:7f00:1'],
+    [[{ address: '::ffff:0:a9fe:a9fe', family: 6 }], '::ffff:0:a9fe:a9fe'],
+    [[{ address: '2002:a9fe:a9fe::1', family: 6 }], '2002:a9fe:a9fe::1'],
   ] as const)('refuses a host name resolving to %j', async (addresses, shown) => {
     const resolve = vi.fn(async () => addresses.map((a) => ({ ...a })));
     const reason = await reasonOf(fetchLogo('http://cdn.test/logo.png', { ...STRICT, resolve }));
