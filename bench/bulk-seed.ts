@@ -65,7 +65,8 @@ export async function insertBenchCodes(db: Knex, accountId: string, count: numbe
       created_at: now,
       updated_at: now,
     })),
-    1000,
+    // SQLite's limit of terms in a compound SELECT is 500.
+    500,
   );
   await addToCodeCount(db, accountId, count);
   return codeIds;
