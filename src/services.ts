@@ -47,6 +47,7 @@ import { createWebhooks } from './modules/webhooks/index.ts';
 import { createInvalidationBus } from './shared/invalidation.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
+import { createAccountGate, gateEach } from './shared/account-gate.ts';
 import { createScanCommit, startScanWriterThread } from './scan-writer/compose.ts';
 import { createRunLock } from './shared/run-lock.ts';
 import { pingDatabase, type Queryable } from './db/transaction.ts';
@@ -236,6 +237,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   bus.on(TOPIC.oauthGrant, { drop: oauth.grants.forget, dropAll: oauth.grants.forgetAll });
 
   const rateLimits = createRateLimits({ config, logger });
+  // Expensive calls of one account take turns, so that no account holds more of the pool and of
+  // the event loop than its share, whether it sends them through REST or GraphQL.
+  const heavy = createAccountGate({ concurrent: config.heavyCallsPerAccount, queued: config.heavyQueuePerAccount });
   // A deleted code's purge is recorded in the deleting transaction, beside its webhook event.
   const emitCodeEvent: typeof webhooks.outbox.codeEvent = async (event, trx) => {
     if (event.type === 'code.deleted') await purgeStore.codeDeleted(event.code.id, event.code.accountId, now(), trx);
@@ -273,18 +277,21 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
     domains,
     verifiedHosts,
-    bulk: createBulkService({
-      db,
-      codes: codesStore,
-      routing: routingStore,
-      tagging,
-      images,
-      logos,
-      onCodeChanged,
-      emit: webhooks.outbox.codeEvent,
-      verifiedDomainOf,
-      maxLogoFetches: config.bulkLogoFetchesPerCall,
-    }),
+    bulk: gateEach(
+      heavy,
+      createBulkService({
+        db,
+        codes: codesStore,
+        routing: routingStore,
+        tagging,
+        images,
+        logos,
+        onCodeChanged,
+        emit: webhooks.outbox.codeEvent,
+        verifiedDomainOf,
+        maxLogoFetches: config.bulkLogoFetchesPerCall,
+      }),
+    ),
     idempotency: createIdempotency(createIdempotencyStore(db)),
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */
@@ -303,35 +310,39 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       onCodeChanged,
     }),
     scans: { store: scansStore, recorder, targets, clientInfo, limits },
-    analytics: createAnalyticsService({
-      codes: codesStore,
-      rollups: createRollupSource(db, rawSource, existingCodesOn),
-      raw: rawSource,
-      rawOnly: config.analyticsSource === 'raw',
-      taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
-      tagIdOf: tagging.idOf,
-      rawAvailableSince: scanPurge.rawAvailableSince,
-      purging: purgingOf(purgeStore),
-      snapshot: (read) =>
-        inTransaction(
-          db,
-          async (trx) => {
-            const owned = createOwnedCodeIds(trx);
-            const raw = createRawSource(trx, owned);
-            return read({
-              rollups: createRollupSource(trx, raw, existingCodesOn),
-              raw,
-              purging: purgingOf(createPurgeStore(trx)),
-            });
-          },
-          'repeatable read',
-        ),
-      now,
-    }),
+    analytics: gateEach(
+      heavy,
+      createAnalyticsService({
+        codes: codesStore,
+        rollups: createRollupSource(db, rawSource, existingCodesOn),
+        raw: rawSource,
+        rawOnly: config.analyticsSource === 'raw',
+        taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
+        tagIdOf: tagging.idOf,
+        rawAvailableSince: scanPurge.rawAvailableSince,
+        purging: purgingOf(purgeStore),
+        snapshot: (read) =>
+          inTransaction(
+            db,
+            async (trx) => {
+              const owned = createOwnedCodeIds(trx);
+              const raw = createRawSource(trx, owned);
+              return read({
+                rollups: createRollupSource(trx, raw, existingCodesOn),
+                raw,
+                purging: purgingOf(createPurgeStore(trx)),
+              });
+            },
+            'repeatable read',
+          ),
+        now,
+      }),
+    ),
     rawScans: createRawScansService({
       codes: codesStore,
       scans: scansStore,
       rawAvailableSince: scanPurge.rawAvailableSince,
+      gate: heavy,
     }),
     /** Raw-scan retention and deleted codes' purges; main.ts starts it, tests call runOnce(). */
     scanPurge,
