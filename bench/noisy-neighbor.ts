@@ -197,14 +197,22 @@ function floodChild(kind: FloodKind, service: Service, seeded: Seeded, until: nu
   return once(child, 'exit').then(() => JSON.parse(out) as FloodTally);
 }
 
-/** Until the server answers /healthz quickly again: the flood's last requests may still run. */
-async function settle(service: Service): Promise<void> {
-  for (let quick = 0, deadline = Date.now() + 120_000; quick < 5 && Date.now() < deadline;) {
+/**
+ * Until the server answers /healthz quickly again (at most 90 s): the flood's last requests may
+ * still run after its client left. Returns the seconds that took, a measure of the backlog.
+ */
+async function settle(service: Service): Promise<number> {
+  const begun = performance.now();
+  for (let quick = 0, deadline = Date.now() + 90_000; quick < 5 && Date.now() < deadline;) {
     const started = performance.now();
-    await fetch(`${service.url}/healthz`).then((r) => r.arrayBuffer());
-    quick = performance.now() - started < 20 ? quick + 1 : 0;
+    const answered = await fetch(`${service.url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.arrayBuffer().then(() => true),
+      () => false,
+    );
+    quick = answered && performance.now() - started < 20 ? quick + 1 : 0;
     await new Promise((r) => setTimeout(r, 200));
   }
+  return (performance.now() - begun) / 1000;
 }
 
 interface Row {
@@ -213,6 +221,8 @@ interface Row {
   phase: string;
   scans: Latencies;
   flood?: FloodTally;
+  /** Seconds the server took to answer quickly again once the flood's client stopped. */
+  busyAfter?: number;
 }
 
 async function measure(engine: 'sqlite' | 'mysql', seeded: Seeded, label: string, tree: string): Promise<Row[]> {
@@ -231,8 +241,8 @@ async function measure(engine: 'sqlite' | 'mysql', seeded: Seeded, label: string
       const flooding = floodChild(kind, service, seeded, until);
       await new Promise((r) => setTimeout(r, 1500));
       const scans = await probe(scanUrl, SECONDS);
-      rows.push({ engine, tree: label, phase: kind, scans, flood: await flooding });
-      await settle(service);
+      const flood = await flooding;
+      rows.push({ engine, tree: label, phase: kind, scans, flood, busyAfter: await settle(service) });
     }
   } finally {
     await stopService(service);
@@ -260,14 +270,15 @@ async function main() {
         `(${os.cpus()[0]?.model.trim()}), Node ${process.version}; ${Number(values.scans).toLocaleString()} scans ` +
         `of account A, B's scan every ${PROBE_EVERY_MS} ms for ${SECONDS} s per phase`,
       '',
-      '| engine | tree | phase | scans | p50 ms | p99 ms | max ms | failed | flood answers | p99 < 20, max < 100 |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| engine | tree | phase | scans | p50 ms | p99 ms | max ms | failed | flood answers | busy after, s | ' +
+        'p99 < 20, max < 100 |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows.map((r) => {
         const met = r.scans.failed === 0 && r.scans.p99 < 20 && r.scans.max < 100 ? 'met' : 'MISSED';
         const flood = r.flood ? Object.entries(r.flood).map(([status, n]) => `${status}: ${n}`) : ['—'];
         return (
           `| ${r.engine} | ${r.tree} | ${r.phase} | ${r.scans.count} | ${ms(r.scans.p50)} | ${ms(r.scans.p99)} | ` +
-          `${ms(r.scans.max)} | ${r.scans.failed} | ${flood.join(', ')} | ${met} |`
+          `${ms(r.scans.max)} | ${r.scans.failed} | ${flood.join(', ')} | ${r.busyAfter?.toFixed(1) ?? '—'} | ${met} |`
         );
       }),
     ].join('\n'),
