@@ -11,7 +11,7 @@ import { createAnalyticsService } from './modules/analytics/index.ts';
 import { createAccountsStore } from './modules/accounts/index.ts';
 import { createBatchesService } from './modules/batches/index.ts';
 import { createBulkService } from './modules/bulk/index.ts';
-import type { ChangedCode } from './modules/codes/index.ts';
+import type { ChangedCode, CountLimitedScans } from './modules/codes/index.ts';
 import { createIdempotency } from './modules/idempotency/index.ts';
 import { createIdempotencyStore } from './modules/idempotency/index.ts';
 import { createCodesService } from './modules/codes/index.ts';
@@ -94,11 +94,16 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     refreshMs: config.scanFlushIntervalMs,
     max: config.codeCacheSize,
   });
-  const codesStore = createCodesStore(db, routingStore, tagging, async (ids, q) => {
+  const limitedCounts: CountLimitedScans = async (ids, q) => {
     const counts = await rollupStore.limitedScans(ids, q);
     for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + limits.pendingOf(id));
     return counts;
-  });
+  };
+  const codesStore = createCodesStore(db, routingStore, tagging, limitedCounts);
+  // The scan route's cache misses read on a pool of their own (on MySQL), so that a scan never
+  // waits for a connection behind API calls holding the main pool's.
+  const scanReader = createSidePool(db);
+  const scanCodes = createCodesStore(scanReader, routingStore, tagging, limitedCounts);
   const scansStore = createScansStore(db);
   // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
   const ownedCodeIds = createOwnedCodeIds(db);
@@ -129,7 +134,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   const targets = createTargetCache({
     load: (key) => {
       const { slug, domain } = splitTargetKey(key);
-      return codesStore.findBySlug(slug, domain);
+      return scanCodes.findBySlug(slug, domain);
     },
     max: config.codeCacheSize,
     ttlMs: config.codeCacheTtlMs,
@@ -372,6 +377,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       // Last: the changes made while draining are told to the other processes too.
       await bus.close();
       if (historyReader !== db) await historyReader.destroy();
+      if (scanReader !== db) await scanReader.destroy();
     },
   };
 }

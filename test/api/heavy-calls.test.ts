@@ -79,3 +79,20 @@ describe('expensive calls per account', () => {
     expect(await countCodes(app, key)).toBe(3 * 300);
   });
 });
+
+describe.skipIf(process.env.DATABASE_URL?.startsWith('sqlite:'))('the scan route on MySQL', () => {
+  it('reads a code missing from its cache while API work holds every connection of the main pool', async () => {
+    const key = await app.newAccountKey('pool');
+    const code = await createCode(app, key, { content: 'https://example.com/pool' });
+    app.services.scans.targets.clear();
+    // The main pool's ten connections, each held by an open transaction as long API calls would.
+    const held = await Promise.all(Array.from({ length: 10 }, () => app.testDb.db.transaction()));
+    try {
+      const scan = await fetch(code.scan_url, { redirect: 'manual', signal: AbortSignal.timeout(5_000) });
+      expect(scan.status).toBe(302);
+      expect(scan.headers.get('location')).toBe('https://example.com/pool');
+    } finally {
+      await Promise.all(held.map((trx) => trx.rollback()));
+    }
+  });
+});
