@@ -1,4 +1,5 @@
-// npm run bench:noisy-neighbor [-- --scans 100000] [--seconds 8] [--engines sqlite,mysql] [--tree DIR]
+// npm run bench:noisy-neighbor [-- --scans 100000] [--seconds 8] [--engines sqlite,mysql] [--floods a,b]
+//                               [--tree DIR]
 //
 // Can one account's heaviest allowed load slow another account's scans? For each engine (SQLite
 // with one process; MariaDB with Redis and WEB_CONCURRENCY=2) a database is seeded with --scans
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     codes: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '8' },
     engines: { type: 'string', default: 'sqlite,mysql' },
+    floods: { type: 'string', default: FLOODS.join(',') },
     tree: { type: 'string' },
   },
 });
@@ -235,7 +237,7 @@ async function measure(engine: 'sqlite' | 'mysql', seeded: Seeded, label: string
     await probe(scanUrl, 1);
     console.error(`${engine} ${label}: quiet`);
     rows.push({ engine, tree: label, phase: 'quiet', scans: await probe(scanUrl, SECONDS) });
-    for (const kind of FLOODS) {
+    for (const kind of values.floods.split(',') as FloodKind[]) {
       console.error(`${engine} ${label}: ${kind}`);
       const until = Date.now() + (SECONDS + 2) * 1000;
       const flooding = floodChild(kind, service, seeded, until);
