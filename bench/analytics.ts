@@ -25,14 +25,13 @@ import { buildRequestListener } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { ACCOUNT_OVERVIEW_QUERY } from '../dashboard/src/analytics/queries.ts';
 import { createDb } from '../src/db/knex.ts';
-import { addToCodeCount } from '../src/modules/codes/code-counts.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createLogger } from '../src/logger.ts';
 import type { ScanRow } from '../src/modules/scans/store.ts';
 import { createServices } from '../src/services.ts';
 import { newId } from '../src/shared/ids.ts';
 import { seededRandom } from '../test/support/random.ts';
-import { createBulkScanSeeder } from './bulk-seed.ts';
+import { createBulkScanSeeder, insertBenchCodes } from './bulk-seed.ts';
 
 const { values } = parseArgs({
   options: {
@@ -118,24 +117,8 @@ async function prepare(): Promise<{ key: string; codeIds: string[] }> {
     return { key, codeIds: await rankCodes(codeIds) };
   }
 
-  codeIds = Array.from({ length: CODES }, () => newId('qr'));
+  codeIds = await insertBenchCodes(db, accountId, CODES);
   const now = Date.now();
-  await db.batchInsert(
-    'codes',
-    codeIds.map((id, i) => ({
-      id,
-      account_id: accountId,
-      type: 'url',
-      content: `https://example.com/c/${i}`,
-      design: '{}',
-      routing_enabled: false,
-      slug: null,
-      created_at: now,
-      updated_at: now,
-    })),
-    1000,
-  );
-  await addToCodeCount(db, accountId, CODES);
 
   // Zipf over codes: code i (0-based rank) is scanned with weight 1/(i+1).
   const cumulative: number[] = [];

@@ -13,9 +13,11 @@
 import type { Knex } from 'knex';
 import { scanInsertChunk } from '../src/db/dialect.ts';
 import { inTransaction } from '../src/db/transaction.ts';
+import { addToCodeCount } from '../src/modules/codes/code-counts.ts';
 import { createScanBatchWriter } from '../src/modules/scans/batch-writer.ts';
 import { createRollupStore } from '../src/modules/scans/rollup-store.ts';
 import { createScansStore, type ScanRow, type VisitorKey } from '../src/modules/scans/store.ts';
+import { newId } from '../src/shared/ids.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -44,4 +46,28 @@ export function createBulkScanSeeder(db: Knex, today: number) {
     if (rows.some((r) => Math.floor(r.scanned_at / DAY_MS) !== day)) throw new Error('one UTC day per call');
     await inTransaction(db, (trx) => write(rows, trx));
   };
+}
+
+/** `count` url codes of the account, inserted directly (no slugs, no images); their ids. */
+export async function insertBenchCodes(db: Knex, accountId: string, count: number): Promise<string[]> {
+  const codeIds = Array.from({ length: count }, () => newId('qr'));
+  const now = Date.now();
+  await db.batchInsert(
+    'codes',
+    codeIds.map((id, i) => ({
+      id,
+      account_id: accountId,
+      type: 'url',
+      content: `https://example.com/c/${i}`,
+      design: '{}',
+      routing_enabled: false,
+      slug: null,
+      created_at: now,
+      updated_at: now,
+    })),
+    // SQLite's limit of terms in a compound SELECT is 500.
+    500,
+  );
+  await addToCodeCount(db, accountId, count);
+  return codeIds;
 }

@@ -8,15 +8,13 @@
 // uncached PNGs of 4000-4095 px, one after another each. Prints p50/p99 of both routes with and
 // without the flood, the renders completed and the 429s. Loopback only; every loop ends with its
 // run. Target: p99 < 10 ms for the redirect and /healthz during the flood.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runCli } from '../test/support/process.ts';
+import { startService, stopService, type Service } from './service-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,55 +38,9 @@ async function keyFor(tree: string, databaseUrl: string, account: string): Promi
   return created.stdout.trim().split('\n').at(-1)!;
 }
 
-interface Service {
-  url: string;
-  child: ChildProcess;
-}
-
-/** A port free right now on loopback. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
-/**
- * The service as `npm start` runs it, but with LOG_LEVEL=warn: at info every request is logged,
- * and the logging would be what is measured. So readiness is polled instead of read from the log.
- */
-async function start(tree: string, databaseUrl: string): Promise<Service> {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    SCAN_RATE_LIMIT_PER_MINUTE: '0',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: tree,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if (child.exitCode !== null) break;
-    if (
-      await fetch(`${url}/healthz`).then(
-        (res) => res.ok,
-        () => false,
-      )
-    )
-      return { url, child };
-  }
-  child.kill('SIGTERM');
-  throw new Error(`the service in ${tree} did not become healthy`);
-}
+/** The service with rate limits off: the flood measures rendering, not the limiter. */
+const start = (tree: string, databaseUrl: string) =>
+  startService(tree, { DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '0', SCAN_RATE_LIMIT_PER_MINUTE: '0' });
 
 /** autocannon on one path for `seconds`, 10 connections: latency is what is read, not throughput. */
 const probe = (url: string, seconds: number) => autocannon({ url, connections: 10, duration: seconds });
@@ -165,9 +117,7 @@ async function measureTree(label: string, tree: string): Promise<Row[]> {
     const healthz = await probe(`${service.url}/healthz`, SECONDS);
     return [quiet, { tree: label, phase: `during ${FLOODERS} PNG loops`, redirect, healthz, flood: await flooding }];
   } finally {
-    const exited = once(service.child, 'exit');
-    service.child.kill('SIGTERM');
-    await exited;
+    await stopService(service);
     for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   }
 }

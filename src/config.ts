@@ -170,6 +170,8 @@ const envSchema = z.object({
   IMAGE_CACHE_BYTES: byteSize.default(64 * 1024 * 1024),
   RENDER_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   RENDER_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(500),
+  HEAVY_CALLS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(2),
+  HEAVY_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(0).max(100_000).default(16),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
@@ -269,6 +271,9 @@ export interface Config {
   readonly renderWorkers: number;
   /** Images one account may have waiting or being drawn at once; past it, 429. */
   readonly renderQueuePerAccount: number;
+  /** Expensive calls (analytics, raw exports, bulk imports) one account runs at once per process, and waiting. */
+  readonly heavyCallsPerAccount: number;
+  readonly heavyQueuePerAccount: number;
   /** Redis for the live scan stream across instances; null keeps it in this process. */
   readonly redisUrl: string | null;
   /** Run the webhook delivery worker in this process (main.ts only; tests start it themselves). */
@@ -393,6 +398,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? Math.max(1, Math.floor((availableParallelism() - 1) / e.WEB_CONCURRENCY))
         : e.RENDER_WORKERS,
     renderQueuePerAccount: e.RENDER_QUEUE_PER_ACCOUNT,
+    heavyCallsPerAccount: e.HEAVY_CALLS_PER_ACCOUNT,
+    heavyQueuePerAccount: e.HEAVY_QUEUE_PER_ACCOUNT,
     redisUrl: e.REDIS_URL ?? null,
     webhookWorker: e.WEBHOOK_WORKER,
     webhookPollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,

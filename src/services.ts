@@ -47,6 +47,7 @@ import { createWebhooks } from './modules/webhooks/index.ts';
 import { createInvalidationBus } from './shared/invalidation.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
+import { createAccountGate, gateEach } from './shared/account-gate.ts';
 import { createScanCommit, startScanWriterThread } from './scan-writer/compose.ts';
 import { createRunLock } from './shared/run-lock.ts';
 import { pingDatabase, type Queryable } from './db/transaction.ts';
@@ -95,6 +96,10 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     redirectsOf: (ids, q = claimPool) => rollupStore.limitedScans(ids, q),
   });
   const codesStore = createCodesStore(db, routingStore, tagging, limits.usedOf);
+  // The scan route's cache misses read on a pool of their own (on MySQL), so that a scan never
+  // waits for a connection behind API calls holding the main pool's.
+  const scanReader = createSidePool(db);
+  const scanCodes = createCodesStore(scanReader, routingStore, tagging, limits.usedOf);
   const scansStore = createScansStore(db);
   // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
   const ownedCodeIds = createOwnedCodeIds(db);
@@ -125,7 +130,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   const targets = createTargetCache({
     load: (key) => {
       const { slug, domain } = splitTargetKey(key);
-      return codesStore.findBySlug(slug, domain);
+      return scanCodes.findBySlug(slug, domain);
     },
     max: config.codeCacheSize,
     ttlMs: config.codeCacheTtlMs,
@@ -233,6 +238,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   bus.on(TOPIC.oauthGrant, { drop: oauth.grants.forget, dropAll: oauth.grants.forgetAll });
 
   const rateLimits = createRateLimits({ config, logger });
+  // Expensive calls of one account take turns, so that no account holds more of the pool and of
+  // the event loop than its share, whether it sends them through REST or GraphQL.
+  const heavy = createAccountGate({ concurrent: config.heavyCallsPerAccount, queued: config.heavyQueuePerAccount });
   // A deleted code's purge is recorded in the deleting transaction, beside its webhook event; so is
   // the end of a code's max_scans uses when it has no limit (any more).
   const emitCodeEvent: typeof webhooks.outbox.codeEvent = async (event, trx) => {
@@ -273,18 +281,21 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
     domains,
     verifiedHosts,
-    bulk: createBulkService({
-      db,
-      codes: codesStore,
-      routing: routingStore,
-      tagging,
-      images,
-      logos,
-      onCodeChanged,
-      emit: webhooks.outbox.codeEvent,
-      verifiedDomainOf,
-      maxLogoFetches: config.bulkLogoFetchesPerCall,
-    }),
+    bulk: gateEach(
+      heavy,
+      createBulkService({
+        db,
+        codes: codesStore,
+        routing: routingStore,
+        tagging,
+        images,
+        logos,
+        onCodeChanged,
+        emit: webhooks.outbox.codeEvent,
+        verifiedDomainOf,
+        maxLogoFetches: config.bulkLogoFetchesPerCall,
+      }),
+    ),
     idempotency: createIdempotency(createIdempotencyStore(db)),
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */
@@ -303,35 +314,39 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       onCodeChanged,
     }),
     scans: { store: scansStore, recorder, targets, clientInfo, limits },
-    analytics: createAnalyticsService({
-      codes: codesStore,
-      rollups: createRollupSource(db, rawSource, existingCodesOn),
-      raw: rawSource,
-      rawOnly: config.analyticsSource === 'raw',
-      taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
-      tagIdOf: tagging.idOf,
-      rawAvailableSince: scanPurge.rawAvailableSince,
-      purging: purgingOf(purgeStore),
-      snapshot: (read) =>
-        inTransaction(
-          db,
-          async (trx) => {
-            const owned = createOwnedCodeIds(trx);
-            const raw = createRawSource(trx, owned);
-            return read({
-              rollups: createRollupSource(trx, raw, existingCodesOn),
-              raw,
-              purging: purgingOf(createPurgeStore(trx)),
-            });
-          },
-          'repeatable read',
-        ),
-      now,
-    }),
+    analytics: gateEach(
+      heavy,
+      createAnalyticsService({
+        codes: codesStore,
+        rollups: createRollupSource(db, rawSource, existingCodesOn),
+        raw: rawSource,
+        rawOnly: config.analyticsSource === 'raw',
+        taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
+        tagIdOf: tagging.idOf,
+        rawAvailableSince: scanPurge.rawAvailableSince,
+        purging: purgingOf(purgeStore),
+        snapshot: (read) =>
+          inTransaction(
+            db,
+            async (trx) => {
+              const owned = createOwnedCodeIds(trx);
+              const raw = createRawSource(trx, owned);
+              return read({
+                rollups: createRollupSource(trx, raw, existingCodesOn),
+                raw,
+                purging: purgingOf(createPurgeStore(trx)),
+              });
+            },
+            'repeatable read',
+          ),
+        now,
+      }),
+    ),
     rawScans: createRawScansService({
       codes: codesStore,
       scans: scansStore,
       rawAvailableSince: scanPurge.rawAvailableSince,
+      gate: heavy,
     }),
     /** Raw-scan retention and deleted codes' purges; main.ts starts it, tests call runOnce(). */
     scanPurge,
@@ -362,6 +377,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       await bus.close();
       if (historyReader !== db) await historyReader.destroy();
       if (claimPool !== db) await claimPool.destroy();
+      if (scanReader !== db) await scanReader.destroy();
     },
   };
 }

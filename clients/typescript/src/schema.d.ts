@@ -291,7 +291,7 @@ export interface paths {
          * Create many codes at once
          * @description Creates 1 to 10,000 codes in one transaction: all of them, or none when any is invalid. Every item is validated like the body of `POST /codes`, and a 422 lists every problem of every item at once (at most 1,000, the `detail` says how many there were in all), each `path` naming its item: `codes.<index>.<field>` for JSON (index from 0), `row <n>.<column>` for CSV (the header being row 1, so the first code is row 2).
          *
-         *     The body is JSON (`{ "codes": [...] }`) or CSV (`Content-Type: text/csv`, UTF-8, uncompressed). It may be larger than other bodies (BULK_BODY_LIMIT, 16 MiB by default), and more than 10,000 codes is a 413 too. Each call counts against the key's rate limit and also against the lower limit of bulk calls per minute (BULK_RATE_LIMIT_PER_MINUTE, 30 by default); past either, a 429. Idempotency-Key is honoured.
+         *     The body is JSON (`{ "codes": [...] }`) or CSV (`Content-Type: text/csv`, UTF-8, uncompressed). It may be larger than other bodies (BULK_BODY_LIMIT, 16 MiB by default), and more than 10,000 codes is a 413 too. Each call counts against the key's rate limit and also against the lower limit of bulk calls per minute (BULK_RATE_LIMIT_PER_MINUTE, 30 by default); past either, a 429. Bulk imports take turns with the account's other expensive calls (HEAVY_CALLS_PER_ACCOUNT at once, HEAVY_QUEUE_PER_ACCOUNT waiting); past those too, a 429 that creates nothing. Idempotency-Key is honoured.
          */
         post: operations["bulkCreateCodes"];
         delete?: never;
@@ -2971,7 +2971,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Over the rate limit; Retry-After says when to try again. */
+        /** @description Over the rate limit, or past the expensive calls (analytics, raw exports, bulk imports) the account may run and queue at once (HEAVY_CALLS_PER_ACCOUNT, HEAVY_QUEUE_PER_ACCOUNT); Retry-After says when to try again. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait. */

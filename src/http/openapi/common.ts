@@ -60,7 +60,11 @@ const PROBLEMS = {
   413: ['PayloadTooLarge', 'The body is larger than the limit.'],
   415: ['UnsupportedMediaType', 'The Content-Type is not one this operation accepts.'],
   422: ['ValidationFailed', 'The input is invalid; `errors` lists every problem.'],
-  429: ['TooManyRequests', 'Over the rate limit; Retry-After says when to try again.'],
+  429: [
+    'TooManyRequests',
+    'Over the rate limit, or past the expensive calls (analytics, raw exports, bulk imports) the account may run ' +
+      'and queue at once (HEAVY_CALLS_PER_ACCOUNT, HEAVY_QUEUE_PER_ACCOUNT); Retry-After says when to try again.',
+  ],
 } as const;
 export type ProblemStatus = keyof typeof PROBLEMS;
 

@@ -3,6 +3,7 @@
 import { fromMillis } from '../../db/rows.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
+import type { AccountGate } from '../../shared/account-gate.ts';
 import { decodeCursor, encodeCursor } from '../codes/index.ts';
 import type { CodesStore } from '../codes/index.ts';
 import type { ScansStore, StoredScan } from '../scans/index.ts';
@@ -45,9 +46,11 @@ export interface RawScansDeps {
   scans: ScansStore;
   /** The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null: all are. */
   rawAvailableSince?: () => number | null;
+  /** The account's turns at expensive calls: an export reads its pages in them. */
+  gate: AccountGate;
 }
 
-export function createRawScansService({ codes, scans, rawAvailableSince = () => null }: RawScansDeps) {
+export function createRawScansService({ codes, scans, rawAvailableSince = () => null, gate }: RawScansDeps) {
   return {
     /** A page of records (JSON) or all records in the range (CSV); 404 for another account's code. */
     async list(principal: Principal, codeId: string, q: RawScansQuery): Promise<RawScansResult> {
@@ -69,20 +72,22 @@ export function createRawScansService({ codes, scans, rawAvailableSince = () => 
       }
       if (!(await codes.findById(principal.accountId, codeId))) throw notFound('code', codeId);
 
+      const { accountId } = principal;
       if (q.format === 'csv') {
+        // The first page is read before the answer starts, so that a refusal is still a 429; the
+        // later ones wait their turn among the account's expensive calls, one page at a time.
+        const first = await gate.run(accountId, () => scans.pageForCode(codeId, range, after, EXPORT_PAGE));
         async function* pages(): AsyncIterable<ScanRecord[]> {
-          let position = after;
-          for (;;) {
-            const rows = await scans.pageForCode(codeId, range, position, EXPORT_PAGE);
-            if (rows.length === 0) return;
+          for (let rows = first; rows.length > 0;) {
             yield rows.map(present);
-            position = positionOf(rows[rows.length - 1]!);
+            const position = positionOf(rows[rows.length - 1]!);
+            rows = await gate.wait(accountId, () => scans.pageForCode(codeId, range, position, EXPORT_PAGE));
           }
         }
         return { format: 'csv', records: pages(), rawAvailableSince: kept };
       }
 
-      const rows = await scans.pageForCode(codeId, range, after, q.limit + 1);
+      const rows = await gate.run(accountId, () => scans.pageForCode(codeId, range, after, q.limit + 1));
       const data = rows.slice(0, q.limit);
       const last = data[data.length - 1];
       const nextCursor =

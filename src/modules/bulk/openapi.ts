@@ -84,7 +84,9 @@ export const bulkOpenApi: OpenApiModule = {
           'The body is JSON (`{ "codes": [...] }`) or CSV (`Content-Type: text/csv`, UTF-8, uncompressed). ' +
           `It may be larger than other bodies (BULK_BODY_LIMIT, 16 MiB by default), and more than ${MAX_CODES} ` +
           "codes is a 413 too. Each call counts against the key's rate limit and also against the lower limit " +
-          'of bulk calls per minute (BULK_RATE_LIMIT_PER_MINUTE, 30 by default); past either, a 429. ' +
+          'of bulk calls per minute (BULK_RATE_LIMIT_PER_MINUTE, 30 by default); past either, a 429. Bulk ' +
+          "imports take turns with the account's other expensive calls (HEAVY_CALLS_PER_ACCOUNT at once, " +
+          'HEAVY_QUEUE_PER_ACCOUNT waiting); past those too, a 429 that creates nothing. ' +
           'Idempotency-Key is honoured.',
         tag: TAG,
         scope: 'codes:write',

@@ -17,4 +17,4 @@ export { createCodesService } from './service.ts';
 export type { CodeEvent, CodesServiceDeps } from './service.ts';
 export { CUSTOM_SLUG, PREVIEW_SLUG, SLUG_LENGTH, isReservedPath } from './slug.ts';
 export { createCodesStore, createOwnedCodeIds, newCodeOf } from './store.ts';
-export type { CodeWithoutRouting, CodesStore, NewCode, OwnedCodeIds } from './store.ts';
+export type { CodeWithoutRouting, CodesStore, CountLimitedScans, NewCode, OwnedCodeIds } from './store.ts';
