@@ -51,7 +51,8 @@ country, device, time or language, privacy-preserving scan analytics, bulk creat
 Errors are RFC 9457 problems (\`application/problem+json\`). Lists are \`{ object: "list", data }\`;
 the paginated ones add \`next_cursor\` (pass it as \`cursor\`, with \`limit\`). ` +
   `Every API answer carries \`API-Version\` (the scan redirect, which browsers follow, does not);
-authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.`;
+authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (in points)
+when the rate limit is on. Each answer declares these headers (components/headers).`;
 
 function mergeInto(target: ZodOpenApiPathsObject, items: ZodOpenApiPathsObject): void {
   for (const [key, item] of Object.entries(items)) {

@@ -1,7 +1,7 @@
 // An independent check of real answers against an OpenAPI 3.1 document, as a request-validating
 // proxy or a generated client would read it: the operation found by method and path template,
-// the path parameters of an answer the service served (a proxy would have refused the request
-// otherwise), the status, the Content-Type, a JSON body against its schema and the headers
+// the path and query parameters of an answer the service served (a proxy would have refused the
+// request otherwise), the status, the Content-Type, a JSON body against its schema and the headers
 // against theirs. Ajv's JSON Schema 2020-12 (what OpenAPI 3.1 uses) in strict mode: an unknown
 // keyword or format in the document throws instead of passing unchecked.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -19,11 +19,17 @@ const COMPONENTS_ID = 'components';
 interface Parameter {
   name: string;
   in: string;
-  schema: object;
+  schema: Schema;
+  style?: string;
+  explode?: boolean;
+}
+interface Schema {
+  type?: string;
+  items?: Schema;
 }
 interface Response {
   content?: Record<string, { schema: object }>;
-  headers?: Record<string, { required?: boolean; schema: object }>;
+  headers?: Record<string, { required?: boolean; schema: Schema }>;
 }
 
 export interface Operation {
@@ -37,6 +43,7 @@ export interface Operation {
   /** Matches a concrete path; a named group per path parameter. */
   matcher: RegExp;
   pathParameters: Parameter[];
+  queryParameters: Parameter[];
   responses: Record<string, Response>;
 }
 
@@ -58,10 +65,32 @@ function templateMatcher(template: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** A header's text as its schema's type: `Image-Width: 512` is the integer 512. */
-function headerValue(text: string, schema: { type?: string }): unknown {
+/** A header's or query value's text as its schema's type: `Image-Width: 512` is the integer 512. */
+function textValue(text: string, schema: Schema): unknown {
   const numeric = schema.type === 'integer' || schema.type === 'number';
-  return numeric && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+  if (numeric && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (schema.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+/**
+ * A query parameter's occurrences as the value its schema describes, read by its style: `form`
+ * exploded (OpenAPI's default) repeats the name per item, `form` with `explode: false` joins
+ * the items with commas. Only arrays may take several items; `refused` says why the text cannot
+ * be read as the parameter at all.
+ */
+function queryValue(parameter: Parameter, texts: string[]): { value: unknown } | { refused: string } {
+  const style = parameter.style ?? 'form';
+  if (style !== 'form') return { refused: `style ${style} is not one this validator reads` };
+  const explode = parameter.explode ?? true;
+  const { schema } = parameter;
+  if (!explode && texts.length > 1) return { refused: 'repeated, but declared comma-separated (explode: false)' };
+  const items = explode ? texts : texts[0]!.split(',');
+  const item = schema.items ?? schema;
+  if (schema.type === 'array') return { value: items.map((text) => textValue(text, item)) };
+  if (!explode && items.length > 1) return { refused: 'a list, but its schema is no array' };
+  // A schema that admits a scalar or an array (anyOf) gets the array when the name is repeated.
+  return { value: items.length === 1 ? textValue(items[0]!, schema) : items.map((text) => textValue(text, item)) };
 }
 
 /** Prepares the checks of one document (as served: plain JSON). */
@@ -111,7 +140,14 @@ export function createOpenApiValidator(served: unknown, version: string): OpenAp
         versioned: !item.servers,
         matcher: templateMatcher(template),
         pathParameters: parameters.filter((p) => p.in === 'path'),
-        responses: Object.fromEntries(Object.entries<any>(op.responses).map(([s, r]) => [s, deref(r)])),
+        queryParameters: parameters.filter((p) => p.in === 'query'),
+        responses: Object.fromEntries(
+          Object.entries<any>(op.responses).map(([status, ref]) => {
+            const response: Response = deref(ref);
+            const headers = Object.entries(response.headers ?? {}).map(([name, header]) => [name, deref(header)]);
+            return [status, { ...response, headers: Object.fromEntries(headers) }];
+          }),
+        ),
       });
     }
   }
@@ -119,11 +155,33 @@ export function createOpenApiValidator(served: unknown, version: string): OpenAp
   operations.sort((a, b) => a.pathParameters.length - b.pathParameters.length);
   const prefix = `/${version}/`;
 
+  /** The query of a request the service served: every parameter declared, and as its schema says. */
+  function queryMismatches(op: Operation, path: string): string[] {
+    const found: string[] = [];
+    const query = new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?') + 1) : '');
+    for (const name of new Set(query.keys())) {
+      const parameter = op.queryParameters.find((p) => p.name === name);
+      if (!parameter) {
+        found.push(`query parameter ${name} was served but the document does not declare it`);
+        continue;
+      }
+      const texts = query.getAll(name);
+      const read = queryValue(parameter, texts);
+      const shown = `${name}=${texts.join(`&${name}=`)}`;
+      if ('refused' in read) found.push(`query parameter ${shown}: ${read.refused}`);
+      else
+        for (const problem of problems(parameter.schema, read.value))
+          found.push(`query parameter ${shown} was served but the document refuses it: ${problem}`);
+    }
+    return found;
+  }
+
   function mismatches(op: Operation, path: string, response: TestResponse): string[] {
     const found: string[] = [];
     const status = String(response.status);
     const declared = op.responses[status];
     if (!declared) return [`status ${status} is not declared: ${response.text.slice(0, 300)}`];
+    if (response.status >= 200 && response.status < 300) found.push(...queryMismatches(op, path));
     if (response.status < 400) {
       const bare = path.split('?')[0]!;
       const values = op.matcher.exec(op.versioned ? bare.slice(prefix.length - 1) : bare)!.groups ?? {};
@@ -149,7 +207,7 @@ export function createOpenApiValidator(served: unknown, version: string): OpenAp
         if (header.required) found.push(`required header ${name} is missing`);
         continue;
       }
-      for (const problem of problems(header.schema, headerValue(text, header.schema)))
+      for (const problem of problems(header.schema, textValue(text, header.schema)))
         found.push(`header ${name}: ${text}: ${problem}`);
     }
     return found;

@@ -17,6 +17,9 @@ function mismatches(method: string, path: string, response: TestResponse): strin
 }
 
 const redirect = { location: 'https://example.com/', 'cache-control': 'private, max-age=0' };
+/** What the edge adds to every answer Koa serves (the scan route's are not among them). */
+const edge = { 'api-version': 'v1', 'x-request-id': 'req-1' };
+const json = { ...edge, 'content-type': 'application/json' };
 
 describe('the OpenAPI validator of the contract tests', () => {
   it('finds operations by method and template, literal paths first, the root ones outside /v1', () => {
@@ -31,21 +34,17 @@ describe('the OpenAPI validator of the contract tests', () => {
 
   it('passes a conforming answer', () => {
     expect(mismatches('GET', '/spring_sale-2026', answer(302, redirect))).toEqual([]);
-    expect(
-      mismatches('GET', '/healthz', answer(200, { 'content-type': 'application/json' }, { status: 'ok' })),
-    ).toEqual([]);
+    expect(mismatches('GET', '/healthz', answer(200, json, { status: 'ok' }))).toEqual([]);
   });
 
   it('refuses an undeclared status, a wrong Content-Type, a body off its schema and an unexpected body', () => {
-    expect(
-      mismatches('GET', '/healthz', answer(201, { 'content-type': 'application/json' }, { status: 'ok' })),
-    ).toEqual([expect.stringContaining('status 201 is not declared')]);
-    expect(mismatches('GET', '/healthz', answer(200, { 'content-type': 'text/plain' }, { status: 'ok' }))).toEqual([
-      'Content-Type text/plain is not one of application/json',
+    expect(mismatches('GET', '/healthz', answer(201, json, { status: 'ok' }))).toEqual([
+      expect.stringContaining('status 201 is not declared'),
     ]);
     expect(
-      mismatches('GET', '/healthz', answer(200, { 'content-type': 'application/json' }, { status: 'up', extra: 1 })),
-    ).toHaveLength(2);
+      mismatches('GET', '/healthz', answer(200, { ...edge, 'content-type': 'text/plain' }, { status: 'ok' })),
+    ).toEqual(['Content-Type text/plain is not one of application/json']);
+    expect(mismatches('GET', '/healthz', answer(200, json, { status: 'up', extra: 1 }))).toHaveLength(2);
     expect(mismatches('HEAD', '/spring', answer(302, redirect, { oops: true }))).toEqual([
       expect.stringContaining('a body where none is declared'),
     ]);
@@ -55,7 +54,7 @@ describe('the OpenAPI validator of the contract tests', () => {
     expect(mismatches('GET', '/spring', answer(302, { 'cache-control': 'private, max-age=0' }))).toEqual([
       'required header Location is missing',
     ]);
-    const image = { 'content-type': 'image/svg+xml', etag: '"x"', 'cache-control': 'private, no-cache' };
+    const image = { ...edge, 'content-type': 'image/svg+xml', etag: '"x"', 'cache-control': 'private, no-cache' };
     const svg = (width: string): TestResponse => ({
       ...answer(200, { ...image, 'image-width': width }),
       text: '<svg/>',
@@ -64,6 +63,58 @@ describe('the OpenAPI validator of the contract tests', () => {
     expect(mismatches('GET', '/v1/codes/qr_1/image', svg('wide'))).toEqual([
       expect.stringContaining('header Image-Width: wide'),
     ]);
+  });
+
+  it('checks the headers every API answer carries: API-Version, X-Request-Id, the rate limit, Retry-After', () => {
+    const list = { object: 'list', data: [], next_cursor: null };
+    const limited = { 'ratelimit-limit': '600', 'ratelimit-remaining': '599', 'ratelimit-reset': '42' };
+    expect(mismatches('GET', '/v1/tags', answer(200, { ...json, ...limited }, list))).toEqual([]);
+    // The rate limit can be off (RATE_LIMIT_PER_MINUTE=0): its headers are optional, the edge's are not.
+    expect(mismatches('GET', '/v1/tags', answer(200, json, list))).toEqual([]);
+    expect(mismatches('GET', '/v1/tags', answer(200, { ...json, 'api-version': '' }, list))).toEqual([
+      expect.stringContaining('header API-Version: : '),
+    ]);
+    const { 'api-version': _version, ...unversioned } = json;
+    expect(mismatches('GET', '/v1/tags', answer(200, unversioned, list))).toEqual([
+      'required header API-Version is missing',
+    ]);
+    expect(mismatches('GET', '/v1/tags', answer(200, { ...json, 'ratelimit-remaining': '-1' }, list))).toEqual([
+      expect.stringContaining('header RateLimit-Remaining: -1'),
+    ]);
+    const problem = { type: '/problems/rate-limited', title: 'Too many requests', status: 429, detail: 'Wait.' };
+    const tooMany = { ...edge, 'content-type': 'application/problem+json' };
+    expect(mismatches('GET', '/v1/tags', answer(429, { ...tooMany, 'retry-after': '3' }, problem))).toEqual([]);
+    expect(mismatches('GET', '/v1/tags', answer(429, tooMany, problem))).toEqual([
+      'required header Retry-After is missing',
+    ]);
+    expect(mismatches('GET', '/v1/tags', answer(429, { ...tooMany, 'retry-after': 'soon' }, problem))).toEqual([
+      expect.stringContaining('header Retry-After: soon'),
+    ]);
+  });
+
+  it('refuses a served query parameter the document does not declare or admit, read by its style', () => {
+    const list = answer(200, json, { object: 'list', data: [], next_cursor: null });
+    expect(mismatches('GET', '/v1/codes?status=active,archived&tag=a&tag=b&limit=10', list)).toEqual([]);
+    expect(mismatches('GET', '/v1/codes?colour=red', list)).toEqual([
+      'query parameter colour was served but the document does not declare it',
+    ]);
+    expect(mismatches('GET', '/v1/codes?limit=ten', list)).toEqual([
+      expect.stringContaining('query parameter limit=ten was served but the document refuses it'),
+    ]);
+    expect(mismatches('GET', '/v1/codes?limit=1&limit=2', list)).toEqual([
+      expect.stringContaining('query parameter limit=1&limit=2 was served but the document refuses it'),
+    ]);
+    // Declared comma-separated (style form, explode false): a repeated name is not that style.
+    expect(mismatches('GET', '/v1/codes?status=active&status=paused', list)).toEqual([
+      'query parameter status=active&status=paused: repeated, but declared comma-separated (explode: false)',
+    ]);
+    expect(mismatches('GET', '/v1/codes?status=active,lost', list)).toEqual([
+      expect.stringContaining('query parameter status=active,lost was served but the document refuses it'),
+    ]);
+    // A refused request was not served: its query is the service's to judge, not the document's.
+    const problem = { type: '/problems/validation-failed', title: 'Validation failed', status: 422, detail: 'No.' };
+    const refused = answer(422, { ...edge, 'content-type': 'application/problem+json' }, problem);
+    expect(mismatches('GET', '/v1/codes?colour=red', refused)).toEqual([]);
   });
 
   it('refuses a served path parameter the document does not admit, but not in a refusal', () => {
@@ -91,7 +142,7 @@ describe('the OpenAPI validator of the contract tests', () => {
       },
     };
     const strict = createOpenApiValidator(document, 'v1');
-    const ok = answer(200, { 'content-type': 'application/json' }, 'red');
+    const ok = answer(200, json, 'red');
     expect(() => strict.mismatches(strict.operationFor('GET', '/v1/things')!, '/v1/things', ok)).toThrow(
       /unknown format "colour"/,
     );

@@ -2911,6 +2911,11 @@ export interface components {
         /** @description The body is not valid JSON, or the request is malformed. */
         BadRequest: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2920,6 +2925,9 @@ export interface components {
         /** @description No credential, or one that is unknown, expired or revoked (WWW-Authenticate: Bearer). */
         Unauthorized: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -2929,6 +2937,12 @@ export interface components {
         /** @description The credential lacks the scope this operation needs (WWW-Authenticate names it). */
         Forbidden: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "WWW-Authenticate": components["headers"]["ScopeChallenge"];
                 [name: string]: unknown;
             };
             content: {
@@ -2938,6 +2952,11 @@ export interface components {
         /** @description The request conflicts with the current state (e.g. an Idempotency-Key reused with another body). */
         Conflict: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2947,6 +2966,11 @@ export interface components {
         /** @description The body is larger than the limit. */
         PayloadTooLarge: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2956,6 +2980,11 @@ export interface components {
         /** @description The Content-Type is not one this operation accepts. */
         UnsupportedMediaType: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2965,6 +2994,11 @@ export interface components {
         /** @description The input is invalid; `errors` lists every problem. */
         ValidationFailed: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2974,8 +3008,12 @@ export interface components {
         /** @description Over the rate limit, or past the expensive calls (analytics, raw exports, bulk imports) the account may run and queue at once (HEAVY_CALLS_PER_ACCOUNT, HEAVY_QUEUE_PER_ACCOUNT); Retry-After says when to try again. */
         TooManyRequests: {
             headers: {
-                /** @description Seconds to wait. */
-                "Retry-After": string;
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2985,6 +3023,11 @@ export interface components {
         /** @description No such resource in this account; another account’s resources are never visible. */
         NotFound: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2994,7 +3037,26 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The version that answered: the one in the path, else the current one. */
+        ApiVersion: "v1" | "v2";
+        /** @description The request’s id in the server log: the caller’s X-Request-Id when it is sane, else a new UUID. */
+        RequestId: string;
+        /** @description Points the credential may spend per minute. */
+        RateLimitLimit: number;
+        /** @description Points left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window resets. */
+        RateLimitReset: number;
+        /** @description On a retry with the same Idempotency-Key: this is the first call’s answer. */
+        IdempotentReplayed: "true";
+        /** @description The Bearer challenge (RFC 6750); on a missing scope it names the scope. */
+        WWWAuthenticate: string;
+        /** @description The Bearer challenge naming the scope the call needs (RFC 6750 insufficient_scope). */
+        ScopeChallenge: string;
+        /** @description Seconds to wait before trying again. */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type CreateCode = components['schemas']['CreateCode'];
@@ -3074,6 +3136,15 @@ export type ResponseUnsupportedMediaType = components['responses']['UnsupportedM
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type HeaderApiVersion = components['headers']['ApiVersion'];
+export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
+export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining'];
+export type HeaderRateLimitReset = components['headers']['RateLimitReset'];
+export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
+export type HeaderWwwAuthenticate = components['headers']['WWWAuthenticate'];
+export type HeaderScopeChallenge = components['headers']['ScopeChallenge'];
+export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
 export interface operations {
     listCodes: {
@@ -3100,6 +3171,11 @@ export interface operations {
             /** @description One page of codes. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,6 +3209,12 @@ export interface operations {
                 headers: {
                     /** @description The code’s URL. */
                     Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3164,6 +3246,11 @@ export interface operations {
             /** @description The code. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3191,6 +3278,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3220,6 +3312,11 @@ export interface operations {
             /** @description The updated code. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3252,6 +3349,11 @@ export interface operations {
             /** @description One page of tags. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,6 +3384,11 @@ export interface operations {
                 headers: {
                     /** @description The tag’s URL. */
                     Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3313,6 +3420,11 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3340,6 +3452,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3369,6 +3486,11 @@ export interface operations {
             /** @description The changed tag. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +3520,11 @@ export interface operations {
             /** @description The account’s domains. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,6 +3554,11 @@ export interface operations {
                 headers: {
                     /** @description The domain’s URL. */
                     Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,6 +3590,11 @@ export interface operations {
             /** @description The domain. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3485,6 +3622,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3515,6 +3657,11 @@ export interface operations {
             /** @description The domain after the change. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3546,6 +3693,11 @@ export interface operations {
             /** @description The domain, verified. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3574,6 +3726,11 @@ export interface operations {
             /** @description The code’s routing. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3606,6 +3763,11 @@ export interface operations {
             /** @description The code’s routing as stored. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3641,6 +3803,11 @@ export interface operations {
             /** @description The new rule. */
             201: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3674,6 +3841,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3704,6 +3876,11 @@ export interface operations {
             /** @description The decision and every rule’s evaluation. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3751,6 +3928,11 @@ export interface operations {
                     ETag: string;
                     /** @description `private, no-cache`: the image belongs to an account, and a cache must revalidate so a design change shows at once. */
                     "Cache-Control": string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3768,6 +3950,11 @@ export interface operations {
                     ETag: string;
                     /** @description `private, no-cache`: the image belongs to an account, and a cache must revalidate so a design change shows at once. */
                     "Cache-Control": string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3799,8 +3986,12 @@ export interface operations {
             /** @description Every code was created, in the order sent. */
             201: {
                 headers: {
-                    /** @description On a retry with the same Idempotency-Key: this is the first call’s answer. */
-                    "Idempotent-Replayed"?: "true";
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3816,6 +4007,12 @@ export interface operations {
             /** @description Some items are invalid, and nothing was created; `errors` lists every problem by item (JSON) or row and column (CSV). Also a CSV without a proper header row or without rows, and an Idempotency-Key reused with another body. */
             422: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,6 +4045,11 @@ export interface operations {
                     /** @description An attachment named after the batch. */
                     "Content-Disposition": string;
                     "Cache-Control": "private, no-store";
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,6 +4091,11 @@ export interface operations {
             /** @description The series and breakdowns. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3926,6 +4133,11 @@ export interface operations {
             /** @description The 168 cells. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,8 +4179,15 @@ export interface operations {
                 headers: {
                     /** @description With `format=csv`: an attachment named after the code. */
                     "Content-Disposition"?: string;
+                    /** @description With `format=csv`: the export is not kept by caches. */
+                    "Cache-Control"?: "private, no-store";
                     /** @description With `format=csv` and raw-scan retention: the earliest instant raw scans are kept from. */
                     "Raw-Available-Since"?: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4023,6 +4242,11 @@ export interface operations {
             /** @description The overview. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4060,6 +4284,11 @@ export interface operations {
             /** @description The 168 cells. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4089,6 +4318,11 @@ export interface operations {
             /** @description One page of endpoints. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4119,6 +4353,11 @@ export interface operations {
                 headers: {
                     /** @description The webhook’s URL. */
                     Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4149,6 +4388,11 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,6 +4420,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4205,6 +4454,11 @@ export interface operations {
             /** @description The updated endpoint. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4236,6 +4490,11 @@ export interface operations {
             /** @description The endpoint with its new secret. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +4522,11 @@ export interface operations {
             /** @description The test delivery after its attempt. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4298,6 +4562,11 @@ export interface operations {
             /** @description One page of deliveries. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4328,6 +4597,11 @@ export interface operations {
             /** @description The delivery. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4357,6 +4631,11 @@ export interface operations {
             /** @description The delivery after the attempt. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4382,6 +4661,11 @@ export interface operations {
             /** @description Every key of the account. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4411,6 +4695,11 @@ export interface operations {
                 headers: {
                     /** @description The new key’s URL. */
                     Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4441,6 +4730,11 @@ export interface operations {
             /** @description The key’s metadata. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +4762,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4499,6 +4798,11 @@ export interface operations {
                 headers: {
                     /** @description The new key’s URL. */
                     Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4528,6 +4832,11 @@ export interface operations {
             /** @description Every client of the account. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4557,6 +4866,11 @@ export interface operations {
                 headers: {
                     /** @description The client’s URL. */
                     Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4587,6 +4901,11 @@ export interface operations {
             /** @description The client. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4614,6 +4933,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4636,6 +4960,11 @@ export interface operations {
             /** @description Every live grant of the account. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,6 +4991,11 @@ export interface operations {
             /** @description The grant. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4689,6 +5023,11 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4827,13 +5166,12 @@ export interface operations {
             /** @description Too many scans from this address in the last minute; unknown slugs count too. */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After": string;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     /** @description Scans allowed per minute from one address. */
-                    "RateLimit-Limit": string;
-                    "RateLimit-Remaining": string;
+                    "RateLimit-Limit": number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset": string;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4844,8 +5182,7 @@ export interface operations {
             /** @description The code could not be looked up, or a use of its `max_scans` could not be claimed (the database did not answer); try again shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After": string;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4916,13 +5253,12 @@ export interface operations {
             /** @description Too many scans from this address in the last minute; unknown slugs count too. */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After": string;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     /** @description Scans allowed per minute from one address. */
-                    "RateLimit-Limit": string;
-                    "RateLimit-Remaining": string;
+                    "RateLimit-Limit": number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset": string;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4930,8 +5266,7 @@ export interface operations {
             /** @description The code could not be looked up, or a use of its `max_scans` could not be claimed (the database did not answer); try again shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After": string;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4950,6 +5285,8 @@ export interface operations {
             /** @description The process is up. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4973,6 +5310,8 @@ export interface operations {
             /** @description The database answers. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4985,6 +5324,8 @@ export interface operations {
             /** @description The database is not reachable. */
             503: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +5346,10 @@ export interface operations {
             /** @description The document of this version. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Revalidate: the document changes with the server. */
+                    "Cache-Control": "no-cache";
                     [name: string]: unknown;
                 };
                 content: {

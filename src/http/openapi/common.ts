@@ -11,6 +11,15 @@ import type {
 } from 'zod-openapi';
 import type { Scope } from '../../shared/principal.ts';
 import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
+import {
+  edgeHeaders,
+  idempotentReplayedHeader,
+  rateLimitHeaders,
+  retryAfterHeader,
+  scopeChallengeHeader,
+  withHeaders,
+  wwwAuthenticateHeader,
+} from './headers.ts';
 
 /** One module's part of the document: its tag and its operations (paths relative to the version). */
 export interface OpenApiModule {
@@ -75,9 +84,18 @@ export function problemResponse(status: ProblemStatus): ZodOpenApiResponseObject
   let response = problemResponses.get(status);
   if (!response) {
     const [id, description] = PROBLEMS[status];
+    // A 401 was charged to no credential, so it carries the challenge instead of the rate limit.
+    const headers =
+      status === 401
+        ? { ...edgeHeaders, 'WWW-Authenticate': wwwAuthenticateHeader }
+        : {
+            ...edgeHeaders,
+            ...rateLimitHeaders,
+            ...(status === 403 ? { 'WWW-Authenticate': scopeChallengeHeader } : {}),
+            ...(status === 429 ? { 'Retry-After': retryAfterHeader } : {}),
+          };
     response = { id, description, content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } };
-    if (status === 429)
-      response.headers = z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.' }) });
+    response.headers = z.object(headers);
     problemResponses.set(status, response);
   }
   return response;
@@ -138,13 +156,22 @@ export interface OperationSpec extends Omit<ZodOpenApiOperationObject, 'response
 }
 
 /**
- * An authenticated operation. Adds the security requirement for its scope and the problems
- * the edge answers for every route: 401, 403 and 429, and 400/413/415 when it takes a body.
+ * An authenticated operation. Adds the security requirement for its scope, the problems the
+ * edge answers for every route (401, 403 and 429, and 400/413/415 when it takes a body) and the
+ * headers the edge sets on every answer (headers.ts).
  */
 export function operation({ tag, scope, problems = [], responses, ...rest }: OperationSpec): ZodOpenApiOperationObject {
   const statuses = new Set<ProblemStatus>([401, 403, 429, ...problems]);
   if (rest.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
-  const all: ZodOpenApiResponsesObject = { ...responses };
+  const idempotent = rest.requestParams?.header === idempotencyKeyHeader;
+  const successHeaders = {
+    ...edgeHeaders,
+    ...rateLimitHeaders,
+    ...(idempotent ? { 'Idempotent-Replayed': idempotentReplayedHeader } : {}),
+  };
+  const all: ZodOpenApiResponsesObject = Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [status, withHeaders(response, successHeaders)]),
+  );
   for (const status of [...statuses].sort()) all[`${status}`] = problemResponse(status);
   return { ...rest, tags: [tag], security: [{ ApiKey: [scope] }, { OAuth2: [scope] }], responses: all };
 }

@@ -1,9 +1,12 @@
 // The operations that need no credential: health checks at the root and this document itself.
+// Koa answers them, so they carry the edge's headers; no credential is charged, so no rate limit.
 import { z } from 'zod';
 import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 import { jsonResponse, problemSchema, ROOT_SERVER, type OpenApiModule } from './common.ts';
+import { edgeHeaders } from './headers.ts';
 
 const TAG = 'Operations';
+const edge = z.object(edgeHeaders);
 
 export const opsOpenApi: OpenApiModule = {
   tag: { name: TAG, description: 'Health checks for orchestrators and this API description. No credential needed.' },
@@ -15,7 +18,9 @@ export const opsOpenApi: OpenApiModule = {
         summary: 'Liveness: the process is up',
         tags: [TAG],
         security: [],
-        responses: { '200': jsonResponse(z.object({ status: z.literal('ok') }), 'The process is up.') },
+        responses: {
+          '200': { ...jsonResponse(z.object({ status: z.literal('ok') }), 'The process is up.'), headers: edge },
+        },
       },
     },
     '/readyz': {
@@ -26,10 +31,11 @@ export const opsOpenApi: OpenApiModule = {
         tags: [TAG],
         security: [],
         responses: {
-          '200': jsonResponse(z.object({ status: z.literal('ready') }), 'The database answers.'),
+          '200': { ...jsonResponse(z.object({ status: z.literal('ready') }), 'The database answers.'), headers: edge },
           '503': {
             description: 'The database is not reachable.',
             content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+            headers: edge,
           },
         },
       },
@@ -41,10 +47,18 @@ export const opsOpenApi: OpenApiModule = {
         tags: [TAG],
         security: [],
         responses: {
-          '200': jsonResponse(
-            z.object({ openapi: z.string() }).catchall(z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' }),
-            'The document of this version.',
-          ),
+          '200': {
+            ...jsonResponse(
+              z.object({ openapi: z.string() }).catchall(z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' }),
+              'The document of this version.',
+            ),
+            headers: z.object({
+              ...edgeHeaders,
+              'Cache-Control': z
+                .literal('no-cache')
+                .meta({ description: 'Revalidate: the document changes with the server.' }),
+            }),
+          },
         },
       },
     },

@@ -112,6 +112,10 @@ export const analyticsOpenApi: OpenApiModule = {
                 description: 'With `format=csv`: an attachment named after the code.',
                 example: 'attachment; filename="scans-qr_4fT9kQ2mX8pL.csv"',
               }),
+              'Cache-Control': z
+                .literal('private, no-store')
+                .optional()
+                .meta({ description: 'With `format=csv`: the export is not kept by caches.' }),
               'Raw-Available-Since': z.string().optional().meta({
                 description: 'With `format=csv` and raw-scan retention: the earliest instant raw scans are kept from.',
                 example: '2025-11-26T21:00:00.000Z',

@@ -153,12 +153,6 @@ export const bulkOpenApi: OpenApiModule = {
                 },
               },
             },
-            headers: z.object({
-              'Idempotent-Replayed': z
-                .literal('true')
-                .optional()
-                .meta({ description: 'On a retry with the same Idempotency-Key: this is the first call’s answer.' }),
-            }),
           },
           '422': {
             description:

@@ -261,7 +261,9 @@ export const listCodesSchema = z.strictObject({
       'Codes carrying a tag of this name (case ignored); repeat `tag` for codes carrying any of several. A name ' +
       'the account has no tag for matches nothing.',
   }),
-  status: statusFilterSchema.optional(),
+  // Comma-separated is the form the document promises (OpenAPI's default would be status=a&status=b);
+  // repeating the name still works, for clients that serialise arrays that way.
+  status: statusFilterSchema.optional().meta({ param: { style: 'form', explode: false } }),
   created_after: isoInstant.optional(),
   created_before: isoInstant.optional(),
   sort: z.enum(SORTS, { error: `must be one of ${SORTS.join(', ')}` }).default('-created_at'),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { problemSchema, ROOT_SERVER, type OpenApiModule } from '../../http/openapi/common.ts';
+import { retryAfterHeader } from '../../http/openapi/headers.ts';
 import { PROBLEM_CONTENT_TYPE } from '../../http/problem.ts';
 import { CUSTOM_SLUG } from '../codes/index.ts';
 
@@ -38,11 +39,13 @@ function redirect(description: string): ZodOpenApiResponseObject {
 
 const htmlPage = (description: string) => ({ schema: z.string().meta({ description }) });
 
+// The scan limit counts scans per visitor address, not a credential's points: its own headers,
+// present on every 429 since only an enabled limit refuses.
 const limitHeaders = z.object({
-  'Retry-After': z.string().meta({ description: 'Seconds to wait.', example: '42' }),
-  'RateLimit-Limit': z.string().meta({ description: 'Scans allowed per minute from one address.', example: '6000' }),
-  'RateLimit-Remaining': z.string().meta({ example: '0' }),
-  'RateLimit-Reset': z.string().meta({ description: 'Seconds until the window resets.', example: '42' }),
+  'Retry-After': retryAfterHeader,
+  'RateLimit-Limit': z.int().min(0).meta({ description: 'Scans allowed per minute from one address.', example: 6000 }),
+  'RateLimit-Remaining': z.int().min(0).meta({ example: 0 }),
+  'RateLimit-Reset': z.int().min(0).meta({ description: 'Seconds until the window resets.', example: 42 }),
 });
 
 /** GET's answers; HEAD's are the same without bodies. */
@@ -88,7 +91,7 @@ const responses: Record<string, ZodOpenApiResponseObject> = {
     description:
       'The code could not be looked up, or a use of its `max_scans` could not be claimed (the database did not ' +
       'answer); try again shortly.',
-    headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.', example: '1' }) }),
+    headers: z.object({ 'Retry-After': retryAfterHeader }),
     content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
   },
 };
