@@ -2,9 +2,7 @@
 // each statement the main thread posts and answers with its rows, or with what it changed (BEGIN
 // and COMMIT of a read transaction), or with its error. However long a statement takes, it takes
 // it here, not on the thread that answers scans.
-import { readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadReply, ReadRequest, ReadThreadData } from './read-thread.ts';
 
@@ -27,17 +25,6 @@ const connection = new Database(filename, { readonly: true });
 // As the main connection: a checkpoint holding the file briefly makes a read wait, not fail.
 connection.pragma('busy_timeout = 5000');
 const port = parentPort!;
-
-/** Below the thread that answers scans, as the render threads are (images/render-pool.ts). */
-const NICE = 10;
-// On a busy machine a long read then waits for a core, not the scans beside it. Linux names this
-// thread's own id in /proc/thread-self, and setpriority() of a thread id sets that thread's;
-// elsewhere the thread keeps its priority.
-try {
-  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), NICE);
-} catch {
-  // Not Linux: no per-thread priority to set.
-}
 
 port.on('message', (request: ReadRequest) => {
   if (request.type === 'close') {
