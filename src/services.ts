@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { isWriteConflict } from './db/dialect.ts';
 import { createSidePool, isSqlite } from './db/knex.ts';
+import { createReadThreads } from './db/read-thread.ts';
 import { inTransaction } from './db/transaction.ts';
 import { createAccountsService } from './modules/accounts/index.ts';
 import { createRawScansService } from './modules/analytics/index.ts';
@@ -182,7 +183,10 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     cacheBytes: config.imageCacheBytes,
     inputsTtlMs: config.codeCacheTtlMs,
   });
-  const rawSource = createRawSource(db, ownedCodeIds);
+  // Analytics read on threads of their own on SQLite (db/read-thread.ts): an overview from raw
+  // scans may take seconds there, and on the main thread every scan would wait for it.
+  const analyticsReader = createReadThreads(db);
+  const rawSource = createRawSource(analyticsReader, ownedCodeIds);
   const oauth = await createOAuth({
     db,
     config,
@@ -318,7 +322,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       heavy,
       createAnalyticsService({
         codes: codesStore,
-        rollups: createRollupSource(db, rawSource, existingCodesOn),
+        rollups: createRollupSource(analyticsReader, rawSource, existingCodesOn),
         raw: rawSource,
         rawOnly: config.analyticsSource === 'raw',
         taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
@@ -327,7 +331,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
         purging: purgingOf(purgeStore),
         snapshot: (read) =>
           inTransaction(
-            db,
+            analyticsReader,
             async (trx) => {
               const owned = createOwnedCodeIds(trx);
               const raw = createRawSource(trx, owned);
@@ -378,6 +382,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       if (historyReader !== db) await historyReader.destroy();
       if (claimPool !== db) await claimPool.destroy();
       if (scanReader !== db) await scanReader.destroy();
+      if (analyticsReader !== db) await analyticsReader.destroy();
     },
   };
 }

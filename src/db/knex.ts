@@ -83,6 +83,7 @@ export function createSidePool(db: Knex, max = 2): Knex {
   return knex({ ...db.client.config, pool: { min: 0, max, idleTimeoutMillis: MYSQL_POOL_IDLE_MS } });
 }
 
+/** By the driver, not the configured client: the read threads' client (read-thread.ts) is a subclass. */
 export function isSqlite(db: Knex): boolean {
-  return db.client.config.client === 'better-sqlite3';
+  return db.client.driverName === 'better-sqlite3';
 }

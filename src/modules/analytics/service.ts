@@ -295,8 +295,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
           ...ACCOUNT_BREAKDOWNS.map(breakdown),
         ]);
       };
-      // The codes table is no part of the snapshot: a purge does not change it (and SQLite's one
-      // connection is the snapshot's).
+      // The codes table is no part of the snapshot: a purge does not change it.
       const [totalCodes, [current, before, ranking, ...breakdowns]] = await Promise.all([
         codes.countForAccount(accountId, only?.()),
         subtractingPurges(scope, gather),
