@@ -201,8 +201,17 @@ describe('GraphQL', () => {
       Object.keys((type as GraphQLObjectType).getFields()).map((name) => `${type!.name}.${name}`),
     );
 
-  it('every root field of the schema is in this table', () => {
-    expect(rootFields().sort()).toEqual(Object.keys(GRAPHQL).sort());
+  // Fields about the key itself, answered whatever scopes it holds.
+  const SCOPE_FREE = ['Query.rateLimit'];
+
+  it('every root field of the schema is in this table or scope-free', () => {
+    expect(rootFields().sort()).toEqual([...Object.keys(GRAPHQL), ...SCOPE_FREE].sort());
+  });
+
+  it('Query.rateLimit answers a key holding any one scope', async () => {
+    const res = await app.graphql(only.get('analytics:read')!, '{ rateLimit { cost limit remaining } }');
+    expect(res.body.errors, res.text).toBeUndefined();
+    expect(res.body.data.rateLimit).toMatchObject({ cost: 1, limit: expect.any(Number) });
   });
 
   it.each(Object.entries(GRAPHQL).filter(([field]) => !field.startsWith('Subscription.')))(
