@@ -88,19 +88,18 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   // the scans module moves a code's scan counts into and out of its tags' rollups as they change.
   const historyReader = createSidePool(db);
   const tagging = createCodeTagging(tagsStore, config.tagsPerAccount, createTagHistoryMover(db, historyReader));
-  // max_scans: the scan path claims each use in the shared database (scan-limits.ts), on a pool of
-  // its own so that claims never wait behind API requests for a connection; API answers read the same counts.
+  // The scan route's database work (its cache misses, max_scans claims) runs on a pool of its own
+  // (on MySQL), so that a scan never waits for a connection behind API calls holding the main pool's.
+  const scanPool = createSidePool(db, 4);
+  // max_scans: the scan path claims each use in the shared database (scan-limits.ts); API answers
+  // read the same counts.
   const rollupStore = createRollupStore(db);
-  const claimPool = createSidePool(db, 4);
   const limits = createScanLimits({
-    store: createScanUseStore(claimPool),
-    redirectsOf: (ids, q = claimPool) => rollupStore.limitedScans(ids, q),
+    store: createScanUseStore(scanPool),
+    redirectsOf: (ids, q = scanPool) => rollupStore.limitedScans(ids, q),
   });
   const codesStore = createCodesStore(db, routingStore, tagging, limits.usedOf);
-  // The scan route's cache misses read on a pool of their own (on MySQL), so that a scan never
-  // waits for a connection behind API calls holding the main pool's.
-  const scanReader = createSidePool(db);
-  const scanCodes = createCodesStore(scanReader, routingStore, tagging, limits.usedOf);
+  const scanCodes = createCodesStore(scanPool, routingStore, tagging, limits.usedOf);
   const scansStore = createScansStore(db);
   // Other modules ask the codes module which code ids an account owns: only its store reads `codes`.
   const ownedCodeIds = createOwnedCodeIds(db);
@@ -379,10 +378,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       rateLimits.close();
       // Last: the changes made while draining are told to the other processes too.
       await bus.close();
-      if (historyReader !== db) await historyReader.destroy();
-      if (claimPool !== db) await claimPool.destroy();
-      if (scanReader !== db) await scanReader.destroy();
-      if (analyticsReader !== db) await analyticsReader.destroy();
+      for (const side of [historyReader, scanPool, analyticsReader]) if (side !== db) await side.destroy();
     },
   };
 }
