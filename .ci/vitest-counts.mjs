@@ -42,8 +42,9 @@ for (const file of report.testResults) {
       allowed++;
     else {
       failed++;
-      if (test.status !== 'failed')
-        console.error(`not run (${test.status}), counted as a failure: ${name} > ${test.fullName}`);
+      // Named here, next to the counts, so a CI log cut short still says which test failed.
+      if (test.status === 'failed') console.error(`failed: ${name} > ${test.fullName}`);
+      else console.error(`not run (${test.status}), counted as a failure: ${name} > ${test.fullName}`);
     }
   }
   // A file that failed to load has no tests in it to count.
