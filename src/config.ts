@@ -171,6 +171,7 @@ const envSchema = z.object({
   RENDER_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   RENDER_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(500),
   HEAVY_CALLS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(2),
+  ANALYTICS_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   HEAVY_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(0).max(100_000).default(16),
   REDIS_URL: z
     .string()
@@ -273,6 +274,8 @@ export interface Config {
   readonly renderQueuePerAccount: number;
   /** Expensive calls (analytics, raw exports, bulk imports) one account runs at once per process, and waiting. */
   readonly heavyCallsPerAccount: number;
+  /** How long one analytics statement may run before it is stopped (503); 0: no bound. */
+  readonly analyticsStatementTimeoutMs: number;
   readonly heavyQueuePerAccount: number;
   /** Redis for the live scan stream across instances; null keeps it in this process. */
   readonly redisUrl: string | null;
@@ -399,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : e.RENDER_WORKERS,
     renderQueuePerAccount: e.RENDER_QUEUE_PER_ACCOUNT,
     heavyCallsPerAccount: e.HEAVY_CALLS_PER_ACCOUNT,
+    analyticsStatementTimeoutMs: e.ANALYTICS_STATEMENT_TIMEOUT_MS,
     heavyQueuePerAccount: e.HEAVY_QUEUE_PER_ACCOUNT,
     redisUrl: e.REDIS_URL ?? null,
     webhookWorker: e.WEBHOOK_WORKER,

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { isWriteConflict } from './db/dialect.ts';
 import { createSidePool, isSqlite } from './db/knex.ts';
-import { createReadThreads } from './db/read-thread.ts';
+import { createAnalyticsReader } from './db/analytics-reader.ts';
 import { inTransaction } from './db/transaction.ts';
 import { createAccountsService } from './modules/accounts/index.ts';
 import { createRawScansService } from './modules/analytics/index.ts';
@@ -183,8 +183,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     inputsTtlMs: config.codeCacheTtlMs,
   });
   // Analytics read on threads of their own on SQLite (db/read-thread.ts): an overview from raw
-  // scans may take seconds there, and on the main thread every scan would wait for it.
-  const analyticsReader = createReadThreads(db);
+  // scans may take seconds there, and on the main thread every scan would wait for it. On MySQL
+  // a pool of their own. Either way each statement is bounded (db/analytics-reader.ts).
+  const analyticsReader = createAnalyticsReader(db, config.analyticsStatementTimeoutMs);
   const rawSource = createRawSource(analyticsReader, ownedCodeIds);
   const oauth = await createOAuth({
     db,

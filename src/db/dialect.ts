@@ -2,32 +2,53 @@
 import type { Knex } from 'knex';
 import { DomainError } from '../shared/errors.ts';
 import { isSqlite, SQLITE_UNICODE_LOWER } from './knex.ts';
+import { STATEMENT_TIMEOUT_CODE } from './statement-timeout.ts';
+
+/** True when a driver's error has one of these codes or MySQL error numbers. */
+function isDriverError(err: unknown, codes: readonly string[], errnos: readonly number[]): boolean {
+  const e = err as { code?: string; errno?: number } | null;
+  return (e?.code !== undefined && codes.includes(e.code)) || (e?.errno !== undefined && errnos.includes(e.errno));
+}
 
 /** True when the error is a unique-key violation, whichever driver raised it. */
 export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number } | null;
-  if (!e) return false;
   // mysql2: ER_DUP_ENTRY (1062); better-sqlite3: SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY.
-  return (
-    e.code === 'ER_DUP_ENTRY' ||
-    e.errno === 1062 ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  );
+  return isDriverError(err, ['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'], [1062]);
+}
+
+/** How long a client whose read was stopped is asked to wait: the load that slowed it may pass. */
+const RETRY_AFTER_TIMEOUT_S = 5;
+
+/**
+ * What a request the database turned away is answered (REST and GraphQL), a 503 either way: a
+ * transaction that lost to a concurrent one changed nothing and may be sent again; a read that
+ * ran past its statement timeout (analytics-reader.ts) was stopped. Null for any other error.
+ */
+export function databaseRefusal(err: unknown): DomainError | null {
+  if (isWriteConflict(err))
+    return new DomainError(
+      'unavailable',
+      'The request lost to a concurrent change of the same data and changed nothing; send it again.',
+      undefined,
+      1,
+    );
+  if (isStatementTimeout(err))
+    return new DomainError(
+      'unavailable',
+      'The query ran longer than the statement timeout allows (ANALYTICS_STATEMENT_TIMEOUT_MS) and was stopped, ' +
+        `so that it would not hold the database. Retry in ${RETRY_AFTER_TIMEOUT_S} s, or ask for a shorter range.`,
+      undefined,
+      RETRY_AFTER_TIMEOUT_S,
+    );
+  return null;
 }
 
 /**
- * What a request whose transaction lost to a concurrent one is answered (REST and GraphQL):
- * a 503 to send again, since the transaction changed nothing. Null for any other error.
+ * A statement stopped past its time: MariaDB's max_statement_time (ER_STATEMENT_TIMEOUT, 1969),
+ * MySQL's max_execution_time (ER_QUERY_TIMEOUT, 3024), the SQLite read threads' own bound.
  */
-export function lostToConcurrentChange(err: unknown): DomainError | null {
-  if (!isWriteConflict(err)) return null;
-  return new DomainError(
-    'unavailable',
-    'The request lost to a concurrent change of the same data and changed nothing; send it again.',
-    undefined,
-    1,
-  );
+export function isStatementTimeout(err: unknown): boolean {
+  return isDriverError(err, ['ER_STATEMENT_TIMEOUT', 'ER_QUERY_TIMEOUT', STATEMENT_TIMEOUT_CODE], [1969, 3024]);
 }
 
 /**
@@ -36,15 +57,8 @@ export function lostToConcurrentChange(err: unknown): DomainError | null {
  * another node committed first), and SQLite's busy database.
  */
 export function isWriteConflict(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number } | null;
-  if (!e) return false;
-  return (
-    e.code === 'ER_LOCK_DEADLOCK' ||
-    e.errno === 1213 ||
-    e.code === 'ER_LOCK_WAIT_TIMEOUT' ||
-    e.errno === 1205 ||
-    e.code === 'SQLITE_BUSY'
-  );
+  // ER_LOCK_DEADLOCK (1213), ER_LOCK_WAIT_TIMEOUT (1205).
+  return isDriverError(err, ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY'], [1213, 1205]);
 }
 
 /**

@@ -78,9 +78,20 @@ function createMysql(databaseUrl: string): Knex {
  * transaction at a time). For reads that a transaction holding row locks waits for: from its own
  * pool they could wait for connections held by requests that wait on those locks.
  */
-export function createSidePool(db: Knex, max = 2): Knex {
+export function createSidePool(db: Knex, max = 2, afterCreate?: Knex.PoolConfig['afterCreate']): Knex {
   if (isSqlite(db)) return db;
-  return knex({ ...db.client.config, pool: { min: 0, max, idleTimeoutMillis: MYSQL_POOL_IDLE_MS } });
+  return knex({ ...db.client.config, pool: { min: 0, max, idleTimeoutMillis: MYSQL_POOL_IDLE_MS, afterCreate } });
+}
+
+/** The events a Knex tells its statements by. */
+const QUERY_EVENTS = ['query', 'query-error', 'query-response'] as const;
+
+/**
+ * `other`'s statements told as `db`'s own: whoever watches db's statements (a query log, the
+ * tests and benches that count them) sees a reader's too.
+ */
+export function tellStatementsAs(db: Knex, other: Knex): void {
+  for (const event of QUERY_EVENTS) other.on(event, (...args: unknown[]) => db.emit(event, ...args));
 }
 
 /** By the driver, not the configured client: the read threads' client (read-thread.ts) is a subclass. */

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadReply, ReadRequest, ReadThreadData } from './read-thread.ts';
+import { STATEMENT_TIMEOUT_CODE } from './statement-timeout.ts';
 
 /** What this thread uses of better-sqlite3 (it has no type package here). */
 interface Statement {
@@ -25,6 +26,8 @@ const connection = new Database(filename, { readonly: true });
 // As the main connection: a checkpoint holding the file briefly makes a read wait, not fail.
 connection.pragma('busy_timeout = 5000');
 const port = parentPort!;
+// Told once the connection is open, so that a statement's time bound counts the statement alone.
+port.postMessage({ ready: true } satisfies ReadReply);
 
 port.on('message', (request: ReadRequest) => {
   if (request.type === 'close') {
@@ -32,9 +35,12 @@ port.on('message', (request: ReadRequest) => {
     port.close();
     return;
   }
-  const { id, sql, bindings } = request;
+  const { id, sql, bindings, deadline } = request;
   let reply: ReadReply;
   try {
+    // Its caller was answered already (read-thread.ts): waiting behind a long statement, it is skipped.
+    if (deadline !== null && Date.now() > deadline)
+      throw Object.assign(new Error('the statement was given up before it ran'), { code: STATEMENT_TIMEOUT_CODE });
     const statement = connection.prepare(sql);
     reply = statement.reader ? { id, rows: statement.all(bindings) } : { id, run: statement.run(bindings) };
   } catch (err) {

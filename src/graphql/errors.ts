@@ -1,7 +1,7 @@
 // DomainErrors become GraphQL errors with the same code; anything else is logged and masked.
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import { lostToConcurrentChange } from '../db/dialect.ts';
+import { databaseRefusal } from '../db/dialect.ts';
 import { DomainError } from '../shared/errors.ts';
 
 const snakeToCamel = (path: string) => path.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -9,7 +9,7 @@ const snakeToCamel = (path: string) => path.replace(/_([a-z])/g, (_, c: string) 
 export function createMaskError(logger: Logger) {
   return (error: unknown, message: string): Error => {
     const thrown = error instanceof GraphQLError ? error.originalError : error;
-    const original = lostToConcurrentChange(thrown) ?? thrown;
+    const original = databaseRefusal(thrown) ?? thrown;
     if (original instanceof DomainError) {
       const gqlError = error instanceof GraphQLError ? error : undefined;
       return new GraphQLError(original.message, {

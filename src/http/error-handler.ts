@@ -1,7 +1,7 @@
 // Outermost middleware: every failure leaves as problem+json; unknown errors are logged and
 // answered with a generic 500 that reveals nothing of the internals.
 import type { Middleware } from 'koa';
-import { lostToConcurrentChange } from '../db/dialect.ts';
+import { databaseRefusal } from '../db/dialect.ts';
 import { DomainError, kindForStatus, type ErrorKind } from '../shared/errors.ts';
 import type { AppState } from './context.ts';
 import { drainUnreadBody, type DrainBound } from './drain.ts';
@@ -54,7 +54,7 @@ export function errorHandler(drain: DrainBound): Middleware<AppState> {
     try {
       await next();
     } catch (thrown) {
-      const err = lostToConcurrentChange(thrown) ?? thrown;
+      const err = databaseRefusal(thrown) ?? thrown;
       const { problem, known } = toProblem(err);
       if (known) ctx.state.log?.debug({ err, status: problem.status }, 'request failed');
       else ctx.state.log?.error({ err }, 'unhandled error');

@@ -2,7 +2,7 @@
 // a real deadlock between two transactions on MariaDB (InnoDB reports Galera's certification
 // conflicts the same way, error 1213), and the error as the writer thread hands it back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isWriteConflict, lostToConcurrentChange } from '../../src/db/dialect.ts';
+import { isWriteConflict, databaseRefusal } from '../../src/db/dialect.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let testDb: TestDb;
@@ -29,12 +29,12 @@ describe('isWriteConflict', () => {
   });
 });
 
-describe('lostToConcurrentChange', () => {
+describe('databaseRefusal', () => {
   it('answers a request that lost a deadlock with a 503 to send again after a second, and nothing else', () => {
-    const lost = lostToConcurrentChange(Object.assign(new Error('Deadlock found'), { errno: 1213 }));
+    const lost = databaseRefusal(Object.assign(new Error('Deadlock found'), { errno: 1213 }));
     expect(lost).toMatchObject({ kind: 'unavailable', status: 503, retryAfterSeconds: 1 });
     expect(lost!.message).toContain('send it again');
-    expect(lostToConcurrentChange(Object.assign(new Error('Duplicate entry'), { errno: 1062 }))).toBeNull();
+    expect(databaseRefusal(Object.assign(new Error('Duplicate entry'), { errno: 1062 }))).toBeNull();
   });
 });
 
@@ -66,6 +66,6 @@ describe.runIf((process.env.DATABASE_URL ?? '').startsWith('mysql://'))('a real 
     const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(failures).toHaveLength(1);
     expect(isWriteConflict(failures[0]!.reason)).toBe(true);
-    expect(lostToConcurrentChange(failures[0]!.reason)?.status).toBe(503);
+    expect(databaseRefusal(failures[0]!.reason)?.status).toBe(503);
   });
 });

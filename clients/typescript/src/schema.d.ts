@@ -3034,6 +3034,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A read ran past its statement timeout (ANALYTICS_STATEMENT_TIMEOUT_MS) and was stopped, so that it would not hold the database; Retry-After says when to try again, or ask for less (a shorter range). */
+        ServiceUnavailable: {
+            headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -3136,6 +3151,7 @@ export type ResponseUnsupportedMediaType = components['responses']['UnsupportedM
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type HeaderApiVersion = components['headers']['ApiVersion'];
 export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
@@ -4107,6 +4123,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCodeScanWeekdayHours: {
@@ -4149,6 +4166,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCodeScanRecords: {
@@ -4211,6 +4229,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAnalyticsOverview: {
@@ -4257,6 +4276,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAnalyticsWeekdayHours: {
@@ -4299,6 +4319,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {

@@ -74,6 +74,11 @@ const PROBLEMS = {
     'Over the rate limit, or past the expensive calls (analytics, raw exports, bulk imports) the account may run ' +
       'and queue at once (HEAVY_CALLS_PER_ACCOUNT, HEAVY_QUEUE_PER_ACCOUNT); Retry-After says when to try again.',
   ],
+  503: [
+    'ServiceUnavailable',
+    'A read ran past its statement timeout (ANALYTICS_STATEMENT_TIMEOUT_MS) and was stopped, so that it would not ' +
+      'hold the database; Retry-After says when to try again, or ask for less (a shorter range).',
+  ],
 } as const;
 export type ProblemStatus = keyof typeof PROBLEMS;
 
@@ -92,7 +97,7 @@ export function problemResponse(status: ProblemStatus): ZodOpenApiResponseObject
             ...edgeHeaders,
             ...rateLimitHeaders,
             ...(status === 403 ? { 'WWW-Authenticate': scopeChallengeHeader } : {}),
-            ...(status === 429 ? { 'Retry-After': retryAfterHeader } : {}),
+            ...(status === 429 || status === 503 ? { 'Retry-After': retryAfterHeader } : {}),
           };
     response = { id, description, content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } };
     response.headers = z.object(headers);

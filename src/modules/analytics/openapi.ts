@@ -68,7 +68,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: analyticsQuerySchema },
         responses: { '200': jsonResponse(codeAnalyticsSchema, 'The series and breakdowns.') },
-        problems: [404, 422],
+        problems: [404, 422, 503],
       }),
     },
     '/codes/{id}/scans/weekday-hours': {
@@ -80,7 +80,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: weekdayHoursQuerySchema },
         responses: { '200': jsonResponse(weekdayHoursSchema, 'The 168 cells.') },
-        problems: [404, 422],
+        problems: [404, 422, 503],
       }),
     },
     '/codes/{id}/scans/raw': {
@@ -123,7 +123,7 @@ export const analyticsOpenApi: OpenApiModule = {
             }),
           },
         },
-        problems: [404, 422],
+        problems: [404, 422, 503],
       }),
     },
     '/analytics/overview': {
@@ -137,7 +137,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { query: overviewQuerySchema },
         responses: { '200': jsonResponse(overviewSchema, 'The overview.') },
-        problems: [422],
+        problems: [422, 503],
       }),
     },
     '/analytics/weekday-hours': {
@@ -149,7 +149,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { query: overviewWeekdayHoursQuerySchema },
         responses: { '200': jsonResponse(weekdayHoursSchema, 'The 168 cells.') },
-        problems: [422],
+        problems: [422, 503],
       }),
     },
   },
