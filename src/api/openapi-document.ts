@@ -75,7 +75,7 @@ function build(version: ApiVersion) {
       title: 'QR code service API',
       version,
       description: DESCRIPTION,
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
       {

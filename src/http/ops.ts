@@ -1,6 +1,7 @@
 // Liveness and readiness for orchestrators; unauthenticated and cheap.
 import { Router } from '@koa/router';
 import { DomainError } from '../shared/errors.ts';
+import { SERVICE_VERSION } from '../shared/version.ts';
 import type { AppState } from './context.ts';
 
 /** What the readiness check asks of the running service. */
@@ -13,9 +14,9 @@ export interface Readiness {
 export function createOpsRouter(services: Readiness): Router<AppState> {
   const router = new Router<AppState>();
 
-  // GET /healthz: the process is up
+  // GET /healthz: the process is up, and which release it runs
   router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+    ctx.body = { status: 'ok', version: SERVICE_VERSION };
   });
 
   // GET /readyz: the database answers, and the process is not shutting down

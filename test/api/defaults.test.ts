@@ -4,6 +4,7 @@
 // (dist/server) with plain node, its worker threads too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { PACKAGE_VERSION } from '../support/package.ts';
 import { runCli, startServer, stopServerTree, type ServerProcess } from '../support/process.ts';
 
 let testDb: TestDb;
@@ -31,6 +32,10 @@ const api = (method: string, path: string, body?: unknown) =>
   });
 
 describe('npm start with NODE_ENV unset', () => {
+  it("reports package.json's version on /healthz, from the compiled tree too", async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok', version: PACKAGE_VERSION });
+  });
+
   it('serves no GraphiQL: a browser gets a 401', async () => {
     const res = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(401);

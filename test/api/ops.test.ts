@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
+import { PACKAGE_VERSION } from '../support/package.ts';
 
 let app: TestApp;
 
@@ -9,10 +10,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('operations', () => {
-  it('GET /healthz answers without a key', async () => {
+  it("GET /healthz answers without a key, with package.json's version", async () => {
     const res = await app.request('GET', '/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+/);
+    expect(res.body).toEqual({ status: 'ok', version: PACKAGE_VERSION });
   });
 
   it('GET /readyz checks the database', async () => {

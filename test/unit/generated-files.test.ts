@@ -18,7 +18,7 @@ describe('schema/openapi.json', () => {
   });
 });
 
-describe('clients/typescript/src/schema.d.ts', () => {
+describe('clients/typescript/src/schema.ts', () => {
   it('is what openapi-typescript generates from schema/openapi.json (run npm run schema:print)', () => {
     const check = spawnSync('npm', ['run', '--silent', 'generate', '--', '--check'], {
       cwd: new URL('../../clients/typescript/', import.meta.url),

@@ -15,11 +15,23 @@ export const opsOpenApi: OpenApiModule = {
       servers: ROOT_SERVER,
       get: {
         operationId: 'getHealth',
-        summary: 'Liveness: the process is up',
+        summary: 'Liveness: the process is up, and its release',
         tags: [TAG],
         security: [],
         responses: {
-          '200': { ...jsonResponse(z.object({ status: z.literal('ok') }), 'The process is up.'), headers: edge },
+          '200': {
+            ...jsonResponse(
+              z.object({
+                status: z.literal('ok'),
+                version: z.string().meta({
+                  description: 'The release this instance runs (the package version; CHANGELOG.md lists each).',
+                  example: '0.1.0',
+                }),
+              }),
+              'The process is up.',
+            ),
+            headers: edge,
+          },
         },
       },
     },

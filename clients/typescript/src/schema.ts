@@ -780,7 +780,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up */
+        /** Liveness: the process is up, and its release */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -5314,6 +5314,11 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "ok";
+                        /**
+                         * @description The release this instance runs (the package version; CHANGELOG.md lists each).
+                         * @example 0.1.0
+                         */
+                        version: string;
                     };
                 };
             };
