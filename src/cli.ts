@@ -1,9 +1,11 @@
 // Command line: `migrate`; `keys create --account <name>` for a fresh install's first key (printed
 // alone on the last line of stdout, so scripts can capture it; every scope unless --scopes
 // names some); `codes import <file.csv>`, a client of a running server's bulk API
-// (./cli/import-codes.ts); and `domains verify <hostname>`, the operator's verification of an
-// account's domain (./cli/verify-domain.ts).
+// (./cli/import-codes.ts); `domains verify <hostname>`, the operator's verification of an
+// account's domain (./cli/verify-domain.ts); and `backup`/`restore` of the database
+// (./cli/backup.ts). Every failure exits non-zero: 2 for a usage error, 1 for the rest.
 import { parseArgs } from 'node:util';
+import { backup, BACKUP_USAGE, restore, RESTORE_USAGE } from './cli/backup.ts';
 import { importCodes, IMPORT_USAGE } from './cli/import-codes.ts';
 import { verifyDomain, VERIFY_DOMAIN_USAGE } from './cli/verify-domain.ts';
 import { loadConfig } from './config.ts';
@@ -20,7 +22,9 @@ const USAGE = `Usage:
                                                 scopes: ${SCOPES.join(', ')} (default: all)
   ${IMPORT_USAGE}
                                                 create codes from a CSV file through the API
-  ${VERIFY_DOMAIN_USAGE}`;
+  ${VERIFY_DOMAIN_USAGE}
+  ${BACKUP_USAGE}              copy the database while the service runs
+  ${RESTORE_USAGE}           load a backup into an empty database`;
 
 /** `codes:read,codes:write` -> the scopes, or null when a name is unknown or none is given. */
 function parseScopes(list: string): Scope[] | null {
@@ -36,6 +40,9 @@ async function run(argv: string[]): Promise<number> {
   // A client of a running server: no configuration or database of its own.
   if (group === 'codes' && command === 'import') return importCodes(argv.slice(2));
   const config = loadConfig();
+  // Outside the pool below: these open the database (or its server) their own way.
+  if (group === 'backup') return backup(argv.slice(1), config.databaseUrl);
+  if (group === 'restore') return restore(argv.slice(1), config.databaseUrl);
   const db = createDb(config.databaseUrl);
   try {
     if (group === 'migrate') {

@@ -53,18 +53,24 @@ function npmStart(env: Record<string, string>): ChildProcess {
   });
 }
 
-export async function runCli(
-  args: string[],
-  env: Record<string, string>,
-  tree?: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = nodeWithTsx('src/cli.ts', args, env, tree);
+/** The exit code and output of a child started with piped stdout and stderr. */
+async function outcome(child: ChildProcess): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
   const [code] = await once(child, 'exit');
   return { code: code as number, stdout, stderr };
+}
+
+export function runCli(args: string[], env: Record<string, string>, tree?: string) {
+  return outcome(nodeWithTsx('src/cli.ts', args, env, tree));
+}
+
+/** `npm run migrate` as an operator runs it: the compiled CLI (built first when stale). */
+export function npmRunMigrate(env: Record<string, string>) {
+  ensureServerBuilt();
+  return outcome(spawn('npm', ['run', '--silent', 'migrate'], { cwd: ROOT, env: { ...process.env, ...env } }));
 }
 
 /** A new key of `account` (created when new) made by the CLI on `databaseUrl`, as an operator would. */
