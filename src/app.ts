@@ -113,6 +113,7 @@ export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res:
     observe: services.metrics.routeObserver(SCAN_ROUTE),
     limits: services.scans.limits,
     hosts: services.verifiedHosts,
+    rootRedirect: services.config.rootRedirectUrl,
   });
   const koa = buildApp(deps).callback();
   return (req, res) => {

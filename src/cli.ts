@@ -1,6 +1,7 @@
-// Command line: `migrate`; `keys create --account <name>` for a fresh install's first key (printed
-// alone on the last line of stdout, so scripts can capture it; every scope unless --scopes
-// names some); `codes import <file.csv>`, a client of a running server's bulk API
+// Command line: `migrate`; `keys create --account <name>` for a fresh install's first key (the
+// key alone on stdout and what it says about it on stderr, so `KEY=$(npm run --silent cli --
+// keys create ...)` captures the key and fails when the command does; every scope unless
+// --scopes names some); `codes import <file.csv>`, a client of a running server's bulk API
 // (./cli/import-codes.ts); `domains verify <hostname>`, the operator's verification of an
 // account's domain (./cli/verify-domain.ts); and `backup`/`restore` of the database
 // (./cli/backup.ts). Every failure exits non-zero: 2 for a usage error, 1 for the rest.
@@ -11,7 +12,7 @@ import { verifyDomain, VERIFY_DOMAIN_USAGE } from './cli/verify-domain.ts';
 import { loadConfig } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
-import { createLogger } from './logger.ts';
+import { createCliLogger } from './logger.ts';
 import { createServices } from './services.ts';
 import { isScope, SCOPES, type Scope } from './shared/principal.ts';
 
@@ -67,13 +68,13 @@ async function run(argv: string[]): Promise<number> {
         return 2;
       }
       await migrateLatest(db);
-      const services = await createServices(db, config, createLogger({ logLevel: 'warn' }));
+      const services = await createServices(db, config, createCliLogger());
       const issued = await services.accounts.issueKey(values.account, { name: values.name, scopes });
-      console.log(
+      console.error(
         `Created key ${issued.prefix}… (${issued.keyId}) for account '${issued.accountName}' (${issued.accountId}), ` +
           `scopes: ${scopes.join(' ')}.`,
       );
-      console.log('Store it now: it is shown only this once.');
+      console.error('Store it now: it is shown only this once.');
       console.log(issued.key);
       return 0;
     }
@@ -84,10 +85,16 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+// Every failure exits non-zero, so a script (or `KEY=$(...)`) stops instead of going on with
+// nothing: 2 for arguments parseArgs refuses (an unknown option), as for the checks above, 1 for
+// anything else (a bad configuration, an unreachable database).
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
+    const badArguments =
+      err instanceof TypeError && String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS');
     console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
+    if (badArguments) console.error(USAGE);
+    process.exit(badArguments ? 2 : 1);
   },
 );

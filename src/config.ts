@@ -97,6 +97,17 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://qr.example.com' })
     .optional(),
+  // Shlink's DEFAULT_BASE_URL_REDIRECT: where the bare root of the service's own host sends a
+  // visitor. Printable ASCII only (it becomes a Location header), and never the root itself.
+  ROOT_REDIRECT_URL: z
+    .string()
+    .refine(
+      (value) =>
+        /^[\x21-\x7e]+$/.test(value) &&
+        (/^https?:\/\//.test(value) ? URL.canParse(value) : /^\/(?!\/)/.test(value) && !/^\/(?:\?.*)?$/.test(value)),
+      'must be an http(s) URL, or a path on this service other than / (such as /docs)',
+    )
+    .default('/dashboard'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JSON_BODY_LIMIT: byteSize.default(1024 * 1024),
   BULK_BODY_LIMIT: byteSize.default(16 * 1024 * 1024),
@@ -219,6 +230,8 @@ export interface Config {
   readonly migrateOnStart: boolean;
   /** Origin that scan URLs start with, without a trailing slash. */
   readonly publicBaseUrl: string;
+  /** Where `/` on the service's own host redirects: /dashboard unless ROOT_REDIRECT_URL says otherwise. */
+  readonly rootRedirectUrl: string;
   readonly logLevel: string;
   readonly jsonBodyLimit: number;
   /** Body limit of POST /codes/bulk, which carries up to 10,000 codes. */
@@ -368,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     migrateOnStart: e.MIGRATE_ON_START,
     publicBaseUrl,
+    rootRedirectUrl: e.ROOT_REDIRECT_URL,
     logLevel: e.LOG_LEVEL,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     bulkBodyLimit: e.BULK_BODY_LIMIT,

@@ -3,7 +3,7 @@
 // A running server learns of it within CODE_CACHE_TTL_MS, or at once through REDIS_URL.
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
-import { createLogger } from '../logger.ts';
+import { createCliLogger } from '../logger.ts';
 import { normalizeHostname } from '../modules/domains/index.ts';
 import { createServices } from '../services.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -18,7 +18,7 @@ export async function verifyDomain(args: string[], db: Knex, config: Config): Pr
     console.error(normal && 'problem' in normal ? `The hostname ${normal.problem}.` : `Usage: ${VERIFY_DOMAIN_USAGE}`);
     return 2;
   }
-  const services = await createServices(db, config, createLogger({ logLevel: 'warn' }));
+  const services = await createServices(db, config, createCliLogger());
   try {
     const domain = await services.domains.verifyByOperator(normal.hostname);
     console.log(`Domain ${domain.hostname} (${domain.id}) is verified; its account's codes may use it.`);

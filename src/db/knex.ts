@@ -12,6 +12,14 @@ export function createDb(databaseUrl: string): Knex {
   throw new Error(`Unsupported DATABASE_URL scheme: ${databaseUrl.split(':')[0]}`);
 }
 
+/**
+ * Knex's own messages (a failed connection attempt, a deprecation) go to stderr: its default is
+ * console.log, which would mix plain text into the JSON log on stdout and into what the CLI prints
+ * for scripts to capture (the key of `keys create`).
+ */
+const toStderr = (message: unknown) => console.error(message);
+const KNEX_LOG: Knex.Config['log'] = { warn: toStderr, error: toStderr, deprecate: toStderr, debug: toStderr };
+
 /** The SQLite function that lower-cases as JavaScript does (search uses it: dialect.ts). */
 export const SQLITE_UNICODE_LOWER = 'unicode_lower';
 
@@ -26,6 +34,7 @@ function createSqlite(path: string): Knex {
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   return knex({
     client: 'better-sqlite3',
+    log: KNEX_LOG,
     connection: { filename },
     useNullAsDefault: true,
     // One connection: SQLite serialises writers anyway, and a single connection keeps
@@ -54,6 +63,7 @@ function createMysql(databaseUrl: string): Knex {
   const url = new URL(databaseUrl);
   return knex({
     client: 'mysql2',
+    log: KNEX_LOG,
     connection: {
       host: url.hostname,
       port: url.port ? Number(url.port) : 3306,

@@ -12,11 +12,12 @@ beforeAll(async () => {
 afterAll(() => testDb.destroy());
 
 describe('cli keys create', () => {
-  it('creates account and key on a fresh database and prints the key alone on the last line', async () => {
+  it('creates account and key on a fresh database and prints the key alone on stdout', async () => {
     const res = await runCli(['keys', 'create', '--account', 'acme'], { DATABASE_URL: testDb.url });
     expect(res.code, res.stderr).toBe(0);
-    const lines = res.stdout.trim().split('\n');
-    expect(lines.at(-1)).toMatch(/^qrk_[0-9A-Za-z]{40}$/);
+    // `KEY=$(npm run --silent cli -- keys create ...)` captures exactly the key; the rest is on stderr.
+    expect(res.stdout).toMatch(/^qrk_[0-9A-Za-z]{40}\n$/);
+    expect(res.stderr).toContain("for account 'acme'");
     expect(await testDb.db('accounts').where({ name: 'acme' })).toHaveLength(1);
   });
 
@@ -24,6 +25,36 @@ describe('cli keys create', () => {
     const res = await runCli(['keys', 'create'], { DATABASE_URL: testDb.url });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--account');
+  });
+});
+
+describe('cli exit codes: a failure is never an exit 0', () => {
+  it.each([
+    ['an unknown command', ['keys', 'revoke'], /Usage:/],
+    ['no command', [], /Usage:/],
+    ['an unknown option', ['keys', 'create', '--acount', 'acme'], /Unknown option '--acount'[\s\S]*Usage:/],
+    ['a missing option value', ['keys', 'create', '--account'], /--account[\s\S]*Usage:/],
+  ])('%s: exit 2 with the usage, nothing on stdout', async (_case, args, said) => {
+    const res = await runCli(args, { DATABASE_URL: testDb.url });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(said);
+    expect(res.stdout).toBe('');
+  });
+
+  it('a database it cannot reach: exit 1 naming why, no key', async () => {
+    // Port 9 (discard) has no MySQL on loopback: the connection is refused at once.
+    const res = await runCli(['keys', 'create', '--account', 'acme'], {
+      DATABASE_URL: 'mysql://root@127.0.0.1:9/qr',
+    });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/ECONNREFUSED/);
+    expect(res.stdout).toBe('');
+  });
+
+  it('a configuration it refuses: exit 1 naming the setting', async () => {
+    const res = await runCli(['migrate'], { DATABASE_URL: testDb.url, PORT: 'eighty' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('PORT');
   });
 });
 

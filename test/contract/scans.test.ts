@@ -55,7 +55,7 @@ describe('scans', () => {
     }
   });
 
-  it('an own domain’s root: 302 to its fallback (GET, HEAD); 404 without one, and on the service’s own', async () => {
+  it('the root: 302 to the dashboard on the service’s own host, to an own domain’s fallback, 404 without', async () => {
     const verifiedDomain = async (hostname: string, extra: Record<string, string> = {}) => {
       const added = await app.request('POST', '/v1/domains', { key, body: { hostname, ...extra } });
       dns.txt.set(added.body.verification.name, [[added.body.verification.value]]);
@@ -73,7 +73,8 @@ describe('scans', () => {
       expect(fallback.status).toBe(302);
       expect(fallback.headers.get('location')).toBe('https://example.com/home');
       expect((await atRoot('bare.example')).status).toBe(404);
-      expect((await call(method, '/', { headers: from() })).status).toBe(404);
+      const own = await call(method, '/', { headers: from() });
+      expect([own.status, own.headers.get('location')]).toEqual([302, '/dashboard']);
     }
   });
 

@@ -53,6 +53,8 @@ export interface OpenApiValidator {
   operationFor(method: string, path: string): Operation | undefined;
   /** Every way the answer departs from the operation's description; empty when it conforms. */
   mismatches(op: Operation, path: string, response: TestResponse): string[];
+  /** Every way `value` departs from the component schema `name` (`Code`); throws for a name the document lacks. */
+  schemaProblems(name: string, value: unknown): string[];
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -224,5 +226,9 @@ export function createOpenApiValidator(served: unknown, version: string): OpenAp
       });
     },
     mismatches,
+    schemaProblems(name, value) {
+      if (!Object.hasOwn(document.components.schemas, name)) throw new Error(`the document has no schema ${name}`);
+      return problems({ $ref: `${COMPONENTS_ID}#/$defs/${name}` }, value);
+    },
   };
 }

@@ -40,14 +40,15 @@ function ensureServerBuilt(): void {
 }
 
 /**
- * `npm start` as a user runs it: the environment without what the test runner adds (vitest sets
+ * `npm start` as a user runs it, in `folder` (this checkout, or a folder that links to its
+ * package.json and builds): the environment without what the test runner adds (vitest sets
  * NODE_ENV=test), plus `env`.
  */
-function npmStart(env: Record<string, string>): ChildProcess {
+function npmStart(env: Record<string, string>, folder = ROOT): ChildProcess {
   ensureServerBuilt();
   const { NODE_ENV: _runner, ...inherited } = process.env;
   return spawn('npm', ['start', '--silent'], {
-    cwd: ROOT,
+    cwd: folder,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -106,7 +107,8 @@ const START_TIMEOUT_MS = 60_000;
 
 /**
  * Starts src/main.ts (or, with `via: 'npm start'`, the documented command) on a free port and
- * resolves once it logs that it listens.
+ * resolves once it logs that it listens. `tree`: the checkout of src/main.ts, or the folder to
+ * run `npm start` in.
  */
 export async function startServer(
   env: Record<string, string>,
@@ -114,7 +116,7 @@ export async function startServer(
   via: 'node' | 'npm start' = 'node',
 ): Promise<ServerProcess> {
   const serverEnv = { PORT: '0', LOG_LEVEL: 'info', ...env };
-  const child = via === 'npm start' ? npmStart(serverEnv) : nodeWithTsx('src/main.ts', [], serverEnv, tree);
+  const child = via === 'npm start' ? npmStart(serverEnv, tree) : nodeWithTsx('src/main.ts', [], serverEnv, tree);
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const waiters = new Set<() => void>();

@@ -20,6 +20,15 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('sends the root to the dashboard unless ROOT_REDIRECT_URL names an http(s) URL or another path', () => {
+    expect(loadConfig({}).rootRedirectUrl).toBe('/dashboard');
+    expect(loadConfig({ ROOT_REDIRECT_URL: 'https://example.com/qr' }).rootRedirectUrl).toBe('https://example.com/qr');
+    expect(loadConfig({ ROOT_REDIRECT_URL: '/docs' }).rootRedirectUrl).toBe('/docs');
+    // Not a URL, another scheme, another host's path, the root itself (a loop), a header break.
+    for (const bad of ['example.com', 'ftp://example.com', '//evil.example', '/', '/?x', 'https://', '/a b', '/a\nb'])
+      expect(() => loadConfig({ ROOT_REDIRECT_URL: bad }), bad).toThrow(/ROOT_REDIRECT_URL/);
+  });
+
   it('without PUBLIC_BASE_URL, names the address it listens on (a wildcard HOST as loopback)', () => {
     const base = (env: Record<string, string>) => loadConfig(env).publicBaseUrl;
     expect(base({ HOST: 'localhost', PORT: '8080' })).toBe('http://localhost:8080');

@@ -733,8 +733,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Open an own domain’s root (its fallback)
-         * @description The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code printed without its path, redirects to the domain’s `fallback_url`.
+         * Open the root: the dashboard, or an own domain’s fallback
+         * @description The bare address of the service redirects to its dashboard (or the page `ROOT_REDIRECT_URL` names). The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code printed without its path, redirects to the domain’s `fallback_url`.
          */
         get: operations["openDomainRoot"];
         put?: never;
@@ -742,8 +742,8 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * Check an own domain’s root
-         * @description The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code printed without its path, redirects to the domain’s `fallback_url`. Answers like GET, without a body.
+         * Check the root
+         * @description The bare address of the service redirects to its dashboard (or the page `ROOT_REDIRECT_URL` names). The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code printed without its path, redirects to the domain’s `fallback_url`. Answers like GET, without a body.
          */
         head: operations["checkDomainRoot"];
         patch?: never;
@@ -5068,7 +5068,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The `Host` is a verified domain with a `fallback_url`: to it. No scan is recorded. */
+            /** @description The service’s own host (any `Host` that is not a verified domain): to `ROOT_REDIRECT_URL`, the dashboard (`/dashboard`) unless the operator set another page. A verified domain with a `fallback_url`: to it. No scan is recorded. */
             302: {
                 headers: {
                     /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
@@ -5079,7 +5079,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other `Host` (the service’s own domain, or a domain without a `fallback_url`). */
+            /** @description The `Host` is a verified domain without a `fallback_url`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5099,7 +5099,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The `Host` is a verified domain with a `fallback_url`: to it. No scan is recorded. */
+            /** @description The service’s own host (any `Host` that is not a verified domain): to `ROOT_REDIRECT_URL`, the dashboard (`/dashboard`) unless the operator set another page. A verified domain with a `fallback_url`: to it. No scan is recorded. */
             302: {
                 headers: {
                     /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
@@ -5110,7 +5110,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other `Host` (the service’s own domain, or a domain without a `fallback_url`). */
+            /** @description The `Host` is a verified domain without a `fallback_url`. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -123,9 +123,13 @@ function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
 }
 
 const rootResponses: Record<string, ZodOpenApiResponseObject> = {
-  '302': redirect('The `Host` is a verified domain with a `fallback_url`: to it. No scan is recorded.'),
+  '302': redirect(
+    'The service’s own host (any `Host` that is not a verified domain): to `ROOT_REDIRECT_URL`, the dashboard ' +
+      '(`/dashboard`) unless the operator set another page. A verified domain with a `fallback_url`: to it. No ' +
+      'scan is recorded.',
+  ),
   '404': {
-    description: 'Any other `Host` (the service’s own domain, or a domain without a `fallback_url`).',
+    description: 'The `Host` is a verified domain without a `fallback_url`.',
     content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
   },
 };
@@ -134,10 +138,11 @@ function rootOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
   const get = method === 'get';
   return {
     operationId: get ? 'openDomainRoot' : 'checkDomainRoot',
-    summary: get ? 'Open an own domain’s root (its fallback)' : 'Check an own domain’s root',
+    summary: get ? 'Open the root: the dashboard, or an own domain’s fallback' : 'Check the root',
     description:
-      'The bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code ' +
-      'printed without its path, redirects to the domain’s `fallback_url`.' +
+      'The bare address of the service redirects to its dashboard (or the page `ROOT_REDIRECT_URL` names). The ' +
+      'bare address of an account’s verified domain (the `Host` header), typed in or scanned from a code printed ' +
+      'without its path, redirects to the domain’s `fallback_url`.' +
       (get ? '' : ' Answers like GET, without a body.'),
     tags: [TAG],
     security: [],

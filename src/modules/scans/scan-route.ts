@@ -49,6 +49,8 @@ export interface ScanRouteDeps {
    * domain's slugs (and its fallback URL); any other Host is the service's own domain.
    */
   hosts?: VerifiedHosts | null;
+  /** Where `/` on the service's own host redirects (ROOT_REDIRECT_URL: the dashboard by default). */
+  rootRedirect: string;
 }
 
 /** The domain's root: `/`, with or without a query string. */
@@ -149,9 +151,10 @@ export function createScanRoute({
   observe,
   limits = null,
   hosts = null,
+  rootRedirect,
 }: ScanRouteDeps) {
-  /** A domain's fallback URL: its root and unknown slugs go there (302), not recorded as scans. */
-  function toFallback(req: IncomingMessage, res: ServerResponse, location: string, startedAt: number): void {
+  /** A 302 that records no scan: to a domain's fallback URL (its root and unknown slugs) or from the own root. */
+  function redirectUnrecorded(req: IncomingMessage, res: ServerResponse, location: string, startedAt: number): void {
     res.writeHead(302, { Location: location, 'Cache-Control': 'private, max-age=0', 'Content-Length': '0' });
     res.end();
     observe(req.method!, 302, startedAt);
@@ -279,7 +282,7 @@ export function createScanRoute({
       return redirect(req, res, scan, target, outcome);
     }
     const fallback = scan.domain ? hosts?.get(scan.domain)?.fallbackUrl : null;
-    if (fallback) return toFallback(req, res, fallback, scan.startedAt);
+    if (fallback) return redirectUnrecorded(req, res, fallback, scan.startedAt);
     sendNotFound(req, res, `/${scan.slug}`);
     observe(req.method!, 404, scan.startedAt);
   }
@@ -315,12 +318,15 @@ export function createScanRoute({
     return hosts!.get(host) ? host : null;
   }
 
-  /** A verified domain's root goes to its fallback URL; any other root is Koa's, as before. */
+  /**
+   * A verified domain's root goes to its fallback URL (without one it is Koa's 404: the account
+   * chose none); the service's own root, which people type in to find the service, to `rootRedirect`.
+   */
   function answerRoot(req: IncomingMessage, res: ServerResponse): boolean {
     const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
-    const fallback = domain === null ? null : hosts!.get(domain)!.fallbackUrl;
-    if (!fallback) return false;
-    toFallback(req, res, fallback, performance.now());
+    const location = domain === null ? rootRedirect : hosts!.get(domain)!.fallbackUrl;
+    if (!location) return false;
+    redirectUnrecorded(req, res, location, performance.now());
     return true;
   }
 
