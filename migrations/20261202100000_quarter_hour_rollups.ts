@@ -1,0 +1,145 @@
+import type { Knex } from 'knex';
+
+// scan_rollups and account_scan_rollups go from UTC hours to quarter hours (issue 37): every time
+// zone's offset is a multiple of 15 minutes, so quarter rows answer the local days, hours and
+// weekday x hour cells of Kolkata (+05:30), Kathmandu (+05:45) or Adelaide (+09:30) as hour rows
+// do for whole-hour zones. The time column keeps its name `hour`: it holds the start of the row's
+// slice, a quarter hour from now on.
+//
+// Stored hours are split into quarters from raw scans where the raw scans of the hour are all
+// still there: where their counts equal the hour's rows (a code's scans, uniques and redirects;
+// an account's 'total' scans and uniques), the hour's rows (of every dimension, for an account)
+// are rebuilt from them. Elsewhere (raw scans past SCAN_RAW_RETENTION_DAYS, or an hour straddling
+// that horizon) the hour row stays as it is, counted at its hour's start: answers over that old
+// period are exact on whole hours only. The rule compares sums over the hour, so running it again
+// (or on hours already in quarters) rebuilds the same rows.
+const QUARTER = 900_000;
+const HOUR = 3_600_000;
+const hourOf = (column: string) => `${column} - (${column} % ${HOUR})`;
+const quarterOf = (column: string) => `${column} - (${column} % ${QUARTER})`;
+
+// The account rollup's dimensions as the writer keeps them, written out: a migration never
+// changes meaning when the code's list grows. Region and city are sparse (no row when absent).
+const ACCOUNT_DIMENSIONS: Array<[dimension: string, value: string, sparse: boolean]> = [
+  ['total', "''", false],
+  ['country', "COALESCE(s.country, '')", false],
+  ['region', 's.region', true],
+  ['city', 's.city', true],
+  ['device', "COALESCE(s.device, '')", false],
+  ['os', "COALESCE(s.os, '')", false],
+  ['browser', "COALESCE(s.browser, '')", false],
+  ['referrer', "COALESCE(s.referrer_host, '')", false],
+];
+
+const REDIRECTED = "CASE WHEN s.outcome = 'redirect' THEN 1 ELSE 0 END";
+
+/** A table of the hours to split, of a code or of an account. */
+async function hoursToSplit(knex: Knex, table: string, owner: 'code_id' | 'account_id'): Promise<void> {
+  // Left by a run that failed midway (MariaDB commits DDL at once): made anew.
+  await knex.schema.dropTableIfExists(table);
+  await knex.schema.createTable(table, (t) => {
+    t.string(owner, 32).notNullable();
+    t.bigInteger('hour').notNullable();
+    t.boolean('is_bot').notNullable();
+    t.primary([owner, 'hour', 'is_bot']);
+  });
+}
+
+async function splitCodeHours(knex: Knex): Promise<void> {
+  await hoursToSplit(knex, 'quarter_split_code_hours', 'code_id');
+  await knex.raw(
+    `INSERT INTO quarter_split_code_hours (code_id, hour, is_bot)
+     SELECT r.code_id, r.h, r.is_bot
+     FROM (SELECT code_id, ${hourOf('hour')} AS h, is_bot, SUM(scans) AS n, SUM(unique_scans) AS u,
+             SUM(redirects) AS d
+           FROM scan_rollups GROUP BY code_id, ${hourOf('hour')}, is_bot) r
+     JOIN (SELECT s.code_id, ${hourOf('s.scanned_at')} AS h, s.is_bot, COUNT(*) AS n,
+             SUM(CASE WHEN s.is_unique THEN 1 ELSE 0 END) AS u, SUM(${REDIRECTED}) AS d
+           FROM scans s GROUP BY s.code_id, ${hourOf('s.scanned_at')}, s.is_bot) w
+       ON w.code_id = r.code_id AND w.h = r.h AND w.is_bot = r.is_bot AND w.n = r.n AND w.u = r.u AND w.d = r.d`,
+  );
+  await knex.raw(
+    `DELETE FROM scan_rollups WHERE EXISTS (SELECT 1 FROM quarter_split_code_hours x
+       WHERE x.code_id = scan_rollups.code_id AND x.hour = ${hourOf('scan_rollups.hour')}
+         AND x.is_bot = scan_rollups.is_bot)`,
+  );
+  await knex.raw(
+    `INSERT INTO scan_rollups (code_id, hour, is_bot, account_id, scans, unique_scans, redirects)
+     SELECT s.code_id, ${quarterOf('s.scanned_at')}, s.is_bot, MIN(s.account_id), COUNT(*),
+       SUM(CASE WHEN s.is_unique THEN 1 ELSE 0 END), SUM(${REDIRECTED})
+     FROM scans s JOIN quarter_split_code_hours x
+       ON x.code_id = s.code_id AND x.hour = ${hourOf('s.scanned_at')} AND x.is_bot = s.is_bot
+     GROUP BY s.code_id, ${quarterOf('s.scanned_at')}, s.is_bot`,
+  );
+  await knex.schema.dropTable('quarter_split_code_hours');
+}
+
+async function splitAccountHours(knex: Knex): Promise<void> {
+  await hoursToSplit(knex, 'quarter_split_account_hours', 'account_id');
+  await knex.raw(
+    `INSERT INTO quarter_split_account_hours (account_id, hour, is_bot)
+     SELECT r.account_id, r.h, r.is_bot
+     FROM (SELECT account_id, ${hourOf('hour')} AS h, is_bot, SUM(scans) AS n, SUM(unique_scans) AS u
+           FROM account_scan_rollups WHERE dimension = 'total'
+           GROUP BY account_id, ${hourOf('hour')}, is_bot) r
+     JOIN (SELECT s.account_id, ${hourOf('s.scanned_at')} AS h, s.is_bot, COUNT(*) AS n,
+             SUM(CASE WHEN s.is_account_unique THEN 1 ELSE 0 END) AS u
+           FROM scans s GROUP BY s.account_id, ${hourOf('s.scanned_at')}, s.is_bot) w
+       ON w.account_id = r.account_id AND w.h = r.h AND w.is_bot = r.is_bot AND w.n = r.n AND w.u = r.u`,
+  );
+  await knex.raw(
+    `DELETE FROM account_scan_rollups WHERE EXISTS (SELECT 1 FROM quarter_split_account_hours x
+       WHERE x.account_id = account_scan_rollups.account_id AND x.hour = ${hourOf('account_scan_rollups.hour')}
+         AND x.is_bot = account_scan_rollups.is_bot)`,
+  );
+  for (const [dimension, value, sparse] of ACCOUNT_DIMENSIONS) {
+    const uniques = dimension === 'total' ? 'SUM(CASE WHEN s.is_account_unique THEN 1 ELSE 0 END)' : '0';
+    await knex.raw(
+      `INSERT INTO account_scan_rollups (account_id, dimension, hour, is_bot, value, scans, unique_scans)
+       SELECT s.account_id, ?, ${quarterOf('s.scanned_at')}, s.is_bot, ${value}, COUNT(*), ${uniques}
+       FROM scans s JOIN quarter_split_account_hours x
+         ON x.account_id = s.account_id AND x.hour = ${hourOf('s.scanned_at')} AND x.is_bot = s.is_bot
+       ${sparse ? `WHERE ${value} IS NOT NULL` : ''}
+       GROUP BY s.account_id, ${quarterOf('s.scanned_at')}, s.is_bot, ${value}`,
+      [dimension],
+    );
+  }
+  await knex.schema.dropTable('quarter_split_account_hours');
+}
+
+export async function up(knex: Knex): Promise<void> {
+  await splitCodeHours(knex);
+  await splitAccountHours(knex);
+}
+
+/** Quarter rows summed back into their hours, through a table of the sums. */
+async function mergeIntoHours(knex: Knex, table: string, key: string[], counts: string[]): Promise<void> {
+  const sums = `${table}_hour_sums`;
+  const others = key.filter((column) => column !== 'hour');
+  await knex.schema.dropTableIfExists(sums);
+  await knex.raw(
+    `CREATE TABLE ${sums} AS SELECT ${others.join(', ')}, ${hourOf('hour')} AS hour,
+       ${counts.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
+     FROM ${table} GROUP BY ${others.join(', ')}, ${hourOf('hour')}`,
+  );
+  await knex(table).delete();
+  const columns = [...others, 'hour', ...counts].join(', ');
+  await knex.raw(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${sums}`);
+  await knex.schema.dropTable(sums);
+}
+
+export async function down(knex: Knex): Promise<void> {
+  // account_id is the code's: one value per code, kept through the sums as part of the key.
+  await mergeIntoHours(
+    knex,
+    'scan_rollups',
+    ['code_id', 'hour', 'is_bot', 'account_id'],
+    ['scans', 'unique_scans', 'redirects'],
+  );
+  await mergeIntoHours(
+    knex,
+    'account_scan_rollups',
+    ['account_id', 'dimension', 'hour', 'is_bot', 'value'],
+    ['scans', 'unique_scans'],
+  );
+}
