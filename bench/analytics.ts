@@ -1,5 +1,5 @@
 // npm run bench:analytics [-- --scans 1000000] [--codes 10000] [--runs 20] [--raw-runs N]
-//                          [--explain] [--reuse]
+//                          [--explain] [--reuse] [--only TEXT]
 //
 // Seeds one account on MariaDB with --codes codes and --scans scans over the past year, written
 // a UTC day at a time through the bulk path (bench/bulk-seed.ts: the scan batch writer with
@@ -16,7 +16,8 @@
 // cells and the busiest code's year. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
 // fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain
 // prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
-// alone. --reuse skips seeding when the data is there.
+// alone. --reuse skips seeding when the data is there. --only times just the queries whose name
+// contains TEXT (the raw-scan answers of a half-hour zone before issue 37 took seconds each).
 //
 // MariaDB's buffer pool decides much at ten million scans: the bench prints its size. The
 // default (128 MiB) holds a fraction of the rollups; a server for this much data has gigabytes.
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     'raw-runs': { type: 'string' },
     explain: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const SCANS = Number(values.scans);
@@ -415,7 +417,7 @@ async function main() {
   // The servers run in this process: its peak RSS while they answer bounds the service's.
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-  for (const q of queries) {
+  for (const q of queries.filter((q) => values.only === undefined || q.name.includes(values.only))) {
     const a = await time(rollups.url, key, q);
     const fmt = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} ms`.padEnd(24);
     // --raw-runs 0 leaves raw scans out (when only the rollups changed between two runs).
