@@ -33,30 +33,57 @@ const ACCOUNT_DIMENSIONS: Array<[dimension: string, value: string, sparse: boole
 
 const REDIRECTED = "CASE WHEN s.outcome = 'redirect' THEN 1 ELSE 0 END";
 
-/** A table of the hours to split, of a code or of an account. */
-async function hoursToSplit(knex: Knex, table: string, owner: 'code_id' | 'account_id'): Promise<void> {
+/**
+ * The raw scans' sums per hour of a code or an account (`owner`), in a table keyed like the
+ * rollup, less the hours whose rollup rows sum to something else: the hours to split. Sums go to
+ * a table and are compared row by row (a range of the rollup's primary key each), not joined as
+ * two grouped subqueries: MariaDB planned that join as a "lateral derived" table, regrouping a
+ * code's rollup rows for each of its raw hours (over ten minutes at a million scans).
+ */
+async function hoursToSplit(
+  knex: Knex,
+  table: string,
+  owner: 'code_id' | 'account_id',
+  counts: Array<[column: string, raw: string]>,
+  rollup: { table: string; where?: string },
+): Promise<void> {
   // Left by a run that failed midway (MariaDB commits DDL at once): made anew.
   await knex.schema.dropTableIfExists(table);
   await knex.schema.createTable(table, (t) => {
     t.string(owner, 32).notNullable();
     t.bigInteger('hour').notNullable();
     t.boolean('is_bot').notNullable();
+    for (const [column] of counts) t.bigInteger(column).notNullable();
     t.primary([owner, 'hour', 'is_bot']);
   });
+  const columns = counts.map(([column]) => column);
+  await knex.raw(
+    `INSERT INTO ${table} (${owner}, hour, is_bot, ${columns.join(', ')})
+     SELECT s.${owner}, ${hourOf('s.scanned_at')}, s.is_bot, ${counts.map(([, raw]) => raw).join(', ')}
+     FROM scans s GROUP BY s.${owner}, ${hourOf('s.scanned_at')}, s.is_bot`,
+  );
+  const inHour = `r.${owner} = ${table}.${owner} AND ${rollup.where ?? '1 = 1'} AND r.hour >= ${table}.hour
+    AND r.hour < ${table}.hour + ${HOUR} AND r.is_bot = ${table}.is_bot`;
+  const differs = columns.map(
+    (column) => `${table}.${column} <> (SELECT COALESCE(SUM(r.${column}), 0) FROM ${rollup.table} r WHERE ${inHour})`,
+  );
+  await knex.raw(`DELETE FROM ${table} WHERE ${differs.join(' OR ')}`);
 }
 
+const UNIQUE = 'SUM(CASE WHEN s.is_unique THEN 1 ELSE 0 END)';
+const ACCOUNT_UNIQUE = 'SUM(CASE WHEN s.is_account_unique THEN 1 ELSE 0 END)';
+
 async function splitCodeHours(knex: Knex): Promise<void> {
-  await hoursToSplit(knex, 'quarter_split_code_hours', 'code_id');
-  await knex.raw(
-    `INSERT INTO quarter_split_code_hours (code_id, hour, is_bot)
-     SELECT r.code_id, r.h, r.is_bot
-     FROM (SELECT code_id, ${hourOf('hour')} AS h, is_bot, SUM(scans) AS n, SUM(unique_scans) AS u,
-             SUM(redirects) AS d
-           FROM scan_rollups GROUP BY code_id, ${hourOf('hour')}, is_bot) r
-     JOIN (SELECT s.code_id, ${hourOf('s.scanned_at')} AS h, s.is_bot, COUNT(*) AS n,
-             SUM(CASE WHEN s.is_unique THEN 1 ELSE 0 END) AS u, SUM(${REDIRECTED}) AS d
-           FROM scans s GROUP BY s.code_id, ${hourOf('s.scanned_at')}, s.is_bot) w
-       ON w.code_id = r.code_id AND w.h = r.h AND w.is_bot = r.is_bot AND w.n = r.n AND w.u = r.u AND w.d = r.d`,
+  await hoursToSplit(
+    knex,
+    'quarter_split_code_hours',
+    'code_id',
+    [
+      ['scans', 'COUNT(*)'],
+      ['unique_scans', UNIQUE],
+      ['redirects', `SUM(${REDIRECTED})`],
+    ],
+    { table: 'scan_rollups' },
   );
   await knex.raw(
     `DELETE FROM scan_rollups WHERE EXISTS (SELECT 1 FROM quarter_split_code_hours x
@@ -65,8 +92,8 @@ async function splitCodeHours(knex: Knex): Promise<void> {
   );
   await knex.raw(
     `INSERT INTO scan_rollups (code_id, hour, is_bot, account_id, scans, unique_scans, redirects)
-     SELECT s.code_id, ${quarterOf('s.scanned_at')}, s.is_bot, MIN(s.account_id), COUNT(*),
-       SUM(CASE WHEN s.is_unique THEN 1 ELSE 0 END), SUM(${REDIRECTED})
+     SELECT s.code_id, ${quarterOf('s.scanned_at')}, s.is_bot, MIN(s.account_id), COUNT(*), ${UNIQUE},
+       SUM(${REDIRECTED})
      FROM scans s JOIN quarter_split_code_hours x
        ON x.code_id = s.code_id AND x.hour = ${hourOf('s.scanned_at')} AND x.is_bot = s.is_bot
      GROUP BY s.code_id, ${quarterOf('s.scanned_at')}, s.is_bot`,
@@ -75,17 +102,15 @@ async function splitCodeHours(knex: Knex): Promise<void> {
 }
 
 async function splitAccountHours(knex: Knex): Promise<void> {
-  await hoursToSplit(knex, 'quarter_split_account_hours', 'account_id');
-  await knex.raw(
-    `INSERT INTO quarter_split_account_hours (account_id, hour, is_bot)
-     SELECT r.account_id, r.h, r.is_bot
-     FROM (SELECT account_id, ${hourOf('hour')} AS h, is_bot, SUM(scans) AS n, SUM(unique_scans) AS u
-           FROM account_scan_rollups WHERE dimension = 'total'
-           GROUP BY account_id, ${hourOf('hour')}, is_bot) r
-     JOIN (SELECT s.account_id, ${hourOf('s.scanned_at')} AS h, s.is_bot, COUNT(*) AS n,
-             SUM(CASE WHEN s.is_account_unique THEN 1 ELSE 0 END) AS u
-           FROM scans s GROUP BY s.account_id, ${hourOf('s.scanned_at')}, s.is_bot) w
-       ON w.account_id = r.account_id AND w.h = r.h AND w.is_bot = r.is_bot AND w.n = r.n AND w.u = r.u`,
+  await hoursToSplit(
+    knex,
+    'quarter_split_account_hours',
+    'account_id',
+    [
+      ['scans', 'COUNT(*)'],
+      ['unique_scans', ACCOUNT_UNIQUE],
+    ],
+    { table: 'account_scan_rollups', where: "r.dimension = 'total'" },
   );
   await knex.raw(
     `DELETE FROM account_scan_rollups WHERE EXISTS (SELECT 1 FROM quarter_split_account_hours x
@@ -93,7 +118,7 @@ async function splitAccountHours(knex: Knex): Promise<void> {
          AND x.is_bot = account_scan_rollups.is_bot)`,
   );
   for (const [dimension, value, sparse] of ACCOUNT_DIMENSIONS) {
-    const uniques = dimension === 'total' ? 'SUM(CASE WHEN s.is_account_unique THEN 1 ELSE 0 END)' : '0';
+    const uniques = dimension === 'total' ? ACCOUNT_UNIQUE : '0';
     await knex.raw(
       `INSERT INTO account_scan_rollups (account_id, dimension, hour, is_bot, value, scans, unique_scans)
        SELECT s.account_id, ?, ${quarterOf('s.scanned_at')}, s.is_bot, ${value}, COUNT(*), ${uniques}
