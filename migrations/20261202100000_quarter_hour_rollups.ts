@@ -33,12 +33,33 @@ const ACCOUNT_DIMENSIONS: Array<[dimension: string, value: string, sparse: boole
 
 const REDIRECTED = "CASE WHEN s.outcome = 'redirect' THEN 1 ELSE 0 END";
 
+/** A table of sums per hour of a code or an account (`owner`), keyed like the rollups. */
+async function hourSums(
+  knex: Knex,
+  table: string,
+  owner: 'code_id' | 'account_id',
+  columns: string[],
+  select: string,
+): Promise<void> {
+  // Left by a run that failed midway (MariaDB commits DDL at once): made anew.
+  await knex.schema.dropTableIfExists(table);
+  await knex.schema.createTable(table, (t) => {
+    t.string(owner, 32).notNullable();
+    t.bigInteger('hour').notNullable();
+    t.boolean('is_bot').notNullable();
+    for (const column of columns) t.bigInteger(column).notNullable();
+    t.primary([owner, 'hour', 'is_bot']);
+  });
+  await knex.raw(`INSERT INTO ${table} (${owner}, hour, is_bot, ${columns.join(', ')}) ${select}`);
+}
+
 /**
- * The raw scans' sums per hour of a code or an account (`owner`), in a table keyed like the
- * rollup, less the hours whose rollup rows sum to something else: the hours to split. Sums go to
- * a table and are compared row by row (a range of the rollup's primary key each), not joined as
- * two grouped subqueries: MariaDB planned that join as a "lateral derived" table, regrouping a
- * code's rollup rows for each of its raw hours (over ten minutes at a million scans).
+ * The hours to split (`table`): the raw scans' sums per hour of a code or an account (`owner`),
+ * less those that the rollup's rows of the hour (`rollup`, its rows `where`) sum to otherwise.
+ * Both sums go to keyed tables first and are compared by primary key: as a join of two grouped
+ * subqueries MariaDB planned it as a "lateral derived" table (a code's rollup rows regrouped for
+ * each of its raw hours), and as correlated sums over an hour's range of the rollup it read every
+ * row of the code per hour; each took many minutes at a million scans.
  */
 async function hoursToSplit(
   knex: Knex,
@@ -47,27 +68,31 @@ async function hoursToSplit(
   counts: Array<[column: string, raw: string]>,
   rollup: { table: string; where?: string },
 ): Promise<void> {
-  // Left by a run that failed midway (MariaDB commits DDL at once): made anew.
-  await knex.schema.dropTableIfExists(table);
-  await knex.schema.createTable(table, (t) => {
-    t.string(owner, 32).notNullable();
-    t.bigInteger('hour').notNullable();
-    t.boolean('is_bot').notNullable();
-    for (const [column] of counts) t.bigInteger(column).notNullable();
-    t.primary([owner, 'hour', 'is_bot']);
-  });
   const columns = counts.map(([column]) => column);
-  await knex.raw(
-    `INSERT INTO ${table} (${owner}, hour, is_bot, ${columns.join(', ')})
-     SELECT s.${owner}, ${hourOf('s.scanned_at')}, s.is_bot, ${counts.map(([, raw]) => raw).join(', ')}
+  await hourSums(
+    knex,
+    table,
+    owner,
+    columns,
+    `SELECT s.${owner}, ${hourOf('s.scanned_at')}, s.is_bot, ${counts.map(([, raw]) => raw).join(', ')}
      FROM scans s GROUP BY s.${owner}, ${hourOf('s.scanned_at')}, s.is_bot`,
   );
-  const inHour = `r.${owner} = ${table}.${owner} AND ${rollup.where ?? '1 = 1'} AND r.hour >= ${table}.hour
-    AND r.hour < ${table}.hour + ${HOUR} AND r.is_bot = ${table}.is_bot`;
-  const differs = columns.map(
-    (column) => `${table}.${column} <> (SELECT COALESCE(SUM(r.${column}), 0) FROM ${rollup.table} r WHERE ${inHour})`,
+  const rolled = `${table}_rolled`;
+  await hourSums(
+    knex,
+    rolled,
+    owner,
+    columns,
+    `SELECT ${owner}, ${hourOf('hour')}, is_bot, ${columns.map((c) => `SUM(${c})`).join(', ')}
+     FROM ${rollup.table} ${rollup.where ? `WHERE ${rollup.where}` : ''}
+     GROUP BY ${owner}, ${hourOf('hour')}, is_bot`,
   );
-  await knex.raw(`DELETE FROM ${table} WHERE ${differs.join(' OR ')}`);
+  const same = columns.map((c) => `r.${c} = ${table}.${c}`).join(' AND ');
+  await knex.raw(
+    `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM ${rolled} r WHERE r.${owner} = ${table}.${owner}
+       AND r.hour = ${table}.hour AND r.is_bot = ${table}.is_bot AND ${same})`,
+  );
+  await knex.schema.dropTable(rolled);
 }
 
 const UNIQUE = 'SUM(CASE WHEN s.is_unique THEN 1 ELSE 0 END)';
@@ -110,7 +135,7 @@ async function splitAccountHours(knex: Knex): Promise<void> {
       ['scans', 'COUNT(*)'],
       ['unique_scans', ACCOUNT_UNIQUE],
     ],
-    { table: 'account_scan_rollups', where: "r.dimension = 'total'" },
+    { table: 'account_scan_rollups', where: "dimension = 'total'" },
   );
   await knex.raw(
     `DELETE FROM account_scan_rollups WHERE EXISTS (SELECT 1 FROM quarter_split_account_hours x
