@@ -1,5 +1,5 @@
 // npm run bench:analytics [-- --scans 1000000] [--codes 10000] [--runs 20] [--raw-runs N]
-//                          [--explain] [--reuse]
+//                          [--explain] [--reuse] [--only TEXT]
 //
 // Seeds one account on MariaDB with --codes codes and --scans scans over the past year, written
 // a UTC day at a time through the bulk path (bench/bulk-seed.ts: the scan batch writer with
@@ -11,10 +11,13 @@
 // overview of the tagged codes, overviews of past ranges, a 30-day overview in New York, the
 // busiest and a median code's 365-day daily series, the account's and the busiest code's weekday x
 // hour cells over a year, the dashboard's account page query (30 days in New York, a year in UTC),
-// and a GraphQL dashboard. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
+// a GraphQL dashboard, and in six zones (whole-hour, DST, half-hour and 45-minute offsets) the
+// overview of 30 and 365 local days, an hourly week from 07:20 UTC, the year's weekday x hour
+// cells and the busiest code's year. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
 // fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain
 // prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
-// alone. --reuse skips seeding when the data is there.
+// alone. --reuse skips seeding when the data is there. --only times just the queries whose name
+// contains TEXT (the raw-scan answers of a half-hour zone before issue 37 took seconds each).
 //
 // MariaDB's buffer pool decides much at ten million scans: the bench prints its size. The
 // default (128 MiB) holds a fraction of the rollups; a server for this much data has gigabytes.
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     'raw-runs': { type: 'string' },
     explain: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const SCANS = Number(values.scans);
@@ -285,6 +289,28 @@ async function explain(server: Awaited<ReturnType<typeof startServer>>, key: str
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** Whole-hour zones with and without DST, and the half-hour and 45-minute offsets (issue 37). */
+const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Adelaide'];
+
+/**
+ * The answers a team in `zone` asks for: ranges of local days (from a local midnight) and an
+ * hourly week from an instant that is no midnight anywhere (07:20 UTC, a week ago).
+ */
+function inZone(zone: string, busiest: string): Query[] {
+  const at = (name: string, path: string): Query => ({ name: `${name}, ${zone}`, method: 'GET', path });
+  const days = (n: number) => `from=${isoDay(NOW - (n - 1) * DAY)}&to=${isoDay(NOW)}&timezone=${zone}`;
+  const weekAgo = new Date(NOW - 7 * DAY);
+  weekAgo.setUTCHours(7, 20, 0, 0);
+  const hourly = `from=${weekAgo.toISOString()}&to=${new Date(NOW).toISOString()}&granularity=hour&timezone=${zone}`;
+  return [
+    at('overview, 30 days by day', `/v1/analytics/overview?${days(30)}`),
+    at('overview, 365 days by day', `/v1/analytics/overview?${days(365)}`),
+    at('overview, 7 days by hour from 07:20 UTC', `/v1/analytics/overview?${hourly}`),
+    at('weekday x hour, 365 days', `/v1/analytics/weekday-hours?${days(365)}`),
+    at('busiest code, 365-day daily series', `/v1/codes/${busiest}/scans?${days(365)}`),
+  ];
+}
+
 async function main() {
   const { key, codeIds } = await prepare();
   const busiest = codeIds[0]!;
@@ -360,6 +386,7 @@ async function main() {
     },
     dashboardPage(30, 'day', 'America/New_York'),
     dashboardPage(365, 'week', 'UTC'),
+    ...ZONES.flatMap((zone) => inZone(zone, busiest)),
     {
       name: 'GraphQL dashboard',
       method: 'POST',
@@ -386,20 +413,20 @@ async function main() {
     `\n${RUNS} runs each (raw: ${RAW_RUNS}) after up to 3 warm-up runs, over HTTP on loopback ` +
       `(${new Date().toISOString().slice(0, 10)}; MariaDB buffer pool ${Math.round(pool.bytes / 2 ** 20)} MiB)`,
   );
-  console.log('query'.padEnd(52) + 'rollups median / p95'.padEnd(24) + 'raw median / p95'.padEnd(24) + 'raw / rollups');
+  console.log('query'.padEnd(64) + 'rollups median / p95'.padEnd(24) + 'raw median / p95'.padEnd(24) + 'raw / rollups');
   // The servers run in this process: its peak RSS while they answer bounds the service's.
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-  for (const q of queries) {
+  for (const q of queries.filter((q) => values.only === undefined || q.name.includes(values.only))) {
     const a = await time(rollups.url, key, q);
     const fmt = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} ms`.padEnd(24);
     // --raw-runs 0 leaves raw scans out (when only the rollups changed between two runs).
     if (RAW_RUNS === 0) {
-      console.log(q.name.padEnd(52) + fmt(a) + '—');
+      console.log(q.name.padEnd(64) + fmt(a) + '—');
       continue;
     }
     const b = await time(raw.url, key, q, RAW_RUNS);
-    console.log(q.name.padEnd(52) + fmt(a) + fmt(b) + `${(b.median / a.median).toFixed(1)}x`);
+    console.log(q.name.padEnd(64) + fmt(a) + fmt(b) + `${(b.median / a.median).toFixed(1)}x`);
   }
   clearInterval(sampler);
   console.log(`peak RSS of the process serving both (and of the bench itself): ${Math.round(peakRss / 2 ** 20)} MiB`);

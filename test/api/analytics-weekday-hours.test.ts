@@ -1,5 +1,5 @@
-// Scans by weekday and hour in a time zone, over REST and GraphQL: whole-hour zones (answered from
-// hourly rollups), a half-hour zone (from raw scans, so a scan at 04:31 UTC is 10:01 in Kolkata
+// Scans by weekday and hour in a time zone, over REST and GraphQL: whole-hour zones and a
+// half-hour zone (all from the quarter-hour rollups, so a scan at 04:31 UTC is 10:01 in Kolkata
 // and not in the 09:00 cell that its UTC hour would give), the hour repeated at the end of DST,
 // bots, the account overview with a tag, and what is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ describe('weekday x hour cells', () => {
     expect(nonZero(res.body.cells)).toEqual({ '7/23': 1, '1/0': 3, '6/14': 1 });
   });
 
-  it('counts a half-hour zone exactly, from raw scans', async () => {
+  it('counts a half-hour zone exactly, from the quarter-hour rollups', async () => {
     const res = await codeCells('from=2026-05-31&to=2026-06-07&timezone=Asia/Kolkata');
     expect(res.status, res.text).toBe(200);
     expect(res.body.from).toBe('2026-05-31T00:00:00.000+05:30');

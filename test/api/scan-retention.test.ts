@@ -113,25 +113,28 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     expect(early.body.errors[0].message).toContain('2026-04-05T00:00:00.000Z');
     expect((await get(`/v1/codes/${code.id}/scans/raw?from=2026-04-05T00:00:00Z`, key)).status).toBe(200);
 
-    // India's half-hour offset is answered from raw scans: not before the horizon.
-    const kolkata = (from: string) =>
-      get(`/v1/codes/${code.id}/scans?from=${from}&to=2026-04-10&timezone=Asia/Kolkata`, key);
-    const refused = await kolkata('2026-04-01');
+    // Every zone of today has periods on whole quarter hours, which the rollups answer for any
+    // range: India's half-hour offset too, before the horizon.
+    const kolkata = (from: string, to = '2026-04-10') =>
+      get(`/v1/codes/${code.id}/scans?from=${from}&to=${to}&timezone=Asia/Kolkata`, key);
+    const beforeHorizon = await kolkata('2026-04-01');
+    expect(beforeHorizon.status).toBe(200);
+    expect(beforeHorizon.body).toMatchObject({ total_scans: 4, raw_available_since: '2026-04-05T00:00:00.000Z' });
+    const weekdayHours = (zone: string, from = '2026-04-01', to = '2026-04-10') =>
+      get(`/v1/analytics/weekday-hours?from=${from}&to=${to}&timezone=${zone}`, key);
+    for (const zone of ['UTC', 'Asia/Kolkata', 'Asia/Kathmandu']) {
+      expect((await weekdayHours(zone)).body).toMatchObject({
+        total_scans: 4,
+        raw_available_since: '2026-04-05T00:00:00.000Z',
+      });
+    }
+    // Kolkata's offset in 1900 (+05:21:10, Madras time) is not: raw scans answer, and are gone.
+    const refused = await kolkata('1900-01-01', '1900-01-05');
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].path).toBe('from');
-    const overview = await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-10&timezone=Asia/Kolkata', key);
-    expect(overview.status).toBe(422);
-    const weekdayHours = (zone: string) =>
-      get(`/v1/analytics/weekday-hours?from=2026-04-01&to=2026-04-10&timezone=${zone}`, key);
-    expect((await weekdayHours('Asia/Kolkata')).status).toBe(422);
-    expect((await weekdayHours('UTC')).body).toMatchObject({
-      total_scans: 4,
-      raw_available_since: '2026-04-05T00:00:00.000Z',
-    });
-    const answered = await kolkata('2026-04-06');
-    expect(answered.status).toBe(200);
-    expect(answered.body).toMatchObject({ total_scans: 4, raw_available_since: '2026-04-05T00:00:00.000Z' });
-    // Whole-hour zones come from rollups and answer any range.
+    const old = await get('/v1/analytics/overview?from=1900-01-01&to=1900-01-05&timezone=Asia/Kolkata', key);
+    expect(old.status).toBe(422);
+    expect((await weekdayHours('Asia/Kolkata', '1900-01-01', '1900-01-05')).status).toBe(422);
     const utc = await get('/v1/analytics/overview?from=2026-04-01&to=2026-04-10', key);
     expect(utc.status).toBe(200);
     expect(utc.body).toMatchObject({ total_scans: 4, raw_available_since: '2026-04-05T00:00:00.000Z' });
@@ -151,15 +154,16 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     });
     const gqlEarly = await app.graphql(
       key,
-      `{ analyticsOverview(from: "2026-04-01", to: "2026-04-10", timezone: "Asia/Kolkata") { totalScans } }`,
+      `{ analyticsOverview(from: "1900-01-01", to: "1900-01-05", timezone: "Asia/Kolkata") { totalScans } }`,
     );
     expect(gqlEarly.body.errors[0].message).toMatch(/raw scans are kept from 2026-04-05T00:00:00.000Z/);
-    // Per-code counts: on whole hours from rollups, any window; otherwise not before the horizon.
+    // Per-code counts: on whole quarter hours from rollups, any window; otherwise not before the horizon.
     const count = (from: string) =>
       app.graphql(key, `query($id: ID!) { code(id: $id) { scanCount(from: "${from}") } }`, { id: code.id });
     expect((await count('2026-04-01T00:00:00Z')).body.data.code.scanCount).toBe(4);
-    expect((await count('2026-04-06T00:30:00Z')).body.data.code.scanCount).toBe(4);
-    expect((await count('2026-04-01T00:30:00Z')).body.errors[0].message).toMatch(
+    expect((await count('2026-04-01T00:45:00Z')).body.data.code.scanCount).toBe(4);
+    expect((await count('2026-04-06T00:20:00Z')).body.data.code.scanCount).toBe(4);
+    expect((await count('2026-04-01T00:20:00Z')).body.errors[0].message).toMatch(
       /raw scans are kept from 2026-04-05T00:00:00.000Z/,
     );
   });
@@ -273,14 +277,13 @@ describe('deleting a code', () => {
     expect(justAfter.trend.map((t: any) => t.scans)).toEqual([4, 4, 4]);
     const heatmapAfter = await heatmap();
     expect(heatmapAfter).toEqual({ total: 12, busy: [1, 2, 3].map((weekday) => ({ weekday, hour: 10, scans: 4 })) });
-    // Raw-backed (a half-hour zone): 10:00 UTC is 15:30 in Kolkata.
+    // A half-hour zone, from the quarter-hour rollups: 10:00 UTC is 15:30 in Kolkata.
     expect(await heatmap('Asia/Kolkata')).toEqual({
       total: 12,
       busy: [1, 2, 3].map((weekday) => ({ weekday, hour: 15, scans: 4 })),
     });
-    const rawBacked = (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key))
-      .body;
-    expect(rawBacked.total_scans).toBe(12);
+    const halfHour = await overview('&timezone=Asia/Kolkata');
+    expect(halfHour.total_scans).toBe(12);
     expect(await rawCount({ code_id: gone.id })).toBe(120);
 
     // Midway: one small batch of its raw scans gone (and subtracted from the account's rollups).
@@ -288,6 +291,7 @@ describe('deleting a code', () => {
     expect(await store.purgeRawBatch(gone.id, 4)).toBe(4);
     expect(await rawCount({ code_id: gone.id })).toBe(116);
     expect(await overview()).toEqual(justAfter);
+    expect(await overview('&timezone=Asia/Kolkata')).toEqual(halfHour);
 
     // Within the late-scan grace: raw scans all go, in batches of 5, while the overview is
     // asked again and again; the code's rollups wait.
@@ -324,9 +328,11 @@ describe('deleting a code', () => {
     expect((await db()('code_purges').where({ code_id: gone.id }).first()).purged_at).not.toBeNull();
     expect(await overview()).toEqual(justAfter);
     expect(await heatmap()).toEqual(heatmapAfter);
-    expect(
-      (await get('/v1/analytics/overview?from=2026-04-06&to=2026-04-08&timezone=Asia/Kolkata', key)).body.total_scans,
-    ).toBe(12);
+    expect(await overview('&timezone=Asia/Kolkata')).toEqual(halfHour);
+    expect(await heatmap('Asia/Kathmandu')).toEqual({
+      total: 12,
+      busy: [1, 2, 3].map((weekday) => ({ weekday, hour: 15, scans: 4 })),
+    });
     // The kept code is whole.
     expect(await rawCount({ code_id: kept.id })).toBe(12);
     expect((await get(`/v1/codes/${kept.id}/scans?from=2026-04-06&to=2026-04-08`, key)).body.total_scans).toBe(12);

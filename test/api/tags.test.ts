@@ -383,7 +383,7 @@ describe('analytics overview by tag', () => {
       { at: '2026-03-02T15:00:00Z', visitor: 'f', country: 'JP' },
     ]);
     const range = 'from=2026-03-01&to=2026-03-03';
-    // Rollups (whole hours) and raw scans (a half-hour zone) must agree.
+    // Daily rollups (UTC) and quarter-hour ones (a half-hour zone) must agree.
     for (const zone of ['UTC', 'Asia/Kolkata']) {
       const all = (await app.request('GET', `/v1/analytics/overview?${range}&timezone=${zone}`, { key: own })).body;
       const res = await app.request('GET', `/v1/analytics/overview?${range}&timezone=${zone}&tag=CAMPAIGN`, {

@@ -6,6 +6,8 @@ import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
 import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
 import { analyticsQuerySchema, overviewQuerySchema } from '../../src/modules/analytics/schemas.ts';
 import { createAnalyticsService } from '../../src/modules/analytics/service.ts';
+import { weekdayHoursQuerySchema } from '../../src/modules/analytics/weekday-hours.ts';
+import { createPurgeStore } from '../../src/modules/scans/purge-store.ts';
 import { createCodesStore, createOwnedCodeIds } from '../../src/modules/codes/store.ts';
 import type { Queryable } from '../../src/db/transaction.ts';
 import { createRoutingStore } from '../../src/modules/routing/store.ts';
@@ -20,6 +22,7 @@ import { parseInput } from '../../src/shared/validation.ts';
 import * as backfill from '../../migrations/20261122210300_backfill_scan_rollups.ts';
 import * as widenAccountValue from '../../migrations/20261123000000_widen_account_scan_rollups_value.ts';
 import * as backfillAccountBreakdowns from '../../migrations/20261123000100_backfill_account_scan_breakdowns.ts';
+import * as quarterHours from '../../migrations/20261202100000_quarter_hour_rollups.ts';
 import { backfillRedirects } from '../../migrations/20261126120100_add_codes_lifecycle.ts';
 import { backfillAccountDays } from '../../migrations/20261127010000_create_account_daily_rollups.ts';
 import { backfillCodeDays } from '../../migrations/20261127100000_create_code_daily_rollups.ts';
@@ -48,7 +51,8 @@ function randomScans(n: number): ScanRow[] {
     rows.push({
       code_id: pick(CODES),
       account_id: ACCOUNT,
-      scanned_at: start + Math.floor(next() * 20 * 86_400_000),
+      // 50 days: across the DST changes of New York (03-08), Berlin (03-29) and Adelaide (04-05).
+      scanned_at: start + Math.floor(next() * 50 * 86_400_000),
       rule_id: pick([null, 'rule_a', 'rule_b']),
       country: pick([null, 'US', 'DE', 'IN']),
       ...pick([
@@ -98,6 +102,12 @@ async function asBeforeRegionAndCity(db: Knex): Promise<void> {
   await db('account_daily_rollups').whereIn('dimension', ['region', 'city']).delete();
 }
 
+/** Numbers as numbers, whichever way the driver returns BIGINT and BOOLEAN columns. */
+const asNumbers = (row: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' || /^-?\d+$/.test(String(v)) ? Number(v) : v]),
+  );
+
 function services() {
   const { db } = testDb;
   const codes = createCodesStore(
@@ -115,6 +125,64 @@ function services() {
   };
 }
 
+/** Query parameters as a request gives them. */
+type Query = Record<string, string | undefined>;
+
+/** Whole-hour zones with and without DST, and the half-hour and 45-minute offsets (issue 37). */
+const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Adelaide'];
+
+/** Ranges from local midnights in every zone, and hourly ones from the middle of a day (across DSTs). */
+const ZONE_QUERIES = [
+  ...ZONES.map((timezone) => ({ from: '2026-02-21', to: '2026-04-08', granularity: 'day', timezone })),
+  ...ZONES.map((timezone) => ({
+    from: '2026-03-06T07:20:00Z',
+    to: '2026-03-10T16:50:00Z',
+    granularity: 'hour',
+    timezone,
+  })),
+  {
+    from: '2026-03-28T13:07:00+01:00',
+    to: '2026-03-30T03:00:00+02:00',
+    granularity: 'hour',
+    timezone: 'Europe/Berlin',
+  },
+  {
+    from: '2026-04-04T10:40:00+10:30',
+    to: '2026-04-06T12:00:00+09:30',
+    granularity: 'hour',
+    timezone: 'Australia/Adelaide',
+  },
+  { from: '2026-02-01', to: '2026-04-30', granularity: 'week', timezone: 'Asia/Kolkata', include_bots: 'true' },
+  { from: '2026-02-01', to: '2026-04-30', granularity: 'month', timezone: 'Asia/Kathmandu' },
+];
+
+/** Each code's series and breakdowns, and the account's weekday x hour cells, the same from both sources. */
+async function expectCodesAgree(query: Query, codes = CODES) {
+  const { rollups, raw } = services();
+  for (const id of codes) {
+    const fromRollups = await rollups.codeScans(principal, id, parseInput(analyticsQuerySchema, query));
+    expect(fromRollups.total_scans).toBeGreaterThan(0);
+    expect(fromRollups).toEqual(await raw.codeScans(principal, id, parseInput(analyticsQuerySchema, query)));
+  }
+  const { granularity: _, top: __, ...range } = query;
+  const cells = parseInput(weekdayHoursQuerySchema, range);
+  expect(await rollups.overviewWeekdayHours(principal, cells)).toEqual(
+    await raw.overviewWeekdayHours(principal, cells),
+  );
+  expect(await rollups.codeWeekdayHours(principal, codes[0]!, cells)).toEqual(
+    await raw.codeWeekdayHours(principal, codes[0]!, cells),
+  );
+}
+
+/** The account overview the same from both sources; returns it. */
+async function expectOverviewsAgree(query: Query) {
+  const { rollups, raw } = services();
+  const fromRollups = await rollups.overview(principal, parseInput(overviewQuerySchema, query));
+  expect(fromRollups.total_scans).toBeGreaterThan(0);
+  expect(fromRollups).toEqual(await raw.overview(principal, parseInput(overviewQuerySchema, query)));
+  return fromRollups;
+}
+
 describe('rollups and raw scans agree', () => {
   const queries = [
     { from: '2026-02-19', to: '2026-03-12', granularity: 'day' },
@@ -122,20 +190,13 @@ describe('rollups and raw scans agree', () => {
     { from: '2026-02-23', to: '2026-03-01', granularity: 'hour', timezone: 'America/New_York' },
     { from: '2026-02-01', to: '2026-03-31', granularity: 'week', timezone: 'Europe/Berlin' },
     { from: '2026-02-01', to: '2026-03-31', granularity: 'month', timezone: 'Pacific/Auckland', top: '100' },
+    ...ZONE_QUERIES,
   ];
 
-  it.each(queries)('per code: %o', async (query) => {
-    const { rollups, raw } = services();
-    for (const id of CODES) {
-      const fromRollups = await rollups.codeScans(principal, id, parseInput(analyticsQuerySchema, query));
-      expect(fromRollups.total_scans).toBeGreaterThan(0);
-      expect(fromRollups).toEqual(await raw.codeScans(principal, id, parseInput(analyticsQuerySchema, query)));
-    }
-  });
+  it.each(queries)('per code: %o', (query) => expectCodesAgree(query));
 
   it.each(queries)('overview: %o', async (query) => {
-    const { rollups, raw } = services();
-    const fromRollups = await rollups.overview(principal, parseInput(overviewQuerySchema, query));
+    const fromRollups = await expectOverviewsAgree(query);
     expect(fromRollups.active_codes).toBe(3);
     // Every breakdown is compared, the longest values and "none" among them.
     expect(Object.keys(fromRollups.breakdowns)).toEqual([
@@ -156,7 +217,6 @@ describe('rollups and raw scans agree', () => {
     expect(fromRollups.breakdowns.os.map((c) => c.value)).toContain(null);
     expect(fromRollups.breakdowns.browser.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_BROWSER]));
     expect(fromRollups.breakdowns.referrer.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_REFERRER]));
-    expect(fromRollups).toEqual(await raw.overview(principal, parseInput(overviewQuerySchema, query)));
   });
 
   it.each([
@@ -165,6 +225,9 @@ describe('rollups and raw scans agree', () => {
     { from: '2026-02-25T05:17:31.250Z', to: '2026-03-05T19:42:00Z', includeBots: false },
     { from: '2026-02-27T10:05:00Z', to: '2026-02-27T10:55:00Z', includeBots: true },
     { from: null, to: '2026-03-01T12:30:00Z', includeBots: false },
+    // On quarter hours (Kathmandu's and Kolkata's hours) and not.
+    { from: '2026-03-06T18:15:00Z', to: '2026-03-09T06:45:00Z', includeBots: false },
+    { from: '2026-03-06T18:14:59Z', to: '2026-03-07T02:30:01Z', includeBots: true },
   ])('code totals for DataLoader: %o', async (q) => {
     const { rollups, raw } = services();
     const at = (t: string | null) => (t === null ? null : Date.parse(t));
@@ -181,7 +244,7 @@ describe('rollups and raw scans agree', () => {
     const distinct = (scope: (r: ScanRow) => string) =>
       new Set(rows.map((r) => `${scope(r)}|${r.visitor_hash}|${Math.floor(Number(r.scanned_at) / 86_400_000)}`)).size;
     const { rollups } = services();
-    const all = { from: '2026-02-20', to: '2026-03-11', granularity: 'day' };
+    const all = { from: '2026-02-20', to: '2026-04-10', granularity: 'day' };
     let perCode = 0;
     for (const id of CODES)
       perCode += (await rollups.codeScans(principal, id, parseInput(analyticsQuerySchema, all))).unique_scans;
@@ -202,11 +265,6 @@ describe('rollups and raw scans agree', () => {
     { table: 'code_last_scans', key: ['code_id'], day: 'last_day', backfill: backfillLastScans },
   ])('the $table migration builds from the rollups what the writer keeps', async ({ table, key, day, backfill }) => {
     const { db } = testDb;
-    // Numbers as numbers, whichever way the driver returns BIGINT and BOOLEAN columns.
-    const asNumbers = (row: Record<string, unknown>) =>
-      Object.fromEntries(
-        Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' || /^-?\d+$/.test(String(v)) ? Number(v) : v]),
-      );
     const rows = async () => (await db(table).select('*').orderBy(key)).map(asNumbers);
     const written = await rows();
     expect(written.length).toBeGreaterThan(1);
@@ -245,6 +303,8 @@ describe('rollups and raw scans agree', () => {
 
     await widenAccountValue.up(db);
     await backfillAccountBreakdowns.up(db);
+    // That backfill writes hours, which the quarter migration splits as it would have then.
+    await quarterHours.up(db);
     expect(await width()).toBe(191);
     expect(await rows()).toEqual(written);
   });
@@ -288,6 +348,7 @@ describe('rollups and raw scans agree', () => {
     await backfill.up(db);
     await backfillAccountBreakdowns.up(db);
     await backfillRedirects(db);
+    await quarterHours.up(db);
     expect(await snapshot()).toEqual(written);
     // Visitors of the last two days are remembered, so their next scan today is not unique again.
     expect(Number((await db('scan_visitors').count({ n: '*' }).first())!.n)).toBe(0);
@@ -302,5 +363,99 @@ describe('rollups and raw scans agree', () => {
       [day, ACCOUNT],
       [day, expect.stringMatching(/^qr_r/)],
     ]);
+  });
+});
+
+// Each test compares many answers: minutes on a busy machine.
+describe('the quarter-hour rollups through their migration, a purge and retention', { timeout: 180_000 }, () => {
+  const HOUR = 3_600_000;
+  const KEYS = {
+    scan_rollups: ['code_id', 'hour', 'is_bot'],
+    account_scan_rollups: ['account_id', 'dimension', 'hour', 'is_bot', 'value'],
+  };
+  const rowsOf = async (table: keyof typeof KEYS) =>
+    (await testDb.db(table).select('*').orderBy(KEYS[table])).map(asNumbers);
+  const bothTables = async () => ({
+    codes: await rowsOf('scan_rollups'),
+    account: await rowsOf('account_scan_rollups'),
+  });
+  // Fewer than the writer's parity tests: one range of local days per zone, and hours from 07:20.
+  const SOME_QUERIES = [...ZONE_QUERIES.filter((q) => q.granularity === 'day'), ZONE_QUERIES[10]!];
+  const answersAgree = async (queries: Query[], codes: string[]) => {
+    for (const query of queries) {
+      await expectCodesAgree(query, codes);
+      await expectOverviewsAgree(query);
+    }
+  };
+
+  it('the migration splits every hour whose raw scans are kept, and merges them back down', async () => {
+    const { db } = testDb;
+    // The backfills of the test before wrote hours, as before quarters; the account's other
+    // breakdowns and the redirects come from the migrations that followed.
+    await asBeforeRegionAndCity(db);
+    await backfillAccountBreakdowns.up(db);
+    await backfillRedirects(db);
+    const hours = await bothTables();
+    expect([...hours.codes, ...hours.account].every((r) => (r.hour as number) % HOUR === 0)).toBe(true);
+    await quarterHours.up(db);
+    const split = await bothTables();
+    expect(split.codes.some((r) => (r.hour as number) % HOUR !== 0)).toBe(true);
+    expect(split.account.some((r) => (r.hour as number) % HOUR !== 0)).toBe(true);
+    await answersAgree(SOME_QUERIES, CODES);
+    // Again: nothing changes. Down: the same hours as before.
+    await quarterHours.up(db);
+    expect(await bothTables()).toEqual(split);
+    await quarterHours.down(db);
+    expect(await bothTables()).toEqual(hours);
+    await quarterHours.up(db);
+    expect(await bothTables()).toEqual(split);
+  });
+
+  it('a deleted code purged: the rollups still answer every zone as raw scans do', async () => {
+    const { db } = testDb;
+    const store = createPurgeStore(db);
+    const gone = CODES[2]!;
+    await db('codes').where({ id: gone }).delete();
+    await store.codeDeleted(gone, ACCOUNT, Date.now(), db);
+    while ((await store.purgeRawBatch(gone, 400)) > 0);
+    while ((await store.purgeRollupBatch(gone, 400)) > 0);
+    expect(await db('scan_rollups').where({ code_id: gone }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    await answersAgree(SOME_QUERIES, CODES.slice(0, 2));
+  });
+
+  it('retention: hours whose raw scans are gone stay whole, exact on whole hours; the rest is split', async () => {
+    const { db } = testDb;
+    const hourly = { from: '2026-03-01', to: '2026-03-20', granularity: 'hour' };
+    const { rollups } = services();
+    const utcHours = () => rollups.overview(principal, parseInput(overviewQuerySchema, hourly));
+    const answered = await utcHours();
+    const split = await bothTables();
+    // Back to hours, as before the migration, and the raw scans before 12:20 on 03-10 expire.
+    await quarterHours.down(db);
+    const horizon = Date.parse('2026-03-10T12:20:00Z');
+    const store = createPurgeStore(db);
+    while ((await store.deleteBefore(ACCOUNT, horizon, 500)) > 0);
+    expect(await db('scans').where('scanned_at', '<', horizon).count({ n: '*' })).toEqual([{ n: 0 }]);
+    await quarterHours.up(db);
+    // From the first whole hour after the horizon, the writer's quarters; before the hour it
+    // falls in, whole hours (that hour itself is split where none of its scans expired).
+    const whole = Date.parse('2026-03-10T13:00:00Z');
+    const after = await bothTables();
+    for (const table of ['codes', 'account'] as const) {
+      const since = (rows: Array<Record<string, unknown>>) => rows.filter((r) => (r.hour as number) >= whole);
+      expect(since(after[table])).toEqual(since(split[table]));
+      const old = after[table].filter((r) => (r.hour as number) < whole - HOUR);
+      expect(old.length).toBeGreaterThan(0);
+      expect(old.every((r) => (r.hour as number) % HOUR === 0)).toBe(true);
+    }
+    // Old hours answer exactly on whole hours; every zone answers as raw scans after the horizon.
+    expect(await utcHours()).toEqual(answered);
+    await answersAgree(
+      [
+        ...ZONES.map((timezone) => ({ from: '2026-03-26', to: '2026-04-08', granularity: 'day', timezone })),
+        { from: '2026-03-20T05:20:00Z', to: '2026-03-22T00:00:00Z', granularity: 'hour', timezone: 'Asia/Kathmandu' },
+      ],
+      CODES.slice(0, 2),
+    );
   });
 });

@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * A code’s scans per period, with breakdowns
-         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before `raw_available_since` (else 422); ranges on whole hours reach back to the first scan. Breakdowns list the `top` values of each dimension. 404 for an unknown code or one of another account.
+         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. Periods on whole quarter hours (in every time zone of today, half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not start before `raw_available_since` (else 422). Breakdowns list the `top` values of each dimension. 404 for an unknown code or one of another account.
          */
         get: operations["getCodeScans"];
         put?: never;
@@ -349,7 +349,7 @@ export interface paths {
         };
         /**
          * A code’s scans by weekday and hour of the day
-         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans must not start before `raw_available_since` (else 422). The account’s deleted codes count nowhere from the moment they are deleted. 404 for an unknown code or one of another account.
+         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone, from the quarter-hour rollups: a quarter hour lies within one local hour in zones with whole-hour offsets and in those with half- or 45-minute ones (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) alike. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before `raw_available_since` (else 422). The account’s deleted codes count nowhere from the moment they are deleted. 404 for an unknown code or one of another account.
          */
         get: operations["getCodeScanWeekdayHours"];
         put?: never;
@@ -389,7 +389,7 @@ export interface paths {
         };
         /**
          * The account’s scans: totals, trend, top codes, breakdowns
-         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range whose periods do not fall on whole UTC hours is answered from raw scans and must not start before `raw_available_since` (else 422); ranges on whole hours reach back to the first scan. `previous_period` covers the same number of periods just before, for comparison; `top` says how many top codes and values per breakdown to list.
+         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. Periods on whole quarter hours (in every time zone of today, half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not start before `raw_available_since` (else 422). `previous_period` covers the same number of periods just before, for comparison; `top` says how many top codes and values per breakdown to list.
          */
         get: operations["getAnalyticsOverview"];
         put?: never;
@@ -409,7 +409,7 @@ export interface paths {
         };
         /**
          * The account’s scans by weekday and hour of the day
-         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans must not start before `raw_available_since` (else 422). The account’s deleted codes count nowhere from the moment they are deleted. With `tag`, only the codes carrying that tag now.
+         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone, from the quarter-hour rollups: a quarter hour lies within one local hour in zones with whole-hour offsets and in those with half- or 45-minute ones (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) alike. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before `raw_available_since` (else 422). The account’s deleted codes count nowhere from the moment they are deleted. With `tag`, only the codes carrying that tag now.
          */
         get: operations["getAnalyticsWeekdayHours"];
         put?: never;
@@ -2184,7 +2184,7 @@ export interface components {
             timezone: string;
             include_bots: boolean;
             /**
-             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
@@ -2275,7 +2275,7 @@ export interface components {
             /** @description All 168 cells, zeros included, Monday 00 first, then by weekday and hour. */
             cells: components["schemas"]["WeekdayHourCount"][];
             /**
-             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
@@ -2371,7 +2371,7 @@ export interface components {
             timezone: string;
             include_bots: boolean;
             /**
-             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
@@ -4216,7 +4216,7 @@ export interface operations {
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         next_cursor: string | null;
                         /**
-                         * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans (the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.
+                         * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
                          * @example 2025-11-26T21:00:00.000Z
                          */
                         raw_available_since: string | null;

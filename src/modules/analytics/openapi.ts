@@ -26,19 +26,22 @@ const RANGE =
   'The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date ' +
   'read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range ' +
   `widens to whole periods of \`granularity\` in \`timezone\`, and a series has at most ${MAX_SERIES} (else 422). ` +
-  'Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range ' +
-  'whose periods do not fall on whole UTC hours is answered from raw scans and must not start before ' +
-  '`raw_available_since` (else 422); ranges on whole hours reach back to the first scan.';
+  'Bots are left out unless `include_bots=true`. Periods on whole quarter hours (in every time zone of today, ' +
+  'half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever ' +
+  'the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time ' +
+  'before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not ' +
+  'start before `raw_available_since` (else 422).';
 
 const WEEKDAY_HOURS =
   'Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) ' +
   'summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros ' +
-  'included. Exact in every zone: zones whose offsets are whole hours are answered from the hourly rollups, ' +
-  'zones with half- or quarter-hour offsets (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) from the raw ' +
-  'scans, which is slower for long ranges but never approximated. Across a DST change, the hour repeated in ' +
+  'included. Exact in every zone, from the quarter-hour rollups: a quarter hour lies within one local hour in ' +
+  'zones with whole-hour offsets and in those with half- or 45-minute ones (Asia/Kolkata, Asia/Kathmandu, ' +
+  'America/St_Johns...) alike. Across a DST change, the hour repeated in ' +
   'autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless ' +
   '`include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered ' +
-  'from raw scans must not start before `raw_available_since` (else 422). The account’s deleted codes count ' +
+  'from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before ' +
+  '`raw_available_since` (else 422). The account’s deleted codes count ' +
   'nowhere from the moment they are deleted.';
 
 const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList').extend({

@@ -65,8 +65,9 @@ export const rawAvailableSinceSchema = z
   .meta({
     description:
       'The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top ' +
-      'codes over whole UTC hours come from rollups, which keep the whole history; answers that need raw scans ' +
-      '(the raw export, time zones whose offset is not a whole hour) refuse a range starting earlier with 422.',
+      'codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole ' +
+      'history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) ' +
+      'refuse a range starting earlier with 422.',
     example: '2025-11-26T21:00:00.000Z',
   });
 

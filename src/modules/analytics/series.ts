@@ -44,7 +44,8 @@ const BUCKET_WIDTHS = [DAY_MS, HOUR_MS, 15 * 60_000, 60_000, 1_000, 1];
 /**
  * The widest time slice, up to `widest`, that never straddles a period boundary of the series:
  * a UTC day for the periods of a zone at UTC (the rollups' daily rows), an hour for zones with
- * whole-hour offsets, finer for the others (raw scans).
+ * whole-hour offsets, a quarter for the others (both the rollups' quarter-hour rows), finer only
+ * for offsets of old local mean times (raw scans).
  */
 export function bucketWidth(series: Series, widest = DAY_MS): number {
   const bounds = [...series.starts, series.to];

@@ -1,12 +1,12 @@
 // Scan analytics: one code's series and breakdowns, and the account overview. Reads the rollups
-// (daily rows when every period boundary falls on a UTC midnight, hourly ones when on a whole
-// UTC hour) and raw scans otherwise.
+// (daily rows when every period boundary falls on a UTC midnight, quarter-hour ones when on a
+// whole quarter hour, as in every time zone today) and raw scans otherwise.
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { Code } from '../codes/index.ts';
 import type { CodesStore } from '../codes/index.ts';
-import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
-import { alignsWithHours, formatInstant, intoPeriods, previousSeries, type Series } from './periods.ts';
+import { DAY_MS, HOUR_MS, QUARTER_MS } from '../../shared/time.ts';
+import { alignsWithQuarters, formatInstant, intoPeriods, previousSeries, type Series } from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
@@ -112,7 +112,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
   const tagIdOf = deps.tagIdOf ?? (async () => null);
   const here: SourceView = { rollups, raw, purging: deps.purging ?? NOTHING_PURGING };
   const snapshot = deps.snapshot ?? ((read) => read(here));
-  const sourceFor = (series: Series, view = here) => (!rawOnly && alignsWithHours(series) ? view.rollups : view.raw);
+  const sourceFor = (series: Series, view = here) => (!rawOnly && alignsWithQuarters(series) ? view.rollups : view.raw);
   const windowOf = (series: Series, includeBots: boolean): Window => ({
     from: series.from,
     to: series.to,
@@ -121,7 +121,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
 
   /**
    * The earliest instant raw scans answer for, as the answer states it. A series that raw scans
-   * answer (not on whole hours, or ANALYTICS_SOURCE=raw) must not start before it: 422, rather
+   * answer (not on whole quarter hours, or ANALYTICS_SOURCE=raw) must not start before it: 422, rather
    * than counts that silently miss the deleted scans.
    */
   function rawRange(series: Series): { raw_available_since: string | null } {
@@ -129,8 +129,8 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     if (since !== null && sourceFor(series) === raw && series.from < since) {
       throw beforeRawScans(
         since,
-        'this range needs them (its periods do not fall on whole UTC hours)',
-        'use a time zone whose offset is whole hours, which the rollups answer for any range',
+        'this range needs them (its periods do not fall on whole quarter hours)',
+        'use a range whose periods start on whole quarter hours, which the rollups answer',
       );
     }
     return { raw_available_since: since === null ? null : new Date(since).toISOString() };
@@ -140,7 +140,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
    * The part of the series' window that a code's (or a tag's) breakdowns count exactly. They read
    * the partial UTC days at its edges from raw scans: an edge that starts before the retention
    * horizon would count only some of its scans, so it is left out and the answer says so
-   * (breakdowns_from, breakdowns_to). The account's breakdowns come from hourly rollups and a
+   * (breakdowns_from, breakdowns_to). The account's breakdowns come from quarter-hour rollups and a
    * raw-backed series was refused before the horizon (rawRange): both keep the whole window.
    */
   function breakdownWindow(scope: Scope, series: Series, includeBots: boolean): Window & { from: number; to: number } {
@@ -190,8 +190,8 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     q: { from?: string; to?: string; timezone: string; include_bots: boolean },
   ) {
     const series = resolveSeries({ ...q, granularity: 'day' }, now());
-    // A day series' buckets never straddle a day, nor so a local hour: hourly from the rollups
-    // where days start on a UTC hour, quarter hours (or finer) from raw scans elsewhere.
+    // A day series' buckets never straddle a day, nor so a local hour: hours or quarter hours,
+    // which the quarter-hour rollups answer in every zone.
     const range = rawRange(series);
     const window = windowOf(series, q.include_bots);
     const width = bucketWidth(series, HOUR_MS);
@@ -356,22 +356,26 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
 
     /**
      * Totals of several of the caller's codes over one window, in one query per source (DataLoader's
-     * batch function). The rollups answer any window: its whole hours from them, the minutes at
+     * batch function). The rollups answer any window: its whole quarters from them, the minutes at
      * its edges from raw scans. Codes of other accounts count nothing: the queries are scoped by
      * account.
      */
     async totalsByCode(principal: Principal, codeIds: readonly string[], window: Window): Promise<CodeTotals[]> {
       const since = rawAvailableSince();
-      // Where the raw scans it reads start: the window's (raw only), or its minutes off whole hours.
-      const offHour = (t: number | null) => t !== null && t % HOUR_MS !== 0;
+      // Where the raw scans it reads start: the window's (raw only), or its minutes off whole quarters.
+      const offQuarter = (t: number | null) => t !== null && t % QUARTER_MS !== 0;
       const rawStarts = rawOnly
         ? [window.from]
         : [
-            ...(offHour(window.from) ? [window.from] : []),
-            ...(offHour(window.to) ? [window.to! - (window.to! % HOUR_MS)] : []),
+            ...(offQuarter(window.from) ? [window.from] : []),
+            ...(offQuarter(window.to) ? [window.to! - (window.to! % QUARTER_MS)] : []),
           ];
       if (since !== null && rawStarts.some((start) => start === null || start < since)) {
-        throw beforeRawScans(since, 'a window not on whole UTC hours needs them', 'give from and to on whole hours');
+        throw beforeRawScans(
+          since,
+          'a window not on whole quarter hours needs them',
+          'give from and to on whole quarter hours',
+        );
       }
       const totals = await (rawOnly ? raw : rollups).totalsByCode(principal.accountId, codeIds, window);
       return codeIds.map((id) => totals.get(id) ?? { scans: 0, unique: 0 });

@@ -1,8 +1,7 @@
 // Scans by weekday and hour of day (7 x 24 cells) in the caller's time zone: when in the week a
 // code, or the account, is scanned. Counted from time buckets that never straddle a local hour:
-// hourly rollups where the zone's local hours are whole UTC hours, raw scans in quarter hours (or
-// finer) for zones with half- or quarter-hour offsets (India, Nepal, Newfoundland...), so the
-// answer is exact in every zone.
+// the quarter-hour rollups, whose quarters fall within a local hour in every zone, half- and
+// quarter-hour offsets (India, Nepal, Newfoundland...) included, so the answer is exact in every zone.
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';

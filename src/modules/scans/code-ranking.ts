@@ -1,7 +1,7 @@
 // The account's top codes over a long range without summing every code's scans, by a uniform
 // threshold over the daily code rollups (after Cao and Wang's "TPUT"). A code's score is the sum
 // of its entries in m lists: one per UTC day of the range (two when bots count: bot and human
-// rows), plus one for the partial days at the range's edges, known whole from the hourly rollups.
+// rows), plus one for the partial days at the range's edges, known whole from the quarter-hour rollups.
 // 1. A lower bound L for the k-th best score: the exact scores of the busiest codes of a few days
 //    of the range (Zipf-like popularity puts the top codes at the top of every day).
 // 2. A code scoring L or more has an entry of at least L / m somewhere (else its m entries sum to
@@ -33,7 +33,7 @@ export interface RankingRange {
   firstDay: number;
   endDay: number;
   includeBots: boolean;
-  /** Each code's scans in the partial days at the range's edges (from the hourly rollups). */
+  /** Each code's scans in the partial days at the range's edges (from the quarter-hour rollups). */
   edges: ReadonlyMap<string, number>;
 }
 

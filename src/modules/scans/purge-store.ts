@@ -126,10 +126,12 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
               const negatedDays = accountDailyRollupRows(negated);
               await rollups.addAccountRollups(negated, trx);
               await rollups.addAccountDailyRollups(negatedDays, trx);
-              // Rows left at zero go, so breakdowns do not list values nobody scanned.
+              // Rows left at zero go, so breakdowns do not list values nobody scanned. A row below
+              // zero stays: a quarter subtracted from an hour kept whole since before quarters
+              // (migrations/…_quarter_hour_rollups.ts), whose sum with that hour is right.
               const accountId = String(rows[0].account_id);
               const emptied = (table: string, column: string, at: number[]) =>
-                trx(table).where('account_id', accountId).whereIn(column, at).where('scans', '<=', 0).delete();
+                trx(table).where('account_id', accountId).whereIn(column, at).where('scans', '=', 0).delete();
               await emptied('account_scan_rollups', 'hour', [...new Set(negated.map((row) => row.hour))]);
               await emptied('account_daily_rollups', 'day', [...new Set(negatedDays.map((row) => row.day))]);
             }),
@@ -142,7 +144,7 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /**
-     * Deletes a slice of the code's hourly, then daily rollups, then its last-scan row, day bits
+     * Deletes a slice of the code's quarter-hour, then daily rollups, then its last-scan row, day bits
      * and max_scans uses, then a slice of its dimension rollups, by ranges of keys that start with
      * code_id.
      * Returns how many rows went; 0 when none are left.

@@ -1,9 +1,10 @@
-// Analytics from the rollups (see migrations/…_create_scan_rollups.ts, …_create_account_daily_rollups.ts
-// and …_create_code_daily_rollups.ts). Exact for windows on whole UTC hours, which the service
-// checks before asking. Breakdowns and code rankings read daily rollups for the whole UTC days of
-// the window, and for the partial days at its edges the hourly rollups or a code's raw scans.
+// Analytics from the rollups (see migrations/…_create_scan_rollups.ts, …_create_account_daily_rollups.ts,
+// …_create_code_daily_rollups.ts and …_quarter_hour_rollups.ts). Exact for windows on whole
+// quarter hours, which the service checks before asking (every time zone's days and hours start
+// on one). Breakdowns and code rankings read daily rollups for the whole UTC days of the window,
+// and for the partial days at its edges the quarter-hour rollups or a code's raw scans.
 // A tag's codes (a scope with `tagId`) have daily rollups of their own (tag_rollups).
-import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
+import { DAY_MS, HOUR_MS, QUARTER_MS } from '../../shared/time.ts';
 import type { Knex } from 'knex';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
 import type { OwnedCodeIds } from '../codes/index.ts';
@@ -25,7 +26,7 @@ import {
 import { ofExistingCodes } from './scan-query-store.ts';
 
 /**
- * A window split into its whole slices of `width` (whole UTC days or hours; null when it holds
+ * A window split into its whole slices of `width` (whole UTC days or quarters; null when it holds
  * none) and the partial slices at its edges, which rollups of that width cannot answer.
  */
 function splitAt(w: Window, width: number): { whole: Window | null; edges: Window[] } {
@@ -96,7 +97,7 @@ export function createRollupSource(
 
   /**
    * How many existing codes of the account have scans in the window: in its whole days
-   * (`days`) or in its edge hours (`edges`, each code's scans there).
+   * (`days`) or in its edge quarters (`edges`, each code's scans there).
    */
   const countActive = async (
     q: Queryable,
@@ -247,8 +248,10 @@ export function createRollupSource(
 
   return {
     async buckets(scope, w, widthMs) {
-      // Daily rows for slices of a UTC day, hourly rows for slices of an hour.
-      if (widthMs !== HOUR_MS && widthMs !== DAY_MS) throw new Error('rollups hold hourly and daily buckets only');
+      // Daily rows for slices of a UTC day, quarter-hour rows for slices of an hour or a quarter
+      // (buckets of a quarter then, which no period of the caller straddles either).
+      if (widthMs !== DAY_MS && widthMs !== HOUR_MS && widthMs !== QUARTER_MS)
+        throw new Error('rollups hold daily and quarter-hour buckets only');
       const [time, codeTable, accountTable] =
         widthMs === DAY_MS
           ? (['day', 'code_daily_rollups', 'account_daily_rollups'] as const)
@@ -275,7 +278,7 @@ export function createRollupSource(
 
     async breakdown(scope, dimension, w, top) {
       // Whole UTC days from a daily rollup; the partial days at the edges from the account's
-      // hourly rollup, or from raw scans for a code (or a tag's codes): at most two days of them.
+      // quarter-hour rollup, or from raw scans for a code (or a tag's codes): at most two days of them.
       const { whole: days, edges } = splitAt(w, DAY_MS);
       const tagId = scope.kind === 'codes' && TAG_DIMENSIONS.has(dimension) ? scope.tagId : undefined;
       const [wholeDays, partialDay] =
@@ -351,10 +354,10 @@ export function createRollupSource(
     },
 
     async totalsByCode(accountId, codeIds, w) {
-      // Whole UTC days from the daily rollups, whole hours around them from the hourly ones,
-      // and what is left at the edges (minutes of an hour) from raw scans.
-      const { whole: hours, edges: partialHours } = splitAt(w, HOUR_MS);
-      const { whole: days, edges: partialDays } = hours ? splitAt(hours, DAY_MS) : { whole: null, edges: [] };
+      // Whole UTC days from the daily rollups, whole quarters around them from the quarter-hour
+      // ones, and what is left at the edges (minutes of a quarter) from raw scans.
+      const { whole: quarters, edges: partialQuarters } = splitAt(w, QUARTER_MS);
+      const { whole: days, edges: partialDays } = quarters ? splitAt(quarters, DAY_MS) : { whole: null, edges: [] };
       const ids = [...codeIds];
       const totalsIn = (table: 'scan_rollups' | 'code_daily_rollups', time: 'hour' | 'day') => async (part: Window) => {
         const rows = await db(table)
@@ -371,7 +374,7 @@ export function createRollupSource(
       const parts = await Promise.all([
         ...(days ? [totalsIn('code_daily_rollups', 'day')(days)] : []),
         ...partialDays.map(totalsIn('scan_rollups', 'hour')),
-        ...partialHours.map((part) => raw.totalsByCode(accountId, codeIds, part)),
+        ...partialQuarters.map((part) => raw.totalsByCode(accountId, codeIds, part)),
       ]);
       const totals = new Map<string, CodeTotals>();
       for (const part of parts) {

@@ -1,9 +1,14 @@
 // Turns a batch of scan rows into rollup rows (see migrations/…_create_scan_rollups.ts).
 // Aggregating the batch first means a burst on one code costs one upsert per row key, not one
 // per scan (counters that many writers hit are never one hot row).
-import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
+import { DAY_MS, QUARTER_MS } from '../../shared/time.ts';
 import type { ScanRow } from './store.ts';
 
+/**
+ * A code's scans of a quarter hour (scan_rollups). `hour`, the column's name from when rows were
+ * hours, is the start of the quarter; hours from before quarters whose raw scans were gone stay
+ * whole, at their hour's start (migrations/…_quarter_hour_rollups.ts).
+ */
 export interface CodeRollupRow {
   code_id: string;
   hour: number;
@@ -24,6 +29,7 @@ export interface DimensionRollupRow {
   scans: number;
 }
 
+/** An account's scans of a quarter hour per dimension value (account_scan_rollups); `hour` as in CodeRollupRow. */
 export interface AccountRollupRow {
   account_id: string;
   dimension: string;
@@ -131,7 +137,7 @@ function groupByDimension<T extends { scans: number }>(
 export function codeRollupRows(rows: ScanRow[]): CodeRollupRow[] {
   const groups = new Map<string, CodeRollupRow>();
   for (const r of rows) {
-    const hour = startOf(r.scanned_at, HOUR_MS);
+    const hour = startOf(r.scanned_at, QUARTER_MS);
     const group = groupInto(groups, `${r.code_id}|${hour}|${r.is_bot}`, () => ({
       code_id: r.code_id,
       hour,
@@ -204,11 +210,11 @@ export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
   return groupByDimension(
     rows,
     ACCOUNT_DIMENSIONS,
-    (r) => `${r.account_id}|${startOf(r.scanned_at, HOUR_MS)}|${r.is_bot}`,
+    (r) => `${r.account_id}|${startOf(r.scanned_at, QUARTER_MS)}|${r.is_bot}`,
     (r, dimension, value) => ({
       account_id: r.account_id,
       dimension,
-      hour: startOf(r.scanned_at, HOUR_MS),
+      hour: startOf(r.scanned_at, QUARTER_MS),
       is_bot: r.is_bot,
       value,
       scans: 0,
@@ -220,13 +226,13 @@ export function accountRollupRows(rows: ScanRow[]): AccountRollupRow[] {
   );
 }
 
-/** Sums hourly rollup rows by UTC day; `keyOf` names what else tells a daily row apart. */
+/** Sums quarter-hour rollup rows by UTC day; `keyOf` names what else tells a daily row apart. */
 function summedByDay<R extends { hour: number; scans: number; unique_scans: number }>(
-  hourly: R[],
+  quarters: R[],
   keyOf: (row: R) => string,
 ): Array<Omit<R, 'hour'> & { day: number }> {
   const days = new Map<string, Omit<R, 'hour'> & { day: number }>();
-  for (const row of hourly) {
+  for (const row of quarters) {
     const { hour, ...rest } = row;
     const day = startOf(hour, DAY_MS);
     const key = `${keyOf(row)}|${day}`;
@@ -239,15 +245,15 @@ function summedByDay<R extends { hour: number; scans: number; unique_scans: numb
   return [...days.values()];
 }
 
-/** Hourly account rollup rows summed by UTC day: what a batch adds to the daily rollup. */
-export function accountDailyRollupRows(hourly: AccountRollupRow[]): AccountDailyRollupRow[] {
-  return summedByDay(hourly, (r) => `${r.account_id}|${r.dimension}|${r.is_bot}|${r.value}`);
+/** Quarter-hour account rollup rows summed by UTC day: what a batch adds to the daily rollup. */
+export function accountDailyRollupRows(quarters: AccountRollupRow[]): AccountDailyRollupRow[] {
+  return summedByDay(quarters, (r) => `${r.account_id}|${r.dimension}|${r.is_bot}|${r.value}`);
 }
 
-/** Hourly code rollup rows summed by UTC day (code_daily_rollups, which has no `redirects`). */
-export function codeDailyRollupRows(hourly: CodeRollupRow[]): CodeDailyRollupRow[] {
+/** Quarter-hour code rollup rows summed by UTC day (code_daily_rollups, which has no `redirects`). */
+export function codeDailyRollupRows(quarters: CodeRollupRow[]): CodeDailyRollupRow[] {
   return summedByDay(
-    hourly.map(({ redirects: _, ...row }) => row),
+    quarters.map(({ redirects: _, ...row }) => row),
     (r) => `${r.code_id}|${r.is_bot}`,
   );
 }

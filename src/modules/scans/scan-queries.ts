@@ -1,7 +1,7 @@
-// What analytics ask of scans, answered by the scans module's query stores from hourly rollups
-// (rollup-query-store.ts) or from raw scans (scan-query-store.ts) alike. The analytics service
-// picks the rollups whenever they can answer exactly; raw scans answer the rest (time zones with
-// half-hour offsets, ranges that do not start on the hour) and serve as the reference the
+// What analytics ask of scans, answered by the scans module's query stores from quarter-hour and
+// daily rollups (rollup-query-store.ts) or from raw scans (scan-query-store.ts) alike. The
+// analytics service picks the rollups whenever they can answer exactly; raw scans answer the rest
+// (minutes off the quarter hour, old local mean times) and serve as the reference the
 // rollups are tested and benchmarked against. Declared here, with the tables' owner.
 import type { Knex } from 'knex';
 import type { DbRow } from '../../db/rows.ts';

@@ -1,6 +1,6 @@
 // Analytics straight from the raw scans: exact for any window and bucket width, and slower,
-// since every scan is a row. The analytics service uses it where hourly rollups cannot answer
-// exactly. Which codes still exist is the codes module's answer (ownedCodeIds).
+// since every scan is a row. The analytics service uses it where quarter-hour rollups cannot
+// answer exactly. Which codes still exist is the codes module's answer (ownedCodeIds).
 import type { Knex } from 'knex';
 import type { OwnedCodeIds } from '../codes/index.ts';
 import {
