@@ -34,17 +34,23 @@ describe('the OpenAPI validator of the contract tests', () => {
 
   it('passes a conforming answer', () => {
     expect(mismatches('GET', '/spring_sale-2026', answer(302, redirect))).toEqual([]);
-    expect(mismatches('GET', '/healthz', answer(200, json, { status: 'ok' }))).toEqual([]);
+    expect(mismatches('GET', '/healthz', answer(200, json, { status: 'ok', version: '0.1.0' }))).toEqual([]);
   });
 
   it('refuses an undeclared status, a wrong Content-Type, a body off its schema and an unexpected body', () => {
-    expect(mismatches('GET', '/healthz', answer(201, json, { status: 'ok' }))).toEqual([
+    expect(mismatches('GET', '/healthz', answer(201, json, { status: 'ok', version: '0.1.0' }))).toEqual([
       expect.stringContaining('status 201 is not declared'),
     ]);
     expect(
-      mismatches('GET', '/healthz', answer(200, { ...edge, 'content-type': 'text/plain' }, { status: 'ok' })),
+      mismatches(
+        'GET',
+        '/healthz',
+        answer(200, { ...edge, 'content-type': 'text/plain' }, { status: 'ok', version: '0.1.0' }),
+      ),
     ).toEqual(['Content-Type text/plain is not one of application/json']);
-    expect(mismatches('GET', '/healthz', answer(200, json, { status: 'up', extra: 1 }))).toHaveLength(2);
+    expect(mismatches('GET', '/healthz', answer(200, json, { status: 'up', version: '0.1.0', extra: 1 }))).toHaveLength(
+      2,
+    );
     expect(mismatches('HEAD', '/spring', answer(302, redirect, { oops: true }))).toEqual([
       expect.stringContaining('a body where none is declared'),
     ]);
