@@ -4,12 +4,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
-import { createDb } from '../db/knex.ts';
+import { createDb, mysqlConnectionOf } from '../db/knex.ts';
 import { CliFailure } from './failure.ts';
 
 interface Target {
   host: string;
-  port: string;
+  port: number;
   user: string;
   password: string;
   database: string;
@@ -18,19 +18,11 @@ interface Target {
 }
 
 export function mysqlTarget(databaseUrl: string): Target {
-  const url = new URL(databaseUrl);
-  const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  const { database, ...connection } = mysqlConnectionOf(databaseUrl);
   if (!database) throw new CliFailure('DATABASE_URL names no database (mysql://user@host:3306/<database>).');
-  const password = decodeURIComponent(url.password);
-  url.password = '';
-  return {
-    host: url.hostname,
-    port: url.port || '3306',
-    user: decodeURIComponent(url.username),
-    password,
-    database,
-    shown: url.toString(),
-  };
+  const shown = new URL(databaseUrl);
+  shown.password = '';
+  return { ...connection, database, shown: shown.toString() };
 }
 
 /** The first of `names` on PATH. */

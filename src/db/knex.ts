@@ -59,17 +59,24 @@ function createSqlite(path: string): Knex {
 /** How long a MySQL pool keeps an unused connection; anything in between must allow longer. */
 export const MYSQL_POOL_IDLE_MS = 10_000;
 
-function createMysql(databaseUrl: string): Knex {
+/** What a `mysql://user:pass@host:port/db` URL names (the pool's settings, the backup tools' arguments). */
+export function mysqlConnectionOf(databaseUrl: string) {
   const url = new URL(databaseUrl);
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined,
+  };
+}
+
+function createMysql(databaseUrl: string): Knex {
   return knex({
     client: 'mysql2',
     log: KNEX_LOG,
     connection: {
-      host: url.hostname,
-      port: url.port ? Number(url.port) : 3306,
-      user: decodeURIComponent(url.username),
-      password: decodeURIComponent(url.password),
-      database: url.pathname.replace(/^\//, '') || undefined,
+      ...mysqlConnectionOf(databaseUrl),
       timezone: 'Z',
       charset: 'utf8mb4',
       decimalNumbers: true,
