@@ -2,6 +2,7 @@
 // todo test is a failure unless its file is on the allow-list of engine-specific skips (tests that
 // can only run on one engine): a skip must be named, or CI would pass what never ran.
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 const ALLOWED_SKIPS = [
   // describe.runIf(concurrentEngine): concurrent writers need MySQL/MariaDB; skipped on SQLite.
@@ -27,7 +28,15 @@ const ALLOWED_SKIPS = [
   'test/db/analytics-reader.test.ts',
 ];
 
+/** The first line of a test's first failure message, without terminal colours, at most 300 characters. */
+function firstLineOf(messages) {
+  const text = String(messages?.[0] ?? 'no message').replace(/\u001b\[[0-9;]*m/g, '');
+  return text.split('\n')[0].slice(0, 300);
+}
+
 const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+// The part of the run the report is from (test-results/vitest-mariadb.json: mariadb), named with each failure.
+const part = basename(process.argv[2]).replace(/^vitest-|\.json$/g, '');
 let passed = 0;
 let failed = 0;
 let allowed = 0;
@@ -42,15 +51,16 @@ for (const file of report.testResults) {
       allowed++;
     else {
       failed++;
-      // Named here, next to the counts, so a CI log cut short still says which test failed.
-      if (test.status === 'failed') console.error(`failed: ${name} > ${test.fullName}`);
-      else console.error(`not run (${test.status}), counted as a failure: ${name} > ${test.fullName}`);
+      // Named here, next to the counts, with the first line of why, so a CI log cut short still
+      // says which test failed and how (a timeout, an assertion and its values, an error).
+      if (test.status === 'failed') console.error(`failed (${part}): ${name} > ${test.fullName}: ${firstLineOf(test.failureMessages)}`);
+      else console.error(`not run (${test.status}, ${part}), counted as a failure: ${name} > ${test.fullName}`);
     }
   }
   // A file that failed to load has no tests in it to count.
   if (file.status === 'failed' && file.assertionResults.length === 0) {
     failed++;
-    console.error(`file failed to run: ${name}: ${String(file.message).slice(0, 300)}`);
+    console.error(`file failed to run (${part}): ${name}: ${String(file.message).slice(0, 300)}`);
   }
 }
 console.log(`${passed} ${failed} ${allowed}`);
