@@ -14,7 +14,7 @@ const LAYERS = [
   ['modules/scans'],
   ['modules/analytics'],
   ['modules/webhooks'],
-  ['modules/idempotency', 'modules/bulk', 'modules/batches'],
+  ['modules/idempotency', 'modules/bulk', 'modules/batches', 'modules/imports'],
   ['modules/accounts', 'modules/oauth'],
   ['api', 'services', 'scan-writer'],
   ['app', 'cluster', 'cli'],

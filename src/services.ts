@@ -12,6 +12,7 @@ import { createAnalyticsService } from './modules/analytics/index.ts';
 import { createAccountsStore } from './modules/accounts/index.ts';
 import { createBatchesService } from './modules/batches/index.ts';
 import { createBulkService } from './modules/bulk/index.ts';
+import { createImportsService } from './modules/imports/index.ts';
 import type { ChangedCode } from './modules/codes/index.ts';
 import { createIdempotency } from './modules/idempotency/index.ts';
 import { createIdempotencyStore } from './modules/idempotency/index.ts';
@@ -254,6 +255,21 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     await webhooks.outbox.codeEvent(event, trx);
   };
 
+  const bulk = gateEach(
+    heavy,
+    createBulkService({
+      db,
+      codes: codesStore,
+      routing: routingStore,
+      tagging,
+      images,
+      logos,
+      onCodeChanged,
+      emit: webhooks.outbox.codeEvent,
+      verifiedDomainOf,
+      maxLogoFetches: config.bulkLogoFetchesPerCall,
+    }),
+  );
   return {
     config,
     accounts,
@@ -285,21 +301,9 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
     domains,
     verifiedHosts,
-    bulk: gateEach(
-      heavy,
-      createBulkService({
-        db,
-        codes: codesStore,
-        routing: routingStore,
-        tagging,
-        images,
-        logos,
-        onCodeChanged,
-        emit: webhooks.outbox.codeEvent,
-        verifiedDomainOf,
-        maxLogoFetches: config.bulkLogoFetchesPerCall,
-      }),
-    ),
+    bulk,
+    /** Imports of other link services' exports (Bitly, Shlink, YOURLS, Kutt), created through bulk. */
+    imports: createImportsService({ codes: codesStore, bulk, verifiedDomainOf }),
     idempotency: createIdempotency(createIdempotencyStore(db)),
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */

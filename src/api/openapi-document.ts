@@ -8,6 +8,7 @@ import { bulkOpenApi } from '../modules/bulk/openapi.ts';
 import { codesOpenApi } from '../modules/codes/openapi.ts';
 import { domainsOpenApi } from '../modules/domains/openapi.ts';
 import { imagesOpenApi } from '../modules/images/openapi.ts';
+import { importsOpenApi } from '../modules/imports/openapi.ts';
 import { oauthOpenApi } from '../modules/oauth/openapi.ts';
 import { routingOpenApi } from '../modules/routing/openapi.ts';
 import { scansOpenApi } from '../modules/scans/openapi.ts';
@@ -26,6 +27,7 @@ const MODULES: readonly OpenApiModule[] = [
   routingOpenApi,
   imagesOpenApi,
   bulkOpenApi,
+  importsOpenApi,
   analyticsOpenApi,
   webhooksOpenApi,
   accountsOpenApi,
@@ -36,7 +38,7 @@ const MODULES: readonly OpenApiModule[] = [
 
 const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'codes:read': 'Read codes, routing rules, images and domains; simulate routing.',
-  'codes:write': 'Create, change and delete codes, routing rules and domains; bulk creation.',
+  'codes:write': 'Create, change and delete codes, routing rules and domains; bulk creation and imports.',
   'analytics:read': 'Scan analytics, raw scan records and the live scan stream.',
   'webhooks:read': 'Read webhook endpoints and their deliveries.',
   'webhooks:write': 'Create, change, test and delete webhook endpoints; retry deliveries.',

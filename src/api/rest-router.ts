@@ -8,6 +8,7 @@ import { registerBulkRoutes } from '../modules/bulk/rest.ts';
 import { registerCodeRoutes } from '../modules/codes/rest.ts';
 import { registerDomainRoutes } from '../modules/domains/rest.ts';
 import { registerImageRoutes } from '../modules/images/rest.ts';
+import { registerImportRoutes } from '../modules/imports/rest.ts';
 import { registerOAuthClientRoutes } from '../modules/oauth/rest.ts';
 import { registerRoutingRoutes } from '../modules/routing/rest.ts';
 import { registerTagRoutes } from '../modules/tags/rest.ts';
@@ -23,8 +24,9 @@ import type { ApiVersion } from '../http/versions.ts';
 export function createApiRouter(version: ApiVersion, services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: `/${version}` });
   // Every authenticated call is charged to its key's limit right after auth (a point, or its
-  // route's price); bulk calls also count against the bulk limit.
-  const isBulk = (ctx: AppContext) => ctx.method === 'POST' && ctx.routerPath === `/${version}/codes/bulk`;
+  // route's price); bulk calls and imports also count against the bulk limit.
+  const isBulk = (ctx: AppContext) =>
+    ctx.method === 'POST' && (ctx.routerPath === `/${version}/codes/bulk` || ctx.routerPath === `/${version}/imports`);
   const auth = requireAuth(bearerAuthenticator(services));
   const pricedAuth = (points: number) => withRateLimit(auth, services.rateLimits, isBulk, points);
   const edge: RouteEdge = {
@@ -42,6 +44,7 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
     idempotency,
     bulkBodyLimit: services.config.bulkBodyLimit,
   });
+  registerImportRoutes(router, { ...edge, imports: services.imports, idempotency });
   registerCodeRoutes(router, { ...edge, codes: services.codes, idempotency });
   registerRoutingRoutes(router, { ...edge, routing: services.routing });
   registerImageRoutes(router, { ...edge, images: services.images });

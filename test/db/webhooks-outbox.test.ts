@@ -157,6 +157,7 @@ describe('outbox', () => {
       tags: [],
       slug: 'Abc1234',
       domain: null,
+      importedScans: 0,
       createdAt: new Date(),
       updatedAt: new Date(),
     } as Code;

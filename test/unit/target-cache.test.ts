@@ -24,6 +24,7 @@ function urlCode(destination: string): Code {
     tags: [],
     slug: 'abc',
     domain: null,
+    importedScans: 0,
     createdAt: now,
     updatedAt: now,
   };

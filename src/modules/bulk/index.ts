@@ -2,3 +2,4 @@
 // not exported here is the module's own (npm run lint:imports enforces it).
 export { CSV_PARSE_OPTIONS, csvRowNumber, headerProblems, normalizeHeader } from './csv.ts';
 export { MAX_BULK_CODES, createBulkService } from './service.ts';
+export type { BulkService, ImportedHistory } from './service.ts';

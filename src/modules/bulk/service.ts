@@ -28,6 +28,12 @@ export const bulkBodySchema = z.strictObject({
  */
 export type BulkBody = z.output<typeof bulkBodySchema>;
 
+/** An imported item's history (the imports module): its creation date and scan total at its source. */
+export interface ImportedHistory {
+  createdAt: Date | null;
+  scans: number;
+}
+
 export interface BulkResult {
   batchId: string;
   codes: Code[];
@@ -174,8 +180,11 @@ export function createBulkService({
   }
 
   return {
-    /** Creates every code or none; answers them in request order with one batch id. */
-    async create(principal: Principal, { codes: items }: BulkBody): Promise<BulkResult> {
+    /**
+     * Creates every code or none; answers them in request order with one batch id. `imported`, when given, holds
+     * each item's history at the service it was imported from, in item order.
+     */
+    async create(principal: Principal, { codes: items }: BulkBody, imported?: ImportedHistory[]): Promise<BulkResult> {
       if (items.length > MAX_BULK_CODES) {
         throw new DomainError(
           'payload_too_large',
@@ -237,6 +246,7 @@ export function createBulkService({
             domain: domains[index],
             now,
             batchId,
+            imported: imported?.[index],
           }),
           rules: body.routing.rules,
         }));

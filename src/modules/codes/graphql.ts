@@ -135,6 +135,11 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
       resolve: (code, _args, ctx) =>
         code.slug ? scanUrl(ctx.services.config.publicBaseUrl, code.slug, code.domain) : null,
     }),
+    importedScans: t.exposeInt('importedScans', {
+      description:
+        'Scans the code had at the service it was imported from, kept as history: never part of the scans recorded ' +
+        'here or of an analytics total. 0 for a code not imported.',
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (code) => code.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (code) => code.updatedAt }),
   }),

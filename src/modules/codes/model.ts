@@ -29,6 +29,11 @@ export interface Code {
   slug: string | null;
   /** The account's own domain the scan URL is on (a hostname), or null for the service's. */
   domain: string | null;
+  /**
+   * Scans the code had at the service it was imported from (cli import, POST /imports): history
+   * kept apart, never part of the scans recorded here or of any analytics total. 0 if not imported.
+   */
+  importedScans: number;
   createdAt: Date;
   updatedAt: Date;
 }

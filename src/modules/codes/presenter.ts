@@ -76,6 +76,12 @@ export const codeResourceSchema = z
     scan_url: z.string().nullable().meta({
       description: 'Null for static codes, which have no scan URL. `https://<domain>/<slug>` on an own domain.',
     }),
+    imported_scans: z.int().meta({
+      description:
+        'Scans the code had at the service it was imported from (POST /v1/imports), kept as history: never part of ' +
+        'the scans recorded here or of an analytics total. 0 for a code not imported, or imported without a count.',
+      example: 0,
+    }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
@@ -102,6 +108,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     },
     domain: code.domain,
     scan_url: code.slug ? scanUrl(publicBaseUrl, code.slug, code.domain) : null,
+    imported_scans: code.importedScans,
     created_at: code.createdAt.toISOString(),
     updated_at: code.updatedAt.toISOString(),
   };

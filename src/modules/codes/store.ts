@@ -38,6 +38,7 @@ interface CodeRow extends LifecycleRow {
   /** '' for the service's own domain (never NULL, for the unique key). */
   domain: string;
   logo_id: string | null;
+  imported_scans: number | string;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -60,6 +61,8 @@ export function newCodeOf(
     domain?: string | null;
     now: Date;
     batchId?: string;
+    /** An imported code's history: its creation date there and its scans there. */
+    imported?: { createdAt: Date | null; scans: number };
   },
 ): NewCode {
   return {
@@ -78,7 +81,8 @@ export function newCodeOf(
     slug: where.slug,
     domain: where.domain ?? null,
     batchId: where.batchId ?? null,
-    createdAt: where.now,
+    importedScans: where.imported?.scans ?? 0,
+    createdAt: where.imported?.createdAt ?? where.now,
     updatedAt: where.now,
   };
 }
@@ -102,6 +106,7 @@ function codeRow(code: NewCode) {
     slug: code.slug,
     domain: code.domain ?? '',
     batch_id: code.batchId ?? null,
+    imported_scans: code.importedScans,
     created_at: toMillis(code.createdAt),
     updated_at: toMillis(code.updatedAt),
   };
@@ -124,6 +129,7 @@ function codeOf(row: CodeRow, scansCounted = 0): CodeWithoutRouting {
     logoId: row.logo_id,
     slug: row.slug,
     domain: row.domain || null,
+    importedScans: Number(row.imported_scans ?? 0),
     createdAt: fromMillis(row.created_at),
     updatedAt: fromMillis(row.updated_at),
   };
@@ -191,6 +197,24 @@ export function createCodesStore(
         .whereIn('slug', slugs)
         .select('slug');
       return rows.map((row) => row.slug);
+    },
+
+    /** Which of these slugs on the domain are the account's codes: slug -> code id (imports match on them). */
+    async codesWithSlugs(
+      accountId: string,
+      slugs: string[],
+      domain: string | null = null,
+      q: Queryable = db,
+    ): Promise<Map<string, string>> {
+      const found = new Map<string, string>();
+      for (let i = 0; i < slugs.length; i += CODE_INSERT_CHUNK) {
+        const rows: { id: string; slug: string }[] = await q('codes')
+          .where({ account_id: accountId, domain: domain ?? '' })
+          .whereIn('slug', slugs.slice(i, i + CODE_INSERT_CHUNK))
+          .select('id', 'slug');
+        for (const row of rows) found.set(row.slug, row.id);
+      }
+      return found;
     },
 
     /** Reserves many slugs at once; false when any of them is taken (the caller draws again). */
