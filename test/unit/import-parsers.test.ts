@@ -46,7 +46,7 @@ describe('import parsers', () => {
     expect(shlink[0]).toMatchObject({ title: 'Summer campaign', tags: ['summer', 'print'] });
     const kutt = PARSERS.kutt_json(fixture('kutt.json'));
     expect(kutt.map((r) => [r.host, r.slug, r.title, r.scans])).toEqual([
-      ['go.acme.test', 'docs', 'Documentation', 77],
+      ['go.acme.test', 'handbook', 'Employee handbook', 77],
       ['go.acme.test', 'team-offsite', null, 3],
       ['s.acme.test', 'Hx81k', 'Newsletter signup', 0],
     ]);
