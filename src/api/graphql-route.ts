@@ -83,7 +83,7 @@ export function createGraphQLRouter(yoga: Yoga, services: Services, graphiql: bo
   // GET|POST /graphql: GraphQL over HTTP (and GraphiQL in development)
   router.all('/graphql', authUnlessGraphiQL, async (ctx) => {
     if (!rendersGraphiQL(ctx)) checkGraphQLRequest(ctx);
-    // bulkCreateCodes carries up to 10,000 codes: the bulk body limit applies.
+    // bulkCreateCodes and importCodes carry up to 10,000 codes: the bulk body limit applies.
     await readBody(ctx, services.config.bulkBodyLimit);
     checkJsonParams(ctx);
     const principal = ctx.state.principal ? principalOf(ctx) : (undefined as never);

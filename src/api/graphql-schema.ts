@@ -10,6 +10,7 @@ import '../modules/codes/graphql.ts';
 import '../modules/images/graphql.ts';
 import '../modules/domains/graphql.ts';
 import '../modules/bulk/graphql.ts';
+import '../modules/imports/graphql.ts';
 import '../modules/analytics/graphql.ts';
 import '../modules/webhooks/graphql.ts';
 import '../modules/oauth/graphql.ts';

@@ -84,6 +84,12 @@ describe('POST /v1/imports', () => {
       created_at: '2024-03-05T14:22:10.000Z',
     });
     expect((await codeOf(body.rows[2].code_id)).imported_scans).toBe(1530);
+    // Imported history is reported beside the scans recorded here, never in their totals.
+    const analytics = await app.request('GET', `/v1/codes/${spring.id}/scans?from=2024-01-01&to=2024-12-31`, { key });
+    expect(analytics.status, analytics.text).toBe(200);
+    expect(analytics.body).toMatchObject({ total_scans: 0, unique_scans: 0, imported_scans: 1204 });
+    const overview = await app.request('GET', '/v1/analytics/overview?from=2024-01-01&to=2024-12-31', { key });
+    expect(overview.body.total_scans).toBe(0);
   });
 
   it('imports a Shlink CSV export: default-domain rows on their host, repeated and invalid slugs reported', async () => {
@@ -212,6 +218,25 @@ describe('POST /v1/imports', () => {
       headers: { 'content-type': 'text/csv' },
     });
     expect(csv.status).toBe(415);
+  });
+
+  it('imports through GraphQL’s importCodes too, onto the service’s own domain when domain is null', async () => {
+    const own = await app.newAccountKey();
+    const mutation = `mutation ($input: ImportCodesInput!) {
+      importCodes(input: $input) { dryRun batchId total wouldCreate created existing failed rows { row status domain slug codeId reason } }
+    }`;
+    const input = { format: 'kutt_json', content: fixture('kutt.json'), domain: null };
+    const dry = await app.graphql(own, mutation, { input: { ...input, dryRun: true } });
+    expect(dry.body.errors).toBeUndefined();
+    expect(dry.body.data.importCodes).toMatchObject({ dryRun: true, total: 3, wouldCreate: 2, failed: 1, created: 0 });
+    const real = await app.graphql(own, mutation, { input });
+    expect(real.body.data.importCodes).toMatchObject({ created: 2, existing: 0, batchId: expect.stringMatching(/^batch_/) });
+    expect(real.body.data.importCodes.rows[0]).toMatchObject({ status: 'created', domain: null, slug: 'handbook' });
+    const again = await app.graphql(own, mutation, { input });
+    expect(again.body.data.importCodes).toMatchObject({ created: 0, existing: 2 });
+    const reader = await app.newAccountKey(undefined, { scopes: ['codes:read'] });
+    const refused = await app.graphql(reader, mutation, { input });
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('needs codes:write', async () => {

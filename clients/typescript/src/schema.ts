@@ -320,6 +320,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import links exported from another service
+         * @description Reads an export of Bitly, Shlink, YOURLS or Kutt and makes each link a url code: its destination, its slug on the right domain (see `domain`), its title as the name, its tags, its creation date, and its scan total as `imported_scans` (history kept apart from the scans recorded here). Each link is checked as `POST /codes` would check it, and the answer reports every row: `would_create` (dry run), `created`, `exists` (the same slug on the same domain is already a code of this account: left as it is, so running an import twice creates nothing new) or `failed` with its `reason`. A real run creates every row it can, in one transaction through bulk creation (one `codes.bulk_created` webhook event); failed rows are only reported. At most 10,000 links per call (413 beyond); the body may be as large as a bulk call’s (BULK_BODY_LIMIT) and counts against the bulk rate limit. A file that is not the named format (no CSV header with its columns, no JSON list of links) is a 422. Idempotency-Key is honoured.
+         */
+        post: operations["importCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes/{id}/scans": {
         parameters: {
             query?: never;
@@ -1533,6 +1553,32 @@ export interface components {
         };
         /**
          * @example {
+         *       "format": "shlink_csv",
+         *       "content": "createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits\n2025-03-02T10:00:00+00:00,go.example.com,spring,https://go.example.com/spring,https://example.com/spring,Spring,print|poster,1204\n",
+         *       "dry_run": true
+         *     }
+         */
+        ImportCodes: {
+            /**
+             * @description The export: `bitly_csv` (Bitly’s CSV export of links), `shlink_csv` (Shlink’s CSV export), `shlink_json` (Shlink’s REST list, GET /rest/v3/short-urls), `yourls_csv` (the YOURLS url table as CSV: keyword, url, title, timestamp, ip, clicks), `kutt_json` (Kutt’s API list, GET /api/v2/links).
+             * @enum {string}
+             */
+            format: "bitly_csv" | "shlink_csv" | "shlink_json" | "yourls_csv" | "kutt_json";
+            /** @description The export file’s text (UTF-8), as the service wrote it. */
+            content: string;
+            /**
+             * @description Report what would be created and every row that cannot be, and write nothing.
+             * @default false
+             */
+            dry_run?: boolean;
+            /**
+             * @description Absent: each link keeps the host of its short URL, which must be a verified domain of the account (YOURLS rows name none and go on the service’s own). A hostname: every link goes on that verified domain. null: every link goes on the service’s own domain. Slugs are kept either way.
+             * @example go.example.com
+             */
+            domain?: string | null;
+        };
+        /**
+         * @example {
          *       "url": "https://crm.example.com/hooks/qr",
          *       "events": [
          *         "scan.created",
@@ -1874,6 +1920,11 @@ export interface components {
             domain: string | null;
             /** @description Null for static codes, which have no scan URL. `https://<domain>/<slug>` on an own domain. */
             scan_url: string | null;
+            /**
+             * @description Scans the code had at the service it was imported from (POST /v1/imports), kept as history: never part of the scans recorded here or of an analytics total. 0 for a code not imported, or imported without a count.
+             * @example 0
+             */
+            imported_scans: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2161,6 +2212,58 @@ export interface components {
             /** @description The new codes, in the order they were sent (for CSV, row order). */
             data: components["schemas"]["Code"][];
         };
+        /** @description What an import created, found already here, and could not create. */
+        ImportReport: {
+            /** @constant */
+            object: "import";
+            /** @enum {string} */
+            format: "bitly_csv" | "shlink_csv" | "shlink_json" | "yourls_csv" | "kutt_json";
+            dry_run: boolean;
+            /**
+             * @description The batch of the codes created (as a bulk call’s); null for a dry run or when none was created.
+             * @example batch_7hQ2mX8pL4fT
+             */
+            batch_id: string | null;
+            /**
+             * @description Links in the export.
+             * @example 3
+             */
+            total: number;
+            /**
+             * @description Dry run: codes the import would create.
+             * @example 0
+             */
+            would_create: number;
+            /**
+             * @description Codes created by this call.
+             * @example 2
+             */
+            created: number;
+            /**
+             * @description Links already here (the same slug on the same domain in this account), left as they are.
+             * @example 0
+             */
+            existing: number;
+            /**
+             * @description Links that cannot be created; see their rows’ `reason`.
+             * @example 1
+             */
+            failed: number;
+            rows: {
+                /** @description CSV: the row in the file, the header being row 1. JSON: the link’s place in the list, from 1. */
+                row: number;
+                /** @enum {string} */
+                status: "would_create" | "created" | "exists" | "failed";
+                /** @description The own domain the code is on; null for the service’s. */
+                domain: string | null;
+                slug: string | null;
+                destination: string | null;
+                /** @description The code created, or already here (`exists`). */
+                code_id: string | null;
+                /** @description Why the link cannot be created (`failed` only). */
+                reason: string | null;
+            }[];
+        };
         /** @description One code’s scans over a range: the series per period and breakdowns. */
         CodeScanAnalytics: {
             /** @example qr_4fT9kQ2mX8pL */
@@ -2205,6 +2308,11 @@ export interface components {
              * @example 873
              */
             unique_scans: number;
+            /**
+             * @description Scans the code had at the service it was imported from, kept as history: reported here apart, never in `total_scans`, the series or the breakdowns (they have no date, place or device). 0 for a code made here.
+             * @example 0
+             */
+            imported_scans: number;
             timeseries: components["schemas"]["PeriodCount"][];
             breakdowns: components["schemas"]["CodeScanBreakdowns"];
         };
@@ -3088,6 +3196,7 @@ export type RuleInput = components['schemas']['RuleInput'];
 export type RuleConditions = components['schemas']['RuleConditions'];
 export type ResolveRequest = components['schemas']['ResolveRequest'];
 export type BulkCreateCodes = components['schemas']['BulkCreateCodes'];
+export type ImportCodes = components['schemas']['ImportCodes'];
 export type CreateWebhook = components['schemas']['CreateWebhook'];
 export type UpdateWebhook = components['schemas']['UpdateWebhook'];
 export type CreateApiKey = components['schemas']['CreateApiKey'];
@@ -3116,6 +3225,7 @@ export type Routing = components['schemas']['Routing'];
 export type Rule = components['schemas']['Rule'];
 export type RoutingResolution = components['schemas']['RoutingResolution'];
 export type BulkResult = components['schemas']['BulkResult'];
+export type ImportReport = components['schemas']['ImportReport'];
 export type CodeScanAnalytics = components['schemas']['CodeScanAnalytics'];
 export type PeriodCount = components['schemas']['PeriodCount'];
 export type CodeScanBreakdowns = components['schemas']['CodeScanBreakdowns'];
@@ -4075,6 +4185,95 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    importCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key answers the first result (with `Idempotent-Replayed: true`) instead of acting again; the same key with another body is a 422, and a 409 while the first request is still running. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportCodes"];
+            };
+        };
+        responses: {
+            /** @description A dry run, or a run that created nothing (every row exists or failed). */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "import",
+                     *       "format": "shlink_csv",
+                     *       "dry_run": true,
+                     *       "batch_id": null,
+                     *       "total": 2,
+                     *       "would_create": 1,
+                     *       "created": 0,
+                     *       "existing": 0,
+                     *       "failed": 1,
+                     *       "rows": [
+                     *         {
+                     *           "row": 2,
+                     *           "status": "would_create",
+                     *           "domain": "go.example.com",
+                     *           "slug": "spring",
+                     *           "destination": "https://example.com/spring",
+                     *           "code_id": null,
+                     *           "reason": null
+                     *         },
+                     *         {
+                     *           "row": 3,
+                     *           "status": "failed",
+                     *           "domain": null,
+                     *           "slug": "summer",
+                     *           "destination": "https://example.com/summer",
+                     *           "code_id": null,
+                     *           "reason": "its domain 's.test' is not a verified domain of this account (add and verify it, or import with a domain to put every link on)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Codes were created; the report lists every row. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };

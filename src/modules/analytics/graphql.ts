@@ -99,6 +99,9 @@ const CodeAnalyticsRef = builder.objectRef<CodeAnalytics>('CodeScanAnalytics').i
     breakdownsTo: t.exposeString('breakdowns_to', { description: BREAKDOWNS_RANGE }),
     totalScans: t.exposeInt('total_scans'),
     uniqueScans: t.exposeInt('unique_scans'),
+    importedScans: t.exposeInt('imported_scans', {
+      description: 'Scans the code had at the service it was imported from: history, never in totalScans.',
+    }),
     timeseries: t.field({ type: [PeriodCountRef], resolve: (a) => a.timeseries }),
     breakdowns: t.field({ type: CodeBreakdownsRef, resolve: (a) => a.breakdowns }),
   }),

@@ -109,6 +109,12 @@ export const codeAnalyticsSchema = z
   .object({
     code_id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
     ...seriesSummary,
+    imported_scans: z.int().meta({
+      description:
+        'Scans the code had at the service it was imported from, kept as history: reported here apart, never in ' +
+        '`total_scans`, the series or the breakdowns (they have no date, place or device). 0 for a code made here.',
+      example: 0,
+    }),
     timeseries: z.array(periodCountSchema),
     breakdowns: breakdowns(CODE_DIMENSIONS).meta({
       id: 'CodeScanBreakdowns',

@@ -225,7 +225,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     async codeScans(principal: Principal, codeId: string, q: AnalyticsQuery): Promise<CodeAnalytics> {
       const series = resolveSeries(q, now());
       const range = rawRange(series);
-      await codeOf(principal, codeId);
+      const code = await codeOf(principal, codeId);
       const scope: Scope = { kind: 'code', codeId };
       const source = sourceFor(series);
       const counted = breakdownWindow(scope, series, q.include_bots);
@@ -248,6 +248,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         ...breakdownsRange(counted, series.zone),
         total_scans: total.scans,
         unique_scans: total.unique,
+        imported_scans: code.importedScans,
         timeseries: counts,
         breakdowns: named,
       };

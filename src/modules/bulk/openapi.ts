@@ -145,6 +145,7 @@ export const bulkOpenApi: OpenApiModule = {
                           max_scans: null,
                           domain: null,
                           scan_url: 'https://qr.example.com/aB3dE5f',
+                          imported_scans: 0,
                           created_at: '2026-03-02T10:00:00.000Z',
                           updated_at: '2026-03-02T10:00:00.000Z',
                           warnings: [],
