@@ -2,12 +2,15 @@
 // key alone on stdout and what it says about it on stderr, so `KEY=$(npm run --silent cli --
 // keys create ...)` captures the key and fails when the command does; every scope unless
 // --scopes names some); `codes import <file.csv>`, a client of a running server's bulk API
-// (./cli/import-codes.ts); `domains verify <hostname>`, the operator's verification of an
-// account's domain (./cli/verify-domain.ts); and `backup`/`restore` of the database
-// (./cli/backup.ts). Every failure exits non-zero: 2 for a usage error, 1 for the rest.
+// (./cli/import-codes.ts); `import --account <name> --format <f> --file <path>`, another link
+// service's export imported into an account (./cli/import-links.ts); `domains verify
+// <hostname>`, the operator's verification of an account's domain
+// (./cli/verify-domain.ts); and `backup`/`restore` of the database (./cli/backup.ts). Every
+// failure exits non-zero: 2 for a usage error, 1 for the rest.
 import { parseArgs } from 'node:util';
 import { backup, BACKUP_USAGE, restore, RESTORE_USAGE } from './cli/backup.ts';
 import { importCodes, IMPORT_USAGE } from './cli/import-codes.ts';
+import { importLinks, IMPORT_LINKS_USAGE } from './cli/import-links.ts';
 import { verifyDomain, VERIFY_DOMAIN_USAGE } from './cli/verify-domain.ts';
 import { loadConfig } from './config.ts';
 import { createDb } from './db/knex.ts';
@@ -23,6 +26,9 @@ const USAGE = `Usage:
                                                 scopes: ${SCOPES.join(', ')} (default: all)
   ${IMPORT_USAGE}
                                                 create codes from a CSV file through the API
+  ${IMPORT_LINKS_USAGE}
+                                                import a Bitly, Shlink, YOURLS or Kutt export
+                                                into an account (exit 1 if any row cannot be)
   ${VERIFY_DOMAIN_USAGE}
   ${BACKUP_USAGE}              copy the database while the service runs
   ${RESTORE_USAGE}           load a backup into an empty database`;
@@ -52,6 +58,7 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (group === 'domains' && command === 'verify') return await verifyDomain(argv.slice(2), db, config);
+    if (group === 'import') return await importLinks(argv.slice(1), db, config);
     if (group === 'keys' && command === 'create') {
       const { values } = parseArgs({
         args: argv.slice(2),

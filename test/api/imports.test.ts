@@ -50,7 +50,12 @@ async function importTwice(format: string, file: string, extra: Record<string, u
 
   const again = await importFile(key, format, file, extra);
   expect(again.status, again.text).toBe(200);
-  expect(again.body).toMatchObject({ created: 0, existing: real.body.created, failed: real.body.failed, batch_id: null });
+  expect(again.body).toMatchObject({
+    created: 0,
+    existing: real.body.created,
+    failed: real.body.failed,
+    batch_id: null,
+  });
   // Each existing row names the code the first run made.
   const made = real.body.rows.filter((r: any) => r.status === 'created').map((r: any) => r.code_id);
   expect(again.body.rows.filter((r: any) => r.status === 'exists').map((r: any) => r.code_id)).toEqual(made);
@@ -92,7 +97,7 @@ describe('POST /v1/imports', () => {
     expect(overview.body.total_scans).toBe(0);
   });
 
-  it('imports a Shlink CSV export: default-domain rows on their host, repeated and invalid slugs reported', async () => {
+  it('imports a Shlink CSV export: default-domain rows on their host, bad slugs reported', async () => {
     const body = await importTwice('shlink_csv', 'shlink.csv');
     expect(statuses(body)).toEqual([
       [2, 'created'],
@@ -189,7 +194,9 @@ describe('POST /v1/imports', () => {
     expect(yourls.body.rows.every((r: any) => r.code_id === null)).toBe(true);
     const onTheirDomain = await importFile(other, 'kutt_json', 'kutt.json', { domain: 'go.acme.test' });
     expect(onTheirDomain.status).toBe(422);
-    expect(onTheirDomain.body.errors).toEqual([{ path: 'domain', message: 'is not a verified domain of this account' }]);
+    expect(onTheirDomain.body.errors).toEqual([
+      { path: 'domain', message: 'is not a verified domain of this account' },
+    ]);
     const kutt = await importFile(other, 'kutt_json', 'kutt.json');
     expect(kutt.status).toBe(200);
     expect(kutt.body.rows.map((r: any) => r.status)).toEqual(['failed', 'failed', 'failed']);
@@ -223,14 +230,21 @@ describe('POST /v1/imports', () => {
   it('imports through GraphQL’s importCodes too, onto the service’s own domain when domain is null', async () => {
     const own = await app.newAccountKey();
     const mutation = `mutation ($input: ImportCodesInput!) {
-      importCodes(input: $input) { dryRun batchId total wouldCreate created existing failed rows { row status domain slug codeId reason } }
+      importCodes(input: $input) {
+        dryRun batchId total wouldCreate created existing failed
+        rows { row status domain slug codeId reason }
+      }
     }`;
     const input = { format: 'kutt_json', content: fixture('kutt.json'), domain: null };
     const dry = await app.graphql(own, mutation, { input: { ...input, dryRun: true } });
     expect(dry.body.errors).toBeUndefined();
     expect(dry.body.data.importCodes).toMatchObject({ dryRun: true, total: 3, wouldCreate: 2, failed: 1, created: 0 });
     const real = await app.graphql(own, mutation, { input });
-    expect(real.body.data.importCodes).toMatchObject({ created: 2, existing: 0, batchId: expect.stringMatching(/^batch_/) });
+    expect(real.body.data.importCodes).toMatchObject({
+      created: 2,
+      existing: 0,
+      batchId: expect.stringMatching(/^batch_/),
+    });
     expect(real.body.data.importCodes.rows[0]).toMatchObject({ status: 'created', domain: null, slug: 'handbook' });
     const again = await app.graphql(own, mutation, { input });
     expect(again.body.data.importCodes).toMatchObject({ created: 0, existing: 2 });

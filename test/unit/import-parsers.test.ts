@@ -55,7 +55,12 @@ describe('import parsers', () => {
 
   it('reads a YOURLS export: no host, local timestamps as UTC, a bad date reported on its row', () => {
     const rows = PARSERS.yourls_csv(fixture('yourls.csv'));
-    expect(rows[0]).toMatchObject({ host: null, slug: 'menu', createdAt: new Date('2023-06-01T12:00:00Z'), scans: 512 });
+    expect(rows[0]).toMatchObject({
+      host: null,
+      slug: 'menu',
+      createdAt: new Date('2023-06-01T12:00:00Z'),
+      scans: 512,
+    });
     expect(rows[3]).toMatchObject({ row: 5, problems: ["timestamp 'not a date' is not a date"] });
   });
 

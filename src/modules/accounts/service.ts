@@ -108,6 +108,12 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
   }
 
   return {
+    /** The account of this name (the oldest, should two share it), or null: the CLI's way to an account. */
+    async findAccount(name: string): Promise<{ id: string; name: string } | null> {
+      const account = await store.findAccountByName(name);
+      return account ? { id: account.id, name: account.name } : null;
+    },
+
     /**
      * Issues a new API key for the named account, creating the account when it does not
      * exist yet. Used by the CLI on a fresh install and by tests; every scope unless told.

@@ -7,9 +7,12 @@ import { importBodySchema } from './schemas.ts';
 
 const TAG = 'Imports';
 
-const SHLINK_EXAMPLE = `createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits
-2025-03-02T10:00:00+00:00,go.example.com,spring,https://go.example.com/spring,https://example.com/spring,Spring,print|poster,1204
-`;
+const SHLINK_EXAMPLE = [
+  'createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits',
+  '2025-03-02T10:00:00+00:00,go.example.com,spring,https://go.example.com/spring,https://example.com/spring,Spring,' +
+    'print|poster,1204',
+  '',
+].join('\n');
 
 const importBody = importBodySchema.meta({
   id: 'ImportCodes',
@@ -43,7 +46,9 @@ const REPORT_EXAMPLE = {
       slug: 'summer',
       destination: 'https://example.com/summer',
       code_id: null,
-      reason: "its domain 's.test' is not a verified domain of this account (add and verify it, or import with a domain to put every link on)",
+      reason:
+        "its domain 's.test' is not a verified domain of this account (add and verify it, or import with a domain " +
+        'to put every link on)',
     },
   ],
 };

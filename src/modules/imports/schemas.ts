@@ -24,9 +24,9 @@ export const importBodySchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'Absent: each link keeps the host of its short URL, which must be a verified domain of the account (YOURLS ' +
-        'rows name none and go on the service’s own). A hostname: every link goes on that verified domain. null: every ' +
-        'link goes on the service’s own domain. Slugs are kept either way.',
+        'Absent: each link keeps the host of its short URL, which must be a verified domain of the account ' +
+        '(YOURLS rows name none and go on the service’s own). A hostname: every link goes on that verified domain. ' +
+        'null: every link goes on the service’s own domain. Slugs are kept either way.',
       example: 'go.example.com',
     }),
 });
