@@ -91,6 +91,13 @@ class Client:
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
         return cast(dict, self.request("POST", "/codes/bulk", {"codes": codes}, headers=headers))
 
+    def import_links(self, format: str, content: str, dry_run: bool = False, **options: Any) -> dict[str, Any]:
+        """A Bitly, Shlink, YOURLS or Kutt export made into codes (format: bitly_csv, shlink_csv, shlink_json,
+        yourls_csv, kutt_json); the report lists every row. options: domain (a hostname, or None for the
+        service's own)."""
+        body = {"format": format, "content": content, "dry_run": dry_run, **options}
+        return cast(dict, self.request("POST", "/imports", body))
+
     # -- tags --------------------------------------------------------------------------------
 
     def create_tag(self, name: str, color: Optional[str] = None) -> Tag:

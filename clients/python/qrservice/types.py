@@ -37,6 +37,8 @@ class Code(TypedDict, total=False):
     scan_url: Optional[str]
     design: dict[str, Any]
     routing: Routing
+    # Scans at the service the code was imported from (POST /imports): history, never in analytics totals.
+    imported_scans: int
     created_at: str
     updated_at: str
 
@@ -107,6 +109,8 @@ CodeAnalytics = TypedDict(
         "breakdowns_to": str,
         "total_scans": int,
         "unique_scans": int,
+        # Scans at the service the code was imported from, reported apart from total_scans.
+        "imported_scans": int,
         "timeseries": list[PeriodCount],
         "breakdowns": dict[str, list[ValueCount]],
     },

@@ -110,6 +110,17 @@ class LiveTest(unittest.TestCase):
         result = self.qr.bulk_create([{"content": f"https://example.com/py/bulk/{i}"} for i in range(5)])
         self.assertEqual(len(result["data"]), 5)
 
+    def test_import_links(self):
+        keyword = f"py-import-{int(time.time() * 1000)}"
+        export = f"keyword,url,title,timestamp,ip,clicks\n{keyword},https://example.com/py/imported,Py,2024-01-02 03:04:05,203.0.113.1,9\n"
+        dry = self.qr.import_links("yourls_csv", export, dry_run=True)
+        self.assertEqual((dry["would_create"], dry["created"]), (1, 0))
+        made = self.qr.import_links("yourls_csv", export)
+        self.assertEqual(made["created"], 1)
+        code = self.qr.get_code(made["rows"][0]["code_id"])
+        self.assertEqual((code["imported_scans"], code["created_at"]), (9, "2024-01-02T03:04:05.000Z"))
+        self.assertEqual(self.qr.import_links("yourls_csv", export)["existing"], 1)
+
     def test_scans_show_in_analytics(self):
         code = self.qr.create_code({"content": "https://example.com/py/scanned"})
         for _ in range(3):
