@@ -253,6 +253,23 @@ describe('POST /v1/imports', () => {
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
+  it('answers 413 for more than 10,000 links, and cuts a long title by characters', async () => {
+    const rows = Array.from({ length: 10_001 }, (_, i) => `big-${i},https://example.com/${i},,,,`);
+    const big = await app.request('POST', '/v1/imports', {
+      key,
+      body: { format: 'yourls_csv', content: ['keyword,url,title,timestamp,ip,clicks', ...rows].join('\n') },
+    });
+    expect(big.status).toBe(413);
+    expect(big.body.detail).toMatch(/at most 10000 links; this export has 10001/);
+    const title = `${'a'.repeat(199)}🎉 and more`;
+    const res = await app.request('POST', '/v1/imports', {
+      key,
+      body: { format: 'yourls_csv', content: `keyword,url,title\nlong-title,https://example.com/t,${title}\n` },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect((await codeOf(res.body.rows[0].code_id)).name).toBe(`${'a'.repeat(199)}🎉`);
+  });
+
   it('needs codes:write', async () => {
     const reader = await app.newAccountKey(undefined, { scopes: ['codes:read'] });
     const res = await importFile(reader, 'yourls_csv', 'yourls.csv', { dry_run: true });

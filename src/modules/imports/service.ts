@@ -71,7 +71,8 @@ export function createImportsService({ codes, bulk, verifiedDomainOf }: ImportsS
         content: row.destination,
         slug: row.slug,
         ...(domain ? { domain } : {}),
-        ...(row.title ? { name: row.title.slice(0, MAX_TITLE) } : {}),
+        // Cut by code points, so no emoji is split in two.
+        ...(row.title ? { name: Array.from(row.title).slice(0, MAX_TITLE).join('') } : {}),
         ...(row.tags.length > 0 ? { tags: row.tags } : {}),
       });
     } catch (err) {
