@@ -8,6 +8,7 @@ import { EditCodePage, NewCodePage } from './pages/code-editor.tsx';
 import { CodesPage } from './pages/codes.tsx';
 import { ConnectedAppsPage } from './pages/connected-apps.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { ImportPage } from './pages/import.tsx';
 import { OAuthCallbackPage } from './pages/oauth-callback.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { useRoute, type Route } from './router.ts';
@@ -35,6 +36,8 @@ function Page({ route }: { route: Route }) {
       return <AnalyticsPage />;
     case 'bulk':
       return <BulkPage />;
+    case 'import':
+      return <ImportPage />;
     case 'connected-apps':
       return <ConnectedAppsPage />;
     case 'domains':
@@ -61,7 +64,7 @@ export function App() {
   const section =
     route.page === 'analytics' || route.page === 'code-analytics'
       ? 'analytics'
-      : route.page === 'bulk' || route.page === 'connected-apps' || route.page === 'domains'
+      : route.page === 'bulk' || route.page === 'import' || route.page === 'connected-apps' || route.page === 'domains'
         ? route.page
         : 'codes';
   return (
@@ -74,6 +77,7 @@ export function App() {
               ['codes', '/codes', 'Codes'],
               ['analytics', '/analytics', 'Analytics'],
               ['bulk', '/bulk', 'Bulk upload'],
+              ['import', '/import', 'Import'],
               ['domains', '/domains', 'Domains'],
               ['connected-apps', '/apps', 'Connected apps'],
             ] as const

@@ -11,6 +11,7 @@ export type Route =
   | { page: 'code-analytics'; id: string }
   | { page: 'analytics' }
   | { page: 'bulk' }
+  | { page: 'import' }
   | { page: 'connected-apps' }
   | { page: 'domains' }
   /** Where the OAuth server sends the browser back after the consent page (oauth/callback.ts). */
@@ -23,6 +24,7 @@ export function parseRoute(pathname: string): Route {
   if (path === '/codes/new') return { page: 'new-code' };
   if (path === '/analytics') return { page: 'analytics' };
   if (path === '/bulk') return { page: 'bulk' };
+  if (path === '/import') return { page: 'import' };
   if (path === '/apps') return { page: 'connected-apps' };
   if (path === '/domains') return { page: 'domains' };
   if (path === '/oauth/callback') return { page: 'oauth-callback' };
