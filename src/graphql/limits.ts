@@ -162,8 +162,8 @@ const expensiveFieldLimit: ValidationRule = (context) => ({
   },
 });
 
-/** Root fields that each count as one bulk call (as POST /v1/codes/bulk does, JSON or CSV). */
-const BULK_FIELDS = new Set(['bulkCreateCodes', 'bulkCreateCodesFromCsv']);
+/** Root fields that each count as one bulk call (as POST /v1/codes/bulk and POST /v1/imports do). */
+const BULK_FIELDS = new Set(['bulkCreateCodes', 'bulkCreateCodesFromCsv', 'importCodes']);
 
 function bulkCalls(document: DocumentNode, operationName: string | null | undefined): number {
   const operation = getOperationAST(document, operationName);

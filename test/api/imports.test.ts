@@ -23,7 +23,7 @@ const importFile = (apiKey: string, format: string, file: string, extra: Record<
 const statuses = (body: any) => body.rows.map((r: any) => [r.row, r.status]);
 
 beforeAll(async () => {
-  app = await getTestApp();
+  app = await getTestApp({ BULK_RATE_LIMIT_PER_MINUTE: '100' });
   key = await app.newAccountKey();
   await addVerifiedDomain(key, 'go.acme.test');
   await addVerifiedDomain(key, 's.acme.test');
@@ -268,6 +268,25 @@ describe('POST /v1/imports', () => {
     });
     expect(res.status, res.text).toBe(201);
     expect((await codeOf(res.body.rows[0].code_id)).name).toBe(`${'a'.repeat(199)}🎉`);
+  });
+
+  it('counts each import, REST or GraphQL, as a bulk call', async () => {
+    const limited = await getTestApp({ BULK_RATE_LIMIT_PER_MINUTE: '1' });
+    try {
+      const own = await limited.newAccountKey();
+      const input = { format: 'yourls_csv', content: fixture('yourls.csv'), dryRun: true };
+      const mutation = 'mutation ($input: ImportCodesInput!) { importCodes(input: $input) { total } }';
+      expect((await limited.graphql(own, mutation, { input })).body.data.importCodes.total).toBe(4);
+      const second = await limited.graphql(own, mutation, { input });
+      expect(second.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+      const rest = await limited.request('POST', '/v1/imports', {
+        key: own,
+        body: { format: 'yourls_csv', content: fixture('yourls.csv'), dry_run: true },
+      });
+      expect(rest.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('needs codes:write', async () => {
