@@ -41,8 +41,7 @@ async function protectedCode(body: Record<string, unknown> = {}) {
 }
 
 const pathOf = (scanUrl: string) => new URL(scanUrl).pathname;
-const scan = (scanUrl: string, headers: Record<string, string> = {}) =>
-  fetch(scanUrl, { redirect: 'manual', headers });
+const scan = (scanUrl: string, headers: Record<string, string> = {}) => fetch(scanUrl, { redirect: 'manual', headers });
 const tryPassword = (scanUrl: string, password: string, headers: Record<string, string> = {}) =>
   fetch(scanUrl, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams({ password }) });
 const cookieOf = (res: Response) => res.headers.get('set-cookie')!.split(';')[0]!;
@@ -177,7 +176,9 @@ describe('the unlock page', () => {
     expect(unlocked.status).toBe(303);
     expect(unlocked.headers.get('location')).toBe('https://example.de/mitglieder');
     const cookie = cookieOf(unlocked);
-    expect((await scan(code.scan_url, { ...de, cookie })).headers.get('location')).toBe('https://example.de/mitglieder');
+    expect((await scan(code.scan_url, { ...de, cookie })).headers.get('location')).toBe(
+      'https://example.de/mitglieder',
+    );
     expect((await scan(code.scan_url, { cookie })).headers.get('location')).toBe('https://example.com/members');
   });
 
@@ -263,7 +264,10 @@ describe('setting and removing the password', () => {
     });
     expect(bulk.status).toBe(422);
     expect(bulk.body.errors).toContainEqual({ path: 'codes.0.password', message: expect.any(String) });
-    const gql = await app.graphql(key, `mutation { createCode(input: { content: "https://example.com/g", password: "" }) { id } }`);
+    const gql = await app.graphql(
+      key,
+      `mutation { createCode(input: { content: "https://example.com/g", password: "" }) { id } }`,
+    );
     expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 

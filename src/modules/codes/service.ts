@@ -140,7 +140,10 @@ export function createCodesService({
         const id = newId('qr');
         return inTransaction(db, async (trx) => {
           if (slug !== null && !(await codes.reserveSlug(slug, trx, domain))) return null;
-          await codes.insert(newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, domain, now, passwordHash }), trx);
+          await codes.insert(
+            newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, domain, now, passwordHash }),
+            trx,
+          );
           await routing.replaceRules(id, body.routing.rules ?? [], trx);
           if (body.tags?.length) await tagging.set(principal.accountId, [{ codeId: id, names: body.tags }], trx);
           const created = (await codes.findById(principal.accountId, id, trx))!;

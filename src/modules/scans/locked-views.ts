@@ -36,7 +36,8 @@ export function createLockedViewsStore(db: Knex) {
     /** Adds a batch's locked views (lockedViewRows) to the counters. */
     async add(events: ScanEvent[], q: Queryable): Promise<void> {
       const rows = inKeyOrder(lockedViewRows(events), ['code_id', 'day', 'is_bot']);
-      if (rows.length > 0) await q('code_locked_views').insert(rows).onConflict(['code_id', 'day', 'is_bot']).merge(addViews);
+      if (rows.length > 0)
+        await q('code_locked_views').insert(rows).onConflict(['code_id', 'day', 'is_bot']).merge(addViews);
     },
 
     /** The code's locked views on the UTC days from `fromDay` (inclusive) to `toDay` (exclusive), epoch ms. */

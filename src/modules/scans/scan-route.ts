@@ -376,7 +376,10 @@ export function createScanRoute({
     // A try longer than any password can be is wrong without a hash.
     const right = password.length <= MAX_PASSWORD_LENGTH && (await passwordMatches(target.passwordHash, password));
     if (!right) return refuseUnlock(req, res, scan, 403, { kind: 'wrong' });
-    res.setHeader('Set-Cookie', unlockCookie(target, `/${scan.slug}`, Date.now(), unlockRememberSeconds, secureCookies));
+    res.setHeader(
+      'Set-Cookie',
+      unlockCookie(target, `/${scan.slug}`, Date.now(), unlockRememberSeconds, secureCookies),
+    );
     proceed(req, res, scan, target, true);
   }
 

@@ -36,7 +36,12 @@ export function unlockCookie(
 }
 
 /** Whether the request carries an unexpired unlock cookie signed for this code and its current password. */
-export function isUnlocked(cookieHeader: string | undefined, codeId: string, passwordHash: string, now: number): boolean {
+export function isUnlocked(
+  cookieHeader: string | undefined,
+  codeId: string,
+  passwordHash: string,
+  now: number,
+): boolean {
   if (!cookieHeader) return false;
   for (const part of cookieHeader.split(';')) {
     const [name, value] = part.trim().split('=', 2);
@@ -56,10 +61,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!
 
 /** What the page says above its field: why the last try failed, or nothing. */
 export type UnlockProblem =
-  | { kind: 'wrong' }
-  | { kind: 'missing' }
-  | { kind: 'too_many'; retryAfterSeconds: number; limit: number }
-  | null;
+  { kind: 'wrong' } | { kind: 'missing' } | { kind: 'too_many'; retryAfterSeconds: number; limit: number } | null;
 
 function problemText(problem: NonNullable<UnlockProblem>): string {
   if (problem.kind === 'wrong') return 'That password is not right. Please try again.';

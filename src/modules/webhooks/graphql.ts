@@ -155,7 +155,8 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
     }),
     outcome: t.expose('outcome', {
       type: ScanOutcome,
-      description: 'redirect, paused, expired or limit_reached; LOCKED for a locked view (the unlock page, not a scan).',
+      description:
+        'redirect, paused, expired or limit_reached; LOCKED for a locked view (the unlock page, not a scan).',
     }),
     unlocked: t.exposeBoolean('unlocked', {
       description: 'The code asks for a password and this scan had given it (the form, or the remembered unlock).',
