@@ -26,6 +26,8 @@ class Code(TypedDict, total=False):
     name: Optional[str]
     notes: Optional[str]
     forward_query: bool
+    # Scans must give a password first (set with "password" on create or update; never returned).
+    password_protected: bool
     tags: list[str]
     status: str  # active, paused or archived
     state: str  # active, paused, expired or limit_reached (read-only)
@@ -107,6 +109,8 @@ CodeAnalytics = TypedDict(
         "breakdowns_to": str,
         "total_scans": int,
         "unique_scans": int,
+        # Unlock pages shown of a password-protected code (whole UTC days of the range); not scans.
+        "locked_views": int,
         "timeseries": list[PeriodCount],
         "breakdowns": dict[str, list[ValueCount]],
     },
