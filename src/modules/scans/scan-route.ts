@@ -17,12 +17,21 @@ import type { VerifiedHosts } from '../domains/index.ts';
 import { hostOf } from '../domains/index.ts';
 import { targetKey, type ScanTarget, type TargetCache } from './target-cache.ts';
 import { withForwardedQuery } from './forward-query.ts';
-import { fallbackOf, sendLifecyclePage, statusOutcome, type ScanOutcome } from './lifecycle-answer.ts';
+import {
+  fallbackOf,
+  sendLifecyclePage,
+  statusOutcome,
+  type ScanEventOutcome,
+  type ScanOutcome,
+} from './lifecycle-answer.ts';
 import type { ScanLimits } from './scan-limits.ts';
 import { splitKey } from './visitor.ts';
 import { MAX_PASSWORD_LENGTH, passwordMatches } from '../codes/index.ts';
 import { isUnlocked, readUnlockForm, sendUnlockPage, unlockCookie, type UnlockProblem } from './unlock.ts';
 import type { ScanEvent } from './model.ts';
+
+/** A locked view's decision: no destination yet, no rule (they apply after the unlock). */
+const LOCKED = { destination: null, ruleId: null } as const;
 
 /** Shared by scans without a query string; the resolver only reads it. */
 const NO_QUERY = new URLSearchParams();
@@ -211,13 +220,7 @@ export function createScanRoute({
     // HEAD is answered the same way but is not a scan: link checkers and previews use it. A POST
     // is the unlock form with the right password: the scan the page held back.
     if (req.method !== 'HEAD') {
-      recorder.enqueue({
-        ...visitorOf(req, scan, target, now, ua, country, languages),
-        ruleId: decision.ruleId,
-        destination: decision.destination,
-        outcome,
-        ...(unlocked ? { unlocked } : {}),
-      });
+      recorder.enqueue(scanEventOf(req, scan, target, now, decision, outcome, unlocked, ua, country, languages));
     }
     if (decision.destination === null) {
       const status = sendLifecyclePage(
@@ -241,22 +244,29 @@ export function createScanRoute({
     observe(req.method!, status, scan.startedAt);
   }
 
-  /** Who scanned, and where from: what every scan event (and a locked view) says of its visitor. */
-  function visitorOf(
+  /** A scan (or a locked view) as the recorder takes it: one object, built once per request. */
+  function scanEventOf(
     req: IncomingMessage,
     scan: ScanRequestLine,
     target: ScanTarget,
     at: number,
+    decision: { destination: string | null; ruleId: string | null },
+    outcome: ScanEventOutcome,
+    unlocked: boolean,
     ua = clientInfo.userAgent(req.headers['user-agent']),
     country = clientInfo.country(scan.ip, req.headers),
     languages = clientInfo.languages(req.headers['accept-language']),
-  ): Omit<ScanEvent, 'ruleId' | 'destination'> {
+  ): ScanEvent {
     return {
       codeId: target.codeId,
       slug: scan.slug,
       domain: scan.domain,
       accountId: target.accountId,
       at,
+      ruleId: decision.ruleId,
+      destination: decision.destination,
+      outcome,
+      unlocked,
       country,
       ...clientInfo.placeOfIp(scan.ip),
       device: ua.device,
@@ -333,8 +343,7 @@ export function createScanRoute({
     const now = Date.now();
     if (isUnlocked(req.headers.cookie, target.codeId, target.passwordHash, now))
       return proceed(req, res, scan, target, true);
-    if (req.method === 'GET')
-      recorder.enqueue({ ...visitorOf(req, scan, target, now), ruleId: null, destination: null, outcome: 'locked' });
+    if (req.method === 'GET') recorder.enqueue(scanEventOf(req, scan, target, now, LOCKED, 'locked', false));
     sendUnlockPage(req, res, 200, `/${scan.slug}`, null);
     observe(req.method!, 200, scan.startedAt);
   }
