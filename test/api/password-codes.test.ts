@@ -3,6 +3,7 @@
 // voided by a new password), the per-code attempt limit, routing after the unlock, locked views
 // counted apart from scans, webhooks saying which, and the password never in any answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPurgeStore } from '../../src/modules/scans/purge-store.ts';
 import { unlockCookie } from '../../src/modules/scans/unlock.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -189,6 +190,30 @@ describe('the unlock page', () => {
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe(pathOf(plain.body.scan_url));
     expect((await scan(plain.body.scan_url)).headers.get('location')).toBe('https://example.com/open');
+  });
+});
+
+describe('locked views', () => {
+  it('are in GraphQL’s code analytics too, and the purge of a deleted code takes them', async () => {
+    const code = await protectedCode();
+    await scan(code.scan_url);
+    await scan(code.scan_url);
+    await app.services.scans.recorder.flush();
+    const from = new Date(Date.now() - 86_400_000).toISOString();
+    const gql = await app.graphql(
+      key,
+      `query ($id: ID!, $from: String) { code(id: $id) { scans(from: $from, includeBots: true) ` +
+        `{ totalScans lockedViews } } }`,
+      { id: code.id, from },
+    );
+    expect(gql.body.errors, gql.text).toBeUndefined();
+    expect(gql.body.data.code.scans).toEqual({ totalScans: 0, lockedViews: 2 });
+    const rows = () => app.testDb.db('code_locked_views').where('code_id', code.id);
+    expect(Number((await rows().sum({ n: 'views' }).first())!.n)).toBe(2);
+    expect((await app.request('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(204);
+    const store = createPurgeStore(app.testDb.db);
+    while ((await store.purgeRollupBatch(code.id, 100)) > 0);
+    expect(await rows()).toEqual([]);
   });
 });
 
