@@ -313,7 +313,53 @@ describe('setting and removing the password', () => {
   });
 });
 
+/** The first `n` payloads of Subscription.scanCreated for one code, over server-sent events. */
+async function liveScans(codeId: string, n: number, trigger: () => Promise<void>): Promise<any[]> {
+  const controller = new AbortController();
+  const res = await fetch(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({
+      query: 'subscription ($codeId: ID) { scanCreated(codeId: $codeId) { outcome unlocked destination } }',
+      variables: { codeId },
+    }),
+    signal: controller.signal,
+  });
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const events: any[] = [];
+  const reading = (async () => {
+    let buffer = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (const message of buffer.split('\n\n').slice(0, -1)) {
+        const data = message.split('\n').find((l) => l.startsWith('data:'));
+        if (message.includes('event: next') && data) events.push(JSON.parse(data.slice(5)).data.scanCreated);
+      }
+      buffer = buffer.slice(buffer.lastIndexOf('\n\n') + 2);
+      if (events.length >= n) return;
+    }
+  })();
+  await trigger();
+  await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error('no events')), 10_000))]);
+  controller.abort();
+  return events;
+}
+
 describe('events', () => {
+  it('the live stream says which: locked for the page, unlocked for the scan after it', async () => {
+    const code = await protectedCode();
+    const events = await liveScans(code.id, 2, async () => {
+      await scan(code.scan_url);
+      await tryPassword(code.scan_url, PASSWORD);
+      await app.services.scans.recorder.flush();
+    });
+    expect(events).toEqual([
+      { outcome: 'locked', unlocked: false, destination: null },
+      { outcome: 'redirect', unlocked: true, destination: 'https://example.com/members' },
+    ]);
+  });
+
   it('webhooks say which: a locked view (outcome locked) and the unlocked scan (unlocked: true)', async () => {
     const code = await protectedCode();
     const hook = await app.request('POST', '/v1/webhooks', {
