@@ -47,6 +47,7 @@ import * as createCodeScanDays from './20261130100000_create_code_scan_days.ts';
 import * as createCodeScanUses from './20261201100000_create_code_scan_uses.ts';
 import * as quarterHourRollups from './20261202100000_quarter_hour_rollups.ts';
 import * as addCodesImportedScans from './20261203100000_add_codes_imported_scans.ts';
+import * as addCodesPassword from './20261203120000_add_codes_password.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -95,4 +96,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261201100000_create_code_scan_uses': createCodeScanUses,
   '20261202100000_quarter_hour_rollups': quarterHourRollups,
   '20261203100000_add_codes_imported_scans': addCodesImportedScans,
+  '20261203120000_add_codes_password': addCodesPassword,
 };

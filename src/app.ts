@@ -114,6 +114,9 @@ export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res:
     limits: services.scans.limits,
     hosts: services.verifiedHosts,
     rootRedirect: services.config.rootRedirectUrl,
+    unlockLimit: services.rateLimits.unlock,
+    unlockRememberSeconds: services.config.unlockRememberSeconds,
+    secureCookies: services.config.publicBaseUrl.startsWith('https:'),
   });
   const koa = buildApp(deps).callback();
   return (req, res) => {

@@ -206,6 +206,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: perMinute.default(600),
   BULK_RATE_LIMIT_PER_MINUTE: perMinute.default(30),
   SCAN_RATE_LIMIT_PER_MINUTE: perMinute.default(6000),
+  UNLOCK_ATTEMPTS_PER_MINUTE: perMinute.default(10),
+  UNLOCK_REMEMBER_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
   CORS_ORIGINS: originList.default([]),
   GRAPHQL_INTROSPECTION: booleanString.optional(),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
@@ -319,6 +321,10 @@ export interface Config {
   readonly bulkRateLimitPerMinute: number;
   /** Scans a minute per visitor address, per process; 0 = no limit. */
   readonly scanRateLimitPerMinute: number;
+  /** Password tries a minute per password-protected code and visitor address (0: no limit). */
+  readonly unlockAttemptsPerMinute: number;
+  /** How long a right password unlocks its code in that browser (the signed cookie's lifetime). */
+  readonly unlockRememberSeconds: number;
   /** Origins allowed to call the API from a browser; empty = no CORS headers at all. */
   readonly corsOrigins: readonly string[];
   /** Schema introspection; off in production unless GRAPHQL_INTROSPECTION=true. */
@@ -433,6 +439,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bulkRateLimitPerMinute: e.BULK_RATE_LIMIT_PER_MINUTE,
     scanRateLimitPerMinute: e.SCAN_RATE_LIMIT_PER_MINUTE,
+    unlockAttemptsPerMinute: e.UNLOCK_ATTEMPTS_PER_MINUTE,
+    unlockRememberSeconds: e.UNLOCK_REMEMBER_SECONDS,
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,

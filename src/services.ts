@@ -42,7 +42,7 @@ import { createScanLimits, createScanUseStore } from './modules/scans/index.ts';
 import { createRawSource } from './modules/scans/index.ts';
 import { simulatedVisitorOf } from './modules/scans/index.ts';
 import { createScansStore, createTagHistoryMover } from './modules/scans/index.ts';
-import { createTargetCache, splitTargetKey, targetKey } from './modules/scans/index.ts';
+import { createLockedViewsStore, createTargetCache, splitTargetKey, targetKey } from './modules/scans/index.ts';
 import { createConsentService } from './modules/oauth/index.ts';
 import { createOAuth } from './modules/oauth/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
@@ -333,6 +333,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
         tagIdOf: tagging.idOf,
         rawAvailableSince: scanPurge.rawAvailableSince,
         purging: purgingOf(purgeStore),
+        lockedViews: createLockedViewsStore(db).count,
         snapshot: (read) =>
           inTransaction(
             analyticsReader,

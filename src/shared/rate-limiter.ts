@@ -36,6 +36,11 @@ export interface RateLimits {
   bulk: RateLimit | null;
   /** Scans per visitor address; always in memory: the scan route never waits on the network. */
   scan: RateLimit | null;
+  /**
+   * Password tries per protected code and visitor address; shared through Redis when configured,
+   * so a fleet counts one try once (only the unlock form waits on it, never a redirect).
+   */
+  unlock: RateLimit | null;
   close(): void;
 }
 
@@ -85,7 +90,10 @@ export function createRateLimits({
   config,
   logger,
 }: {
-  config: Pick<Config, 'redisUrl' | 'rateLimitPerMinute' | 'bulkRateLimitPerMinute' | 'scanRateLimitPerMinute'>;
+  config: Pick<
+    Config,
+    'redisUrl' | 'rateLimitPerMinute' | 'bulkRateLimitPerMinute' | 'scanRateLimitPerMinute' | 'unlockAttemptsPerMinute'
+  >;
   logger: Logger;
 }): RateLimits {
   let lastLogged = 0;
@@ -94,7 +102,9 @@ export function createRateLimits({
     lastLogged = Date.now();
     logger.warn({ err }, 'rate limit store (Redis) unavailable: API calls pass without being counted until it is back');
   };
-  const needsRedis = config.redisUrl !== null && (config.rateLimitPerMinute > 0 || config.bulkRateLimitPerMinute > 0);
+  const needsRedis =
+    config.redisUrl !== null &&
+    (config.rateLimitPerMinute > 0 || config.bulkRateLimitPerMinute > 0 || config.unlockAttemptsPerMinute > 0);
   const redis = needsRedis
     ? new Redis(config.redisUrl!, { maxRetriesPerRequest: 1, commandTimeout: REDIS_TIMEOUT_MS })
     : null;
@@ -119,6 +129,7 @@ export function createRateLimits({
   return {
     api: shared('api', config.rateLimitPerMinute),
     bulk: shared('bulk', config.bulkRateLimitPerMinute),
+    unlock: shared('unlock', config.unlockAttemptsPerMinute),
     scan:
       scanLimit > 0
         ? wrap(

@@ -129,5 +129,27 @@ describe('scans', () => {
     }
   });
 
+  it('a password-protected code: 200 unlock page, 400, 403 and 303 from its form; 303 to GET without one', async () => {
+    const code = await createCode(app, key, { password: 'open sesame' });
+    const page = await call('GET', pathOf(code), { headers: from() });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect((await call('HEAD', pathOf(code), { headers: from() })).status).toBe(200);
+    const form = (password: string) => ({
+      headers: { ...from(), 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: new URLSearchParams({ password }).toString(),
+    });
+    expect((await call('POST', pathOf(code), form(''))).status).toBe(400);
+    expect((await call('POST', pathOf(code), form('wrong'))).status).toBe(403);
+    const unlocked = await call('POST', pathOf(code), form('open sesame'));
+    expect(unlocked.status).toBe(303);
+    expect(unlocked.headers.get('location')).toBe(code.content);
+    expect(unlocked.headers.get('set-cookie')).toMatch(/^qr_unlock=/);
+    const open = await createCode(app, key);
+    const toGet = await call('POST', pathOf(open), form('anything'));
+    expect([toGet.status, toGet.headers.get('location')]).toEqual([303, pathOf(open)]);
+    expect((await call('POST', '/Zz9Zz9Zz8', form('anything'))).status).toBe(404);
+  });
+
   it('walked every scans operation', () => contract.expectTagCovered('Scans'));
 });

@@ -150,6 +150,7 @@ describe('outbox', () => {
       name: null,
       notes: null,
       forwardQuery: false,
+      passwordHash: null,
       lifecycle: ACTIVE_LIFECYCLE,
       design: {},
       logoId: null,

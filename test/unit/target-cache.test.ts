@@ -17,6 +17,7 @@ function urlCode(destination: string): Code {
     name: null,
     notes: null,
     forwardQuery: false,
+    passwordHash: null,
     lifecycle: ACTIVE_LIFECYCLE,
     design: {},
     logoId: null,

@@ -26,6 +26,8 @@ class Code(TypedDict, total=False):
     name: Optional[str]
     notes: Optional[str]
     forward_query: bool
+    # Scans must give a password first (set with "password" on create or update; never returned).
+    password_protected: bool
     tags: list[str]
     status: str  # active, paused or archived
     state: str  # active, paused, expired or limit_reached (read-only)
@@ -111,6 +113,8 @@ CodeAnalytics = TypedDict(
         "unique_scans": int,
         # Scans at the service the code was imported from, reported apart from total_scans.
         "imported_scans": int,
+        # Unlock pages shown of a password-protected code (whole UTC days of the range); not scans.
+        "locked_views": int,
         "timeseries": list[PeriodCount],
         "breakdowns": dict[str, list[ValueCount]],
     },

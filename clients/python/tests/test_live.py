@@ -62,6 +62,18 @@ class LiveTest(unittest.TestCase):
             self.qr.get_code(created[2]["id"])
         self.assertEqual(gone.exception.status, 404)
 
+    def test_password_protected_code(self):
+        code = self.qr.create_code({"content": "https://example.com/py/members", "password": "py secret"})
+        self.assertTrue(code["password_protected"])
+        self.assertNotIn("password", code)
+        self.assertEqual(scan(code["scan_url"]), 200)  # the unlock page
+        opened = self.qr.update_code(code["id"], {"password": None})
+        self.assertFalse(opened["password_protected"])
+        self.assertEqual(scan(code["scan_url"]), 302)
+        with self.assertRaises(ApiError) as refused:
+            self.qr.update_code(code["id"], {"password": ""})
+        self.assertEqual(refused.exception.status, 422)
+
     def test_tags(self):
         suffix = str(time.time_ns())
         tag = self.qr.create_tag(f"py-{suffix}", color="#E8710A")

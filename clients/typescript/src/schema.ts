@@ -782,7 +782,11 @@ export interface paths {
          */
         get: operations["scanCode"];
         put?: never;
-        post?: never;
+        /**
+         * Give a password-protected code its password (the unlock form)
+         * @description What the unlock page’s form posts. Tries are limited per code and visitor address (UNLOCK_ATTEMPTS_PER_MINUTE, shared through Redis when REDIS_URL is set). The right password sets the `qr_unlock` cookie (signed, HttpOnly, SameSite=Lax, scoped to the scan URL’s path, for UNLOCK_REMEMBER_SECONDS) and redirects as the scan: routing rules, `max_scans` and `forward_query` apply, and the scan is recorded. A POST to a code without a password is sent to its GET (303).
+         */
+        post: operations["unlockCode"];
         delete?: never;
         options?: never;
         /**
@@ -1021,6 +1025,7 @@ export interface components {
              * @example true
              */
             forward_query?: boolean;
+            password?: string | null;
             /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin
@@ -1196,6 +1201,7 @@ export interface components {
              * @example true
              */
             forward_query?: boolean;
+            password?: string | null;
             /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin
@@ -1795,15 +1801,17 @@ export interface components {
             /** @example https://qr.example.com/aB3dE5f */
             scan_url: string;
             /**
-             * @description Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback destination (the visitor got a page saying so).
+             * @description Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback destination (the visitor got a page saying so), and for a locked view (the unlock page).
              * @example https://example.de/fruehling
              */
             destination: string | null;
             /**
-             * @description redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the scan went to its fallback destination or got the page.
+             * @description redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the scan went to its fallback destination or got the page; locked: a password-protected code’s unlock page was shown (a locked view: not a scan, not in scan analytics; the scan follows once the password is given).
              * @enum {string}
              */
-            outcome: "redirect" | "paused" | "expired" | "limit_reached";
+            outcome: "redirect" | "paused" | "expired" | "limit_reached" | "locked";
+            /** @description True when the code asks for a password and this scan had given it (on the unlock page, or earlier: the unlock is remembered in a cookie); false otherwise. */
+            unlocked: boolean;
             /** @description The routing rule that chose the destination; null for the default destination. */
             rule_id: string | null;
             /**
@@ -1883,6 +1891,8 @@ export interface components {
             notes: string | null;
             /** @description Scans carry the scan URL’s query string on to the destination (url codes). */
             forward_query: boolean;
+            /** @description Scans must give the code’s password on an unlock page before they redirect (url codes). The password itself is never returned. */
+            password_protected: boolean;
             /**
              * @description Names of the account’s tags the code carries, sorted by name (case ignored).
              * @example [
@@ -2313,6 +2323,11 @@ export interface components {
              * @example 0
              */
             imported_scans: number;
+            /**
+             * @description Times a password-protected code’s unlock page was shown (locked views), over the whole UTC days the range touches, bots left out unless `include_bots`. A locked view is not a scan: it is in none of the scan counts, and the scan follows once the password is given. 0 for a code without a password.
+             * @example 40
+             */
+            locked_views: number;
             timeseries: components["schemas"]["PeriodCount"][];
             breakdowns: components["schemas"]["CodeScanBreakdowns"];
         };
@@ -5330,6 +5345,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The code is password protected (`password_protected`) and the request carries no valid unlock cookie: the unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is answered as for any code. Paused, expired and used-up codes answer as usual, without asking. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description To the chosen destination, when SCAN_REDIRECT_STATUS is 301. */
             301: {
                 headers: {
@@ -5411,6 +5435,95 @@ export interface operations {
             };
         };
     };
+    unlockCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code’s slug: the path of its `scan_url`. Random slugs are 7 characters of `A-Z a-z 0-9`; custom ones 3-64 of `A-Z a-z 0-9 _ -`. The server’s own paths (`v1`, `graphql`, `healthz`, `docs`, …) are never slugs. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The code’s password, as typed.
+                     * @example spring-2026
+                     */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The right password: to the destination the code’s routing chose (always 303, so that the browser follows with a GET), with `Set-Cookie`. For a code without a password: to the scan URL itself. */
+            303: {
+                headers: {
+                    /** @description Where the scan goes: the destination the code’s routing chose, or a fallback. */
+                    Location: string;
+                    /** @description Every scan must reach the server, so the answer is not reused. */
+                    "Cache-Control": string;
+                    /** @description After the right password: the unlock, remembered as `qr_unlock=<expiry>.<signature>`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No password was given (or the body was not a form of at most 4 KB): the page again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The password is not right: the page again, saying so. No scan is recorded. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No active code has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many tries for this code from this address in the last minute: the page, saying how long to wait. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /** @description Scans allowed per minute from one address. */
+                    "RateLimit-Limit": number;
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The code could not be looked up, or a use of its `max_scans` could not be claimed (the database did not answer); try again shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     checkScanCode: {
         parameters: {
             query?: never;
@@ -5423,6 +5536,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The code is password protected (`password_protected`) and the request carries no valid unlock cookie: the unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is answered as for any code. Paused, expired and used-up codes answer as usual, without asking. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description To the chosen destination, when SCAN_REDIRECT_STATUS is 301. */
             301: {
                 headers: {

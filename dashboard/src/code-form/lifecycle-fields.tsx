@@ -1,5 +1,6 @@
 // Whether the code's scans go through: its status (active, paused, archived), and for url codes
-// an expiry, a limit of scans and where scans go instead (else a "paused" or "expired" page).
+// an expiry, a limit of scans and where scans go instead (else a "paused" or "expired" page),
+// and a password scans must give first.
 import { Field, Select } from '../components/field.tsx';
 import type { FieldProblem } from '../graphql.ts';
 import { STATUSES, type LifecycleForm } from './lifecycle-form.ts';
@@ -109,6 +110,37 @@ export function LifecycleFields({ type, lifecycle, problems, onChange }: Lifecyc
               onInput={(e) => set({ expiredDestination: e.currentTarget.value })}
             />
           </Field>
+          <Field
+            label={lifecycle.passwordProtected ? 'New password' : 'Password'}
+            id="code-password"
+            path="password"
+            problems={problems}
+            hint={
+              lifecycle.passwordProtected
+                ? 'This code asks scans for a password. Type a new one to change it; leave empty to keep it.'
+                : 'Optional: scans must enter this password on an unlock page before they are redirected.'
+            }
+          >
+            <input
+              id="code-password"
+              type="password"
+              autocomplete="new-password"
+              maxLength={128}
+              value={lifecycle.password}
+              onInput={(e) => set({ password: e.currentTarget.value })}
+            />
+          </Field>
+          {lifecycle.passwordProtected && (
+            <label class="inline">
+              <input
+                type="checkbox"
+                checked={lifecycle.removePassword}
+                disabled={lifecycle.password !== ''}
+                onChange={(e) => set({ removePassword: e.currentTarget.checked })}
+              />{' '}
+              Remove the password
+            </label>
+          )}
         </>
       )}
     </fieldset>

@@ -1,6 +1,7 @@
 // A code's status, expiry and scan limit in the editor's form, and as GraphQL input. Expiry is
 // edited as a local date-time (the browser's time zone) and sent as an instant; a saved expiry
 // left as it was is sent back exactly (the server accepts the code's own value even once passed).
+// A url code's password is set or removed here too; the saved one is never shown (the API never returns it).
 export const STATUSES = ['active', 'paused', 'archived'] as const;
 
 export interface LifecycleForm {
@@ -13,6 +14,12 @@ export interface LifecycleForm {
   expiredDestination: string;
   /** '' = no limit. */
   maxScans: string;
+  /** The saved code asks for a password (the password itself is never sent back). */
+  passwordProtected: boolean;
+  /** A new password; '' leaves the password as it is. */
+  password: string;
+  /** Remove the saved password (when no new one is typed). */
+  removePassword: boolean;
 }
 
 export const emptyLifecycle = (): LifecycleForm => ({
@@ -22,6 +29,9 @@ export const emptyLifecycle = (): LifecycleForm => ({
   savedExpiresAt: null,
   expiredDestination: '',
   maxScans: '',
+  passwordProtected: false,
+  password: '',
+  removePassword: false,
 });
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -39,9 +49,11 @@ export interface SavedLifecycle {
   expiresAt: string | null;
   expiredDestination: string | null;
   maxScans: number | null;
+  passwordProtected: boolean;
 }
 
-export const LIFECYCLE_FIELDS = 'status state pausedDestination expiresAt expiredDestination maxScans';
+export const LIFECYCLE_FIELDS =
+  'status state pausedDestination expiresAt expiredDestination maxScans passwordProtected';
 
 export function lifecycleFormOf(code: SavedLifecycle): LifecycleForm {
   const local = code.expiresAt ? localDateTime(code.expiresAt) : '';
@@ -52,6 +64,9 @@ export function lifecycleFormOf(code: SavedLifecycle): LifecycleForm {
     savedExpiresAt: code.expiresAt ? { iso: code.expiresAt, local } : null,
     expiredDestination: code.expiredDestination ?? '',
     maxScans: code.maxScans === null ? '' : String(code.maxScans),
+    passwordProtected: code.passwordProtected,
+    password: '',
+    removePassword: false,
   };
 }
 
@@ -76,6 +91,8 @@ export function lifecycleInput(l: LifecycleForm, type: string, unset: null | und
     expiresAt,
     expiredDestination: text(l.expiredDestination),
     maxScans,
+    // Sent as typed (spaces count); null removes it, absent keeps it.
+    password: l.password !== '' ? l.password : l.removePassword ? null : undefined,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

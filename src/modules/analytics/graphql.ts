@@ -8,7 +8,7 @@ import { scoped } from '../../graphql/scoped.ts';
 import { compact } from '../../graphql/inputs.ts';
 import { validationFailed } from '../../shared/errors.ts';
 import { CodeRef, CodeTypeEnum } from '../codes/graphql.ts';
-import { BREAKDOWN_DESCRIPTIONS, BREAKDOWNS_RANGE } from './presenter.ts';
+import { BREAKDOWN_DESCRIPTIONS, BREAKDOWNS_RANGE, LOCKED_VIEWS } from './presenter.ts';
 import type { AnalyticsService, CodeAnalytics, Overview, PeriodCount } from './service.ts';
 import { ACCOUNT_BREAKDOWNS } from './source.ts';
 import { CODE_DIMENSIONS, type ValueCount } from '../scans/index.ts';
@@ -102,6 +102,7 @@ const CodeAnalyticsRef = builder.objectRef<CodeAnalytics>('CodeScanAnalytics').i
     importedScans: t.exposeInt('imported_scans', {
       description: 'Scans the code had at the service it was imported from: history, never in totalScans.',
     }),
+    lockedViews: t.exposeInt('locked_views', { description: LOCKED_VIEWS }),
     timeseries: t.field({ type: [PeriodCountRef], resolve: (a) => a.timeseries }),
     breakdowns: t.field({ type: CodeBreakdownsRef, resolve: (a) => a.breakdowns }),
   }),

@@ -77,6 +77,12 @@ export const BREAKDOWNS_RANGE =
   'days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns ' +
   'count from the next UTC midnight (or up to the last one). Equal to the range otherwise.';
 
+/** What a code's answer says of its locked views, as REST and GraphQL both say it. */
+export const LOCKED_VIEWS =
+  'Times a password-protected code’s unlock page was shown (locked views), over the whole UTC days the range ' +
+  'touches, bots left out unless `include_bots`. A locked view is not a scan: it is in none of the scan counts, ' +
+  'and the scan follows once the password is given. 0 for a code without a password.';
+
 /** What every analytics answer starts with: the effective range and totals. */
 const seriesSummary = {
   from: instant(
@@ -115,6 +121,7 @@ export const codeAnalyticsSchema = z
         '`total_scans`, the series or the breakdowns (they have no date, place or device). 0 for a code made here.',
       example: 0,
     }),
+    locked_views: z.int().meta({ description: LOCKED_VIEWS, example: 40 }),
     timeseries: z.array(periodCountSchema),
     breakdowns: breakdowns(CODE_DIMENSIONS).meta({
       id: 'CodeScanBreakdowns',

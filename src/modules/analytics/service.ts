@@ -47,6 +47,8 @@ export interface AnalyticsDeps {
   rawAvailableSince?: () => number | null;
   /** The raw scans of the account's deleted codes that are still being purged (scans/purge.ts). */
   purging?: Purging;
+  /** A code's locked views on the UTC days from `fromDay` to `toDay` (scans' LockedViewsStore.count). */
+  lockedViews?: (codeId: string, fromDay: number, toDay: number, includeBots: boolean) => Promise<number>;
   /**
    * Runs `read` over sources that all read one snapshot of the database (a read transaction),
    * so that a purge batch committing meanwhile is seen by all of its queries or by none.
@@ -229,7 +231,9 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
       const scope: Scope = { kind: 'code', codeId };
       const source = sourceFor(series);
       const counted = breakdownWindow(scope, series, q.include_bots);
-      const [{ counts, total }, ...breakdowns] = await Promise.all([
+      const firstDay = Math.floor(series.from / DAY_MS) * DAY_MS;
+      const [lockedViews, { counts, total }, ...breakdowns] = await Promise.all([
+        deps.lockedViews?.(codeId, firstDay, Math.ceil(series.to / DAY_MS) * DAY_MS, q.include_bots) ?? 0,
         periodCounts(scope, series, q.include_bots),
         ...CODE_DIMENSIONS.map((d) => source.breakdown(scope, d, counted, q.top)),
       ]);
@@ -249,6 +253,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         total_scans: total.scans,
         unique_scans: total.unique,
         imported_scans: code.importedScans,
+        locked_views: lockedViews,
         timeseries: counts,
         breakdowns: named,
       };

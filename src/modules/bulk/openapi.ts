@@ -137,6 +137,7 @@ export const bulkOpenApi: OpenApiModule = {
                           name: null,
                           notes: null,
                           forward_query: false,
+                          password_protected: false,
                           status: 'active',
                           state: 'active',
                           paused_destination: null,

@@ -107,6 +107,9 @@ export function createBulkService({
       try {
         const body = parseCreateCode(item);
         const problems = designProblems(body.design);
+        // Hashing up to 10,000 passwords (argon2id) would hold the call for minutes.
+        if (body.password != null)
+          problems.push({ path: 'password', message: 'is set one code at a time (POST /v1/codes or PATCH)' });
         if (problems.length > 0) throw validationFailed(problems);
         return body;
       } catch (err) {

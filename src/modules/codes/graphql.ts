@@ -111,6 +111,12 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
     forwardQuery: t.exposeBoolean('forwardQuery', {
       description: 'Scans carry the scan URL’s query string on to the destination (url codes).',
     }),
+    passwordProtected: t.boolean({
+      description:
+        'Scans must give the code’s password on an unlock page before they redirect (url codes). The password ' +
+        'itself is never returned.',
+      resolve: (code) => code.passwordHash !== null,
+    }),
     name: t.exposeString('name', { nullable: true, description: 'A title for people; null when none was given.' }),
     notes: t.exposeString('notes', { nullable: true }),
     tags: t.exposeStringList('tags', {
@@ -195,6 +201,9 @@ export const CreateCodeInputRef = zodInputType('CreateCodeInput', createCodeSche
     name: 'A title for people (not unique), 1-200 characters.',
     notes: 'Free text, up to 10,000 characters.',
     tags: 'Tag names (0-20); a name the account has no tag for creates it, an existing tag matches ignoring case.',
+    password:
+      'Url codes: a password (1-128 characters) scans must give before they redirect; stored as an argon2id hash, ' +
+      'never returned.',
     ...LIFECYCLE_INPUT_DESCRIPTIONS,
   },
 });
@@ -213,6 +222,7 @@ const UpdateCodeInput = zodInputType('UpdateCodeInput', updateCodeSchema, {
     name: 'A new title; null removes it.',
     notes: 'New notes; null removes them.',
     tags: 'The code’s tags from now on (replacing its old ones); [] removes them all.',
+    password: 'A new password (url codes, 1-128 characters); null removes the password.',
     ...LIFECYCLE_INPUT_DESCRIPTIONS,
   },
   zodDescriptions: false,
@@ -244,7 +254,7 @@ const CodeSort = builder.enumType('CodeSort', {
 });
 
 /** Where an explicit null in updateCode means "remove" rather than "not given". */
-const NULL_CLEARS_ON_UPDATE = ['name', 'notes', 'domain', ...LIFECYCLE_NULL_CLEARS];
+const NULL_CLEARS_ON_UPDATE = ['name', 'notes', 'domain', 'password', ...LIFECYCLE_NULL_CLEARS];
 
 /** A design in the schemas' shape; null stays (in updateCode it resets a field). */
 function toDesign(design: typeof DesignInput.$inferInput) {

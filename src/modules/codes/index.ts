@@ -8,6 +8,7 @@ export type { CodeImageCheck } from './image-check.ts';
 export type { CodeLifecycle } from './lifecycle.ts';
 export { designProblems, resolveDesign } from './model.ts';
 export type { ChangedCode, Code, ResolvedDesign } from './model.ts';
+export { MAX_PASSWORD_LENGTH, passwordMatches } from './password.ts';
 export { payloadOf, scanUrl } from './payload.ts';
 export type { PayloadSource } from './payload.ts';
 export { codeResourceSchema, presentCode } from './presenter.ts';

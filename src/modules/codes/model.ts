@@ -16,6 +16,11 @@ export interface Code {
   notes: string | null;
   /** A url code's scans carry the scan URL's query string on to the destination (UTM passthrough). */
   forwardQuery: boolean;
+  /**
+   * The argon2id hash of the password a scan must give before it redirects (password.ts), or null.
+   * Never presented: the API says only `password_protected`.
+   */
+  passwordHash: string | null;
   /** Status, expiry and scan limit (lifecycle.ts). */
   lifecycle: CodeLifecycle;
   /** Only what the client chose; see resolveDesign for what is drawn. */

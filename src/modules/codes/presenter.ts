@@ -49,6 +49,11 @@ export const codeResourceSchema = z
     forward_query: z
       .boolean()
       .meta({ description: 'Scans carry the scan URL’s query string on to the destination (url codes).' }),
+    password_protected: z.boolean().meta({
+      description:
+        'Scans must give the code’s password on an unlock page before they redirect (url codes). The password ' +
+        'itself is never returned.',
+    }),
     tags: z.array(z.string()).meta({
       description: 'Names of the account’s tags the code carries, sorted by name (case ignored).',
       example: ['print', 'spring-2026'],
@@ -98,6 +103,7 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     name: code.name,
     notes: code.notes,
     forward_query: code.forwardQuery,
+    password_protected: code.passwordHash !== null,
     tags: code.tags,
     ...presentLifecycle(code.lifecycle),
     design: resolveDesign(code.design),

@@ -15,6 +15,7 @@ import {
   type LifecycleInput,
 } from './lifecycle.ts';
 import { codeDomainSchema } from './domain-field.ts';
+import { passwordSchema } from './password.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
@@ -158,6 +159,7 @@ export const createCodeSchema = z.strictObject({
   slug: customSlugSchema.optional(),
   domain: codeDomainSchema.optional(),
   forward_query: forwardQuerySchema.optional(),
+  password: passwordSchema.nullable().optional(),
   ...labelFields,
   tags: codeTagsSchema.optional(),
   ...lifecycleFields,
@@ -172,6 +174,8 @@ export interface CreateCodeInput extends LifecycleInput {
   /** A hostname as given (the service checks it); null or absent: the service's own domain. */
   domain?: string | null;
   forward_query?: boolean;
+  /** Null or absent: no password. */
+  password?: string | null;
   name?: string | null;
   notes?: string | null;
   /** Tag names, duplicates (ignoring case) collapsed. */
@@ -197,7 +201,7 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
     ...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)),
     ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues)),
   ];
-  for (const field of ['routing', 'slug', 'domain', 'forward_query']) {
+  for (const field of ['routing', 'slug', 'domain', 'forward_query', 'password']) {
     if (type !== 'url' && raw[field] !== undefined)
       errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
@@ -220,6 +224,7 @@ export const updateCodeSchema = z
     }),
     domain: codeDomainSchema.optional(),
     forward_query: forwardQuerySchema.optional(),
+    password: passwordSchema.nullable().optional(),
     ...labelFields,
     tags: codeTagsSchema.optional(),
     ...lifecycleFields,

@@ -21,6 +21,7 @@ import {
   type UpdateCodeInput,
 } from './schemas.ts';
 import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
+import { hashPassword } from './password.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import { newCodeOf, type CodesStore } from './store.ts';
 import type { CodeTagging } from './tagging.ts';
@@ -125,6 +126,7 @@ export function createCodesService({
       const domain = body.domain ? await verifiedDomainOf(principal.accountId, body.domain) : null;
       if (body.domain && !domain) throw notAVerifiedDomain('domain');
       const logoId = await logoIdFor(principal.accountId, body.design);
+      const passwordHash = body.password ? await hashPassword(body.password) : null;
       // The image is checked with the real scan URL before the transaction (no transaction waits
       // on the render thread); the slug is reserved inside it, so a failed create leaves none.
       const insert = async (slug: string | null): Promise<Code | null> => {
@@ -138,7 +140,10 @@ export function createCodesService({
         const id = newId('qr');
         return inTransaction(db, async (trx) => {
           if (slug !== null && !(await codes.reserveSlug(slug, trx, domain))) return null;
-          await codes.insert(newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, domain, now }), trx);
+          await codes.insert(
+            newCodeOf(body, { id, accountId: principal.accountId, logoId, slug, domain, now, passwordHash }),
+            trx,
+          );
           await routing.replaceRules(id, body.routing.rules ?? [], trx);
           if (body.tags?.length) await tagging.set(principal.accountId, [{ codeId: id, names: body.tags }], trx);
           const created = (await codes.findById(principal.accountId, id, trx))!;
@@ -175,8 +180,8 @@ export function createCodesService({
     },
 
     /**
-     * Partial update of content, slug, name, notes, tags, lifecycle, design and routing; rules and tags given replace
-     * the old ones whole.
+     * Partial update of content, slug, name, notes, password, tags, lifecycle, design and routing; rules and tags
+     * given replace the old ones whole.
      */
     async update(principal: Principal, id: string, patch: UpdateCodeInput): Promise<Code> {
       const current = await codes.findById(principal.accountId, id);
@@ -189,6 +194,7 @@ export function createCodesService({
       if (current.type !== 'url' && patch.domain !== undefined) problems.push(urlOnly('domain', current.type));
       if (current.type !== 'url' && patch.forward_query !== undefined)
         problems.push(urlOnly('forward_query', current.type));
+      if (current.type !== 'url' && patch.password !== undefined) problems.push(urlOnly('password', current.type));
       problems.push(
         ...staticLifecycleProblems(current.type, patch),
         ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt),
@@ -221,6 +227,7 @@ export function createCodesService({
         };
         await verifyScans(principal.accountId, drawn, design ?? current.design, logoId);
       }
+      const passwordHash = patch.password ? await hashPassword(patch.password) : patch.password;
       const rules = patch.routing?.rules;
       const code = await inTransaction(db, async (trx) => {
         if (moved && !(await codes.reserveSlug(slugAfter, trx, domainAfter))) throw slugTaken(slugAfter, domainAfter);
@@ -233,6 +240,7 @@ export function createCodesService({
             slug: newSlug,
             domain: newDomain,
             forwardQuery: patch.forward_query,
+            passwordHash,
             lifecycle: patch,
             name: patch.name,
             notes: patch.notes,

@@ -32,6 +32,7 @@ interface CodeRow extends LifecycleRow {
   name: string | null;
   notes: string | null;
   forward_query: number | boolean;
+  password_hash: string | null;
   design: string;
   routing_enabled: number | boolean;
   slug: string | null;
@@ -63,6 +64,8 @@ export function newCodeOf(
     batchId?: string;
     /** An imported code's history: its creation date there and its scans there. */
     imported?: { createdAt: Date | null; scans: number };
+    /** The hash of body.password (hashed before the transaction: it takes a while). */
+    passwordHash?: string | null;
   },
 ): NewCode {
   return {
@@ -73,6 +76,7 @@ export function newCodeOf(
     name: body.name ?? null,
     notes: body.notes ?? null,
     forwardQuery: body.forward_query ?? false,
+    passwordHash: where.passwordHash ?? null,
     lifecycle: lifecycleOf(body),
     design: body.design,
     logoId: where.logoId,
@@ -99,6 +103,7 @@ function codeRow(code: NewCode) {
     name: code.name,
     notes: code.notes,
     forward_query: code.forwardQuery,
+    password_hash: code.passwordHash,
     ...lifecycleRow(code.lifecycle),
     design: toJson(code.design),
     logo_id: code.logoId,
@@ -124,6 +129,7 @@ function codeOf(row: CodeRow, scansCounted = 0): CodeWithoutRouting {
     name: row.name ?? null,
     notes: row.notes ?? null,
     forwardQuery: Boolean(row.forward_query),
+    passwordHash: row.password_hash ?? null,
     lifecycle: lifecycleFromRow(row, scansCounted),
     design: fromJson<DesignInput>(row.design) ?? {},
     logoId: row.logo_id,
@@ -343,6 +349,8 @@ export function createCodesStore(
         /** null: back to the service's own domain. */
         domain?: string | null;
         forwardQuery?: boolean;
+        /** A new password's hash; null removes the password. */
+        passwordHash?: string | null;
         lifecycle?: LifecycleInput;
         name?: string | null;
         notes?: string | null;
@@ -358,6 +366,7 @@ export function createCodesStore(
       if (changes.slug !== undefined) row.slug = changes.slug;
       if (changes.domain !== undefined) row.domain = changes.domain ?? '';
       if (changes.forwardQuery !== undefined) row.forward_query = changes.forwardQuery;
+      if (changes.passwordHash !== undefined) row.password_hash = changes.passwordHash;
       if (changes.lifecycle !== undefined) Object.assign(row, lifecyclePatchRow(changes.lifecycle));
       if (changes.name !== undefined) row.name = changes.name;
       if (changes.notes !== undefined) row.notes = changes.notes;

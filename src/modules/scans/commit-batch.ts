@@ -10,6 +10,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { createScanBatchWriter, createWriterMemory } from './batch-writer.ts';
 import { createDimensionRoller } from './dimension-deltas.ts';
 import type { ScanEvent } from './model.ts';
+import { createLockedViewsStore } from './locked-views.ts';
 import { createRollupStore } from './rollup-store.ts';
 import { createScansStore, type ScanRow } from './store.ts';
 import { utcDay, visitorHash } from './visitor.ts';
@@ -46,6 +47,7 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
   const salts = new Map<string, string>();
   const memory = createWriterMemory();
   const roll = createDimensionRoller(db);
+  const lockedViews = createLockedViewsStore(db);
   let batchesSinceRoll = 0;
 
   async function saltOf(day: string): Promise<string> {
@@ -64,6 +66,7 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
     let day = '';
     let salt = '';
     for (const e of events) {
+      if (e.outcome === 'locked') continue;
       const dayOfScan = utcDay(e.at);
       if (dayOfScan !== day) [day, salt] = [dayOfScan, await saltOf(dayOfScan)];
       rows.push({
@@ -91,12 +94,15 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
 
   return async function commitBatch(events, batchId) {
     const rows = await toRows(events);
+    const locked = rows.length < events.length ? events.filter((e) => e.outcome === 'locked') : [];
     let takeInMemory = () => {};
     const committed = await inTransaction(db, async (trx) => {
       // An earlier attempt committed and only its answer was lost: nothing left to write. Its
       // outbox rows may be waiting, so the delivery worker is woken as if this one wrote them.
       if (!(await store.markBatchCommitted(batchId, trx))) return { webhooksQueued: true };
-      takeInMemory = await write(rows, trx, memory);
+      // A batch of locked views only has no scan to write.
+      if (rows.length > 0) takeInMemory = await write(rows, trx, memory);
+      if (locked.length > 0) await lockedViews.add(locked, trx);
       return { webhooksQueued: await writeScanEvents(events, trx) };
     });
     takeInMemory();

@@ -3,8 +3,10 @@
 export { bundledGeoipDbPath, createClientInfo } from './client-info.ts';
 export { createCommitBatch } from './commit-batch.ts';
 export type { CommitBatch, WriteScanEvents } from './commit-batch.ts';
-export { SCAN_OUTCOMES } from './lifecycle-answer.ts';
-export type { ScanOutcome } from './lifecycle-answer.ts';
+export { SCAN_EVENT_OUTCOMES, SCAN_OUTCOMES } from './lifecycle-answer.ts';
+export type { ScanEventOutcome, ScanOutcome } from './lifecycle-answer.ts';
+export { createLockedViewsStore } from './locked-views.ts';
+export type { LockedViewsStore } from './locked-views.ts';
 export type { ScanEvent } from './model.ts';
 export { CITY_DESCRIPTION, REGION_DESCRIPTION, citySchema, regionSchema } from './place.ts';
 export type { Place } from './client-info.ts';

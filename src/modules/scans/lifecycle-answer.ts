@@ -12,6 +12,14 @@ import type { CodeLifecycle } from '../codes/index.ts';
 export const SCAN_OUTCOMES = ['redirect', 'paused', 'expired', 'limit_reached'] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
+/**
+ * What the scan path reports to the recorder, webhooks and the live stream: the stored outcomes,
+ * and `locked`, a password-protected code's unlock page shown (a locked view, not a scan: it is
+ * counted apart, locked-views.ts, and never stored as a scan).
+ */
+export const SCAN_EVENT_OUTCOMES = [...SCAN_OUTCOMES, 'locked'] as const;
+export type ScanEventOutcome = (typeof SCAN_EVENT_OUTCOMES)[number];
+
 /** A code's lifecycle as the scan path reads it; null for an active code with no expiry or limit. */
 export interface TargetLifecycle {
   paused: boolean;

@@ -1,6 +1,6 @@
 // What the scans module shares with the modules above it (webhooks' outbox reads committed scan
 // events) and with its own parts (the recorder, the batch commit, the writer thread).
-import type { ScanOutcome } from './lifecycle-answer.ts';
+import type { ScanEventOutcome } from './lifecycle-answer.ts';
 
 /** What the scan path hands over. ip and userAgent live only until the flush hashes them. */
 export interface ScanEvent {
@@ -14,8 +14,10 @@ export interface ScanEvent {
   ruleId: string | null;
   /** Null when the scan got the paused or expired page. */
   destination: string | null;
-  /** What the scan was answered; absent means a redirect to the code's destination. */
-  outcome?: ScanOutcome;
+  /** What the scan was answered; absent means a redirect to the code's destination. `locked`: not a scan. */
+  outcome?: ScanEventOutcome;
+  /** The code asked for a password and the visitor had given it (the form, or the unlock cookie). */
+  unlocked?: boolean;
   country: string | null;
   /** "US/California", from GEOIP_CITY_DB; null without it (client-info.ts, Place). */
   region?: string | null;

@@ -48,8 +48,23 @@ const limitHeaders = z.object({
   'RateLimit-Reset': z.int().min(0).meta({ description: 'Seconds until the window resets.', example: 42 }),
 });
 
+const unlockPageContent = {
+  'text/html': htmlPage(
+    'The unlock page: a form with one password field that posts back to the scan URL (no script, nothing loaded ' +
+      'from elsewhere; `Content-Security-Policy` allows only an inline style and a form post to the same origin).',
+  ),
+};
+
 /** GET's answers; HEAD's are the same without bodies. */
 const responses: Record<string, ZodOpenApiResponseObject> = {
+  '200': {
+    description:
+      'The code is password protected (`password_protected`) and the request carries no valid unlock cookie: the ' +
+      'unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s ' +
+      'analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is ' +
+      'answered as for any code. Paused, expired and used-up codes answer as usual, without asking.',
+    content: unlockPageContent,
+  },
   '302': redirect(
     'To the chosen destination (the default redirect status); for a paused or archived code, to its ' +
       '`paused_destination`; for an expired or used-up one (`expires_at`, `max_scans`), to its ' +
@@ -99,6 +114,55 @@ const responses: Record<string, ZodOpenApiResponseObject> = {
 /** HEAD's answers: GET's without their bodies. */
 const withoutBodiesOf = (answers: Record<string, ZodOpenApiResponseObject>) =>
   Object.fromEntries(Object.entries(answers).map(([status, { content: _body, ...response }]) => [status, response]));
+
+const unlockForm = z.object({
+  password: z.string().meta({ description: 'The code’s password, as typed.', example: 'spring-2026' }),
+});
+
+const unlockPageResponse = (description: string, headers?: z.ZodObject): ZodOpenApiResponseObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: unlockPageContent,
+});
+
+const unlockOperation: ZodOpenApiOperationObject = {
+  operationId: 'unlockCode',
+  summary: 'Give a password-protected code its password (the unlock form)',
+  description:
+    'What the unlock page’s form posts. Tries are limited per code and visitor address ' +
+    '(UNLOCK_ATTEMPTS_PER_MINUTE, shared through Redis when REDIS_URL is set). The right password sets the ' +
+    '`qr_unlock` cookie (signed, HttpOnly, SameSite=Lax, scoped to the scan URL’s path, for ' +
+    'UNLOCK_REMEMBER_SECONDS) and redirects as the scan: routing rules, `max_scans` and `forward_query` apply, ' +
+    'and the scan is recorded. A POST to a code without a password is sent to its GET (303).',
+  tags: [TAG],
+  security: [],
+  requestParams: { path: slugParams },
+  requestBody: { content: { 'application/x-www-form-urlencoded': { schema: unlockForm } } },
+  responses: {
+    '303': {
+      description:
+        'The right password: to the destination the code’s routing chose (always 303, so that the browser follows ' +
+        'with a GET), with `Set-Cookie`. For a code without a password: to the scan URL itself.',
+      headers: redirectHeaders.extend({
+        'Set-Cookie': z.string().optional().meta({
+          description: 'After the right password: the unlock, remembered as `qr_unlock=<expiry>.<signature>`.',
+          example: 'qr_unlock=1767225600.Zx9…; Path=/aB3dE5f; Max-Age=86400; HttpOnly; SameSite=Lax; Secure',
+        }),
+      }),
+    },
+    '400': unlockPageResponse('No password was given (or the body was not a form of at most 4 KB): the page again.'),
+    '403': unlockPageResponse('The password is not right: the page again, saying so. No scan is recorded.'),
+    '404': {
+      description: 'No active code has this slug.',
+      content: { 'text/html': htmlPage('A short page saying the code is not active.') },
+    },
+    '429': unlockPageResponse(
+      'Too many tries for this code from this address in the last minute: the page, saying how long to wait.',
+      limitHeaders,
+    ),
+    '503': responses['503']!,
+  },
+};
 
 function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
   const get = method === 'get';
@@ -167,6 +231,7 @@ export const scansOpenApi: OpenApiModule = {
       servers: ROOT_SERVER,
       get: scanOperation('get'),
       head: scanOperation('head'),
+      post: unlockOperation,
     },
   },
 };

@@ -144,8 +144,8 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
     },
 
     /**
-     * Deletes a slice of the code's quarter-hour, then daily rollups, then its last-scan row, day bits
-     * and max_scans uses, then a slice of its dimension rollups, by ranges of keys that start with
+     * Deletes a slice of the code's quarter-hour, then daily rollups, then its last-scan row, day bits,
+     * max_scans uses and locked-view counts, then a slice of its dimension rollups, by ranges of keys that start with
      * code_id.
      * Returns how many rows went; 0 when none are left.
      */
@@ -174,6 +174,9 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       if (days > 0) return days;
       const uses = await retryOnWriteConflict(() => db('code_scan_uses').where('code_id', codeId).delete());
       if (uses > 0) return uses;
+      // Two rows a day at most (people, bots), for the days its unlock page was shown.
+      const locked = await retryOnWriteConflict(() => db('code_locked_views').where('code_id', codeId).delete());
+      if (locked > 0) return locked;
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)

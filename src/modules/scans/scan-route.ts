@@ -1,5 +1,7 @@
 // GET|HEAD /:slug, the public scan redirect. This is the hot path, answered by a plain
 // node:http handler in front of Koa: cache lookup, pure routing decision, enqueue, 302.
+// POST /:slug: a password-protected code's unlock form (unlock.ts), which redirects like a scan
+// once the password is right; a code without a password costs the scan one null check.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { setRateLimitHeaders } from '../../http/rate-limit.ts';
@@ -15,9 +17,21 @@ import type { VerifiedHosts } from '../domains/index.ts';
 import { hostOf } from '../domains/index.ts';
 import { targetKey, type ScanTarget, type TargetCache } from './target-cache.ts';
 import { withForwardedQuery } from './forward-query.ts';
-import { fallbackOf, sendLifecyclePage, statusOutcome, type ScanOutcome } from './lifecycle-answer.ts';
+import {
+  fallbackOf,
+  sendLifecyclePage,
+  statusOutcome,
+  type ScanEventOutcome,
+  type ScanOutcome,
+} from './lifecycle-answer.ts';
 import type { ScanLimits } from './scan-limits.ts';
 import { splitKey } from './visitor.ts';
+import { MAX_PASSWORD_LENGTH, passwordMatches } from '../codes/index.ts';
+import { isUnlocked, readUnlockForm, sendUnlockPage, unlockCookie, type UnlockProblem } from './unlock.ts';
+import type { ScanEvent } from './model.ts';
+
+/** A locked view's decision: no destination yet, no rule (they apply after the unlock). */
+const LOCKED = { destination: null, ruleId: null } as const;
 
 /** Shared by scans without a query string; the resolver only reads it. */
 const NO_QUERY = new URLSearchParams();
@@ -51,6 +65,12 @@ export interface ScanRouteDeps {
   hosts?: VerifiedHosts | null;
   /** Where `/` on the service's own host redirects (ROOT_REDIRECT_URL: the dashboard by default). */
   rootRedirect: string;
+  /** Password tries per protected code and visitor address (UNLOCK_ATTEMPTS_PER_MINUTE); null for no limit. */
+  unlockLimit?: RateLimit | null;
+  /** How long a right password is remembered (UNLOCK_REMEMBER_SECONDS). */
+  unlockRememberSeconds?: number;
+  /** The unlock cookie is sent only over HTTPS (PUBLIC_BASE_URL is https). */
+  secureCookies?: boolean;
 }
 
 /** The domain's root: `/`, with or without a query string. */
@@ -152,6 +172,9 @@ export function createScanRoute({
   limits = null,
   hosts = null,
   rootRedirect,
+  unlockLimit = null,
+  unlockRememberSeconds = 86_400,
+  secureCookies = false,
 }: ScanRouteDeps) {
   /** A 302 that records no scan: to a domain's fallback URL (its root and unknown slugs) or from the own root. */
   function redirectUnrecorded(req: IncomingMessage, res: ServerResponse, location: string, startedAt: number): void {
@@ -167,8 +190,9 @@ export function createScanRoute({
     scan: ScanRequestLine,
     target: ScanTarget,
     outcome: ScanOutcome,
+    unlocked = false,
   ): void {
-    const { slug, query, ip } = scan;
+    const { query, ip } = scan;
     const headers = req.headers;
     const userAgent = headers['user-agent'];
     const ua = clientInfo.userAgent(userAgent);
@@ -193,47 +217,67 @@ export function createScanRoute({
             })
           : { destination: target.fallback, ruleId: null };
 
-    // HEAD is answered the same way but is not a scan: link checkers and previews use it.
-    if (req.method === 'GET') {
-      recorder.enqueue({
-        codeId: target.codeId,
-        slug,
-        domain: scan.domain,
-        accountId: target.accountId,
-        at: now,
-        ruleId: decision.ruleId,
-        destination: decision.destination,
-        country,
-        ...clientInfo.placeOfIp(ip),
-        device: ua.device,
-        os: ua.os,
-        browser: ua.browser,
-        referrerHost: referrerHost(headers.referer),
-        language: languages[0] ?? null,
-        isBot: ua.isBot,
-        ip,
-        userAgent,
-        outcome,
-      });
+    // HEAD is answered the same way but is not a scan: link checkers and previews use it. A POST
+    // is the unlock form with the right password: the scan the page held back.
+    if (req.method !== 'HEAD') {
+      recorder.enqueue(scanEventOf(req, scan, target, now, decision, outcome, unlocked, ua, country, languages));
     }
     if (decision.destination === null) {
       const status = sendLifecyclePage(
         req,
         res,
         outcome as Exclude<ScanOutcome, 'redirect'>,
-        `/${slug}`,
+        `/${scan.slug}`,
         wantsJson(req),
       );
       return observe(req.method!, status, scan.startedAt);
     }
-    res.writeHead(redirectStatus, {
+    // After the unlock form: 303, so that the browser follows with a GET (a 307 would post the password on).
+    const status = req.method === 'POST' ? 303 : redirectStatus;
+    res.writeHead(status, {
       Location: target.forwardQuery && query ? withForwardedQuery(decision.destination, query) : decision.destination,
       // Every scan must reach us: browsers and proxies may not reuse this answer.
       'Cache-Control': 'private, max-age=0',
       'Content-Length': '0',
     });
     res.end();
-    observe(req.method!, redirectStatus, scan.startedAt);
+    observe(req.method!, status, scan.startedAt);
+  }
+
+  /** A scan (or a locked view) as the recorder takes it: one object, built once per request. */
+  function scanEventOf(
+    req: IncomingMessage,
+    scan: ScanRequestLine,
+    target: ScanTarget,
+    at: number,
+    decision: { destination: string | null; ruleId: string | null },
+    outcome: ScanEventOutcome,
+    unlocked: boolean,
+    ua = clientInfo.userAgent(req.headers['user-agent']),
+    country = clientInfo.country(scan.ip, req.headers),
+    languages = clientInfo.languages(req.headers['accept-language']),
+  ): ScanEvent {
+    return {
+      codeId: target.codeId,
+      slug: scan.slug,
+      domain: scan.domain,
+      accountId: target.accountId,
+      at,
+      ruleId: decision.ruleId,
+      destination: decision.destination,
+      outcome,
+      unlocked,
+      country,
+      ...clientInfo.placeOfIp(scan.ip),
+      device: ua.device,
+      os: ua.os,
+      browser: ua.browser,
+      referrerHost: referrerHost(req.headers.referer),
+      language: languages[0] ?? null,
+      isBot: ua.isBot,
+      ip: scan.ip,
+      userAgent: req.headers['user-agent'],
+    };
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, err: unknown): void {
@@ -265,22 +309,119 @@ export function createScanRoute({
     scan: ScanRequestLine,
     target: ScanTarget,
     maxScans: number,
+    unlocked: boolean,
   ): void {
-    const uses = req.method === 'GET' && !clientInfo.userAgent(req.headers['user-agent']).isBot;
+    const uses = req.method !== 'HEAD' && !clientInfo.userAgent(req.headers['user-agent']).isBot;
     (uses ? limits!.claim(target.codeId, maxScans) : limits!.left(target.codeId, maxScans))
-      .then((allowed) => redirect(req, res, scan, target, allowed ? 'redirect' : 'limit_reached'))
+      .then((allowed) => redirect(req, res, scan, target, allowed ? 'redirect' : 'limit_reached', unlocked))
       .catch((err) => fail(req, res, scan, err));
+  }
+
+  /** An active code's scan past its lock (if any): a use claimed when it is limited, then the redirect. */
+  function proceed(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget,
+    unlocked: boolean,
+  ): void {
+    const maxScans = target.lifecycle?.maxScans;
+    if (maxScans != null && limits) return answerLimited(req, res, scan, target, maxScans, unlocked);
+    redirect(req, res, scan, target, 'redirect', unlocked);
+  }
+
+  /**
+   * A password-protected code's GET or HEAD: on with a valid unlock cookie, else the unlock page.
+   * A GET of the page is a locked view, recorded beside the scans but not as one (locked-views.ts).
+   */
+  function answerLocked(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget & { passwordHash: string },
+  ): void {
+    const now = Date.now();
+    if (isUnlocked(req.headers.cookie, target.codeId, target.passwordHash, now))
+      return proceed(req, res, scan, target, true);
+    if (req.method === 'GET') recorder.enqueue(scanEventOf(req, scan, target, now, LOCKED, 'locked', false));
+    sendUnlockPage(req, res, 200, `/${scan.slug}`, null);
+    observe(req.method!, 200, scan.startedAt);
+  }
+
+  /** The unlock form's answer once its password was checked (or refused unread). */
+  function refuseUnlock(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    status: number,
+    problem: UnlockProblem,
+    headers?: Record<string, string>,
+  ): void {
+    sendUnlockPage(req, res, status, `/${scan.slug}`, problem, headers);
+    observe(req.method!, status, scan.startedAt);
+  }
+
+  /**
+   * POST /:slug of a protected code: tries are counted per code and address before the password
+   * is read (argon2id is slow on purpose: a flood of tries must not cost a hash each); the right
+   * password sets the signed cookie and goes on as the scan (303); a wrong one, the page again (403).
+   */
+  async function unlock(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget & { passwordHash: string },
+  ): Promise<void> {
+    const state = unlockLimit ? await unlockLimit.take(`${target.codeId}|${scan.ip ?? 'unknown'}`) : null;
+    if (state && !state.allowed) {
+      req.resume();
+      const retryAfterSeconds = Math.max(1, state.resetSeconds);
+      const headers: Record<string, string> = { 'Retry-After': String(retryAfterSeconds) };
+      setRateLimitHeaders((name, value) => (headers[name] = value), state);
+      return refuseUnlock(req, res, scan, 429, { kind: 'too_many', retryAfterSeconds, limit: state.limit }, headers);
+    }
+    const password = await readUnlockForm(req);
+    if (!password) return refuseUnlock(req, res, scan, 400, { kind: 'missing' });
+    // A try longer than any password can be is wrong without a hash.
+    const right = password.length <= MAX_PASSWORD_LENGTH && (await passwordMatches(target.passwordHash, password));
+    if (!right) return refuseUnlock(req, res, scan, 403, { kind: 'wrong' });
+    res.setHeader(
+      'Set-Cookie',
+      unlockCookie(target, `/${scan.slug}`, Date.now(), unlockRememberSeconds, secureCookies),
+    );
+    proceed(req, res, scan, target, true);
+  }
+
+  /**
+   * A POST to a slug: a protected, active code's unlock form; any other code's scan URL is sent
+   * back to a GET (303), an unknown one gets the 404.
+   */
+  function answerPost(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget): void {
+    const life = target.lifecycle;
+    const active = !life || statusOutcome(life, Date.now()) === null;
+    if (target.passwordHash !== null && active)
+      return void unlock(req, res, scan, target as ScanTarget & { passwordHash: string }).catch((err) =>
+        fail(req, res, scan, err),
+      );
+    req.resume();
+    res.writeHead(303, { Location: `/${scan.slug}`, 'Cache-Control': 'no-store', 'Content-Length': '0' });
+    res.end();
+    observe(req.method!, 303, scan.startedAt);
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget | null): void {
     if (target) {
+      if (req.method === 'POST') return answerPost(req, res, scan, target);
       // Paused, archived or expired: the fallback destination or a page, no rules and no use claimed.
       const life = target.lifecycle;
       const outcome = (life && statusOutcome(life, Date.now())) ?? 'redirect';
-      if (outcome === 'redirect' && life?.maxScans != null && limits)
-        return answerLimited(req, res, scan, target, life.maxScans);
-      return redirect(req, res, scan, target, outcome);
+      if (outcome !== 'redirect') return redirect(req, res, scan, target, outcome);
+      // Routing rules, the scan limit and the redirect come after the unlock.
+      if (target.passwordHash !== null)
+        return answerLocked(req, res, scan, target as ScanTarget & { passwordHash: string });
+      return proceed(req, res, scan, target, false);
     }
+    if (req.method === 'POST') req.resume();
     const fallback = scan.domain ? hosts?.get(scan.domain)?.fallbackUrl : null;
     if (fallback) return redirectUnrecorded(req, res, fallback, scan.startedAt);
     sendNotFound(req, res, `/${scan.slug}`);
@@ -332,10 +473,11 @@ export function createScanRoute({
 
   /** Answers the request when it is a scan and returns true; otherwise leaves it to Koa. */
   return function handleScan(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return false;
     const url = req.url ?? '';
     const match = SLUG_PATH.exec(url);
-    if (!match) return ROOT_PATH.test(url) && answerRoot(req, res);
+    if (!match) return method !== 'POST' && ROOT_PATH.test(url) && answerRoot(req, res);
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
     // Only read when some account has a verified domain: an in-memory lookup of the Host header.

@@ -18,6 +18,8 @@ export interface ScanTarget {
   routing: CompiledRouting;
   /** Paused, archived, expiring or limited; null for an active code with neither (lifecycle-answer.ts). */
   lifecycle: TargetLifecycle | null;
+  /** The argon2id hash of the code's password (unlock.ts), or null for a code that asks for none. */
+  passwordHash: string | null;
 }
 
 /**
@@ -73,6 +75,7 @@ export function createTargetCache(options: {
       forwardQuery: code.forwardQuery,
       routing: compileRouting(withLocations(code.routing)),
       lifecycle: compileLifecycle(code.lifecycle, asLocation),
+      passwordHash: code.passwordHash,
     };
   }
 

@@ -151,9 +151,16 @@ const ScanCreatedRef = builder.objectRef<ScanPayload>('ScanCreatedEvent').implem
     scanUrl: t.exposeString('scan_url'),
     destination: t.exposeString('destination', {
       nullable: true,
-      description: 'Null when the scan got the paused or expired page.',
+      description: 'Null when the scan got the paused or expired page, or the unlock page (locked).',
     }),
-    outcome: t.expose('outcome', { type: ScanOutcome, description: 'redirect, paused, expired or limit_reached.' }),
+    outcome: t.expose('outcome', {
+      type: ScanOutcome,
+      description:
+        'redirect, paused, expired or limit_reached; locked for a locked view (the unlock page, not a scan).',
+    }),
+    unlocked: t.exposeBoolean('unlocked', {
+      description: 'The code asks for a password and this scan had given it (the form, or the remembered unlock).',
+    }),
     ruleId: t.exposeID('rule_id', { nullable: true }),
     country: t.exposeString('country', { nullable: true }),
     region: t.exposeString('region', { nullable: true, description: REGION_DESCRIPTION }),

@@ -6,7 +6,7 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ScanOutcome } from '../scans/index.ts';
+import type { ScanEventOutcome } from '../scans/index.ts';
 import type { ScanDimensions } from '../scans/index.ts';
 
 /** A scan as webhooks and the subscription present it (the `data` of scan.created). */
@@ -14,7 +14,8 @@ export interface ScanPayload extends ScanDimensions {
   code_id: string;
   scan_url: string;
   destination: string | null;
-  outcome: ScanOutcome;
+  outcome: ScanEventOutcome;
+  unlocked: boolean;
   is_bot: boolean;
   scanned_at: string;
 }

@@ -43,6 +43,7 @@ export function scanPayload(event: ScanEvent, publicBaseUrl: string): ScanPayloa
     scan_url: scanUrl(publicBaseUrl, event.slug, event.domain),
     destination: event.destination,
     outcome: event.outcome ?? 'redirect',
+    unlocked: event.unlocked ?? false,
     rule_id: event.ruleId,
     country: event.country,
     region: event.region ?? null,

@@ -15,7 +15,7 @@ import {
   type DeliveryDetail,
   type Webhook,
 } from './model.ts';
-import { SCAN_OUTCOMES } from '../scans/index.ts';
+import { SCAN_EVENT_OUTCOMES } from '../scans/index.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 const instant = z.iso.datetime();
@@ -209,11 +209,16 @@ export function presentDeliveryDetail(delivery: DeliveryDetail): DeliveryDetailJ
 // (signature.ts eventBody). The `data` of each type is what outbox.ts and service.ts write.
 
 /** What a scan was answered (GraphQL's ScanOutcome too). */
-export const scanOutcomeSchema = z.enum(SCAN_OUTCOMES).meta({
+export const scanOutcomeSchema = z.enum(SCAN_EVENT_OUTCOMES).meta({
   description:
     'redirect: to the code’s destination (or a rule’s); paused, expired, limit_reached: the code was, and the ' +
-    'scan went to its fallback destination or got the page.',
+    'scan went to its fallback destination or got the page; locked: a password-protected code’s unlock page was ' +
+    'shown (a locked view: not a scan, not in scan analytics; the scan follows once the password is given).',
 });
+
+const UNLOCKED_DESCRIPTION =
+  'True when the code asks for a password and this scan had given it (on the unlock page, or earlier: the unlock ' +
+  'is remembered in a cookie); false otherwise.';
 
 /** The `data` of scan.created (outbox.ts scanPayload, also Subscription.scanCreated). */
 export const scanEventDataSchema = z
@@ -226,10 +231,11 @@ export const scanEventDataSchema = z
       .meta({
         description:
           'Where the visitor was sent; null when the code was paused, expired or out of scans and had no fallback ' +
-          'destination (the visitor got a page saying so).',
+          'destination (the visitor got a page saying so), and for a locked view (the unlock page).',
         example: 'https://example.de/fruehling',
       }),
     outcome: scanOutcomeSchema,
+    unlocked: z.boolean().meta({ description: UNLOCKED_DESCRIPTION }),
     rule_id: z
       .string()
       .nullable()
