@@ -14,8 +14,12 @@ WORKDIR /app
 # script (better-sqlite3 and resvg load the prebuilt binaries their packages ship), and the
 # project's own `prepare` (the build) runs below, once.
 COPY package.json package-lock.json .npmrc ./
-RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund
-COPY . .
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --prefer-offline --no-audit --no-fund
+# Only what `npm run build` reads, so a change to docs, tests or scripts reuses the build's layers.
+COPY tsconfig.json tsconfig.build.json ./
+COPY migrations migrations
+COPY src src
+COPY dashboard dashboard
 RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 # What the service never reads at run time: the dependencies' source maps and type declarations,
 # better-sqlite3's C sources (it loads a prebuilt binary) and its binaries for other platforms.

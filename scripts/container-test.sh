@@ -115,10 +115,11 @@ make_base() {
   npm install --global --prefix "$dir/usr/local" --no-audit --no-fund --prefer-offline --loglevel=error \
     "npm@$NPM_VERSION" >&2 || return 1
   # This machine's trust: where TLS to the registry passes a proxy with its own CA (NODE_EXTRA_CA_CERTS
-  # names it here), the base trusts it too, or `npm ci` in the build fails with SELF_SIGNED_CERT_IN_CHAIN.
-  local trust=()
-  if [ -s "${NODE_EXTRA_CA_CERTS:-}" ]; then
-    install -D -m 644 "$NODE_EXTRA_CA_CERTS" "$dir/usr/local/share/qr-base/extra-ca.crt" || return 1
+  # names it here, else the system's bundle has it), the base trusts it too, or `npm ci` in the build
+  # fails with SELF_SIGNED_CERT_IN_CHAIN.
+  local trust=() ca=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}
+  if [ -s "$ca" ]; then
+    install -D -m 644 "$ca" "$dir/usr/local/share/qr-base/extra-ca.crt" || return 1
     trust=(--change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/qr-base/extra-ca.crt')
   fi
   tar --numeric-owner -C "$dir" -c . | podman import "${trust[@]}" \
