@@ -21,8 +21,7 @@
 # Run as root (debootstrap and podman's rootful store), on Linux x64. CONTAINER_TEST_PORT (3990)
 # is the loopback port the service listens on.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
+cd "$(dirname "$0")/.." || exit 1
 
 RELEASE=bookworm
 PORT=${CONTAINER_TEST_PORT:-3990}
@@ -61,6 +60,7 @@ finish() {
   [ "$failed" -eq 0 ]
   exit
 }
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
   "${PODMAN[@]}" rm -f -t 0 "$NAME" >/dev/null 2>&1
   podman volume rm -f "$VOLUME" >/dev/null 2>&1
@@ -152,13 +152,13 @@ SIZE=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 BASE_SIZE=$(podman image inspect --format '{{.Size}}' "$BASE")
 echo "image size: $((SIZE / 1000000)) MB ($SIZE bytes), of which the base $((BASE_SIZE / 1000000)) MB"
 CONFIG=$(podman image inspect --format '{{.Config.Healthcheck}} {{.Config.Volumes}} {{.Config.User}} {{.Config.Cmd}}' "$IMAGE")
+# shellcheck disable=SC2016 # $1 is bash -c's argument
 check "the image declares its HEALTHCHECK, the /data volume, a non-root user and node as its command" \
   "its config: $CONFIG" bash -c '[[ $1 == *healthz* && $1 == */data* && $1 == *" node [node "* ]]' _ "$CONFIG"
 
 # Up to 60 s for /healthz to answer 200.
 wait_healthy() {
-  local i
-  for i in $(seq 1 120); do
+  for _ in $(seq 1 120); do
     curl -sf -o /dev/null "$URL/healthz" && return 0
     sleep 0.5
   done
@@ -181,11 +181,13 @@ else
 fi
 check "the HEALTHCHECK passes" "podman healthcheck run said unhealthy" \
   "${PODMAN[@]}" healthcheck run "$NAME"
+# shellcheck disable=SC2016 # expanded by the container's shell
 PID1=$("${PODMAN[@]}" exec "$NAME" sh -c 'echo "$(stat -c %u /proc/1) $(tr "\0" " " < /proc/1/cmdline)"')
 check "the service runs as node (uid 1000) and is PID 1" "PID 1 is (uid, command) $PID1" \
   test "$PID1" = "1000 node --enable-source-maps dist/server/src/main.js "
 
 KEY=$("${PODMAN[@]}" exec "$NAME" node dist/server/src/cli.js keys create --account container | tail -n 1)
+# shellcheck disable=SC2016 # $1 is bash -c's argument
 check "the CLI inside the container makes a key" "it printed '$KEY'" bash -c '[[ $1 =~ ^[A-Za-z0-9_]{20,}$ ]]' _ "$KEY"
 
 CODE=$(curl -s -X POST "$URL/v1/codes" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
@@ -228,6 +230,6 @@ check "SIGTERM: it drained and logged its stop" "its log does not end with 'stop
   bash -c '"$@" 2>&1 | tail -n 3 | grep -q "\"msg\":\"stopped\""' _ "${PODMAN[@]}" logs "$NAME"
 
 echo
-echo "base image: $((BASE_DONE))s (0 when cached); image build: ${BUILD_SECONDS}s; stop after SIGTERM: ${STOP_MS} ms"
+echo "base image ready at ${BASE_DONE} s; image build: ${BUILD_SECONDS} s; stop after SIGTERM: ${STOP_MS} ms"
 echo "image size: $((SIZE / 1000000)) MB; base $((BASE_SIZE / 1000000)) MB"
 finish
