@@ -1,5 +1,5 @@
 // npm run bench:analytics [-- --scans 1000000] [--codes 10000] [--runs 20] [--raw-runs N]
-//                          [--explain] [--reuse] [--only TEXT]
+//                          [--explain] [--reuse] [--only TEXT] [--database NAME]
 //
 // Seeds one account on MariaDB with --codes codes and --scans scans over the past year, written
 // a UTC day at a time through the bulk path (bench/bulk-seed.ts: the scan batch writer with
@@ -18,6 +18,8 @@
 // prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
 // alone. --reuse skips seeding when the data is there. --only times just the queries whose name
 // contains TEXT (the raw-scan answers of a half-hour zone before issue 37 took seconds each).
+// --database names the MariaDB database it seeds (dropped and made anew) and reads; default
+// qr_bench_analytics (engineers sharing one server each give their own).
 //
 // MariaDB's buffer pool decides much at ten million scans: the bench prints its size. The
 // default (128 MiB) holds a fraction of the rollups; a server for this much data has gigabytes.
@@ -45,13 +47,16 @@ const { values } = parseArgs({
     explain: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
     only: { type: 'string' },
+    database: { type: 'string', default: 'qr_bench_analytics' },
   },
 });
 const SCANS = Number(values.scans);
 const CODES = Number(values.codes);
 const RUNS = Number(values.runs);
 const RAW_RUNS = Number(values['raw-runs'] ?? values.runs);
-const URL_ = 'mysql://root@127.0.0.1:3306/qr_bench_analytics';
+const DATABASE = values.database;
+if (!/^\w+$/.test(DATABASE)) throw new Error(`--database ${DATABASE}: letters, digits and _ only`);
+const URL_ = `mysql://root@127.0.0.1:3306/${DATABASE}`;
 const DAY = 86_400_000;
 const NOW = Date.now();
 
@@ -102,8 +107,8 @@ const LANGUAGES = ['en', 'en', 'de', 'fr', 'es', 'pt', 'ja', 'it', null];
 async function prepare(): Promise<{ key: string; codeIds: string[] }> {
   const admin = createDb('mysql://root@127.0.0.1:3306/');
   if (!values.reuse) {
-    await admin.raw('DROP DATABASE IF EXISTS qr_bench_analytics');
-    await admin.raw('CREATE DATABASE qr_bench_analytics CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+    await admin.raw(`DROP DATABASE IF EXISTS ${DATABASE}`);
+    await admin.raw(`CREATE DATABASE ${DATABASE} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   }
   await admin.destroy();
   const db = createDb(URL_);
