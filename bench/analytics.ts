@@ -12,8 +12,9 @@
 // busiest and a median code's 365-day daily series, the account's and the busiest code's weekday x
 // hour cells over a year, the dashboard's account page query (30 days in New York, a year in UTC),
 // a GraphQL dashboard, and in six zones (whole-hour, DST, half-hour and 45-minute offsets) the
-// overview of 30 and 365 local days, an hourly week from 07:20 UTC, the year's weekday x hour
-// cells and the busiest code's year. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
+// overview of 30 and 365 local days, an hourly week and a daily year from 07:20 UTC (no midnight
+// anywhere: the series take in the whole local days around it), the year's weekday x hour cells
+// and the busiest code's year. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
 // fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain
 // prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
 // alone. --reuse skips seeding when the data is there. --only times just the queries whose name
@@ -307,10 +308,14 @@ function inZone(zone: string, busiest: string): Query[] {
   const weekAgo = new Date(NOW - 7 * DAY);
   weekAgo.setUTCHours(7, 20, 0, 0);
   const hourly = `from=${weekAgo.toISOString()}&to=${new Date(NOW).toISOString()}&granularity=hour&timezone=${zone}`;
+  const yearAgo = new Date(NOW - 365 * DAY);
+  yearAgo.setUTCHours(7, 20, 0, 0);
+  const offMidnight = `from=${yearAgo.toISOString()}&to=${new Date(NOW).toISOString()}&timezone=${zone}`;
   return [
     at('overview, 30 days by day', `/v1/analytics/overview?${days(30)}`),
     at('overview, 365 days by day', `/v1/analytics/overview?${days(365)}`),
     at('overview, 7 days by hour from 07:20 UTC', `/v1/analytics/overview?${hourly}`),
+    at('overview, 365 days by day from 07:20 UTC', `/v1/analytics/overview?${offMidnight}`),
     at('weekday x hour, 365 days', `/v1/analytics/weekday-hours?${days(365)}`),
     at('busiest code, 365-day daily series', `/v1/codes/${busiest}/scans?${days(365)}`),
   ];
