@@ -17,7 +17,7 @@
 // and the busiest code's year. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
 // fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain
 // prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
-// alone. --reuse skips seeding when the data is there. --only times just the queries whose name
+// alone. --reuse skips seeding when the data is there. --only times (and explains) just the queries whose name
 // contains TEXT (the raw-scan answers of a half-hour zone before issue 37 took seconds each).
 // --database names the MariaDB database it seeds (dropped and made anew) and reads; default
 // qr_bench_analytics (engineers sharing one server each give their own).
@@ -427,7 +427,8 @@ async function main() {
   // The servers run in this process: its peak RSS while they answer bounds the service's.
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-  for (const q of queries.filter((q) => values.only === undefined || q.name.includes(values.only))) {
+  const chosen = queries.filter((q) => values.only === undefined || q.name.includes(values.only));
+  for (const q of chosen) {
     const a = await time(rollups.url, key, q);
     const fmt = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} ms`.padEnd(24);
     // --raw-runs 0 leaves raw scans out (when only the rollups changed between two runs).
@@ -440,7 +441,7 @@ async function main() {
   }
   clearInterval(sampler);
   console.log(`peak RSS of the process serving both (and of the bench itself): ${Math.round(peakRss / 2 ** 20)} MiB`);
-  if (values.explain) for (const q of queries) await explain(rollups, key, q);
+  if (values.explain) for (const q of chosen) await explain(rollups, key, q);
   await rollups.close();
   await raw.close();
 }
