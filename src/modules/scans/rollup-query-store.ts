@@ -11,8 +11,7 @@ import type { OwnedCodeIds } from '../codes/index.ts';
 import { topCodesByThreshold } from './code-ranking.ts';
 import { queuedDimensionRows } from './dimension-deltas.ts';
 import { TAG_DIMENSIONS } from './rollups.ts';
-import { splitLocalDays, wholeLocalDays } from './local-days.ts';
-import { gridBuckets, gridColumns, weekHourColumn, weekHourCounts, type Grid } from './time-grid.ts';
+import { gridBuckets, gridColumns, weekHourColumn, weekHourCounts } from './time-grid.ts';
 import { scannedOnDays } from './scan-days.ts';
 import {
   ALL_VALUES,
@@ -213,28 +212,6 @@ export function createRollupSource(
         ? db(table).where({ account_id: scope.accountId, dimension: 'total' })
         : db(table).modify(ofCodes(scope, table));
 
-  /** The scope's rows of a daily or a quarter-hour rollup table summed into the grid's slices in SQL. */
-  const gridSlices = async (scope: Scope, w: Window, grid: Grid, utcDays: boolean) => {
-    const time = utcDays ? 'day' : 'hour';
-    const ofTag = scope.kind === 'codes' && scope.tagId !== undefined && utcDays;
-    const table = ofTag
-      ? 'tag_rollups'
-      : scope.kind === 'account'
-        ? utcDays
-          ? 'account_daily_rollups'
-          : 'account_scan_rollups'
-        : utcDays
-          ? 'code_daily_rollups'
-          : 'scan_rollups';
-    const { run, slice } = gridColumns(`${table}.${time}`, grid);
-    const rows = await ofScope(scope, table, ofTag)
-      .modify(inWindow(w, table, time))
-      .select({ grid_run: db.raw(run), grid_slice: db.raw(slice) })
-      .sum({ scans: 'scans', unique: 'unique_scans' })
-      .groupBy('grid_run', 'grid_slice');
-    return gridBuckets(rows, grid);
-  };
-
   const counts = (rows: AggregateRow[]): ValueCount[] =>
     rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
@@ -282,32 +259,28 @@ export function createRollupSource(
     async buckets(scope, w, grid) {
       // Daily rows for UTC days, quarter-hour rows for anything else (local days and hours of
       // any zone: their bounds fall on whole quarter hours, which the service checks), summed
-      // into the grid's slices in SQL. Local days off UTC of the account or a code: mostly from
-      // the daily rows, and the part of each UTC day before or after the local midnight from
-      // quarter-hour rows (local-days.ts).
+      // into the grid's slices in SQL.
       const utcDays = grid.width === DAY_MS && grid.runs.every((run) => run.offset % DAY_MS === 0);
       if (!utcDays && (grid.width % QUARTER_MS !== 0 || grid.runs.some((r) => r.offset % QUARTER_MS !== 0)))
         throw new Error('rollups hold daily and quarter-hour slices only');
-      if (grid.width !== DAY_MS || utcDays || scope.kind === 'codes' || w.from === null || w.to === null)
-        return gridSlices(scope, w, grid, utcDays);
-      const [quarterTable, dailyTable] =
-        scope.kind === 'account'
-          ? ['account_scan_rollups', 'account_daily_rollups']
-          : ['scan_rollups', 'code_daily_rollups'];
-      const noBots = (b: Knex.QueryBuilder) => (w.includeBots ? b : b.where('is_bot', 0));
-      const { whole, partial } = splitLocalDays(w.from, w.to, grid);
-      const parts = await Promise.all([
-        ...partial.map((p) => gridSlices(scope, { ...w, from: p.from, to: p.to }, p.grid, false)),
-        ...whole.map((days) =>
-          wholeLocalDays(
-            days,
-            () => ofScope(scope, dailyTable, false).modify(noBots),
-            () => ofScope(scope, quarterTable, false).modify(noBots),
-            db,
-          ),
-        ),
-      ]);
-      return parts.flat().sort((a, b) => a.at - b.at);
+      const time = utcDays ? 'day' : 'hour';
+      const ofTag = scope.kind === 'codes' && scope.tagId !== undefined && utcDays;
+      const table = ofTag
+        ? 'tag_rollups'
+        : scope.kind === 'account'
+          ? utcDays
+            ? 'account_daily_rollups'
+            : 'account_scan_rollups'
+          : utcDays
+            ? 'code_daily_rollups'
+            : 'scan_rollups';
+      const { run, slice } = gridColumns(`${table}.${time}`, grid);
+      const rows = await ofScope(scope, table, ofTag)
+        .modify(inWindow(w, table, time))
+        .select({ grid_run: db.raw(run), grid_slice: db.raw(slice) })
+        .sum({ scans: 'scans', unique: 'unique_scans' })
+        .groupBy('grid_run', 'grid_slice');
+      return gridBuckets(rows, grid);
     },
 
     async weekHours(scope, w, runs) {
