@@ -1,5 +1,5 @@
 // npm run bench:analytics [-- --scans 1000000] [--codes 10000] [--runs 20] [--raw-runs N]
-//                          [--explain] [--reuse] [--only TEXT]
+//                          [--explain] [--reuse] [--only TEXT] [--database NAME]
 //
 // Seeds one account on MariaDB with --codes codes and --scans scans over the past year, written
 // a UTC day at a time through the bulk path (bench/bulk-seed.ts: the scan batch writer with
@@ -12,12 +12,15 @@
 // busiest and a median code's 365-day daily series, the account's and the busiest code's weekday x
 // hour cells over a year, the dashboard's account page query (30 days in New York, a year in UTC),
 // a GraphQL dashboard, and in six zones (whole-hour, DST, half-hour and 45-minute offsets) the
-// overview of 30 and 365 local days, an hourly week from 07:20 UTC, the year's weekday x hour
-// cells and the busiest code's year. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
+// overview of 30 and 365 local days, an hourly week and a daily year from 07:20 UTC (no midnight
+// anywhere: the series take in the whole local days around it), the year's weekday x hour cells
+// and the busiest code's year. Prints median and p95 per query and the raw/rollups ratio (--raw-runs N:
 // fewer runs for raw scans, which take seconds at ten million; 0 leaves them out). --explain
 // prints MariaDB's plan for each SQL statement of the rollups path, and its time when run again
-// alone. --reuse skips seeding when the data is there. --only times just the queries whose name
+// alone. --reuse skips seeding when the data is there. --only times (and explains) just the queries whose name
 // contains TEXT (the raw-scan answers of a half-hour zone before issue 37 took seconds each).
+// --database names the MariaDB database it seeds (dropped and made anew) and reads; default
+// qr_bench_analytics (engineers sharing one server each give their own).
 //
 // MariaDB's buffer pool decides much at ten million scans: the bench prints its size. The
 // default (128 MiB) holds a fraction of the rollups; a server for this much data has gigabytes.
@@ -45,13 +48,16 @@ const { values } = parseArgs({
     explain: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
     only: { type: 'string' },
+    database: { type: 'string', default: 'qr_bench_analytics' },
   },
 });
 const SCANS = Number(values.scans);
 const CODES = Number(values.codes);
 const RUNS = Number(values.runs);
 const RAW_RUNS = Number(values['raw-runs'] ?? values.runs);
-const URL_ = 'mysql://root@127.0.0.1:3306/qr_bench_analytics';
+const DATABASE = values.database;
+if (!/^\w+$/.test(DATABASE)) throw new Error(`--database ${DATABASE}: letters, digits and _ only`);
+const URL_ = `mysql://root@127.0.0.1:3306/${DATABASE}`;
 const DAY = 86_400_000;
 const NOW = Date.now();
 
@@ -102,8 +108,8 @@ const LANGUAGES = ['en', 'en', 'de', 'fr', 'es', 'pt', 'ja', 'it', null];
 async function prepare(): Promise<{ key: string; codeIds: string[] }> {
   const admin = createDb('mysql://root@127.0.0.1:3306/');
   if (!values.reuse) {
-    await admin.raw('DROP DATABASE IF EXISTS qr_bench_analytics');
-    await admin.raw('CREATE DATABASE qr_bench_analytics CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+    await admin.raw(`DROP DATABASE IF EXISTS ${DATABASE}`);
+    await admin.raw(`CREATE DATABASE ${DATABASE} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   }
   await admin.destroy();
   const db = createDb(URL_);
@@ -302,10 +308,14 @@ function inZone(zone: string, busiest: string): Query[] {
   const weekAgo = new Date(NOW - 7 * DAY);
   weekAgo.setUTCHours(7, 20, 0, 0);
   const hourly = `from=${weekAgo.toISOString()}&to=${new Date(NOW).toISOString()}&granularity=hour&timezone=${zone}`;
+  const yearAgo = new Date(NOW - 365 * DAY);
+  yearAgo.setUTCHours(7, 20, 0, 0);
+  const offMidnight = `from=${yearAgo.toISOString()}&to=${new Date(NOW).toISOString()}&timezone=${zone}`;
   return [
     at('overview, 30 days by day', `/v1/analytics/overview?${days(30)}`),
     at('overview, 365 days by day', `/v1/analytics/overview?${days(365)}`),
     at('overview, 7 days by hour from 07:20 UTC', `/v1/analytics/overview?${hourly}`),
+    at('overview, 365 days by day from 07:20 UTC', `/v1/analytics/overview?${offMidnight}`),
     at('weekday x hour, 365 days', `/v1/analytics/weekday-hours?${days(365)}`),
     at('busiest code, 365-day daily series', `/v1/codes/${busiest}/scans?${days(365)}`),
   ];
@@ -417,7 +427,8 @@ async function main() {
   // The servers run in this process: its peak RSS while they answer bounds the service's.
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-  for (const q of queries.filter((q) => values.only === undefined || q.name.includes(values.only))) {
+  const chosen = queries.filter((q) => values.only === undefined || q.name.includes(values.only));
+  for (const q of chosen) {
     const a = await time(rollups.url, key, q);
     const fmt = (t: { median: number; p95: number }) => `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} ms`.padEnd(24);
     // --raw-runs 0 leaves raw scans out (when only the rollups changed between two runs).
@@ -430,7 +441,7 @@ async function main() {
   }
   clearInterval(sampler);
   console.log(`peak RSS of the process serving both (and of the bench itself): ${Math.round(peakRss / 2 ** 20)} MiB`);
-  if (values.explain) for (const q of queries) await explain(rollups, key, q);
+  if (values.explain) for (const q of chosen) await explain(rollups, key, q);
   await rollups.close();
   await raw.close();
 }

@@ -1,5 +1,5 @@
 // npm run bench:redirect [-- --sqlite] [--amount 300000] [--connections 50] [--codes 100] [--busy-us 20]
-//                         [--web-concurrency 1,2] [--max-scans 2000000000]
+//                         [--web-concurrency 1,2] [--max-scans 2000000000] [--database NAME]
 //
 // Runs our scan redirect (the real service, routing on, recording on) and a bare node:http
 // server answering the same 302s from a Map, one after the other in the same run, with the
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     'web-concurrency': { type: 'string', default: '1' },
     /** max_scans of every code (none unless given). */
     'max-scans': { type: 'string' },
+    /** The MariaDB database to make anew and drop after (engineers sharing one server each give their own). */
+    database: { type: 'string' },
   },
 });
 const concurrencies = values['web-concurrency'].split(',').map((value) => Number(value.trim()));
@@ -71,7 +73,7 @@ const IPS = [
 ];
 
 /** Per run: another checkout's benchmark may be using the same MariaDB at the same time. */
-const BENCH_DB = `qr_bench_${process.pid}`;
+const BENCH_DB = values.database ?? `qr_bench_${process.pid}`;
 
 async function databaseUrl(): Promise<string> {
   if (values.sqlite) return `sqlite:/tmp/qr-bench-${process.pid}.sqlite`;

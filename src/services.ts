@@ -68,6 +68,7 @@ const TOPIC = {
 const purgingOf = (store: PurgeStore) => ({
   any: store.hasPending,
   buckets: store.pendingBuckets,
+  weekHours: store.pendingWeekHours,
   values: store.pendingValues,
 });
 

@@ -1,6 +1,7 @@
 // Rollups against raw scans: for random scans written through the batch writer, every answer
 // the rollups give equals the same answer computed from raw rows, on both engines.
 import type { Knex } from 'knex';
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRawSource } from '../../src/modules/scans/scan-query-store.ts';
 import { createRollupSource } from '../../src/modules/scans/rollup-query-store.ts';
@@ -154,6 +155,22 @@ const ZONE_QUERIES = [
   },
   { from: '2026-02-01', to: '2026-04-30', granularity: 'week', timezone: 'Asia/Kolkata', include_bots: 'true' },
   { from: '2026-02-01', to: '2026-04-30', granularity: 'month', timezone: 'Asia/Kathmandu' },
+  // Ranges that start and end off local midnights (the series take in the whole days around
+  // them), across the DST changes of New York (03-08), Berlin (03-29) and Adelaide (04-05).
+  { from: '2026-03-05T15:10:00Z', to: '2026-03-12T02:05:00Z', granularity: 'day', timezone: 'UTC' },
+  { from: '2026-03-25T10:00:00Z', to: '2026-04-02T13:30:00Z', granularity: 'day', timezone: 'Europe/Berlin' },
+  { from: '2026-03-05T15:00:00Z', to: '2026-03-12T02:00:00Z', granularity: 'day', timezone: 'America/New_York' },
+  { from: '2026-03-07T13:10:00+05:30', to: '2026-03-21T09:00:00+05:30', granularity: 'day', timezone: 'Asia/Kolkata' },
+  { from: '2026-02-27T23:50:00Z', to: '2026-03-15T05:05:00Z', granularity: 'week', timezone: 'Asia/Kathmandu' },
+  {
+    from: '2026-04-01T08:00:00Z',
+    to: '2026-04-09T03:00:00Z',
+    granularity: 'day',
+    timezone: 'Australia/Adelaide',
+    include_bots: 'true',
+  },
+  { from: '2026-02-20', to: '2026-04-10', granularity: 'month', timezone: 'America/New_York' },
+  { from: '2026-03-22', to: '2026-04-12', granularity: 'week', timezone: 'Australia/Adelaide' },
 ];
 
 /** Each code's series and breakdowns, and the account's weekday x hour cells, the same from both sources. */
@@ -181,6 +198,49 @@ async function expectOverviewsAgree(query: Query) {
   expect(fromRollups.total_scans).toBeGreaterThan(0);
   expect(fromRollups).toEqual(await raw.overview(principal, parseInput(overviewQuerySchema, query)));
   return fromRollups;
+}
+
+/**
+ * The overview's trend, a code's series and the weekday x hour cells against the raw scans placed
+ * one by one in their local period and hour with Luxon: apart from the grid code (offset runs,
+ * slices summed in SQL) that the rollups and raw scans share.
+ */
+async function expectPlacedOneByOne(query: Query) {
+  const { rollups } = services();
+  const overview = await rollups.overview(principal, parseInput(overviewQuerySchema, query));
+  const series = await rollups.codeScans(principal, CODES[0]!, parseInput(analyticsQuerySchema, query));
+  const { granularity: _, top: __, ...range } = query;
+  const week = await rollups.overviewWeekdayHours(principal, parseInput(weekdayHoursQuerySchema, range));
+  const zone = overview.timezone;
+  const scansIn = (answer: { from: string; to: string }) =>
+    testDb
+      .db('scans')
+      .where('account_id', ACCOUNT)
+      .where('scanned_at', '>=', Date.parse(answer.from))
+      .where('scanned_at', '<', Date.parse(answer.to))
+      .modify((b) => (query.include_bots === 'true' ? b : b.where('is_bot', 0)))
+      .orderBy('scanned_at')
+      .select('scanned_at', 'code_id') as Promise<Array<{ scanned_at: number | string; code_id: string }>>;
+  const periodsOf = (scans: Array<{ scanned_at: number | string }>) => {
+    const counts = new Map<string, number>();
+    for (const { scanned_at } of scans) {
+      const period = DateTime.fromMillis(Number(scanned_at), { zone }).startOf(overview.granularity).toISO()!;
+      counts.set(period, (counts.get(period) ?? 0) + 1);
+    }
+    return [...counts];
+  };
+  const nonZero = (trend: Array<{ period: string; scans: number }>) =>
+    trend.filter((p) => p.scans !== 0).map((p) => [p.period, p.scans]);
+  const inOverview = await scansIn(overview);
+  expect(inOverview.length).toBeGreaterThan(0);
+  expect(nonZero(overview.trend)).toEqual(periodsOf(inOverview));
+  expect(nonZero(series.timeseries)).toEqual(periodsOf(inOverview.filter((s) => s.code_id === CODES[0])));
+  const cells = new Array<number>(168).fill(0);
+  for (const { scanned_at } of await scansIn(week)) {
+    const local = DateTime.fromMillis(Number(scanned_at), { zone });
+    cells[(local.weekday - 1) * 24 + local.hour]! += 1;
+  }
+  expect(week.cells.map((c) => c.scans)).toEqual(cells);
 }
 
 describe('rollups and raw scans agree', () => {
@@ -218,6 +278,8 @@ describe('rollups and raw scans agree', () => {
     expect(fromRollups.breakdowns.browser.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_BROWSER]));
     expect(fromRollups.breakdowns.referrer.map((c) => c.value)).toEqual(expect.arrayContaining([null, LONG_REFERRER]));
   });
+
+  it.each(ZONE_QUERIES)('as the raw scans placed one by one with Luxon: %o', (query) => expectPlacedOneByOne(query));
 
   it.each([
     { from: '2026-02-25T00:00:00Z', to: '2026-03-05T00:00:00Z', includeBots: false },

@@ -1,6 +1,5 @@
 // Periods of a series in the caller's time zone. Luxon does the calendar work (DST, month
 // lengths, ISO weeks starting on Monday); everything else handles plain epoch milliseconds.
-import { QUARTER_MS } from '../../shared/time.ts';
 import { DateTime } from 'luxon';
 
 export const GRANULARITIES = ['hour', 'day', 'week', 'month'] as const;
@@ -53,15 +52,6 @@ export function previousSeries(series: Series): Series {
   return seriesFor(from, series.from, series.zone, series.granularity, Number.MAX_SAFE_INTEGER)!;
 }
 
-/**
- * Quarter-hour rollups can answer exactly when every period boundary falls on a whole quarter
- * hour: in every zone today, not in a zone's local mean time of the 19th century (Kolkata was
- * +05:53:28), which raw scans answer.
- */
-export function alignsWithQuarters(series: Series): boolean {
-  return series.to % QUARTER_MS === 0 && series.starts.every((start) => start % QUARTER_MS === 0);
-}
-
 /** ISO 8601 with the zone's offset at that instant, e.g. 2026-03-29T00:00:00.000+01:00. */
 export function formatInstant(ms: number, zone: string): string {
   return DateTime.fromMillis(ms, { zone }).toISO()!;
@@ -78,8 +68,8 @@ export function endOfDate(date: string, zone: string): number {
 }
 
 /**
- * Adds bucketed counts into their periods. Buckets are [start, start + width) slices that never
- * straddle a period boundary (days, hours or quarter hours when aligned), so the start decides.
+ * Adds bucketed counts into their periods. Buckets are slices that never straddle a period
+ * boundary (the slices of the series' grid, zone-grid.ts), so the start decides.
  */
 export function intoPeriods<T extends { at: number }>(
   series: Series,

@@ -1,7 +1,6 @@
-// From validated query parameters to the periods of a series, and which source can answer it.
+// From validated query parameters to the periods of a series.
 import { DateTime } from 'luxon';
 import { validationFailed } from '../../shared/errors.ts';
-import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
 import { endOfDate, MAX_PERIODS, seriesFor, startOfDate, type Series } from './periods.ts';
 import { isDateOnly, type AnalyticsQuery } from './schemas.ts';
 
@@ -37,17 +36,4 @@ export function resolveSeries(
     ]);
   }
   return series;
-}
-
-const BUCKET_WIDTHS = [DAY_MS, HOUR_MS, 15 * 60_000, 60_000, 1_000, 1];
-
-/**
- * The widest time slice, up to `widest`, that never straddles a period boundary of the series:
- * a UTC day for the periods of a zone at UTC (the rollups' daily rows), an hour for zones with
- * whole-hour offsets, a quarter for the others (both the rollups' quarter-hour rows), finer only
- * for offsets of old local mean times (raw scans).
- */
-export function bucketWidth(series: Series, widest = DAY_MS): number {
-  const bounds = [...series.starts, series.to];
-  return BUCKET_WIDTHS.find((width) => width <= widest && bounds.every((b) => b % width === 0))!;
 }

@@ -1,16 +1,17 @@
 // Scan analytics: one code's series and breakdowns, and the account overview. Reads the rollups
-// (daily rows when every period boundary falls on a UTC midnight, quarter-hour ones when on a
-// whole quarter hour, as in every time zone today) and raw scans otherwise.
+// (daily rows when every period boundary falls on a UTC midnight, quarter-hour ones summed into
+// local days or hours in SQL when on a whole quarter hour, as in every time zone today) and raw
+// scans otherwise.
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { Code } from '../codes/index.ts';
 import type { CodesStore } from '../codes/index.ts';
-import { DAY_MS, HOUR_MS, QUARTER_MS } from '../../shared/time.ts';
-import { alignsWithQuarters, formatInstant, intoPeriods, previousSeries, type Series } from './periods.ts';
+import { DAY_MS, QUARTER_MS } from '../../shared/time.ts';
+import { formatInstant, intoPeriods, previousSeries, type Series } from './periods.ts';
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
-import { bucketWidth, resolveSeries } from './series.ts';
+import { resolveSeries } from './series.ts';
 import { ACCOUNT_BREAKDOWNS, type AccountDimension } from './source.ts';
 import {
   ALL_VALUES,
@@ -20,10 +21,14 @@ import {
   type AnalyticsSource,
   type Bucket,
   type CodeTotals,
+  type Grid,
+  type OffsetRun,
+  type WeekHourCount,
   type Scope,
   type ValueCount,
   type Window,
 } from '../scans/index.ts';
+import { gridOf, offsetRuns, onQuarters } from './zone-grid.ts';
 import {
   countCells,
   type OverviewWeekdayHoursQuery,
@@ -65,7 +70,8 @@ export interface AnalyticsDeps {
 export interface Purging {
   /** Whether any of the account's deleted codes is still being purged. */
   any(accountId: string): Promise<boolean>;
-  buckets(accountId: string, window: Window, widthMs: number): Promise<Bucket[]>;
+  buckets(accountId: string, window: Window, grid: Grid): Promise<Bucket[]>;
+  weekHours(accountId: string, window: Window, runs: readonly OffsetRun[]): Promise<WeekHourCount[]>;
   values(
     accountId: string,
     column: (typeof DIMENSION_COLUMNS)[AccountDimension],
@@ -80,7 +86,12 @@ export interface SourceView {
   purging: Purging;
 }
 
-const NOTHING_PURGING: Purging = { any: async () => false, buckets: async () => [], values: async () => [] };
+const NOTHING_PURGING: Purging = {
+  any: async () => false,
+  buckets: async () => [],
+  weekHours: async () => [],
+  values: async () => [],
+};
 
 /** The fallback route of a scan has no rule id; breakdowns call it "default". */
 const DEFAULT_RULE = 'default';
@@ -109,12 +120,21 @@ const breakdownsRange = (counted: { from: number; to: number }, zone: string) =>
 /** Buckets to subtract (a deleted code's scans still being purged), as buckets to add. */
 const negated = (buckets: Bucket[]): Bucket[] => buckets.map((b) => ({ at: b.at, scans: -b.scans, unique: -b.unique }));
 
+/** A series and the grid its counts are summed in (zone-grid.ts). */
+interface Plan {
+  series: Series;
+  grid: Grid;
+}
+
+const planOf = (series: Series): Plan => ({ series, grid: gridOf(series) });
+
 export function createAnalyticsService(deps: AnalyticsDeps) {
   const { codes, rollups, raw, rawOnly, taggedCodes = noTags, rawAvailableSince = () => null, now = Date.now } = deps;
   const tagIdOf = deps.tagIdOf ?? (async () => null);
   const here: SourceView = { rollups, raw, purging: deps.purging ?? NOTHING_PURGING };
   const snapshot = deps.snapshot ?? ((read) => read(here));
-  const sourceFor = (series: Series, view = here) => (!rawOnly && alignsWithQuarters(series) ? view.rollups : view.raw);
+  const sourceFor = ({ series, grid }: Plan, view = here) =>
+    !rawOnly && onQuarters(grid.runs, series.to, grid.width) ? view.rollups : view.raw;
   const windowOf = (series: Series, includeBots: boolean): Window => ({
     from: series.from,
     to: series.to,
@@ -126,9 +146,9 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
    * answer (not on whole quarter hours, or ANALYTICS_SOURCE=raw) must not start before it: 422, rather
    * than counts that silently miss the deleted scans.
    */
-  function rawRange(series: Series): { raw_available_since: string | null } {
+  function rawRange(plan: Plan): { raw_available_since: string | null } {
     const since = rawAvailableSince();
-    if (since !== null && sourceFor(series) === raw && series.from < since) {
+    if (since !== null && sourceFor(plan) === raw && plan.series.from < since) {
       throw beforeRawScans(
         since,
         'this range needs them (its periods do not fall on whole quarter hours)',
@@ -145,10 +165,10 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
    * (breakdowns_from, breakdowns_to). The account's breakdowns come from quarter-hour rollups and a
    * raw-backed series was refused before the horizon (rawRange): both keep the whole window.
    */
-  function breakdownWindow(scope: Scope, series: Series, includeBots: boolean): Window & { from: number; to: number } {
+  function breakdownWindow(scope: Scope, plan: Plan, includeBots: boolean): Window & { from: number; to: number } {
     const since = rawAvailableSince();
-    const { from, to } = series;
-    if (since === null || scope.kind === 'account' || sourceFor(series) === raw) return { from, to, includeBots };
+    const { from, to } = plan.series;
+    if (since === null || scope.kind === 'account' || sourceFor(plan) === raw) return { from, to, includeBots };
     const firstMidnight = Math.min(Math.ceil(from / DAY_MS) * DAY_MS, to);
     const keptFrom = from % DAY_MS !== 0 && from < since ? firstMidnight : from;
     const lastMidnight = Math.max(Math.floor(to / DAY_MS) * DAY_MS, keptFrom);
@@ -168,13 +188,14 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
   }
 
   /** Counts per period of the series, zero-filled, and their totals; `minus` are subtracted (codes being purged). */
-  async function periodCounts(scope: Scope, series: Series, includeBots: boolean, minus: Bucket[] = [], view = here) {
+  async function periodCounts(scope: Scope, plan: Plan, includeBots: boolean, minus: Bucket[] = [], view = here) {
+    const { series } = plan;
     const counts = series.starts.map((start) => ({
       period: formatInstant(start, series.zone),
       scans: 0,
       unique_scans: 0,
     }));
-    const buckets = await sourceFor(series, view).buckets(scope, windowOf(series, includeBots), bucketWidth(series));
+    const buckets = await sourceFor(plan, view).buckets(scope, windowOf(series, includeBots), plan.grid);
     intoPeriods(series, [...buckets, ...negated(minus)], (i, b) => {
       counts[i]!.scans += b.scans;
       counts[i]!.unique_scans += b.unique;
@@ -192,19 +213,20 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     q: { from?: string; to?: string; timezone: string; include_bots: boolean },
   ) {
     const series = resolveSeries({ ...q, granularity: 'day' }, now());
-    // A day series' buckets never straddle a day, nor so a local hour: hours or quarter hours,
-    // which the quarter-hour rollups answer in every zone.
-    const range = rawRange(series);
+    // Summed by local hour of the week in SQL, in each of the zone's offsets over the range: from
+    // the quarter-hour rollups, each of whose quarters lies within one local hour in every zone.
+    const runs = offsetRuns(series.from, series.to, series.zone);
+    const plan: Plan = { series, grid: { width: QUARTER_MS, runs } };
+    const range = rawRange(plan);
     const window = windowOf(series, q.include_bots);
-    const width = bucketWidth(series, HOUR_MS);
     // As in the overview: the account's deleted codes being purged count no more.
-    const [buckets, gone] = await subtractingPurges(scope, (view, purging) =>
+    const [counts, gone] = await subtractingPurges(scope, (view, purging) =>
       Promise.all([
-        sourceFor(series, view).buckets(scope, window, width),
-        purging && scope.kind === 'account' ? view.purging.buckets(scope.accountId, window, width) : [],
+        sourceFor(plan, view).weekHours(scope, window, runs),
+        purging && scope.kind === 'account' ? view.purging.weekHours(scope.accountId, window, runs) : [],
       ]),
     );
-    const { cells, total } = countCells([...buckets, ...negated(gone)], series.zone);
+    const { cells, total } = countCells([...counts, ...gone.map((g) => ({ hour: g.hour, scans: -g.scans }))]);
     return {
       from: formatInstant(series.from, series.zone),
       to: formatInstant(series.to, series.zone),
@@ -226,15 +248,16 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     /** One code's series (zero-filled) and breakdowns; 404 for codes of other accounts. */
     async codeScans(principal: Principal, codeId: string, q: AnalyticsQuery): Promise<CodeAnalytics> {
       const series = resolveSeries(q, now());
-      const range = rawRange(series);
+      const plan = planOf(series);
+      const range = rawRange(plan);
       const code = await codeOf(principal, codeId);
       const scope: Scope = { kind: 'code', codeId };
-      const source = sourceFor(series);
-      const counted = breakdownWindow(scope, series, q.include_bots);
+      const source = sourceFor(plan);
+      const counted = breakdownWindow(scope, plan, q.include_bots);
       const firstDay = Math.floor(series.from / DAY_MS) * DAY_MS;
       const [lockedViews, { counts, total }, ...breakdowns] = await Promise.all([
         deps.lockedViews?.(codeId, firstDay, Math.ceil(series.to / DAY_MS) * DAY_MS, q.include_bots) ?? 0,
-        periodCounts(scope, series, q.include_bots),
+        periodCounts(scope, plan, q.include_bots),
         ...CODE_DIMENSIONS.map((d) => source.breakdown(scope, d, counted, q.top)),
       ]);
       const named = Object.fromEntries(
@@ -265,8 +288,9 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
      */
     async overview(principal: Principal, q: OverviewQuery): Promise<Overview> {
       const series = resolveSeries(q, now());
-      const previous = previousSeries(series);
-      const range = rawRange(series);
+      const plan = planOf(series);
+      const previous = planOf(previousSeries(series));
+      const range = rawRange(plan);
       const { accountId } = principal;
       const tag = q.tag;
       const only = tag === undefined ? undefined : () => taggedCodes(accountId, tag);
@@ -275,13 +299,13 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         ? { kind: 'codes', accountId, codeIds: only, ...(tagId === null ? {} : { tagId }) }
         : { kind: 'account', accountId };
       const window = windowOf(series, q.include_bots);
-      const counted = breakdownWindow(scope, series, q.include_bots);
+      const counted = breakdownWindow(scope, plan, q.include_bots);
       // Deleted codes being purged count no more: what is left of them is subtracted (a tag's
       // codes are existing ones, so only the whole account's answers need it).
       const gather = (view: SourceView, minus: boolean) => {
-        const source = sourceFor(series, view);
-        const without = (s: Series) =>
-          minus ? view.purging.buckets(accountId, windowOf(s, q.include_bots), bucketWidth(s)) : Promise.resolve([]);
+        const source = sourceFor(plan, view);
+        const without = (p: Plan) =>
+          minus ? view.purging.buckets(accountId, windowOf(p.series, q.include_bots), p.grid) : Promise.resolve([]);
         const breakdown = async (d: AccountDimension): Promise<ValueCount[]> => {
           if (!minus) return source.breakdown(scope, d, counted, q.top);
           const [all, gone] = await Promise.all([
@@ -295,7 +319,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
           );
         };
         return Promise.all([
-          without(series).then((gone) => periodCounts(scope, series, q.include_bots, gone, view)),
+          without(plan).then((gone) => periodCounts(scope, plan, q.include_bots, gone, view)),
           without(previous).then((gone) => periodCounts(scope, previous, q.include_bots, gone, view)),
           source.codeRanking(accountId, window, q.top_codes ?? q.top, only),
           ...ACCOUNT_BREAKDOWNS.map(breakdown),
@@ -334,8 +358,8 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         }),
         trend: current.counts,
         previous_period: {
-          from: formatInstant(previous.from, previous.zone),
-          to: formatInstant(previous.to, previous.zone),
+          from: formatInstant(previous.series.from, previous.series.zone),
+          to: formatInstant(previous.series.to, previous.series.zone),
           total_scans: prior,
           change_pct: prior === 0 ? null : Math.round(((current.total.scans - prior) / prior) * 1000) / 10,
         },

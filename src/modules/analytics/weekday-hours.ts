@@ -1,11 +1,10 @@
 // Scans by weekday and hour of day (7 x 24 cells) in the caller's time zone: when in the week a
-// code, or the account, is scanned. Counted from time buckets that never straddle a local hour:
-// the quarter-hour rollups, whose quarters fall within a local hour in every zone, half- and
+// code, or the account, is scanned. Counted in SQL by local hour of the week (scans/time-grid.ts)
+// from the quarter-hour rollups, whose quarters fall within a local hour in every zone, half- and
 // quarter-hour offsets (India, Nepal, Newfoundland...) included, so the answer is exact in every zone.
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { analyticsQuerySchema, overviewQuerySchema } from './schemas.ts';
-import type { Bucket } from '../scans/index.ts';
+import type { WeekHourCount } from '../scans/index.ts';
 import { rawAvailableSinceSchema } from './presenter.ts';
 
 export const WEEKDAYS = 7;
@@ -59,19 +58,14 @@ export const weekdayHoursSchema = z
 export type WeekdayHours = z.output<typeof weekdayHoursSchema>;
 export type WeekdayHourCell = WeekdayHours['cells'][number];
 
-/**
- * Adds each bucket into the cell of its start's local weekday and hour. Every bucket must lie
- * within one local hour: the service asks for buckets that never straddle a day of the zone
- * (series.ts's bucketWidth), and local hours start at the same minute past the UTC hour as days.
- */
-export function countCells(buckets: Bucket[], zone: string): { cells: WeekdayHourCell[]; total: number } {
-  const counts = new Array<number>(WEEKDAYS * HOURS).fill(0);
+/** The 168 cells, Monday 00 first, from counts per hour of the week (summed where an hour repeats). */
+export function countCells(counts: WeekHourCount[]): { cells: WeekdayHourCell[]; total: number } {
+  const scans = new Array<number>(WEEKDAYS * HOURS).fill(0);
   let total = 0;
-  for (const bucket of buckets) {
-    const local = DateTime.fromMillis(bucket.at, { zone });
-    counts[(local.weekday - 1) * HOURS + local.hour]! += bucket.scans;
-    total += bucket.scans;
+  for (const c of counts) {
+    scans[c.hour]! += c.scans;
+    total += c.scans;
   }
-  const cells = counts.map((scans, i) => ({ weekday: Math.floor(i / HOURS) + 1, hour: i % HOURS, scans }));
+  const cells = scans.map((n, i) => ({ weekday: Math.floor(i / HOURS) + 1, hour: i % HOURS, scans: n }));
   return { cells, total };
 }

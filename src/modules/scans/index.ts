@@ -43,6 +43,7 @@ export { SCAN_ROUTE, createScanRoute } from './scan-route.ts';
 export { simulatedVisitorOf } from './simulated-visitor.ts';
 export { createScansStore } from './store.ts';
 export { createTagHistoryMover } from './tag-rollups.ts';
+export type { Grid, OffsetRun, WeekHourCount } from './time-grid.ts';
 export type { ScanDimensions, ScansStore, StoredScan } from './store.ts';
 export { createTargetCache, splitTargetKey, targetKey } from './target-cache.ts';
 export { createWriterThread } from './writer-thread.ts';

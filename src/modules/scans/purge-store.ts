@@ -7,7 +7,17 @@ import type { Queryable } from '../../db/transaction.ts';
 import { inTransaction, retryOnWriteConflict } from '../../db/transaction.ts';
 import { createRollupStore } from './rollup-store.ts';
 import { accountDailyRollupRows, accountRollupRows } from './rollups.ts';
+import type { Bucket } from './scan-queries.ts';
 import type { ScanRow } from './store.ts';
+import {
+  gridBuckets,
+  gridColumns,
+  weekHourColumn,
+  weekHourCounts,
+  type Grid,
+  type OffsetRun,
+  type WeekHourCount,
+} from './time-grid.ts';
 
 /** A half-open range of scan times in epoch ms (null: unbounded), bots left out unless asked. */
 export interface ScanWindow {
@@ -225,18 +235,24 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       return retryOnWriteConflict(() => db('scans').whereIn('id', ids).delete());
     },
 
-    /** The account's scans of codes being purged, per time slice of `widthMs` (account-wide uniques). */
-    async pendingBuckets(
-      accountId: string,
-      w: ScanWindow,
-      widthMs: number,
-    ): Promise<Array<{ at: number; scans: number; unique: number }>> {
+    /** The account's scans of codes being purged, per time slice of the grid (account-wide uniques). */
+    async pendingBuckets(accountId: string, w: ScanWindow, grid: Grid): Promise<Bucket[]> {
+      const { run, slice } = gridColumns('scans.scanned_at', grid);
       const rows = await pendingScans(accountId, w)
-        .select(db.raw('scanned_at - (scanned_at % ?) as ??', [widthMs, 'at']))
+        .select({ grid_run: db.raw(run), grid_slice: db.raw(slice) })
         .count({ scans: '*' })
         .sum({ unique: 'is_account_unique' })
-        .groupBy('at');
-      return rows.map((r: DbRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
+        .groupBy('grid_run', 'grid_slice');
+      return gridBuckets(rows, grid);
+    },
+
+    /** The account's scans of codes being purged, per hour of the week in local time. */
+    async pendingWeekHours(accountId: string, w: ScanWindow, runs: readonly OffsetRun[]): Promise<WeekHourCount[]> {
+      const rows = await pendingScans(accountId, w)
+        .select({ week_hour: db.raw(weekHourColumn('scans.scanned_at', runs)) })
+        .count({ scans: '*' })
+        .groupBy('week_hour');
+      return weekHourCounts(rows);
     },
 
     /** The account's scans of codes being purged, per value of one column. */

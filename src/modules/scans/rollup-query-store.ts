@@ -4,13 +4,14 @@
 // on one). Breakdowns and code rankings read daily rollups for the whole UTC days of the window,
 // and for the partial days at its edges the quarter-hour rollups or a code's raw scans.
 // A tag's codes (a scope with `tagId`) have daily rollups of their own (tag_rollups).
-import { DAY_MS, HOUR_MS, QUARTER_MS } from '../../shared/time.ts';
+import { DAY_MS, QUARTER_MS } from '../../shared/time.ts';
 import type { Knex } from 'knex';
 import { inTransaction, type Queryable } from '../../db/transaction.ts';
 import type { OwnedCodeIds } from '../codes/index.ts';
 import { topCodesByThreshold } from './code-ranking.ts';
 import { queuedDimensionRows } from './dimension-deltas.ts';
 import { TAG_DIMENSIONS } from './rollups.ts';
+import { gridBuckets, gridColumns, weekHourColumn, weekHourCounts } from './time-grid.ts';
 import { scannedOnDays } from './scan-days.ts';
 import {
   ALL_VALUES,
@@ -203,6 +204,14 @@ export function createRollupSource(
   const ofCodes = (scope: Exclude<Scope, { kind: 'account' }>, table: string) => (b: Knex.QueryBuilder) =>
     scope.kind === 'code' ? b.where(`${table}.code_id`, scope.codeId) : b.whereIn(`${table}.code_id`, scope.codeIds());
 
+  /** The rows of the scope in a rollup table: of a tag (tag_rollups), the account's, or of codes. */
+  const ofScope = (scope: Scope, table: string, ofTag: boolean) =>
+    ofTag && scope.kind === 'codes'
+      ? db(table).where({ tag_id: scope.tagId, dimension: 'total' })
+      : scope.kind === 'account'
+        ? db(table).where({ account_id: scope.accountId, dimension: 'total' })
+        : db(table).modify(ofCodes(scope, table));
+
   const counts = (rows: AggregateRow[]): ValueCount[] =>
     rows.map((r) => ({ value: valueOf(r.value), scans: Number(r.scans) }));
 
@@ -247,33 +256,43 @@ export function createRollupSource(
   };
 
   return {
-    async buckets(scope, w, widthMs) {
-      // Daily rows for slices of a UTC day, quarter-hour rows for slices of an hour or a quarter
-      // (buckets of a quarter then, which no period of the caller straddles either).
-      if (widthMs !== DAY_MS && widthMs !== HOUR_MS && widthMs !== QUARTER_MS)
-        throw new Error('rollups hold daily and quarter-hour buckets only');
-      const [time, codeTable, accountTable] =
-        widthMs === DAY_MS
-          ? (['day', 'code_daily_rollups', 'account_daily_rollups'] as const)
-          : (['hour', 'scan_rollups', 'account_scan_rollups'] as const);
-      const ofTag = scope.kind === 'codes' && scope.tagId !== undefined && widthMs === DAY_MS;
-      const query = ofTag
-        ? db('tag_rollups')
-            .where({ tag_id: scope.tagId, dimension: 'total' })
-            .modify(inWindow(w, 'tag_rollups', time))
-        : scope.kind !== 'account'
-          ? db(codeTable)
-              .modify(ofCodes(scope, codeTable))
-              .modify(inWindow(w, codeTable, time))
-          : db(accountTable)
-              .where({ account_id: scope.accountId, dimension: 'total' })
-              .modify(inWindow(w, accountTable, time));
-      const rows = await query
-        .select({ at: time })
+    async buckets(scope, w, grid) {
+      // Daily rows for UTC days, quarter-hour rows for anything else (local days and hours of
+      // any zone: their bounds fall on whole quarter hours, which the service checks), summed
+      // into the grid's slices in SQL.
+      const utcDays = grid.width === DAY_MS && grid.runs.every((run) => run.offset % DAY_MS === 0);
+      if (!utcDays && (grid.width % QUARTER_MS !== 0 || grid.runs.some((r) => r.offset % QUARTER_MS !== 0)))
+        throw new Error('rollups hold daily and quarter-hour slices only');
+      const time = utcDays ? 'day' : 'hour';
+      const ofTag = scope.kind === 'codes' && scope.tagId !== undefined && utcDays;
+      const table = ofTag
+        ? 'tag_rollups'
+        : scope.kind === 'account'
+          ? utcDays
+            ? 'account_daily_rollups'
+            : 'account_scan_rollups'
+          : utcDays
+            ? 'code_daily_rollups'
+            : 'scan_rollups';
+      const { run, slice } = gridColumns(`${table}.${time}`, grid);
+      const rows = await ofScope(scope, table, ofTag)
+        .modify(inWindow(w, table, time))
+        .select({ grid_run: db.raw(run), grid_slice: db.raw(slice) })
         .sum({ scans: 'scans', unique: 'unique_scans' })
-        .groupBy(time)
-        .orderBy(time);
-      return rows.map((r: AggregateRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
+        .groupBy('grid_run', 'grid_slice');
+      return gridBuckets(rows, grid);
+    },
+
+    async weekHours(scope, w, runs) {
+      // Quarter-hour rows: each lies within one local hour in every zone.
+      if (runs.some((r) => r.offset % QUARTER_MS !== 0)) throw new Error('rollups hold quarter hours only');
+      const table = scope.kind === 'account' ? 'account_scan_rollups' : 'scan_rollups';
+      const rows = await ofScope(scope, table, false)
+        .modify(inWindow(w, table, 'hour'))
+        .select({ week_hour: db.raw(weekHourColumn(`${table}.hour`, runs)) })
+        .sum({ scans: 'scans' })
+        .groupBy('week_hour');
+      return weekHourCounts(rows);
     },
 
     async breakdown(scope, dimension, w, top) {

@@ -5,6 +5,7 @@
 // rollups are tested and benchmarked against. Declared here, with the tables' owner.
 import type { Knex } from 'knex';
 import type { DbRow } from '../../db/rows.ts';
+import type { Grid, OffsetRun, WeekHourCount } from './time-grid.ts';
 
 /** One value of a breakdown and its scans; null when the scan did not tell (no Referer, unknown country...). */
 export interface ValueCount {
@@ -110,8 +111,10 @@ export function rankValues(counts: Iterable<ValueCount>, top: number): ValueCoun
 }
 
 export interface AnalyticsSource {
-  /** Counts per time slice of `widthMs` (slices with no scans are absent). */
-  buckets(scope: Scope, window: Window, widthMs: number): Promise<Bucket[]>;
+  /** Counts per time slice of the grid (slices with no scans are absent). */
+  buckets(scope: Scope, window: Window, grid: Grid): Promise<Bucket[]>;
+  /** Scans per hour of the week in local time, the zone's offsets given as runs (hours with none are absent). */
+  weekHours(scope: Scope, window: Window, runs: readonly OffsetRun[]): Promise<WeekHourCount[]>;
   /** The `top` most frequent values of a dimension, most scans first, then by value. */
   breakdown(scope: Scope, dimension: CodeDimension, window: Window, top: number): Promise<ValueCount[]>;
   /**

@@ -14,6 +14,7 @@ import {
   type Scope,
   type Window,
 } from './scan-queries.ts';
+import { gridBuckets, gridColumns, weekHourColumn, weekHourCounts } from './time-grid.ts';
 
 /** Keeps the rows of codes that still exist (a deleted code's scans stay until they expire). */
 export async function ofExistingCodes(
@@ -63,14 +64,22 @@ export function createRawSource(db: Knex, ownedCodeIds: OwnedCodeIds): Analytics
   };
 
   return {
-    async buckets(scope, w, widthMs) {
+    async buckets(scope, w, grid) {
+      const { run, slice } = gridColumns('scans.scanned_at', grid);
       const rows = await scoped(scope, w)
-        .select(db.raw('scanned_at - (scanned_at % ?) as ??', [widthMs, 'at']))
+        .select({ grid_run: db.raw(run), grid_slice: db.raw(slice) })
         .count({ scans: '*' })
         .sum({ unique: uniqueFlag(scope) })
-        .groupBy('at')
-        .orderBy('at');
-      return rows.map((r: AggregateRow) => ({ at: Number(r.at), scans: Number(r.scans), unique: Number(r.unique) }));
+        .groupBy('grid_run', 'grid_slice');
+      return gridBuckets(rows, grid);
+    },
+
+    async weekHours(scope, w, runs) {
+      const rows = await scoped(scope, w)
+        .select({ week_hour: db.raw(weekHourColumn('scans.scanned_at', runs)) })
+        .count({ scans: '*' })
+        .groupBy('week_hour');
+      return weekHourCounts(rows);
     },
 
     async breakdown(scope, dimension, w, top) {
