@@ -3,6 +3,7 @@
 // can only run on one engine): a skip must be named, or CI would pass what never ran.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const ALLOWED_SKIPS = [
   // describe.runIf(concurrentEngine): concurrent writers need MySQL/MariaDB; skipped on SQLite.
@@ -30,7 +31,7 @@ const ALLOWED_SKIPS = [
 
 /** The first line of a test's first failure message, without terminal colours, at most 300 characters. */
 function firstLineOf(messages) {
-  const text = String(messages?.[0] ?? 'no message').replace(/\u001b\[[0-9;]*m/g, '');
+  const text = stripVTControlCharacters(String(messages?.[0] ?? 'no message'));
   return text.split('\n')[0].slice(0, 300);
 }
 
@@ -53,7 +54,8 @@ for (const file of report.testResults) {
       failed++;
       // Named here, next to the counts, with the first line of why, so a CI log cut short still
       // says which test failed and how (a timeout, an assertion and its values, an error).
-      if (test.status === 'failed') console.error(`failed (${part}): ${name} > ${test.fullName}: ${firstLineOf(test.failureMessages)}`);
+      if (test.status === 'failed')
+        console.error(`failed (${part}): ${name} > ${test.fullName}: ${firstLineOf(test.failureMessages)}`);
       else console.error(`not run (${test.status}, ${part}), counted as a failure: ${name} > ${test.fullName}`);
     }
   }
