@@ -293,6 +293,8 @@ describe('delivery', () => {
       referrer_host: 'news.example.org',
       language: 'de',
       is_bot: false,
+      // No password on this code: the scan did not come through an unlock.
+      unlocked: false,
       scanned_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
