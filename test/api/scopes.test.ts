@@ -12,6 +12,7 @@ import { createCode } from '../support/factories.ts';
 
 const REST: Record<string, Scope> = {
   'POST /v1/codes/bulk': 'codes:write',
+  'POST /v1/imports': 'codes:write',
   'POST /v1/codes': 'codes:write',
   'GET /v1/codes': 'codes:read',
   'GET /v1/codes/:id': 'codes:read',
@@ -110,6 +111,10 @@ const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
   'Mutation.bulkCreateCodesFromCsv': {
     scope: 'codes:write',
     query: 'mutation { bulkCreateCodesFromCsv(csv: "content\\nnot a url") { created } }',
+  },
+  'Mutation.importCodes': {
+    scope: 'codes:write',
+    query: 'mutation { importCodes(input: { format: yourls_csv, content: "", dryRun: true }) { total } }',
   },
   'Mutation.replaceRouting': {
     scope: 'codes:write',
