@@ -54,7 +54,7 @@ async function expectUpgraded(testDb: TestDb, server: ServerProcess, fixture: Up
     const res = await callServer(server, fixture.key, 'GET', path);
     expect(res.status, `${path}: ${res.text}`).toBe(200);
     // Arrays keep their length and order; objects may have gained fields.
-    expect(res.body, path).toMatchObject(answer);
+    expect(res.body, path).toMatchObject(answer as object);
   }
   await stopServerTree(server);
 }
