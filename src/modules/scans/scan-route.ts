@@ -33,6 +33,10 @@ import type { ScanEvent } from './model.ts';
 /** A locked view's decision: no destination yet, no rule (they apply after the unlock). */
 const LOCKED = { destination: null, ruleId: null } as const;
 
+/** A code that asks for a password before it redirects. */
+type ProtectedTarget = ScanTarget & { passwordHash: string };
+const isProtected = (target: ScanTarget): target is ProtectedTarget => target.passwordHash !== null;
+
 /** Shared by scans without a query string; the resolver only reads it. */
 const NO_QUERY = new URLSearchParams();
 
@@ -338,7 +342,7 @@ export function createScanRoute({
     req: IncomingMessage,
     res: ServerResponse,
     scan: ScanRequestLine,
-    target: ScanTarget & { passwordHash: string },
+    target: ProtectedTarget,
   ): void {
     const now = Date.now();
     if (isUnlocked(req.headers.cookie, target.codeId, target.passwordHash, now))
@@ -370,7 +374,7 @@ export function createScanRoute({
     req: IncomingMessage,
     res: ServerResponse,
     scan: ScanRequestLine,
-    target: ScanTarget & { passwordHash: string },
+    target: ProtectedTarget,
   ): Promise<void> {
     const state = unlockLimit ? await unlockLimit.take(`${target.codeId}|${scan.ip ?? 'unknown'}`) : null;
     if (state && !state.allowed) {
@@ -396,13 +400,15 @@ export function createScanRoute({
    * A POST to a slug: a protected, active code's unlock form; any other code's scan URL is sent
    * back to a GET (303), an unknown one gets the 404.
    */
-  function answerPost(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget): void {
-    const life = target.lifecycle;
-    const active = !life || statusOutcome(life, Date.now()) === null;
-    if (target.passwordHash !== null && active)
-      return void unlock(req, res, scan, target as ScanTarget & { passwordHash: string }).catch((err) =>
-        fail(req, res, scan, err),
-      );
+  function answerPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget,
+    active: boolean,
+  ): void {
+    if (active && isProtected(target))
+      return void unlock(req, res, scan, target).catch((err) => fail(req, res, scan, err));
     req.resume();
     res.writeHead(303, { Location: `/${scan.slug}`, 'Cache-Control': 'no-store', 'Content-Length': '0' });
     res.end();
@@ -411,14 +417,13 @@ export function createScanRoute({
 
   function answer(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, target: ScanTarget | null): void {
     if (target) {
-      if (req.method === 'POST') return answerPost(req, res, scan, target);
-      // Paused, archived or expired: the fallback destination or a page, no rules and no use claimed.
       const life = target.lifecycle;
       const outcome = (life && statusOutcome(life, Date.now())) ?? 'redirect';
+      if (req.method === 'POST') return answerPost(req, res, scan, target, outcome === 'redirect');
+      // Paused, archived or expired: the fallback destination or a page, no rules and no use claimed.
       if (outcome !== 'redirect') return redirect(req, res, scan, target, outcome);
       // Routing rules, the scan limit and the redirect come after the unlock.
-      if (target.passwordHash !== null)
-        return answerLocked(req, res, scan, target as ScanTarget & { passwordHash: string });
+      if (isProtected(target)) return answerLocked(req, res, scan, target);
       return proceed(req, res, scan, target, false);
     }
     if (req.method === 'POST') req.resume();
