@@ -1,4 +1,5 @@
-# The service's image: built with every dependency, run with the production ones only.
+# The service's image: built with every dependency, run as a bundle with the few packages a bundle
+# cannot hold.
 #
 #   docker build -t qr-service .                     (podman: podman build --format docker -t qr-service .)
 #   docker run -p 3000:3000 -v qr-data:/data qr-service
@@ -15,16 +16,30 @@ WORKDIR /app
 # project's own `prepare` (the build) runs below, once.
 COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --prefer-offline --no-audit --no-fund
-# Only what `npm run build` reads, so a change to docs, tests or scripts reuses the build's layers.
+# Only what `npm run build` and the bundling read, so a change to docs, tests or other scripts
+# reuses the build's layers.
 COPY tsconfig.json tsconfig.build.json ./
 COPY migrations migrations
 COPY src src
 COPY dashboard dashboard
-RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
-# What the service never reads at run time: the dependencies' source maps and type declarations,
-# better-sqlite3's C sources (it loads a prebuilt binary) and its binaries for other platforms.
-# Then better-sqlite3 must still open a database, or the build fails here.
+COPY scripts/bundle-server.mjs scripts/
+# The server bundled into image/dist/server/src, and in image/node_modules only the packages a
+# bundle cannot hold, with their dependencies (scripts/bundle-server.mjs): 13 MB for 88 MB.
+RUN npm run build && node scripts/bundle-server.mjs image
+# Of those, what the service never reads at run time: source maps and type declarations,
+# better-sqlite3's C sources (it loads a prebuilt binary) and its binaries for other platforms,
+# and of the two data packages (Inter's fonts, 5 MB; the country database, 15 MB) every file but
+# the one the bundle names. Then better-sqlite3 must still open a database and those two files be
+# there, or the build fails here.
+WORKDIR /app/image
 RUN find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete \
+  && for pkg in @fontsource/inter @ip-location-db/geo-whois-asn-country-mmdb; do \
+       used=$(grep -rhoE "$pkg/[^'\"\`]+\.(woff|mmdb)" dist/server/src | sort -u) \
+       && [ -n "$used" ] \
+       && find "node_modules/$pkg" -type f \( -name '*.woff' -o -name '*.woff2' -o -name '*.mmdb' \) \
+            $(printf -- "! -path node_modules/%s " $used) -delete \
+       && for file in $used; do test -s "node_modules/$file"; done || exit 1; \
+     done \
   && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
   && keep=$(node -p "(process.report.getReport().header.glibcVersionRuntime ? process.platform : 'linuxmusl') + '-' + process.arch") \
   && find node_modules/better-sqlite3/prebuilds -type f ! -name "$keep.node" -delete \
@@ -33,18 +48,22 @@ RUN find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.m
 FROM ${BASE_IMAGE}
 # The official image has the user node (1000); a base without it gets one.
 RUN (id -u node >/dev/null 2>&1 || useradd --uid 1000 --user-group --no-create-home --home-dir /app \
-      --shell /usr/sbin/nologin node) && mkdir -p /data && chown node:node /data
+      --shell /usr/sbin/nologin node) && mkdir -p /data /journal && chown node:node /data /journal
 WORKDIR /app
 COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/image/ ./
+COPY --from=build /app/dist/dashboard ./dist/dashboard
+COPY --from=build /app/dist/docs ./dist/docs
 # Listens on every address of the container; the SQLite file and the OAuth keys live in /data.
+# The scan journal is on the volume too whatever the database (on MySQL its default, ./data/journal,
+# is not writable here); /journal is for one on a volume of its own (compose.mariadb.yaml's replicas).
 # SHUTDOWN_TIMEOUT_MS stays under the 10 s a container engine waits after SIGTERM before SIGKILL.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATABASE_URL=sqlite:/data/qr.sqlite \
     OAUTH_KEYS_FILE=/data/oauth-keys.json \
+    SCAN_JOURNAL_DIR=/data/journal \
     SHUTDOWN_TIMEOUT_MS=8000
 USER node
 VOLUME /data

@@ -1,5 +1,5 @@
 // npm run bench:redirect [-- --sqlite] [--amount 300000] [--connections 50] [--codes 100] [--busy-us 20]
-//                         [--web-concurrency 1,2] [--max-scans 2000000000] [--database NAME]
+//                         [--web-concurrency 1,2] [--raw-rows keep,none] [--max-scans 2000000000] [--database NAME]
 //
 // Runs our scan redirect (the real service, routing on, recording on) and a bare node:http
 // server answering the same 302s from a Map, one after the other in the same run, with the
@@ -12,6 +12,9 @@
 // after the other on the same database and codes (each stopped with SIGTERM and its scans
 // checked before the next starts), so WEB_CONCURRENCY=1 and 2 are compared in one run. A
 // cluster's CPU is its primary's and its workers' together.
+// --raw-rows takes a comma-separated list of SCAN_RAW_ROWS values, measured in turn for each
+// WEB_CONCURRENCY in the same way (keep,none,keep,none alternates them): what storing no raw scan
+// rows saves. Scans are checked against the rollups (raw rows exist only with keep).
 // --max-scans gives every code that limit: each scan then claims a use in the database before its
 // redirect (scans/scan-limits.ts); a limit far above the run's scans measures the claim's cost.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -35,6 +38,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     /** WEB_CONCURRENCY values to measure the service with, one after the other: 1,2. */
     'web-concurrency': { type: 'string', default: '1' },
+    /** SCAN_RAW_ROWS values to measure the service with, one after the other: keep,none. */
+    'raw-rows': { type: 'string', default: 'keep' },
     /** max_scans of every code (none unless given). */
     'max-scans': { type: 'string' },
     /** The MariaDB database to make anew and drop after (engineers sharing one server each give their own). */
@@ -48,6 +53,13 @@ if (concurrencies.some((n) => !Number.isInteger(n) || n < 1) || (values.sqlite &
   );
   process.exit(2);
 }
+const rawRowsList = values['raw-rows'].split(',').map((value) => value.trim());
+if (rawRowsList.some((value) => value !== 'keep' && value !== 'none')) {
+  console.error('--raw-rows: a comma-separated list of SCAN_RAW_ROWS values (keep,none)');
+  process.exit(2);
+}
+/** Every measured run: each WEB_CONCURRENCY with each SCAN_RAW_ROWS, in the order given. */
+const variants = concurrencies.flatMap((workers) => rawRowsList.map((rawRows) => ({ workers, rawRows })));
 const amount = Number(values.amount);
 const connections = Number(values.connections);
 const codeCount = Number(values.codes);
@@ -194,16 +206,16 @@ async function main() {
     SCAN_RATE_LIMIT_PER_MINUTE: '10000000',
   };
   const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
-  const startService = async (workers: number) => {
+  const startService = async ({ workers, rawRows }: (typeof variants)[number]) => {
     const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'src/main.ts'], {
-      env: { ...env, LOG_LEVEL: 'info', WEB_CONCURRENCY: String(workers) },
+      env: { ...env, LOG_LEVEL: 'info', WEB_CONCURRENCY: String(workers), SCAN_RAW_ROWS: rawRows },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     // A cluster is ready when its primary says every worker listens.
     const ready = workers > 1 ? /"url":"(http:\/\/[^"]+)","workers"/ : /"url":"(http:\/\/[^"]+)"/;
     return { child, url: (await waitForLine(child, ready))[1]! };
   };
-  let { child: service, url: serviceUrl } = await startService(concurrencies[0]!);
+  let { child: service, url: serviceUrl } = await startService(variants[0]!);
 
   const slugs: [string, string][] = [];
   for (let i = 0; i < codeCount; i++) {
@@ -242,11 +254,12 @@ async function main() {
   const { result: bareResult, cpu: bareCpu } = await withCpu({ server: bare.pid, 'load generator': process.pid }, () =>
     load(`http://127.0.0.1:${barePort}`, paths, amount),
   );
-  const runs: { workers: number; result: Result; cpu: string }[] = [];
-  const stored: { workers: number; stored: number; answered: number }[] = [];
+  type Variant = (typeof variants)[number];
+  const runs: (Variant & { result: Result; cpu: string })[] = [];
+  const stored: (Variant & { stored: number; rawRowCount: number; answered: number })[] = [];
   let answered = 0;
-  for (const [i, workers] of concurrencies.entries()) {
-    if (i > 0) ({ child: service, url: serviceUrl } = await startService(workers));
+  for (const [i, variant] of variants.entries()) {
+    if (i > 0) ({ child: service, url: serviceUrl } = await startService(variant));
     const warmup = await load(serviceUrl, paths, 20_000);
     const { result, cpu } = await withCpu(
       {
@@ -256,12 +269,17 @@ async function main() {
       },
       () => load(serviceUrl, paths, amount),
     );
-    runs.push({ workers, result, cpu });
+    runs.push({ ...variant, result, cpu });
     answered += warmup['3xx'] + result['3xx'];
     service.kill('SIGTERM');
     await once(service, 'exit');
     const db = createDb(url);
-    stored.push({ workers, stored: Number((await db('scans').count({ n: '*' }).first())!.n), answered });
+    stored.push({
+      ...variant,
+      stored: Number((await db('scan_rollups').sum({ n: 'scans' }).first())!.n),
+      rawRowCount: Number((await db('scans').count({ n: '*' }).first())!.n),
+      answered,
+    });
     await db.destroy();
   }
   bare.kill('SIGTERM');
@@ -274,10 +292,10 @@ async function main() {
     busy.server.kill('SIGTERM');
   }
 
-  const name = (workers: number) =>
-    concurrencies.length > 1 || workers > 1
-      ? `qr-service scan route, WEB_CONCURRENCY=${workers}`
-      : 'qr-service scan route';
+  const name = ({ workers, rawRows }: Variant) =>
+    'qr-service scan route' +
+    (concurrencies.length > 1 || workers > 1 ? `, WEB_CONCURRENCY=${workers}` : '') +
+    (rawRowsList.length > 1 || rawRows !== 'keep' ? `, SCAN_RAW_ROWS=${rawRows}` : '');
   console.log(
     `\nredirect benchmark, ${values.sqlite ? 'SQLite' : 'MariaDB'}, ${connections} connections, ${amount} requests ` +
       `each, ${codeCount} codes with 3 rules (geo, device, device+geo)` +
@@ -286,16 +304,14 @@ async function main() {
   console.log('| server | req/s | p50 ms | p99 ms | 3xx | other non-2xx | errors |');
   console.log('|---|---|---|---|---|---|---|');
   console.log(row('bare node:http, Map lookup', bareResult));
-  for (const run of runs) console.log(row(name(run.workers), run.result));
+  for (const run of runs) console.log(row(name(run), run.result));
   if (busyResult) console.log(row(`bare node:http + ${busyUs} µs of CPU per request`, busyResult));
   console.log('');
   for (const run of runs)
-    console.log(
-      `throughput ratio (${name(run.workers)} / bare): ${((run.result.rate / bareResult.rate) * 100).toFixed(1)}%`,
-    );
+    console.log(`throughput ratio (${name(run)} / bare): ${((run.result.rate / bareResult.rate) * 100).toFixed(1)}%`);
   for (const run of runs.slice(1))
     console.log(
-      `throughput ratio (WEB_CONCURRENCY=${run.workers} / WEB_CONCURRENCY=${runs[0]!.workers}): ` +
+      `throughput ratio (${name(run)} / ${name(runs[0]!)}): ` +
         `${((run.result.rate / runs[0]!.result.rate) * 100).toFixed(1)}%`,
     );
   if (busyResult)
@@ -303,12 +319,12 @@ async function main() {
       `throughput ratio (bare + ${busyUs} µs / bare): ${((busyResult.rate / bareResult.rate) * 100).toFixed(1)}%`,
     );
   console.log(`CPU per request (1 s of CPU = 1,000,000 µs; the machine has 2 cores): bare run: ${bareCpu}`);
-  for (const run of runs) console.log(`  ${name(run.workers)}: ${run.cpu}`);
+  for (const run of runs) console.log(`  ${name(run)}: ${run.cpu}`);
   for (const s of stored) {
     const verdict = s.stored === s.answered ? 'equal' : `DIFFERENT by ${s.stored - s.answered}`;
     console.log(
-      `after WEB_CONCURRENCY=${s.workers} stopped (SIGTERM): scans stored ${s.stored}; 3xx answers counted so far ` +
-        `(warm-ups + measured): ${s.answered}; ${verdict}`,
+      `after ${name(s)} stopped (SIGTERM): scans counted in the rollups ${s.stored} (raw rows ${s.rawRowCount}); ` +
+        `3xx answers counted so far (warm-ups + measured): ${s.answered}; ${verdict}`,
     );
   }
   if (!values.sqlite) {

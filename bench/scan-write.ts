@@ -1,5 +1,5 @@
 // npm run bench:scan-write [-- --batches 200] [--batch-size 1000] [--codes 100] [--visitors 10000]
-//                           [--tagged 0.1]
+//                           [--tagged 0.1] [--raw-rows keep]
 //
 // Where the scan writer's database time goes: commits --batches batches of --batch-size scans
 // (over --codes codes and --visitors visitors, a mix of countries, devices and rules, in time
@@ -9,10 +9,13 @@
 // where it goes, each kind of statement's time from the client (sent to answered), which also
 // holds the round trip on loopback and the driver's formatting of the statement in this process.
 // The codes exist (a batch locks its codes' rows) and --tagged of them carry a tag (their scans
-// are added to its rollups too).
+// are added to its rollups too). Every scan has an id, as the scan route gives it. --raw-rows none
+// commits as SCAN_RAW_ROWS=none does (no raw rows); this process's CPU per scan (the writer's own:
+// building the statements, hashing the visitors) is printed beside MariaDB's.
 import { parseArgs } from 'node:util';
 import { createCommitBatch } from '../src/modules/scans/commit-batch.ts';
 import type { ScanEvent } from '../src/modules/scans/model.ts';
+import { createScanIds } from '../src/modules/scans/scan-ids.ts';
 import { insertCodeRows } from '../test/support/factories.ts';
 import { seededRandom } from '../test/support/random.ts';
 import { freshMariaDb } from './fresh-database.ts';
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     codes: { type: 'string', default: '100' },
     visitors: { type: 'string', default: '10000' },
     tagged: { type: 'string', default: '0.1' },
+    'raw-rows': { type: 'string', default: 'keep' },
   },
 });
 const BATCHES = Number(values.batches);
@@ -32,8 +36,11 @@ const SIZE = Number(values['batch-size']);
 const CODES = Number(values.codes);
 const VISITORS = Number(values.visitors);
 const TAGGED = Number(values.tagged);
+const RAW_ROWS = values['raw-rows'] === 'none' ? 'none' : 'keep';
+const nextId = createScanIds();
 const ACCOUNT = 'acct_bench_write';
-const NAME = 'qr_bench_scan_write';
+/** Per run: another checkout's benchmark (or another run of this one) may use the same MariaDB at the same time. */
+const NAME = `qr_bench_scan_write_${process.pid}`;
 
 const rand = seededRandom(99);
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
@@ -47,6 +54,7 @@ function batch(start: number): ScanEvent[] {
     const code = Math.floor(rand() * CODES);
     const visitor = Math.floor(rand() * VISITORS);
     return {
+      id: nextId(),
       codeId: `qr_write_${code}`,
       slug: `w${code}`,
       accountId: ACCOUNT,
@@ -80,7 +88,7 @@ async function main() {
   });
   const tagged = codeIds.slice(0, Math.round(CODES * TAGGED)).map((id) => ({ code_id: id, tag_id: 'tag_bench_write' }));
   if (tagged.length > 0) await db('code_tags').insert(tagged);
-  const commit = createCommitBatch(db, async () => false);
+  const commit = createCommitBatch(db, async () => false, RAW_ROWS);
 
   const started = new Map<string, number>();
   const byTable = new Map<string, { ms: number; statements: number }>();
@@ -96,22 +104,27 @@ async function main() {
 
   const mariadb = databasePid();
   const cpuBefore = cpuSeconds(mariadb);
+  const ownBefore = process.cpuUsage();
   const wallStart = performance.now();
   const start = Date.now() - BATCHES * 200;
   for (let i = 0; i < BATCHES; i++) await commit(batch(start + i * 200), `bench-write-${i}`);
   const wall = performance.now() - wallStart;
   const cpuAfter = cpuSeconds(mariadb);
+  const own = process.cpuUsage(ownBefore);
   const scans = BATCHES * SIZE;
   const day = new Date().toISOString().slice(0, 10);
   console.log(
-    `${BATCHES} batches of ${SIZE} scans, ${CODES} codes (${tagged.length} tagged), ${VISITORS} visitors (${day})`,
+    `${BATCHES} batches of ${SIZE} scans, ${CODES} codes (${tagged.length} tagged), ${VISITORS} visitors, ` +
+      `SCAN_RAW_ROWS=${RAW_ROWS} (${day})`,
   );
   console.log('| table | statements | ms | µs per scan |\n|---|---|---|---|');
   for (const [table, s] of [...byTable].sort((a, b) => b[1].ms - a[1].ms))
     console.log(`| ${table} | ${s.statements} | ${s.ms.toFixed(0)} | ${((s.ms * 1000) / scans).toFixed(2)} |`);
   console.log(`wall: ${((wall * 1000) / scans).toFixed(2)} µs per scan (the writer's own CPU included)`);
+  console.log(`writer CPU (this process): ${((own.user + own.system) / scans).toFixed(2)} µs per scan`);
   if (cpuBefore !== null && cpuAfter !== null)
     console.log(`MariaDB CPU: ${(((cpuAfter - cpuBefore) * 1e6) / scans).toFixed(2)} µs per scan`);
+  await db.raw('DROP DATABASE ??', [NAME]);
   await db.destroy();
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
+import { worldShapesModule } from './build/world-shapes.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -32,8 +33,18 @@ const precompress = (): Plugin => ({
   },
 });
 
+/** `virtual:world-shapes`: the world map's shapes, projected once at build time. */
+const worldShapes = (): Plugin => {
+  const id = 'virtual:world-shapes';
+  return {
+    name: 'qr-world-shapes',
+    resolveId: (source) => (source === id ? '\0' + id : null),
+    load: (resolved) => (resolved === '\0' + id ? worldShapesModule() : null),
+  };
+};
+
 export default defineConfig({
-  plugins: [precompress()],
+  plugins: [precompress(), worldShapes()],
   root: here('.'),
   base: '/dashboard/',
   // No public/ folder: every file the page loads is bundled and content-hashed.

@@ -48,6 +48,21 @@ import * as createCodeScanUses from './20261201100000_create_code_scan_uses.ts';
 import * as quarterHourRollups from './20261202100000_quarter_hour_rollups.ts';
 import * as addCodesImportedScans from './20261203100000_add_codes_imported_scans.ts';
 import * as addCodesPassword from './20261203120000_add_codes_password.ts';
+import * as addScansScanId from './20261204100000_add_scans_scan_id.ts';
+import * as addCodesAppLinksUtm from './20261204110000_add_codes_app_links_utm.ts';
+import * as addDomainsWellKnown from './20261204110100_add_domains_well_known.ts';
+import * as createUtmTemplates from './20261204110200_create_utm_templates.ts';
+import * as createAuditLog from './20261204120000_create_audit_log.ts';
+import * as createLockedViewIds from './20261205090000_create_locked_view_ids.ts';
+import * as createUsers from './20261207154300_create_users.ts';
+import * as addCodesPreview from './20261212154300_add_codes_preview.ts';
+import * as addCodesPage from './20261212164300_add_codes_page.ts';
+import * as createInvitations from './20261213090000_create_invitations.ts';
+import * as createPasswordResets from './20261213100000_create_password_resets.ts';
+import * as addApiKeysCreatedBy from './20261213110000_add_api_keys_created_by.ts';
+import * as createImages from './20261214100000_create_images.ts';
+import * as createSecondFactors from './20261214130000_create_second_factors.ts';
+import * as createScanIdRuns from './20261214140000_create_scan_id_runs.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -97,4 +112,19 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261202100000_quarter_hour_rollups': quarterHourRollups,
   '20261203100000_add_codes_imported_scans': addCodesImportedScans,
   '20261203120000_add_codes_password': addCodesPassword,
+  '20261204100000_add_scans_scan_id': addScansScanId,
+  '20261204110000_add_codes_app_links_utm': addCodesAppLinksUtm,
+  '20261204110100_add_domains_well_known': addDomainsWellKnown,
+  '20261204110200_create_utm_templates': createUtmTemplates,
+  '20261204120000_create_audit_log': createAuditLog,
+  '20261205090000_create_locked_view_ids': createLockedViewIds,
+  '20261207154300_create_users': createUsers,
+  '20261212154300_add_codes_preview': addCodesPreview,
+  '20261212164300_add_codes_page': addCodesPage,
+  '20261213090000_create_invitations': createInvitations,
+  '20261213100000_create_password_resets': createPasswordResets,
+  '20261213110000_add_api_keys_created_by': addApiKeysCreatedBy,
+  '20261214100000_create_images': createImages,
+  '20261214130000_create_second_factors': createSecondFactors,
+  '20261214140000_create_scan_id_runs': createScanIdRuns,
 };

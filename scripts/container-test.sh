@@ -23,43 +23,21 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-RELEASE=bookworm
 PORT=${CONTAINER_TEST_PORT:-3990}
 URL="http://127.0.0.1:$PORT"
-CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/qr-service/container
 IMAGE=localhost/qr-service:container-test
 NAME=qr-container-test-$$
 VOLUME=qr-container-test-data-$$
 WORK=$(mktemp -d)
-# runc, the ulimits these machines need, and the host's network (the service listens on $PORT).
-PODMAN=(podman --runtime runc)
-LIMITS=(--ulimit nofile=1024:20000 --ulimit nproc=1024:1024)
+# podman with runc and the ulimits these machines need, the base and the image's build.
+# Its checks are counted as "container" ones, failures appended to $CONTAINER_TEST_FAILURES.
+SUITE=container
+FAILURES=${CONTAINER_TEST_FAILURES:-}
+# shellcheck source=scripts/container-lib.sh
+source scripts/container-lib.sh
 PHONE='Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148'
 START=$(date +%s)
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() {
-  failed=$((failed + 1))
-  echo "not ok - $1: $2"
-  if [ -n "${CONTAINER_TEST_FAILURES:-}" ]; then
-    echo "failed (container): scripts/container-test.sh > $1: $2" >> "$CONTAINER_TEST_FAILURES"
-  fi
-}
-check() { # check NAME WHY-IF-NOT COMMAND...
-  local name=$1 why=$2
-  shift 2
-  if "$@"; then ok "$name"; else not_ok "$name" "$why"; fi
-}
-log() { printf '\n--- %s (%ss)\n' "$*" "$(($(date +%s) - START))"; }
-finish() {
-  echo
-  echo "container test took $(($(date +%s) - START)) s"
-  echo "container: $passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-  exit
-}
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
   "${PODMAN[@]}" rm -f -t 0 "$NAME" >/dev/null 2>&1
@@ -75,76 +53,16 @@ done
 # Node 24 (the newest release of it) as the rest of CI uses it.
 # shellcheck source=scripts/use-node.sh
 source scripts/use-node.sh 24 >/dev/null 2>&1 || { not_ok "Node 24" "scripts/use-node.sh 24 failed"; finish; }
-NODE_VERSION=$(node --version)
-NPM_VERSION=$(npm --version)
-BASE=localhost/qr-base:$RELEASE-node-${NODE_VERSION#v}-npm-$NPM_VERSION
 
-# Debian's mirror as this machine's apt knows it (deb822 or one-line sources), else Debian's own.
-debian_mirror() {
-  local uri
-  uri=$(sed -n 's/^URIs: *\(\S*\/debian\)\/\?$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
-  [ -n "$uri" ] || uri=$(sed -n 's/^deb \(\[[^]]*\] \)\?\(\S*\/debian\)\/\? .*/\2/p' /etc/apt/sources.list 2>/dev/null | head -n 1)
-  echo "${uri:-http://deb.debian.org/debian}"
-}
-
-# The Debian root file system, as a tarball in the cache (made once per release).
-rootfs_tar() {
-  local tar=$CACHE/debian-$RELEASE-minbase.tar dir
-  if [ -s "$tar" ]; then echo "$tar"; return 0; fi
-  mkdir -p "$CACHE" || return 1
-  dir=$WORK/rootfs
-  echo "debootstrap --variant=minbase $RELEASE from $(debian_mirror) (cached in $tar afterwards)" >&2
-  debootstrap --variant=minbase "$RELEASE" "$dir" "$(debian_mirror)" > "$WORK/debootstrap.log" 2>&1 ||
-    { tail -n 20 "$WORK/debootstrap.log" >&2; return 1; }
-  # What Debian's slim images leave out too: documentation, manuals, translations, apt's lists and caches.
-  rm -rf "$dir"/usr/share/doc/* "$dir"/usr/share/man/* "$dir"/usr/share/info/* "$dir"/usr/share/locale/* \
-    "$dir"/var/lib/apt/lists/* "$dir"/var/cache/apt/* "$dir"/var/cache/debconf/*-old "$dir"/var/log/*
-  tar --numeric-owner -C "$dir" -cf "$tar.partial" . && mv "$tar.partial" "$tar" || return 1
-  rm -rf "$dir"
-  echo "$tar"
-}
-
-# The base image: the root file system plus Node and npm in /usr/local, as the official image has them.
-make_base() {
-  local tar dir node
-  tar=$(rootfs_tar) || return 1
-  dir=$WORK/base
-  mkdir -p "$dir" && tar --numeric-owner -C "$dir" -xf "$tar" || return 1
-  node=$(command -v node)
-  install -m 755 "$node" "$dir/usr/local/bin/node" || return 1
-  npm install --global --prefix "$dir/usr/local" --no-audit --no-fund --prefer-offline --loglevel=error \
-    "npm@$NPM_VERSION" >&2 || return 1
-  # This machine's trust: where TLS to the registry passes a proxy with its own CA (NODE_EXTRA_CA_CERTS
-  # names it here, else the system's bundle has it), the base trusts it too, or `npm ci` in the build
-  # fails with SELF_SIGNED_CERT_IN_CHAIN.
-  local trust=() ca=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}
-  if [ -s "$ca" ]; then
-    install -D -m 644 "$ca" "$dir/usr/local/share/qr-base/extra-ca.crt" || return 1
-    trust=(--change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/qr-base/extra-ca.crt')
-  fi
-  tar --numeric-owner -C "$dir" -c . | podman import "${trust[@]}" \
-    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change 'CMD ["node"]' - "$BASE" >/dev/null || return 1
-  rm -rf "$dir"
-}
-
-log "base image $BASE"
-if podman image exists "$BASE"; then
-  echo "cached in podman's store"
-elif make_base; then
-  echo "made"
-else
-  not_ok "base image" "could not make $BASE (above)"; finish
-fi
+log "base image"
+ensure_base || { not_ok "base image" "could not make $BASE (above)"; finish; }
 BASE_DONE=$(($(date +%s) - START))
 
 log "podman build"
 build_start=$(date +%s)
-if "${PODMAN[@]}" build --format docker "${LIMITS[@]}" --network host --build-arg "BASE_IMAGE=$BASE" \
-  -t "$IMAGE" -f Dockerfile . > "$WORK/build.log" 2>&1; then
+if build_image "$IMAGE" Dockerfile . --build-arg "BASE_IMAGE=$BASE"; then
   ok "the image builds on $BASE"
 else
-  tail -n 40 "$WORK/build.log"
   not_ok "the image builds on $BASE" "podman build failed (its last lines above)"; finish
 fi
 BUILD_SECONDS=$(($(date +%s) - build_start))
@@ -191,9 +109,16 @@ KEY=$("${PODMAN[@]}" exec "$NAME" node dist/server/src/cli.js keys create --acco
 check "the CLI inside the container makes a key" "it printed '$KEY'" bash -c '[[ $1 =~ ^[A-Za-z0-9_]{20,}$ ]]' _ "$KEY"
 
 CODE=$(curl -s -X POST "$URL/v1/codes" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
-  -d '{"content":"https://example.com/container","slug":"container"}')
+  -d '{"content":"https://example.com/container","slug":"container","design":{"frame":"banner","frame_text":"Scan me"}}')
 ID=$(printf '%s' "$CODE" | sed -n 's/.*"id":"\(qr_[^"]*\)".*/\1/p')
 check "a code is made through the API" "the API answered: ${CODE:0:300}" test -n "$ID"
+# The bundle's render threads, its caption drawn in the one font file the image keeps, and pdfkit's
+# standard fonts bundled (scripts/bundle-server.mjs).
+image() { curl -s -o /dev/null -w '%{http_code} %{content_type}' "$URL/v1/codes/$ID/image?format=$1" -H "Authorization: Bearer $KEY"; }
+PNG=$(image png)
+check "its PNG renders, with its caption (a render thread)" "the image answered '$PNG'" test "$PNG" = "200 image/png"
+PDF=$(image pdf)
+check "its PDF renders" "the image answered '$PDF'" test "$PDF" = "200 application/pdf"
 
 SCAN=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -A "$PHONE" "$URL/container")
 check "its scan redirects (302)" "the scan answered '$SCAN'" test "$SCAN" = "302 https://example.com/container"

@@ -117,6 +117,8 @@ export function buildRequestListener(deps: AppDeps): (req: IncomingMessage, res:
     unlockLimit: services.rateLimits.unlock,
     unlockRememberSeconds: services.config.unlockRememberSeconds,
     secureCookies: services.config.publicBaseUrl.startsWith('https:'),
+    publicBaseUrl: services.config.publicBaseUrl,
+    photos: services.uploads.photo,
   });
   const koa = buildApp(deps).callback();
   return (req, res) => {

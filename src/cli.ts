@@ -5,13 +5,15 @@
 // (./cli/import-codes.ts); `import --account <name> --format <f> --file <path>`, another link
 // service's export imported into an account (./cli/import-links.ts); `domains verify
 // <hostname>`, the operator's verification of an account's domain
-// (./cli/verify-domain.ts); and `backup`/`restore` of the database (./cli/backup.ts). Every
+// (./cli/verify-domain.ts); `users create-owner --email <e> [--account <name>]`, a one-time setup
+// link (./cli/create-owner.ts); and `backup`/`restore` of the database (./cli/backup.ts). Every
 // failure exits non-zero: 2 for a usage error, 1 for the rest.
 import { parseArgs } from 'node:util';
 import { backup, BACKUP_USAGE, restore, RESTORE_USAGE } from './cli/backup.ts';
 import { importCodes, IMPORT_USAGE } from './cli/import-codes.ts';
 import { importLinks, IMPORT_LINKS_USAGE } from './cli/import-links.ts';
 import { verifyDomain, VERIFY_DOMAIN_USAGE } from './cli/verify-domain.ts';
+import { createOwner, CREATE_OWNER_USAGE } from './cli/create-owner.ts';
 import { loadConfig } from './config.ts';
 import { createDb } from './db/knex.ts';
 import { migrateLatest } from './db/migrate.ts';
@@ -30,6 +32,9 @@ const USAGE = `Usage:
                                                 import a Bitly, Shlink, YOURLS or Kutt export
                                                 into an account (exit 1 if any row cannot be)
   ${VERIFY_DOMAIN_USAGE}
+  ${CREATE_OWNER_USAGE}
+                                                print a one-time link (an hour) that creates an
+                                                owner of the account, or of a new workspace
   ${BACKUP_USAGE}              copy the database while the service runs
   ${RESTORE_USAGE}           load a backup into an empty database`;
 
@@ -59,6 +64,7 @@ async function run(argv: string[]): Promise<number> {
     }
     if (group === 'domains' && command === 'verify') return await verifyDomain(argv.slice(2), db, config);
     if (group === 'import') return await importLinks(argv.slice(1), db, config);
+    if (group === 'users' && command === 'create-owner') return await createOwner(argv.slice(2), db, config);
     if (group === 'keys' && command === 'create') {
       const { values } = parseArgs({
         args: argv.slice(2),

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './shared/cidr.ts';
 
@@ -161,11 +162,21 @@ const envSchema = z.object({
   SCAN_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(200),
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
   SCAN_WRITER_THREAD: booleanString.default(true),
+  /** `off`, or a directory; unset: `journal/` beside the SQLite file, or ./data/journal. */
+  SCAN_JOURNAL_DIR: z.string().min(1).optional(),
+  SCAN_JOURNAL_FSYNC: z
+    .enum(['on', 'off', 'true', 'false', '1', '0'])
+    .default('off')
+    .transform((value) => value === 'on' || value === 'true' || value === '1'),
   SCAN_RAW_RETENTION_DAYS: z
     .string()
     .regex(/^(keep|[1-9]\d{0,4})$/, 'a number of days (1 to 99999) after which raw scans are deleted, or keep')
     .default('keep')
     .transform((value) => (value === 'keep' ? null : Number(value))),
+  // `none`: the cheapest write, rollups only (docs/operations.md says what it gives up).
+  SCAN_RAW_ROWS: z
+    .enum(['keep', 'none'], 'keep (one row per scan, the default) or none (rollups only)')
+    .default('keep'),
   CODE_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   CODE_CACHE_SIZE: z.coerce.number().int().min(1).default(50_000),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
@@ -199,6 +210,7 @@ const envSchema = z.object({
     .min(0)
     .default(5 * 86_400_000),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(16),
   TAGS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   DOMAINS_PER_ACCOUNT: z.coerce.number().int().min(0).max(1000).default(20),
@@ -208,6 +220,16 @@ const envSchema = z.object({
   SCAN_RATE_LIMIT_PER_MINUTE: perMinute.default(6000),
   UNLOCK_ATTEMPTS_PER_MINUTE: perMinute.default(10),
   UNLOCK_REMEMBER_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
+  SIGN_IN_ATTEMPTS_PER_MINUTE: perMinute.default(10),
+  SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  SESSION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  INVITATION_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).default('QR codes <no-reply@localhost>'),
   CORS_ORIGINS: originList.default([]),
   GRAPHQL_INTROSPECTION: booleanString.optional(),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
@@ -264,8 +286,17 @@ export interface Config {
   readonly scanBatchSize: number;
   /** Write scan batches on a worker thread with its own pool (MySQL; SQLite always writes on the main thread). */
   readonly scanWriterThread: boolean;
+  /** Where scans are journaled before their answer (scan-journal.ts); null: no journal (SCAN_JOURNAL_DIR=off). */
+  readonly scanJournalDir: string | null;
+  /** fdatasync the journal after each group write: scans survive a power loss, not only a crash. */
+  readonly scanJournalFsync: boolean;
   /** Raw scans older than this many days are deleted in the background (rollups keep the history); null keeps them. */
   readonly scanRawRetentionDays: number | null;
+  /**
+   * `none`: the scan writer stores no raw scan rows, only the rollups, counters and first-visit claims; answers that
+   * need raw rows (the raw export, ranges off the quarter hour) are refused or narrowed (analytics/raw-horizon.ts).
+   */
+  readonly scanRawRows: 'keep' | 'none';
   readonly codeCacheTtlMs: number;
   readonly codeCacheSize: number;
   /**
@@ -307,6 +338,8 @@ export interface Config {
   readonly webhookDisableAfterMs: number;
   /** Finished webhook events older than this are deleted. */
   readonly webhookRetentionDays: number;
+  /** Audit log entries older than this many days are deleted (hourly). */
+  readonly auditRetentionDays: number;
   /** Webhook endpoints one account may have. */
   readonly webhookEndpointsPerAccount: number;
   /** Tags one account may have (created explicitly or on the fly from a code's `tags`). */
@@ -325,6 +358,20 @@ export interface Config {
   readonly unlockAttemptsPerMinute: number;
   /** How long a right password unlocks its code in that browser (the signed cookie's lifetime). */
   readonly unlockRememberSeconds: number;
+  /** Sign-in attempts a minute per email and, separately, per caller address (0: no limit). */
+  readonly signInAttemptsPerMinute: number;
+  /** A session unused this many days ends (a sign-in needed again). */
+  readonly sessionIdleDays: number;
+  /** A session ends this many days after its sign-in, however much it is used. */
+  readonly sessionAbsoluteDays: number;
+  /** How long a process keeps a resolved session and membership (0: none); Redis drops them at once. */
+  readonly sessionCacheTtlMs: number;
+  /** How long an invitation to a workspace can be accepted. */
+  readonly invitationDays: number;
+  /** The SMTP server outgoing mail goes through (invitations), or null: no mail, links only. */
+  readonly smtpUrl: string | null;
+  /** The sender of outgoing mail. */
+  readonly mailFrom: string;
   /** Origins allowed to call the API from a browser; empty = no CORS headers at all. */
   readonly corsOrigins: readonly string[];
   /** Schema introspection; off in production unless GRAPHQL_INTROSPECTION=true. */
@@ -354,20 +401,37 @@ export class ConfigError extends Error {
  * listed.
  */
 function conflicts(env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (env.SCAN_RAW_ROWS === 'none' && env.ANALYTICS_SOURCE === 'raw')
+    problems.push(
+      'ANALYTICS_SOURCE: raw answers every analytics query from raw scan rows, and SCAN_RAW_ROWS=none stores none. ' +
+        'Use ANALYTICS_SOURCE=rollups (the default) with SCAN_RAW_ROWS=none.',
+    );
   const workers = envSchema.shape.WEB_CONCURRENCY.safeParse(env.WEB_CONCURRENCY);
   const database = envSchema.shape.DATABASE_URL.safeParse(env.DATABASE_URL);
   if (workers.success && database.success && workers.data > 1 && database.data.startsWith('sqlite:')) {
     const asked = env.WEB_CONCURRENCY === 'auto' ? `auto (${workers.data} cores here)` : workers.data;
-    return [
+    problems.push(
       `WEB_CONCURRENCY: ${asked} worker processes need MySQL or MariaDB (DATABASE_URL=mysql://...). SQLite lets one ` +
         "process write at a time, and every worker writes its own scan batches: they would queue for the file's lock " +
         '(and fail past its 5 s busy timeout) instead of adding throughput. Use WEB_CONCURRENCY=1 with SQLite.',
-    ];
+    );
   }
-  return [];
+  return problems;
 }
 
 /** Parses the environment once; lists every problem instead of stopping at the first. */
+/**
+ * The scan journal's directory: as set (`off`: none), else beside the SQLite file (its data
+ * volume) or, on MySQL, ./data/journal.
+ */
+function journalDir(value: string | undefined, databaseUrl: string): string | null {
+  if (value === 'off') return null;
+  if (value) return value;
+  const file = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : '';
+  return file && file !== ':memory:' ? join(dirname(file), 'journal') : join('data', 'journal');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "not set", as they do in most .env files.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
@@ -407,7 +471,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanFlushIntervalMs: e.SCAN_FLUSH_INTERVAL_MS,
     scanBatchSize: e.SCAN_BATCH_SIZE,
     scanWriterThread: e.SCAN_WRITER_THREAD,
+    scanJournalDir: journalDir(e.SCAN_JOURNAL_DIR, e.DATABASE_URL),
+    scanJournalFsync: e.SCAN_JOURNAL_FSYNC,
     scanRawRetentionDays: e.SCAN_RAW_RETENTION_DAYS,
+    scanRawRows: e.SCAN_RAW_ROWS,
     codeCacheTtlMs: e.CODE_CACHE_TTL_MS,
     codeCacheSize: e.CODE_CACHE_SIZE,
     allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS,
@@ -432,6 +499,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     webhookDisableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     webhookEndpointsPerAccount: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT,
     tagsPerAccount: e.TAGS_PER_ACCOUNT,
     domainsPerAccount: e.DOMAINS_PER_ACCOUNT,
@@ -441,6 +509,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanRateLimitPerMinute: e.SCAN_RATE_LIMIT_PER_MINUTE,
     unlockAttemptsPerMinute: e.UNLOCK_ATTEMPTS_PER_MINUTE,
     unlockRememberSeconds: e.UNLOCK_REMEMBER_SECONDS,
+    signInAttemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
+    sessionIdleDays: e.SESSION_IDLE_DAYS,
+    sessionAbsoluteDays: e.SESSION_ABSOLUTE_DAYS,
+    sessionCacheTtlMs: e.SESSION_CACHE_TTL_MS,
+    invitationDays: e.INVITATION_DAYS,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -12,6 +12,7 @@ import { migrateLatest } from './db/migrate.ts';
 import { startMetricsServer } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
+import { setupLink } from './cli/create-owner.ts';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -34,11 +35,12 @@ async function main(): Promise<void> {
     const applied = await migrateLatest(db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   }
-  const services = await createServices(db, config, logger);
+  const services = await createServices(db, config, logger, { journalScans: true });
   // Several processes may run workers on one database: claims keep them from sending a delivery twice at once.
   if (config.webhookWorker) services.webhookWorker.start();
   // Raw-scan retention and deleted codes' purges: with REDIS_URL one instance of the fleet at a time.
   services.scanPurge.start();
+  services.auditPurge.start();
   // In a cluster METRICS_PORT is the primary's, and every /metrics shows all workers, summed there.
   if (clusterWorker) shareMetricsWithPrimary(services.metrics);
   const metricsServer =
@@ -55,6 +57,9 @@ async function main(): Promise<void> {
       { metrics_url: `http://${config.metricsHost}:${listeningPort(metricsServer)}/metrics` },
       'metrics listening',
     );
+  // Scans a stopped process journaled but did not commit are written before this one answers
+  // any; with the database down they wait in memory and in the journal, retried until it is back.
+  await services.scans.recorder.flush();
   const server = createServer(buildRequestListener({ services, logger }));
   // While draining, every answer asks its client to reconnect, so keep-alive clients (a load
   // balancer's pool too) move to another instance before the listener closes.
@@ -62,10 +67,6 @@ async function main(): Promise<void> {
     if (services.draining) res.setHeader('Connection', 'close');
   });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  logger.info(
-    { url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] },
-    'listening',
-  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -94,6 +95,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Only now: whoever waits for this line may stop the process at once, and a SIGTERM that came
+  // before the handlers would end it on the spot, leaving its scan journal behind undrained.
+  logger.info(
+    { url: `http://${config.host}:${listeningPort(server)}`, database: config.databaseUrl.split(':')[0] },
+    'listening',
+  );
+  // First run: no one can sign in yet, so a one-time link for the first owner goes to the log
+  // (one process of a cluster writes it).
+  if ((!clusterWorker || cluster.worker?.id === 1) && (await services.setup.needed())) {
+    const { token, expiresAt } = await services.setup.issueToken();
+    logger.warn(
+      { setup_url: setupLink(config.publicBaseUrl, token), expires_at: expiresAt.toISOString() },
+      'no user yet: open the setup link to create the first owner (it works once, for an hour)',
+    );
+  }
 }
 
 function listeningPort(server: Server): number {

@@ -1,4 +1,5 @@
 // Wires stores into services. Both transports (and the scan route) share one Services object.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -7,6 +8,7 @@ import { createSidePool, isSqlite } from './db/knex.ts';
 import { createAnalyticsReader } from './db/analytics-reader.ts';
 import { inTransaction } from './db/transaction.ts';
 import { createAccountsService } from './modules/accounts/index.ts';
+import { createAuditPurge, createAuditService, createAuditStore } from './modules/audit/index.ts';
 import { createRawScansService } from './modules/analytics/index.ts';
 import { createAnalyticsService } from './modules/analytics/index.ts';
 import { createAccountsStore } from './modules/accounts/index.ts';
@@ -20,6 +22,7 @@ import { createCodesService } from './modules/codes/index.ts';
 import { createCodesStore, createOwnedCodeIds, lockCodes } from './modules/codes/index.ts';
 import { createDomainsService } from './modules/domains/index.ts';
 import { createDomainsStore } from './modules/domains/index.ts';
+import { createUtmTemplatesService, createUtmTemplatesStore } from './modules/utm-templates/index.ts';
 import { systemResolveTxt, type ResolveTxt } from './modules/domains/index.ts';
 import { createVerifiedHosts } from './modules/domains/index.ts';
 import { createLogoStore } from './modules/images/index.ts';
@@ -27,13 +30,14 @@ import { createLogos } from './modules/images/index.ts';
 import { createRenderPool } from './modules/images/index.ts';
 import { createCodeImageCheck } from './modules/images/index.ts';
 import { createImagesService } from './modules/images/index.ts';
+import { createUploads, createUploadStore } from './modules/images/index.ts';
 import { createRoutingService } from './modules/routing/index.ts';
 import { createRoutingStore } from './modules/routing/index.ts';
 import { createTagsService } from './modules/tags/index.ts';
 import { createTagsStore } from './modules/tags/index.ts';
 import { createCodeTagging } from './modules/tags/index.ts';
-import { bundledGeoipDbPath, createClientInfo } from './modules/scans/index.ts';
-import { createScanRecorder } from './modules/scans/index.ts';
+import { bundledGeoipDbPath, createAddressHasher, createClientInfo } from './modules/scans/index.ts';
+import { createScanRecorder, openScanJournal } from './modules/scans/index.ts';
 import { createRollupSource } from './modules/scans/index.ts';
 import { createRollupStore } from './modules/scans/index.ts';
 import { createScanPurge, LATE_SCANS_MS } from './modules/scans/index.ts';
@@ -46,6 +50,24 @@ import { createLockedViewsStore, createTargetCache, splitTargetKey, targetKey } 
 import { createConsentService } from './modules/oauth/index.ts';
 import { createOAuth } from './modules/oauth/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
+import {
+  createPasswordResets,
+  createSecondFactor,
+  createSecondFactorStore,
+  createUsersService,
+  createUsersStore,
+} from './modules/users/index.ts';
+import {
+  createInvitations,
+  createInvitationsStore,
+  createMembershipsStore,
+  createSetup,
+  createWorkspacePrincipals,
+  createWorkspacesService,
+} from './modules/workspaces/index.ts';
+import { createMailer } from './shared/mailer.ts';
+import type { SessionEdge } from './http/auth.ts';
+import { sessionCookie } from './http/session-cookie.ts';
 import { createInvalidationBus } from './shared/invalidation.ts';
 import { createMetrics } from './shared/metrics.ts';
 import { createRateLimits } from './shared/rate-limiter.ts';
@@ -62,6 +84,8 @@ const TOPIC = {
   oauthClient: 'oauth-client',
   oauthGrant: 'oauth-grant',
   domains: 'domains',
+  userSessions: 'user-sessions',
+  memberships: 'memberships',
 } as const;
 
 /** What analytics subtract of deleted codes still being purged. */
@@ -78,6 +102,11 @@ export interface ServicesOptions {
   resolveTxt?: ResolveTxt;
   /** The clock of analytics' default ranges and of raw-scan retention and purges. */
   now?: () => number;
+  /**
+   * Journal scans in SCAN_JOURNAL_DIR and replay the journals of stopped processes: the server
+   * only (main.ts). A CLI command answers no scan and must not claim a crashed server's journal.
+   */
+  journalScans?: boolean;
 }
 
 export async function createServices(db: Knex, config: Config, logger: Logger, options: ServicesOptions = {}) {
@@ -120,15 +149,36 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     lateScansMs: config.codeCacheTtlMs + LATE_SCANS_MS,
     now,
   });
+  // The audit log: services record into it in their own transactions; retention on the purge's schedule.
+  const auditStore = createAuditStore(db);
+  const audit = createAuditService({ store: auditStore, now });
+  const auditPurge = createAuditPurge({
+    store: auditStore,
+    retentionDays: config.auditRetentionDays,
+    lock: runLock,
+    logger,
+    now,
+  });
   const clientInfo = await createClientInfo({
     geoipDbPath: config.geoipDb ?? bundledGeoipDbPath(),
     proxies: { trustProxy: config.trustProxy, trustedProxies: config.trustedProxies },
     countryHeader: config.geoCountryHeader,
     cityDbPaths: config.geoipCityDb,
   });
+  // The edge hashes the caller's address for the audit log as the scans hash visitors.
+  const hashAddress = createAddressHasher(scansStore.saltForDay, now);
+  const callerAddressHash = (headers: IncomingHttpHeaders, socketAddress: string | undefined) =>
+    hashAddress(clientInfo.clientIp(headers, socketAddress));
   const metrics = createMetrics();
   // Before the recorder and the codes services: it writes their outbox rows.
-  const webhooks = createWebhooks({ db, config, logger, ownedCodeIds, onDeliveryOutcome: metrics.webhookDelivery });
+  const webhooks = createWebhooks({
+    db,
+    config,
+    logger,
+    ownedCodeIds,
+    onDeliveryOutcome: metrics.webhookDelivery,
+    audit: audit.record,
+  });
   const targets = createTargetCache({
     load: (key) => {
       const { slug, domain } = splitTargetKey(key);
@@ -140,15 +190,32 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   // SQLite has one writer at a time, on its one connection: a second pool would only wait for it.
   const writerThread =
     config.scanWriterThread && !isSqlite(db)
-      ? startScanWriterThread({ databaseUrl: config.databaseUrl, publicBaseUrl: config.publicBaseUrl })
+      ? startScanWriterThread({
+          databaseUrl: config.databaseUrl,
+          publicBaseUrl: config.publicBaseUrl,
+          rawRows: config.scanRawRows,
+        })
+      : null;
+  const journal =
+    options.journalScans && config.scanJournalDir
+      ? openScanJournal({
+          dir: config.scanJournalDir,
+          fsync: config.scanJournalFsync,
+          logger,
+          onWrite: metrics.scansJournaled,
+        })
       : null;
   const recorder = createScanRecorder({
-    commit: writerThread?.commit ?? createScanCommit(db, config.publicBaseUrl),
+    journal,
+    commit: writerThread?.commit ?? createScanCommit(db, config.publicBaseUrl, config.scanRawRows),
     logger,
     flushIntervalMs: config.scanFlushIntervalMs,
     batchSize: config.scanBatchSize,
     onRetry: (err) => metrics.scanBatchRetried(isWriteConflict(err) ? 'conflict' : 'other'),
-    onCommitted: (events, result) => {
+    onCommitted: (batch, result) => {
+      // A replayed scan stored before the crash was counted and streamed then.
+      const stored = new Set(result.alreadyStored);
+      const events = stored.size === 0 ? batch : batch.filter((e) => !stored.has(e.id!));
       metrics.scansRecorded(events.length);
       if (result.rollFailure) logger.warn({ err: result.rollFailure }, 'rolling queued breakdown counts failed; kept');
       webhooks.outbox.scansCommitted(events, result.webhooksQueued);
@@ -175,6 +242,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     Math.min(Math.max(config.logoUnreferencedGraceMs, 60_000), 3_600_000),
   );
   logoCollector.unref();
+  const uploads = createUploads(createUploadStore(db), { logos, imageUses: codesStore.imageUses });
   const renderPool = createRenderPool({ threads: config.renderWorkers, queuePerAccount: config.renderQueuePerAccount });
   const images = createImagesService({
     codes: codesStore,
@@ -197,6 +265,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       onClientDeleted: (id) => bus.publish(TOPIC.oauthClient, id),
       onGrantEnded: (id) => bus.publish(TOPIC.oauthGrant, id),
     },
+    audit: audit.record,
   });
   // Called after the change committed: dropped here before the answer, elsewhere once told.
   const onCodeChanged = (code: ChangedCode) => {
@@ -208,11 +277,13 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     images.forget(code.id);
     bus.publish(TOPIC.code, code.id);
   };
-  const accounts = createAccountsService(db, createAccountsStore(db), {
+  const accountsStore = createAccountsStore(db);
+  const accounts = createAccountsService(db, accountsStore, {
     cacheTtlMs: config.apiKeyCacheTtlMs,
     onKeyRevoked: oauth.grants.keyRevoked,
     onKeyReplaced: oauth.grants.keyReplaced,
     onKeyChanged: (keyId) => bus.publish(TOPIC.apiKey, keyId),
+    audit: audit.record,
   });
   // Accounts' own domains: the scan route keeps the verified ones in memory.
   const domainsStore = createDomainsStore(db);
@@ -232,8 +303,10 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       await verifiedHosts.reload();
       bus.publish(TOPIC.domains, '*');
     },
+    audit: audit.record,
   });
   const { verifiedDomainOf } = domains;
+  const utmTemplates = createUtmTemplatesService(createUtmTemplatesStore(db));
   const reloadHosts = () =>
     void verifiedHosts.reload().catch((err: unknown) => logger.error({ err }, 'Reading the verified domains failed'));
   bus.on(TOPIC.domains, { drop: reloadHosts, dropAll: reloadHosts });
@@ -244,6 +317,81 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
   bus.on(TOPIC.oauthGrant, { drop: oauth.grants.forget, dropAll: oauth.grants.forgetAll });
 
   const rateLimits = createRateLimits({ config, logger });
+  // People: users and their sessions, their memberships of workspaces (accounts), first-run setup.
+  const usersStore = createUsersStore(db);
+  const users = createUsersService({
+    store: usersStore,
+    signInLimit: rateLimits.signIn,
+    idleDays: config.sessionIdleDays,
+    absoluteDays: config.sessionAbsoluteDays,
+    cacheTtlMs: config.sessionCacheTtlMs,
+    onSessionsEnded: (userId) => bus.publish(TOPIC.userSessions, userId),
+    now,
+  });
+  const memberships = createMembershipsStore(db);
+  const principals = createWorkspacePrincipals({ memberships, cacheTtlMs: config.sessionCacheTtlMs, now });
+  const workspaces = createWorkspacesService({
+    db,
+    memberships,
+    accounts: accountsStore,
+    users: usersStore,
+    audit: audit.record,
+    onMembershipChanged: (userId) => {
+      principals.forgetUser(userId);
+      bus.publish(TOPIC.memberships, userId);
+    },
+    keysOfMember: { revoke: accounts.revokeKeysCreatedBy, revoked: accounts.keysRevoked },
+    now,
+  });
+  const secondFactor = createSecondFactor({
+    db,
+    store: createSecondFactorStore(db),
+    users,
+    issuer: new URL(config.publicBaseUrl).host,
+    now,
+  });
+  const mailer = createMailer(config);
+  const passwordResets = createPasswordResets({
+    db,
+    users: usersStore,
+    sessions: users,
+    secondFactor,
+    sendMail: mailer,
+    linkOf: (token) => `${config.publicBaseUrl}/dashboard/reset-password?token=${token}`,
+    logger,
+    now,
+  });
+  const invitations = createInvitations({
+    db,
+    invitations: createInvitationsStore(db),
+    memberships,
+    accounts: accountsStore,
+    users: usersStore,
+    sessions: users,
+    audit: audit.record,
+    sendMail: mailer,
+    linkOf: (token) => `${config.publicBaseUrl}/dashboard/invite?token=${token}`,
+    validDays: config.invitationDays,
+    logger,
+    onMembershipChanged: (userId) => {
+      principals.forgetUser(userId);
+      bus.publish(TOPIC.memberships, userId);
+    },
+    now,
+  });
+  bus.on(TOPIC.userSessions, { drop: users.forgetUser, dropAll: users.forgetAll });
+  bus.on(TOPIC.memberships, { drop: principals.forgetUser, dropAll: principals.forgetAll });
+  // The edge turns a session cookie into a principal through these, never learning where they live.
+  const sessionEdge: SessionEdge = {
+    resolver: {
+      session: async (token) => {
+        const signedIn = await users.resolve(token);
+        return signedIn ? { userId: signedIn.user.id, sessionId: signedIn.session.id } : null;
+      },
+      principal: principals.principalFor,
+    },
+    cookie: sessionCookie(config.publicBaseUrl),
+  };
   // Expensive calls of one account take turns, so that no account holds more of the pool and of
   // the event loop than its share, whether it sends them through REST or GraphQL.
   const heavy = createAccountGate({ concurrent: config.heavyCallsPerAccount, queued: config.heavyQueuePerAccount });
@@ -269,11 +417,34 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       emit: webhooks.outbox.codeEvent,
       verifiedDomainOf,
       maxLogoFetches: config.bulkLogoFetchesPerCall,
+      audit: audit.record,
     }),
   );
   return {
     config,
     accounts,
+    /** People: sign-in, sessions, profile and password. */
+    users,
+    /** Workspaces (accounts) as people see them: memberships, roles, members. */
+    workspaces,
+    /** Invitations to a workspace: by email and by link, accepted once. */
+    invitations,
+    /** The TOTP second factor and its recovery codes; sign-in's second step. */
+    secondFactor,
+    /** "Forgot your password": mailed single-use links. */
+    passwordResets,
+    /** First run: setup tokens and the first owner. */
+    setup: createSetup({
+      db,
+      users: usersStore,
+      sessions: users,
+      accounts: accountsStore,
+      memberships,
+      audit: audit.record,
+      now,
+    }),
+    /** How the edge resolves a session cookie (and sets it). */
+    sessionEdge,
     /** OAuth clients of an account, and access-token verification. */
     oauth: oauth.service,
     /** The consent the account gave OAuth clients: listed, withdrawn. */
@@ -292,13 +463,23 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       codes: codesStore,
       routing: routingStore,
       tagging,
-      images: createCodeImageCheck(images, logos),
+      images: createCodeImageCheck(images, logos, uploads),
       onCodeChanged,
       emit: emitCodeEvent,
       verifiedDomainOf,
+      utmTemplateOf: utmTemplates.utmOf,
+      audit: audit.record,
     }),
+    /** The account's saved UTM fields; a new code may start from one (utm_template_id). */
+    utmTemplates,
     /** The account's tags; codes carry them by name. */
-    tags: createTagsService({ db, tags: tagsStore, maxPerAccount: config.tagsPerAccount, lockCodes }),
+    tags: createTagsService({
+      db,
+      tags: tagsStore,
+      maxPerAccount: config.tagsPerAccount,
+      lockCodes,
+      audit: audit.record,
+    }),
     /** Accounts' own short domains; `hosts` is the scan route's in-memory set of verified ones. */
     domains,
     verifiedHosts,
@@ -309,6 +490,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     images,
     /** Stored logos; `collect()` is what the hourly collector runs. */
     logos,
+    /** The workspaces' uploaded images (logos and business card photos). */
+    uploads,
     batches: createBatchesService({ codes: codesStore, images, publicBaseUrl: config.publicBaseUrl }),
     routing: createRoutingService({
       db,
@@ -321,6 +504,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
       },
       visitorOf: simulatedVisitorOf(clientInfo),
       onCodeChanged,
+      audit: audit.record,
     }),
     scans: { store: scansStore, recorder, targets, clientInfo, limits },
     analytics: gateEach(
@@ -333,6 +517,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
         taggedCodes: (accountId, tag) => tagging.codeIdsWithAny(accountId, [tag]),
         tagIdOf: tagging.idOf,
         rawAvailableSince: scanPurge.rawAvailableSince,
+        rawRowsKept: config.scanRawRows === 'keep',
         purging: purgingOf(purgeStore),
         lockedViews: createLockedViewsStore(db).count,
         snapshot: (read) =>
@@ -354,12 +539,21 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     ),
     rawScans: createRawScansService({
       codes: codesStore,
-      scans: scansStore,
+      // Pages of raw scans read where analytics read (off the thread that answers scans on
+      // SQLite: a 2,000-row page of a CSV export held it for tens of milliseconds), bounded alike.
+      scans: createScansStore(analyticsReader),
       rawAvailableSince: scanPurge.rawAvailableSince,
+      rawRowsKept: config.scanRawRows === 'keep',
       gate: heavy,
     }),
     /** Raw-scan retention and deleted codes' purges; main.ts starts it, tests call runOnce(). */
     scanPurge,
+    /** The account's audit log: recorded into by the services above, read over REST and GraphQL. */
+    audit,
+    /** Audit log retention (AUDIT_RETENTION_DAYS); main.ts starts it, tests call runOnce(). */
+    auditPurge,
+    /** The caller's address hashed for the audit log (the edge puts it on the principal's actor). */
+    callerAddressHash,
     webhooks: webhooks.service,
     /** Delivers the webhook outbox; main.ts starts it (WEBHOOK_WORKER), tests start their own. */
     webhookWorker: webhooks.worker,
@@ -369,12 +563,15 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     metrics,
     /** Set on SIGTERM: /readyz answers 503 so that load balancers stop sending work here. */
     draining: false,
+    /** The scan journal's last write error while its writes fail (scans are answered anyway), else null. */
+    scanJournalFailing: (): string | null => journal?.failing() ?? null,
     /** For readiness: one trivial round trip. */
     pingDatabase: () => pingDatabase(db),
     /** Writes buffered scans; call after the server stopped accepting requests. */
     async close(): Promise<void> {
       clearInterval(logoCollector);
       await scanPurge.close();
+      await auditPurge.close();
       await runLock.close();
       verifiedHosts.close();
       await recorder.stop();

@@ -1,19 +1,19 @@
-// How values read in the dashboard: counts, dates, periods, countries and code contents.
+// How values read in the dashboard: counts, dates, periods, countries and code contents, in the
+// locale of the chosen language (i18n/locale.ts) and with its words.
+import { currentMessages } from './i18n/index.ts';
+import { cached, currentLocale } from './i18n/locale.ts';
 
-const numberFormat = new Intl.NumberFormat('en');
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+export { formatCount, formatDate, formatDateTime, formatPercent } from './i18n/locale.ts';
 
-export const formatCount = (n: number) => numberFormat.format(n);
-
-export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
-}
+const regionNames = cached((tag) => new Intl.DisplayNames([tag], { type: 'region' }));
+const languageNames = cached((tag) => new Intl.DisplayNames([tag], { type: 'language' }));
 
 /** A period start as the server wrote it (with the zone's offset), in the zone it was asked in. */
 export function formatPeriod(period: string, granularity: string, timeZone: string): string {
   const date = new Date(period);
+  const locale = currentLocale();
   if (granularity === 'hour')
-    return date.toLocaleString('en', {
+    return date.toLocaleString(locale, {
       timeZone,
       month: 'short',
       day: 'numeric',
@@ -21,30 +21,60 @@ export function formatPeriod(period: string, granularity: string, timeZone: stri
       minute: '2-digit',
       hourCycle: 'h23',
     });
-  if (granularity === 'month') return date.toLocaleDateString('en', { timeZone, year: 'numeric', month: 'short' });
-  const day = date.toLocaleDateString('en', { timeZone, month: 'short', day: 'numeric' });
-  return granularity === 'week' ? `Week of ${day}` : day;
+  if (granularity === 'month') return date.toLocaleDateString(locale, { timeZone, year: 'numeric', month: 'short' });
+  const day = date.toLocaleDateString(locale, { timeZone, month: 'short', day: 'numeric' });
+  return granularity === 'week' ? currentMessages().values.weekOf(day) : day;
 }
 
-/** An ISO 3166 code as its English name, "DE" -> "Germany (DE)". */
+/** An ISO 3166 code as its name in the chosen language, "DE" -> "Germany (DE)". */
 export function countryName(code: string): string {
   try {
-    return `${regionNames.of(code) ?? code} (${code})`;
+    return `${regionNames().of(code) ?? code} (${code})`;
   } catch {
     return code;
   }
 }
 
+/** A language tag as its name, "ja" -> "Japanese (ja)"; a tag the browser does not know stays as it is. */
+export function languageName(tag: string): string {
+  try {
+    const name = languageNames().of(tag);
+    return name && name !== tag ? `${name} (${tag})` : tag;
+  } catch {
+    return tag;
+  }
+}
+
+/** The weekdays' names, Monday first (ISO's order), long ("Monday") or short ("Mon"). */
+export function weekdayNames(width: 'long' | 'short'): string[] {
+  const format = new Intl.DateTimeFormat(currentLocale(), { weekday: width, timeZone: 'UTC' });
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, d) => format.format(Date.UTC(2024, 0, 1 + d)));
+}
+
+/**
+ * What a person calls a code: its name, else its scan URL, else (a static code) its content.
+ * The id is for developers, shown beside it where they look for it.
+ */
+export function codeTitle(code: { name?: string | null; scanUrl?: string | null; type: string; content: unknown }) {
+  return code.name || code.scanUrl || describeContent(code.type, code.content);
+}
+
 /** A breakdown value as a person reads it; null means the scan did not tell. */
 export function breakdownLabel(dimension: string, value: string | null): string {
-  if (value === null) return dimension === 'referrer' ? 'No referrer (direct)' : 'Unknown';
+  const words = currentMessages().values;
+  if (value === null) return dimension === 'referrer' ? words.noReferrer : words.unknown;
   if (dimension === 'country') return countryName(value);
   // "US/California/San Jose" reads "San Jose, California, United States (US)" (the region may be empty).
   if (dimension === 'region' || dimension === 'city') {
     const [country = '', ...names] = value.split('/');
     return [...names.reverse().filter(Boolean), countryName(country)].join(', ');
   }
-  if (dimension === 'rule' && value === 'default') return 'Default destination';
+  if (dimension === 'rule' && value === 'default') return words.defaultDestination;
+  if (dimension === 'language') return languageName(value);
+  // The OS comes written out already (Bowser's names: "iOS", "Windows", "Chrome OS"); the
+  // device classes are the scan recorder's (Bowser's platform types, and bots).
+  if (dimension === 'device') return words.devices[value] ?? value;
   return value;
 }
 

@@ -14,8 +14,18 @@ export type Route =
   | { page: 'import' }
   | { page: 'connected-apps' }
   | { page: 'domains' }
+  | { page: 'audit-log' }
+  | { page: 'members' }
+  /** The signed-in person's password, sessions and second factor (pages/profile.tsx). */
+  | { page: 'profile' }
   /** Where the OAuth server sends the browser back after the consent page (oauth/callback.ts). */
   | { page: 'oauth-callback' }
+  /** The first run's setup link (pages/setup.tsx). */
+  | { page: 'setup' }
+  /** An invitation's link (pages/invite.tsx). */
+  | { page: 'invite' }
+  /** Forgot your password, and the mailed link (pages/reset-password.tsx). */
+  | { page: 'reset-password' }
   | { page: 'not-found'; path: string };
 
 export function parseRoute(pathname: string): Route {
@@ -27,7 +37,13 @@ export function parseRoute(pathname: string): Route {
   if (path === '/import') return { page: 'import' };
   if (path === '/apps') return { page: 'connected-apps' };
   if (path === '/domains') return { page: 'domains' };
+  if (path === '/audit-log') return { page: 'audit-log' };
+  if (path === '/members') return { page: 'members' };
+  if (path === '/profile') return { page: 'profile' };
   if (path === '/oauth/callback') return { page: 'oauth-callback' };
+  if (path === '/setup') return { page: 'setup' };
+  if (path === '/invite') return { page: 'invite' };
+  if (path === '/reset-password') return { page: 'reset-password' };
   const code = /^\/codes\/([\w-]+)(\/analytics)?$/.exec(path);
   if (code) return code[2] ? { page: 'code-analytics', id: code[1]! } : { page: 'code', id: code[1]! };
   return { page: 'not-found', path };

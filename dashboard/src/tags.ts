@@ -11,11 +11,14 @@ export interface AccountTag {
 const MAX_TAGS = 500;
 const TAGS = `query Tags($first: Int!) { tags(first: $first) { edges { node { name color codeCount } } } }`;
 
-/** The account's tags in name order (the first 500), empty while they load. */
-export function useAccountTags(): AccountTag[] {
+/** The account's tags in name order (the first 500), and whether they came (to tell "none" from "not yet"). */
+export function useAccountTagsState(): { tags: AccountTag[]; loaded: boolean } {
   const { data } = useQuery<{ tags: { edges: { node: AccountTag }[] } }>(TAGS, { first: MAX_TAGS });
-  return data?.tags.edges.map((e) => e.node) ?? [];
+  return { tags: data?.tags.edges.map((e) => e.node) ?? [], loaded: data !== null };
 }
+
+/** The account's tags in name order (the first 500), empty while they load. */
+export const useAccountTags = (): AccountTag[] => useAccountTagsState().tags;
 
 /** Tag names as the API takes them from a comma-separated text. */
 export const tagNames = (text: string): string[] =>

@@ -9,10 +9,13 @@ import '../modules/tags/graphql.ts';
 import '../modules/codes/graphql.ts';
 import '../modules/images/graphql.ts';
 import '../modules/domains/graphql.ts';
+import '../modules/utm-templates/graphql.ts';
 import '../modules/bulk/graphql.ts';
 import '../modules/imports/graphql.ts';
 import '../modules/analytics/graphql.ts';
 import '../modules/webhooks/graphql.ts';
 import '../modules/oauth/graphql.ts';
+import '../modules/audit/graphql.ts';
+import '../modules/workspaces/graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -3,16 +3,20 @@
 // in its openapi.ts; this file adds what is common and assembles them.
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { accountsOpenApi } from '../modules/accounts/openapi.ts';
+import { auditOpenApi } from '../modules/audit/openapi.ts';
+import { usersOpenApi } from '../modules/users/openapi.ts';
+import { workspacesOpenApi } from '../modules/workspaces/openapi.ts';
 import { analyticsOpenApi } from '../modules/analytics/openapi.ts';
 import { bulkOpenApi } from '../modules/bulk/openapi.ts';
 import { codesOpenApi } from '../modules/codes/openapi.ts';
 import { domainsOpenApi } from '../modules/domains/openapi.ts';
-import { imagesOpenApi } from '../modules/images/openapi.ts';
+import { imagesOpenApi, uploadedImagesOpenApi } from '../modules/images/openapi.ts';
 import { importsOpenApi } from '../modules/imports/openapi.ts';
 import { oauthOpenApi } from '../modules/oauth/openapi.ts';
 import { routingOpenApi } from '../modules/routing/openapi.ts';
 import { scansOpenApi } from '../modules/scans/openapi.ts';
 import { tagsOpenApi } from '../modules/tags/openapi.ts';
+import { utmTemplatesOpenApi } from '../modules/utm-templates/openapi.ts';
 import { webhooksOpenApi } from '../modules/webhooks/openapi.ts';
 import { SCOPES, type Scope } from '../shared/principal.ts';
 import { CURRENT_API_VERSION, type ApiVersion } from '../http/versions.ts';
@@ -24,13 +28,18 @@ const MODULES: readonly OpenApiModule[] = [
   codesOpenApi,
   tagsOpenApi,
   domainsOpenApi,
+  utmTemplatesOpenApi,
   routingOpenApi,
   imagesOpenApi,
+  uploadedImagesOpenApi,
   bulkOpenApi,
   importsOpenApi,
   analyticsOpenApi,
   webhooksOpenApi,
   accountsOpenApi,
+  auditOpenApi,
+  usersOpenApi,
+  workspacesOpenApi,
   oauthOpenApi,
   scansOpenApi,
   opsOpenApi,
@@ -43,6 +52,7 @@ const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'webhooks:read': 'Read webhook endpoints and their deliveries.',
   'webhooks:write': 'Create, change, test and delete webhook endpoints; retry deliveries.',
   'keys:manage': 'Manage API keys, OAuth clients and the grants the account gave clients.',
+  'audit:read': 'Read the account’s audit log (who changed what, and when) and export it as CSV.',
 };
 
 const DESCRIPTION =
@@ -95,6 +105,15 @@ function build(version: ApiVersion) {
           scheme: 'bearer',
           bearerFormat: 'qrk_ followed by 40 characters',
           description: 'An API key (`npm run cli -- keys create` or POST /api-keys). Each key holds a set of scopes.',
+        },
+        Session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'qr_session',
+          description:
+            'A person signed in (POST /sessions): the cookie `qr_session`, with the scopes of their role in the ' +
+            'workspace the header `Qr-Workspace` names (else the latest used). A request that changes something ' +
+            'must also send `X-CSRF-Token`. Used only without an Authorization header.',
         },
         OAuth2: {
           type: 'oauth2',

@@ -1,15 +1,18 @@
 // GET /v1/openapi.json, /v2/openapi.json: the document of each version; GET /docs: the
-// interactive reference (Redoc, served from our own node_modules, no CDN).
+// interactive reference (Redoc's standalone bundle, served by us, no CDN).
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { Router } from '@koa/router';
 import type { AppState } from '../http/context.ts';
 import { DOCS_CSP, HTML_SECURITY_HEADERS } from '../http/security-headers.ts';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../http/versions.ts';
+import { fromProjectRoot } from '../shared/build-layout.ts';
 import { openApiDocument } from './openapi-document.ts';
 
-const require = createRequire(import.meta.url);
-const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
+/**
+ * Copied out of the redoc package by `npm run build` (build:docs): redoc is a dev dependency,
+ * since the rest of its tree (React, core-js, styled-components: ~30 MB) is never read at run time.
+ */
+const REDOC_BUNDLE = fromProjectRoot('dist/docs/redoc.standalone.js');
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">

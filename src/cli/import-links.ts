@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import { createCliLogger } from '../logger.ts';
 import { IMPORT_FORMATS, importBodySchema, presentImportReport } from '../modules/imports/index.ts';
 import { createServices } from '../services.ts';
+import { CLI_ACTOR } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
 import { SCOPES } from '../shared/principal.ts';
 import { parseInput } from '../shared/validation.ts';
@@ -60,7 +61,8 @@ export async function importLinks(argv: string[], db: Knex, config: Config): Pro
       console.error(`No account is named '${values.account}' (cli keys create --account makes one).`);
       return 1;
     }
-    const principal = { accountId: account.id, keyId: 'cli', scopes: new Set(SCOPES) };
+    // The operator acts: the audit log records the import with the CLI as its actor.
+    const principal = { accountId: account.id, keyId: 'cli', scopes: new Set(SCOPES), actor: CLI_ACTOR };
     const body = parseInput(importBodySchema, {
       format: values.format,
       content,

@@ -58,7 +58,12 @@ export function isStatementTimeout(err: unknown): boolean {
  */
 export function isWriteConflict(err: unknown): boolean {
   // ER_LOCK_DEADLOCK (1213), ER_LOCK_WAIT_TIMEOUT (1205).
-  return isDriverError(err, ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY'], [1213, 1205]);
+  // SQLITE_BUSY_SNAPSHOT: a transaction that read before another connection's commit may not write.
+  return isDriverError(
+    err,
+    ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT'],
+    [1213, 1205],
+  );
 }
 
 /**

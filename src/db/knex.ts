@@ -1,7 +1,11 @@
 // Builds the Knex instance for either dialect from DATABASE_URL.
 import { mkdirSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import knex, { type Knex } from 'knex';
+import BetterSqlite3Dialect from 'knex/lib/dialects/better-sqlite3/index.js';
+import { takeTurn } from '../shared/turns.ts';
+import { patientLookup } from './patient-lookup.ts';
 
 export type Db = Knex;
 
@@ -29,11 +33,48 @@ interface SqliteConnection {
   function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
 }
 
+const BetterSqlite3Client = BetterSqlite3Dialect as new (config: Knex.Config) => {
+  _query(connection: unknown, obj: unknown): Promise<unknown>;
+};
+
+/** A statement that writes: once one ran in a transaction, the transaction holds SQLite's write lock. */
+const WRITES = /^\s*(insert|update|delete|replace)\b/i;
+
+/**
+ * better-sqlite3 runs each statement synchronously on the thread that answers scans, and Knex
+ * chains a transaction's statements through promises, which never let I/O in: a bulk call's
+ * transaction of 10,000 codes held the thread for seconds. Each statement here starts with a turn
+ * check (shared/turns.ts), so such a chain lets waiting scans through every few milliseconds.
+ * The one connection stays with the transaction meanwhile; other statements queue for it as
+ * before. A subclass, since Knex makes a transaction's client from the client's class.
+ * Inside a transaction it takes turns only once the transaction has written: before that, a turn
+ * would widen the gap between its reads and its first write, and a commit by another process in
+ * that gap makes SQLite refuse the write at once (SQLITE_BUSY, without waiting): two instances on
+ * one file saw PATCH answer 503 that way.
+ */
+class TurnTakingSqliteClient extends BetterSqlite3Client {
+  override async _query(connection: unknown, obj: unknown): Promise<unknown> {
+    const conn = connection as SqliteTransactionState;
+    if (!conn.inTransaction) wroteInTransaction.delete(conn);
+    if (!conn.inTransaction || wroteInTransaction.has(conn)) await takeTurn();
+    const result = await super._query(connection, obj);
+    if (conn.inTransaction && WRITES.test((obj as { sql?: string }).sql ?? '')) wroteInTransaction.add(conn);
+    return result;
+  }
+}
+
+/** better-sqlite3's own flag: whether the connection is inside a transaction now. */
+interface SqliteTransactionState {
+  readonly inTransaction: boolean;
+}
+/** Connections whose current transaction has written (holds the write lock). */
+const wroteInTransaction = new WeakSet<SqliteTransactionState>();
+
 function createSqlite(path: string): Knex {
   const filename = path === ':memory:' ? path : resolve(path);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  return knex({
-    client: 'better-sqlite3',
+  const db = knex({
+    client: TurnTakingSqliteClient as unknown as typeof knex.Client,
     log: KNEX_LOG,
     connection: { filename },
     useNullAsDefault: true,
@@ -54,6 +95,9 @@ function createSqlite(path: string): Knex {
       },
     },
   });
+  // Shipped migrations tell the dialect by this name.
+  db.client.config.client = 'better-sqlite3';
+  return db;
 }
 
 /** How long a MySQL pool keeps an unused connection; anything in between must allow longer. */
@@ -71,6 +115,18 @@ export function mysqlConnectionOf(databaseUrl: string) {
   };
 }
 
+/** The socket of a new MySQL connection, as mysql2 opens it but for the lookup of its host. */
+function connectPatiently({
+  config,
+}: {
+  config: { host: string; port: number; keepAliveInitialDelay?: number };
+}): Socket {
+  const socket = connect({ host: config.host, port: config.port, lookup: PATIENT_LOOKUP });
+  socket.once('connect', () => socket.setKeepAlive(true, config.keepAliveInitialDelay ?? 0));
+  return socket.setNoDelay(true);
+}
+const PATIENT_LOOKUP = patientLookup();
+
 function createMysql(databaseUrl: string): Knex {
   return knex({
     client: 'mysql2',
@@ -81,6 +137,8 @@ function createMysql(databaseUrl: string): Knex {
       charset: 'utf8mb4',
       decimalNumbers: true,
       supportBigNumbers: true,
+      // mysql2's own socket, but for the host's address: asked patiently (patient-lookup.ts).
+      stream: connectPatiently,
     },
     // Idle connections close after 10 s: proxies and firewalls between us and the database cut
     // idle connections too (HAProxy's examples use 30 s), and a connection cut while the pool

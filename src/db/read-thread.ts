@@ -6,10 +6,10 @@
 // own read-only connection to the same file: WAL lets them read beside the writer, a statement
 // sees every batch committed before it, and a transaction (a snapshot) stays on its one thread,
 // as it stays on one connection. The main thread only builds the SQL and receives the rows.
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import knex, { type Knex } from 'knex';
+import BetterSqlite3Dialect from 'knex/lib/dialects/better-sqlite3/index.js';
 import { threadEntry } from '../shared/build-layout.ts';
 import { tellStatementsAs } from './knex.ts';
 import { STATEMENT_TIMEOUT_CODE } from './statement-timeout.ts';
@@ -143,9 +143,7 @@ interface BetterSqliteClient {
   connectionSettings: { filename: string };
   _formatBindings(bindings: unknown[] | undefined): unknown[];
 }
-const BaseClient = createRequire(import.meta.url)('knex/lib/dialects/better-sqlite3/index.js') as new (
-  config: Knex.Config,
-) => BetterSqliteClient;
+const BaseClient = BetterSqlite3Dialect as new (config: Knex.Config) => BetterSqliteClient;
 
 class ReadThreadClient extends BaseClient {
   declare connectionSettings: { filename: string; statementTimeoutMs: number };

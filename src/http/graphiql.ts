@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { DomainError } from '../shared/errors.ts';
 import type { Precompressed } from './precompressed.ts';
 
 export const GRAPHIQL_ASSETS_PATH = '/graphql/assets';
@@ -51,15 +52,30 @@ interface GraphiQLFiles {
 // Loaded on first use: a production process (no GraphiQL) never holds its 9 MB.
 let files: Promise<GraphiQLFiles> | undefined;
 
+/**
+ * GraphiQL is a dev dependency (18 MB a production install and the image leave out): where it
+ * is not installed (NODE_ENV=development over `npm ci --omit=dev`), the page says so.
+ */
+const notInstalled = () =>
+  new DomainError(
+    'not_implemented',
+    'GraphiQL is not installed here: it is a development dependency (npm ci without --omit=dev installs it).',
+  );
+
 function loadFiles(): Promise<GraphiQLFiles> {
-  files ??= import('@graphql-yoga/render-graphiql/graphiql').then((parts) => {
-    const entries = [
-      named('js', 'text/javascript; charset=utf-8', Buffer.from(script(parts), 'utf8')),
-      named('css', 'text/css; charset=utf-8', Buffer.from(parts.css, 'utf8')),
-      named('ico', 'image/x-icon', Buffer.from(parts.favicon.slice(parts.favicon.indexOf(',') + 1), 'base64')),
-    ];
-    return { byName: new Map(entries), script: entries[0]![0], style: entries[1]![0], icon: entries[2]![0] };
-  });
+  files ??= import('@graphql-yoga/render-graphiql/graphiql')
+    .catch((err: unknown) => {
+      files = undefined;
+      throw (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' ? notInstalled() : err;
+    })
+    .then((parts) => {
+      const entries = [
+        named('js', 'text/javascript; charset=utf-8', Buffer.from(script(parts), 'utf8')),
+        named('css', 'text/css; charset=utf-8', Buffer.from(parts.css, 'utf8')),
+        named('ico', 'image/x-icon', Buffer.from(parts.favicon.slice(parts.favicon.indexOf(',') + 1), 'base64')),
+      ];
+      return { byName: new Map(entries), script: entries[0]![0], style: entries[1]![0], icon: entries[2]![0] };
+    });
   return files;
 }
 

@@ -51,6 +51,8 @@ export function idempotent(runner: IdempotencyRunner): Middleware<AppState> {
     if (!answer.replayed) return;
     ctx.set('Idempotent-Replayed', 'true');
     ctx.status = answer.status;
+    // A route that made its JSON text itself (bulk: shared/turns.ts) stored that text.
+    if (typeof answer.body === 'string') ctx.type = 'application/json';
     ctx.body = answer.body;
   };
 }

@@ -9,6 +9,8 @@ export interface Readiness {
   /** True once shutdown has begun: a load balancer should send nothing new. */
   readonly draining: boolean;
   pingDatabase(): Promise<void>;
+  /** The scan journal's write error while its writes fail, else null. */
+  scanJournalFailing(): string | null;
 }
 
 export function createOpsRouter(services: Readiness): Router<AppState> {
@@ -28,7 +30,10 @@ export function createOpsRouter(services: Readiness): Router<AppState> {
       ctx.state.log.warn({ err }, 'readiness check failed');
       throw new DomainError('unavailable', 'The database is not reachable.');
     }
-    ctx.body = { status: 'ready' };
+    // Still ready: scans are answered and recorded without the journal (availability before
+    // bookkeeping), but the operator is told their crash safety is gone (docs/operations.md).
+    const journalError = services.scanJournalFailing();
+    ctx.body = journalError ? { status: 'ready', scan_journal_error: journalError } : { status: 'ready' };
   });
 
   return router;

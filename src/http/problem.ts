@@ -9,6 +9,9 @@ export interface Problem {
   instance?: string;
   request_id?: string;
   errors?: FieldError[];
+  /** A second-factor-required problem's challenge and its end. */
+  challenge?: string;
+  challenge_expires_at?: string;
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';

@@ -3,7 +3,9 @@
 // services it needs by name, e.g. `registerTagRoutes(router, { ...edge, tags: services.tags })`,
 // so no module sees the composition root's whole Services type.
 import type { Middleware } from 'koa';
+import type { CallerAddressHash } from './auth.ts';
 import type { AppState } from './context.ts';
+import type { SessionCookie } from './session-cookie.ts';
 
 export interface RouteEdge {
   /** Bearer authentication, then the key's rate limit charged one point. */
@@ -16,4 +18,10 @@ export interface RouteEdge {
   bulkJson: Middleware<AppState>;
   /** The service's public base URL, for links in answers. */
   publicBaseUrl: string;
+  /** A route for a signed-in person only: the session cookie (with CSRF on writes), never a key. */
+  signedIn: Middleware<AppState>;
+  /** Sets and clears the session cookie. */
+  sessionCookie: SessionCookie;
+  /** The caller's address hashed (sign-in limits and sessions record it). */
+  callerAddressHash: CallerAddressHash;
 }

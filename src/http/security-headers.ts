@@ -12,6 +12,11 @@ export const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fr
 export const STATIC_PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** A hosted page (business card): the static policy, plus images from this origin (its photo). */
+export const HOSTED_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; " +
+  "frame-ancestors 'none'";
+
 /** A page's policy: nothing but what `allowed` names, no <base>, no form posts, no framing. */
 function pagePolicy(allowed: string[]): string {
   return ["default-src 'none'", ...allowed, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join(

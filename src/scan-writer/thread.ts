@@ -6,9 +6,9 @@ import { createDb } from '../db/knex.ts';
 import type { WriterReply, WriterRequest, WriterThreadData } from '../modules/scans/index.ts';
 import { createScanCommit } from './compose.ts';
 
-const { databaseUrl, publicBaseUrl } = workerData as WriterThreadData;
+const { databaseUrl, publicBaseUrl, rawRows } = workerData as WriterThreadData;
 const db = createDb(databaseUrl);
-const commit = createScanCommit(db, publicBaseUrl);
+const commit = createScanCommit(db, publicBaseUrl, rawRows);
 const port = parentPort!;
 
 port.on('message', (request: WriterRequest) => {

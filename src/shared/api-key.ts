@@ -1,6 +1,6 @@
 // API key format and hashing. Keys are 40 base62 characters (about 238 bits) behind a
 // recognisable prefix so secret scanners can spot leaked ones; only a SHA-256 is stored.
-import { createHash } from 'node:crypto';
+import { hashToken } from './token-hash.ts';
 import { randomBase62 } from './ids.ts';
 
 export const API_KEY_PREFIX = 'qrk_';
@@ -18,7 +18,7 @@ export function generateApiKey(): { key: string; displayPrefix: string; hash: st
  * secrets) means no comparison ever runs over the secret itself, so timing reveals nothing.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hashToken(key);
 }
 
 /** Cheap shape check so obvious garbage never reaches the database. */

@@ -10,11 +10,16 @@ export interface FieldError {
 export const errorKinds = {
   bad_request: { status: 400, title: 'Bad request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  /** The password was right; the second factor's code is awaited (with the problem's `challenge`). */
+  second_factor_required: { status: 401, title: 'Second factor required' },
   forbidden: { status: 403, title: 'Forbidden' },
+  csrf: { status: 403, title: 'CSRF token missing or wrong' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   not_acceptable: { status: 406, title: 'Not acceptable' },
   conflict: { status: 409, title: 'Conflict' },
+  // An answer that needs raw scan rows, on a server that keeps none (SCAN_RAW_ROWS=none).
+  raw_scans_not_kept: { status: 409, title: 'Raw scans not kept' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   validation_failed: { status: 422, title: 'Validation failed' },

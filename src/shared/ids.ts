@@ -6,7 +6,25 @@ export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
 const idBody = customAlphabet(BASE62, 20);
 
 /** Stripe-style prefixed id, e.g. `qr_4kT0...`: the prefix tells a reader what it names. */
-export function newId(prefix: 'qr' | 'acct' | 'key' | 'rule' | 'batch' | 'wh' | 'evt' | 'dlv' | 'tag' | 'dom'): string {
+export function newId(
+  prefix:
+    | 'qr'
+    | 'acct'
+    | 'key'
+    | 'rule'
+    | 'batch'
+    | 'wh'
+    | 'evt'
+    | 'dlv'
+    | 'tag'
+    | 'dom'
+    | 'utm'
+    | 'aud'
+    | 'user'
+    | 'sess'
+    | 'inv'
+    | 'img',
+): string {
   return `${prefix}_${idBody()}`;
 }
 

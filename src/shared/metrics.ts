@@ -84,6 +84,15 @@ export function createMetrics() {
     labelNames: ['cause'] as const,
     registers,
   });
+  const scansJournaled = new Counter({
+    name: 'scans_journaled_total',
+    help:
+      'Scans written to the scan journal before their answer (ok), or answered without it because the write ' +
+      'failed (failed: a full or broken disk; those scans are lost if the process crashes before their batch commits).',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  for (const result of ['ok', 'failed'] as const) scansJournaled.inc({ result }, 0);
   const webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
     help:
@@ -145,6 +154,10 @@ export function createMetrics() {
       scansRecorded.inc(count);
     },
 
+    scansJournaled(count: number, ok: boolean): void {
+      scansJournaled.inc({ result: ok ? 'ok' : 'failed' }, count);
+    },
+
     scanBatchRetried(cause: 'conflict' | 'other'): void {
       scanBatchRetries.inc({ cause });
     },
@@ -157,7 +170,9 @@ export function createMetrics() {
     watch({ scanBufferDepth, db }: { scanBufferDepth: () => number; db: Knex }): void {
       new Gauge({
         name: 'scan_buffer_depth',
-        help: 'Scans answered and waiting in memory for their batch to be written (lost if the process crashes).',
+        help:
+          'Scans answered and waiting for their batch to be written (in memory, and in the scan journal unless ' +
+          'SCAN_JOURNAL_DIR=off or its writes fail).',
         registers,
         collect() {
           this.set(scanBufferDepth());

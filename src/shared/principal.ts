@@ -1,3 +1,4 @@
+import type { Actor } from './actor.ts';
 import { DomainError } from './errors.ts';
 
 /**
@@ -11,6 +12,7 @@ export const SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'keys:manage',
+  'audit:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -19,9 +21,17 @@ export const isScope = (value: string): value is Scope => (SCOPES as readonly st
 /** Who is calling: every service function takes this first and scopes its queries by account. */
 export interface Principal {
   readonly accountId: string;
-  /** The API key (`key_…`), or for an OAuth access token the client (`client_…`) acting. */
+  /**
+   * The API key (`key_…`), for an OAuth access token the client (`client_…`) acting, for a
+   * session cookie the signed-in user (`user_…`).
+   */
   readonly keyId: string;
   readonly scopes: ReadonlySet<Scope>;
+  /**
+   * Who acts, for the audit log, with the caller's hashed address: set by the edge on every
+   * authenticated request. Without it (a service called from inside) the key id tells the actor.
+   */
+  readonly actor?: Actor;
 }
 
 /**
@@ -29,6 +39,10 @@ export interface Principal {
  * account (a client used by many accounts must not put them all in one bucket).
  */
 export const rateLimitSubject = (principal: Principal) => `${principal.accountId}/${principal.keyId}`;
+
+/** The signed-in user behind a session's principal, or null for a key or an OAuth token. */
+export const userIdOf = (principal: Principal): string | null =>
+  principal.keyId.startsWith('user_') ? principal.keyId : null;
 
 /** Throws the 403 that names the missing scope; REST and GraphQL render it alike. */
 export function requireScope(principal: Principal, scope: Scope): void {

@@ -41,6 +41,8 @@ export interface RateLimits {
    * so a fleet counts one try once (only the unlock form waits on it, never a redirect).
    */
   unlock: RateLimit | null;
+  /** Sign-in attempts per email (lower-cased) and per caller address, counted in one limiter. */
+  signIn: RateLimit | null;
   close(): void;
 }
 
@@ -92,7 +94,12 @@ export function createRateLimits({
 }: {
   config: Pick<
     Config,
-    'redisUrl' | 'rateLimitPerMinute' | 'bulkRateLimitPerMinute' | 'scanRateLimitPerMinute' | 'unlockAttemptsPerMinute'
+    | 'redisUrl'
+    | 'rateLimitPerMinute'
+    | 'bulkRateLimitPerMinute'
+    | 'scanRateLimitPerMinute'
+    | 'unlockAttemptsPerMinute'
+    | 'signInAttemptsPerMinute'
   >;
   logger: Logger;
 }): RateLimits {
@@ -104,7 +111,10 @@ export function createRateLimits({
   };
   const needsRedis =
     config.redisUrl !== null &&
-    (config.rateLimitPerMinute > 0 || config.bulkRateLimitPerMinute > 0 || config.unlockAttemptsPerMinute > 0);
+    (config.rateLimitPerMinute > 0 ||
+      config.bulkRateLimitPerMinute > 0 ||
+      config.unlockAttemptsPerMinute > 0 ||
+      config.signInAttemptsPerMinute > 0);
   const redis = needsRedis
     ? new Redis(config.redisUrl!, { maxRetriesPerRequest: 1, commandTimeout: REDIS_TIMEOUT_MS })
     : null;
@@ -130,6 +140,7 @@ export function createRateLimits({
     api: shared('api', config.rateLimitPerMinute),
     bulk: shared('bulk', config.bulkRateLimitPerMinute),
     unlock: shared('unlock', config.unlockAttemptsPerMinute),
+    signIn: shared('sign-in', config.signInAttemptsPerMinute),
     scan:
       scanLimit > 0
         ? wrap(

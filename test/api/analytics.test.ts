@@ -214,7 +214,9 @@ describe('GET /v1/analytics/overview', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total_scans: 4, unique_scans: 3, active_codes: 1 });
     expect(res.body.total_codes).toBeGreaterThanOrEqual(2);
-    expect(res.body.top_codes).toEqual([{ id: code.id, type: 'url', content: expect.any(String), scans: 4 }]);
+    expect(res.body.top_codes).toEqual([
+      { id: code.id, name: null, type: 'url', content: expect.any(String), scans: 4 },
+    ]);
     expect(res.body.trend.map((p: any) => p.scans)).toEqual([0, 3, 1, 0]);
     // One code was scanned in the range: the account's breakdowns are that code's (checked
     // value by value above), for the dimensions the overview keeps.

@@ -20,6 +20,7 @@ const FLOOD_HOST = /^r\d+\.flood\.test$/;
 const SCAN_TABLES = new Set([
   'scans',
   'scan_batches',
+  'scan_id_runs',
   'scan_visitors',
   'visitor_salts',
   'scan_rollups',

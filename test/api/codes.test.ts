@@ -18,6 +18,7 @@ const DEFAULT_DESIGN = {
   bg_color: '#ffffff',
   style: 'square',
   logo_url: null,
+  logo_image_id: null,
   error_correction: 'M',
   eye_style: 'square',
   eye_color: '#000000',

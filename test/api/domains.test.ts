@@ -63,6 +63,8 @@ describe('registering domains', () => {
         value: expect.stringMatching(/^qr-verify=[0-9A-Za-z]{32}$/),
       },
       fallback_url: 'https://example.com/home',
+      apple_app_site_association: null,
+      assetlinks: null,
       verified_at: null,
       created_at: expect.any(String),
     });

@@ -312,7 +312,8 @@ describe('keys from before scopes', () => {
     });
     await db.migrate.latest({ migrationSource: upTo('99999999999999') });
     const row = await db('api_keys').where({ id: 'key_old' }).first();
-    expect(JSON.parse(row.scopes)).toEqual([...SCOPES]);
+    // Every scope there was then: audit:read came later and is not given to old keys unasked.
+    expect(JSON.parse(row.scopes)).toEqual(SCOPES.filter((s) => s !== 'audit:read'));
   });
 });
 

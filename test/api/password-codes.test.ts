@@ -210,10 +210,13 @@ describe('locked views', () => {
     expect(gql.body.data.code.scans).toEqual({ totalScans: 0, lockedViews: 2 });
     const rows = () => app.testDb.db('code_locked_views').where('code_id', code.id);
     expect(Number((await rows().sum({ n: 'views' }).first())!.n)).toBe(2);
+    const viewIds = () => app.testDb.db('locked_view_ids').where('code_id', code.id);
+    expect(await viewIds()).toHaveLength(2);
     expect((await app.request('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(204);
     const store = createPurgeStore(app.testDb.db);
-    while ((await store.purgeRollupBatch(code.id, 100)) > 0);
+    while ((await store.purgeRollupBatch(code.id, 1)) > 0);
     expect(await rows()).toEqual([]);
+    expect(await viewIds()).toEqual([]);
   });
 });
 

@@ -77,9 +77,16 @@ describe('SCAN_RAW_RETENTION_DAYS', () => {
     const before = (await get(range, key)).body;
     expect(before.total_scans).toBe(50);
 
+    // Locked view ids (kept against a journal replay counting a view twice) live as long as raw scans.
+    await db()('locked_view_ids').insert([
+      { view_id: `old-${code.id}`, code_id: code.id, viewed_at: Date.parse('2026-04-04T23:59:59Z') },
+      { view_id: `kept-${code.id}`, code_id: code.id, viewed_at: Date.parse('2026-04-05T00:00:01Z') },
+    ]);
+
     const { purge, batches } = smallBatchPurge(7);
     const result = await purge.runOnce();
     expect(result.expired).toBeGreaterThanOrEqual(20);
+    expect(await db()('locked_view_ids').where('code_id', code.id).pluck('view_id')).toEqual([`kept-${code.id}`]);
     expect(await rawCount({ code_id: code.id })).toBe(30);
     expect(
       Number((await db()('scans').where({ code_id: code.id }).min({ at: 'scanned_at' }).first())!.at),

@@ -1,16 +1,20 @@
-// Every REST route and every GraphQL root field needs one scope. The REST routes are read off
-// the router itself, so a route added without a scope (or missing from the table) fails here.
+// Every REST route and every GraphQL root field needs one scope, or is a signed-in person's
+// (`session`: their sessions, workspaces and members, never a key's) or needs no credential
+// (`public`: sign-in, setup). The REST routes are read off the router itself, so a route added
+// without a scope (or missing from the table) fails here.
 // Each route is called with a key holding every scope but its own (403 naming the scope) and
 // with a key holding only its own (anything but 401/403: 404 and 422 are fine).
 import { isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/api/graphql-schema.ts';
-import { SCOPES, type Scope } from '../../src/shared/principal.ts';
+import { isScope, SCOPES, type Scope } from '../../src/shared/principal.ts';
 import { apiRoutes } from '../support/routes.ts';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { createCode } from '../support/factories.ts';
 
-const REST: Record<string, Scope> = {
+type Access = Scope | 'session' | 'public';
+
+const REST: Record<string, Access> = {
   'POST /v1/codes/bulk': 'codes:write',
   'POST /v1/imports': 'codes:write',
   'POST /v1/codes': 'codes:write',
@@ -41,6 +45,16 @@ const REST: Record<string, Scope> = {
   'PATCH /v1/domains/:id': 'codes:write',
   'DELETE /v1/domains/:id': 'codes:write',
   'POST /v1/domains/:id/verify': 'codes:write',
+  'POST /v1/utm-templates': 'codes:write',
+  'GET /v1/utm-templates': 'codes:read',
+  'GET /v1/utm-templates/:id': 'codes:read',
+  'PATCH /v1/utm-templates/:id': 'codes:write',
+  'DELETE /v1/utm-templates/:id': 'codes:write',
+  'POST /v1/images': 'codes:write',
+  'GET /v1/images': 'codes:read',
+  'GET /v1/images/:id': 'codes:read',
+  'GET /v1/images/:id/content': 'codes:read',
+  'DELETE /v1/images/:id': 'codes:write',
   'POST /v1/webhooks': 'webhooks:write',
   'GET /v1/webhooks': 'webhooks:read',
   'GET /v1/webhooks/:id': 'webhooks:read',
@@ -63,7 +77,39 @@ const REST: Record<string, Scope> = {
   'GET /v1/oauth-grants': 'keys:manage',
   'GET /v1/oauth-grants/:id': 'keys:manage',
   'DELETE /v1/oauth-grants/:id': 'keys:manage',
+  'GET /v1/audit-log': 'audit:read',
+  'POST /v1/sessions': 'public',
+  'GET /v1/session': 'session',
+  'DELETE /v1/session': 'session',
+  'GET /v1/sessions': 'session',
+  'DELETE /v1/sessions/:id': 'session',
+  'GET /v1/users/me': 'session',
+  'PATCH /v1/users/me': 'session',
+  'POST /v1/users/me/password': 'session',
+  'GET /v1/users/me/second-factor': 'session',
+  'POST /v1/users/me/second-factor': 'session',
+  'POST /v1/users/me/second-factor/confirm': 'session',
+  'POST /v1/users/me/second-factor/disable': 'session',
+  'POST /v1/users/me/second-factor/recovery-codes': 'session',
+  'POST /v1/sessions/second-factor': 'public',
+  'POST /v1/setup': 'public',
+  'GET /v1/workspaces': 'session',
+  'POST /v1/workspaces': 'session',
+  'GET /v1/workspaces/:id': 'session',
+  'PATCH /v1/workspaces/:id': 'session',
+  'GET /v1/workspaces/:id/members': 'session',
+  'PATCH /v1/workspaces/:id/members/:user_id': 'session',
+  'DELETE /v1/workspaces/:id/members/:user_id': 'session',
+  'POST /v1/workspaces/:id/invitations': 'session',
+  'GET /v1/workspaces/:id/invitations': 'session',
+  'DELETE /v1/workspaces/:id/invitations/:invitation_id': 'session',
+  'POST /v1/invitations/preview': 'public',
+  'POST /v1/invitations/accept': 'session',
+  'POST /v1/invitations/register': 'public',
+  'POST /v1/password-resets': 'public',
+  'POST /v1/password-resets/complete': 'public',
 };
+const SCOPED = Object.entries(REST).filter((entry): entry is [string, Scope] => isScope(entry[1]));
 
 /** Each root field with an operation that reaches its resolver (arguments may be nonsense). */
 const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
@@ -87,9 +133,27 @@ const GRAPHQL: Record<string, { scope: Scope; query: string }> = {
     query: 'mutation { updateDomain(id: "dom_nope", input: {}) { id } }',
   },
   'Mutation.removeDomain': { scope: 'codes:write', query: 'mutation { removeDomain(id: "dom_nope") { deletedId } }' },
+  'Query.utmTemplates': { scope: 'codes:read', query: '{ utmTemplates { id } }' },
+  'Query.utmTemplate': { scope: 'codes:read', query: '{ utmTemplate(id: "utm_nope") { id } }' },
+  'Mutation.createUtmTemplate': {
+    scope: 'codes:write',
+    query: 'mutation { createUtmTemplate(input: { name: "" }) { id } }',
+  },
+  'Mutation.updateUtmTemplate': {
+    scope: 'codes:write',
+    query: 'mutation { updateUtmTemplate(id: "utm_nope", input: {}) { id } }',
+  },
+  'Mutation.deleteUtmTemplate': {
+    scope: 'codes:write',
+    query: 'mutation { deleteUtmTemplate(id: "utm_nope") { deletedId } }',
+  },
+  'Query.images': { scope: 'codes:read', query: '{ images(first: 1) { edges { cursor } } }' },
+  'Query.image': { scope: 'codes:read', query: '{ image(id: "img_nope") { id } }' },
+  'Mutation.deleteImage': { scope: 'codes:write', query: 'mutation { deleteImage(id: "img_nope") { deletedId } }' },
   'Query.webhooks': { scope: 'webhooks:read', query: '{ webhooks(first: 1) { edges { cursor } } }' },
   'Query.webhook': { scope: 'webhooks:read', query: '{ webhook(id: "wh_nope") { id } }' },
   'Query.oauthGrants': { scope: 'keys:manage', query: '{ oauthGrants { id } }' },
+  'Query.auditLog': { scope: 'audit:read', query: '{ auditLog(first: 1) { edges { cursor } } }' },
   'Mutation.revokeOAuthGrant': {
     scope: 'keys:manage',
     query: 'mutation { revokeOAuthGrant(id: "nope") { revokedId } }',
@@ -170,7 +234,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-function registeredRoutes(): Record<string, Scope | undefined> {
+function registeredRoutes(): Record<string, Access> {
   return Object.fromEntries(
     apiRoutes('v1', app.services).map((route) => [`${route.method} ${route.path}`, route.scope]),
   );
@@ -183,7 +247,7 @@ describe('REST', () => {
     expect(registeredRoutes()).toEqual(REST);
   });
 
-  it.each(Object.entries(REST))('%s: 403 without %s, not 403 with only it', async (route, scope) => {
+  it.each(SCOPED)('%s: 403 without %s, not 403 with only it', async (route, scope) => {
     const [method, path] = route.split(' ') as [string, string];
     const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
     const denied = await app.request(method, concrete(path), { key: allBut.get(scope)!, body });
@@ -200,14 +264,33 @@ describe('REST', () => {
   });
 });
 
+describe('REST routes of people', () => {
+  const routes = (access: Access) => Object.keys(REST).filter((route) => REST[route] === access);
+
+  it.each(routes('session'))('%s: a key is refused (403), no credential is a 401', async (route) => {
+    const [method, path] = route.split(' ') as [string, string];
+    const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
+    const byKey = await app.request(method, concrete(path), { key: only.get('keys:manage')!, body });
+    expect(byKey.status, byKey.text).toBe(403);
+    expect(byKey.body.detail).toContain('signed-in person');
+    expect((await app.request(method, concrete(path), { body })).status).toBe(401);
+  });
+
+  it.each(routes('public'))('%s: answered without a credential (422 for an empty body)', async (route) => {
+    const [method, path] = route.split(' ') as [string, string];
+    expect((await app.request(method, concrete(path), { body: {} })).status).toBe(422);
+  });
+});
+
 describe('GraphQL', () => {
   const rootFields = () =>
     [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
       Object.keys((type as GraphQLObjectType).getFields()).map((name) => `${type!.name}.${name}`),
     );
 
-  // Fields about the key itself, answered whatever scopes it holds.
-  const SCOPE_FREE = ['Query.rateLimit'];
+  // Fields about the caller itself, answered whatever scopes it holds; member changes, checked
+  // by role and refused to keys and tokens (workspaces.test.ts).
+  const SCOPE_FREE = ['Query.rateLimit', 'Query.me', 'Mutation.changeMemberRole', 'Mutation.removeMember'];
 
   it('every root field of the schema is in this table or scope-free', () => {
     expect(rootFields().sort()).toEqual([...Object.keys(GRAPHQL), ...SCOPE_FREE].sort());

@@ -207,6 +207,7 @@ function createWebhooksModule(
     logger: createLogger(config),
     resolve,
     ownedCodeIds: createOwnedCodeIds(app.testDb.db),
+    audit: app.services.audit.record,
   });
 }
 

@@ -135,7 +135,9 @@ describe('analytics', () => {
       total_scans: 4,
       previous_period: { total_scans: 0, change_pct: null },
     });
-    expect(overview.body.top_codes).toEqual([{ id: code.id, type: 'url', content: expect.any(String), scans: 4 }]);
+    expect(overview.body.top_codes).toEqual([
+      { id: code.id, name: null, type: 'url', content: expect.any(String), scans: 4 },
+    ]);
     expect(overview.body.breakdowns).toMatchObject({
       os: [
         { value: 'iOS', scans: 3 },

@@ -98,5 +98,14 @@ describe('codes', () => {
     expect((await call('DELETE', `/v1/codes/${code.id}`, { key })).status).toBe(404);
   });
 
+  it('a social preview: set on create, 422 for an http image, removed with null', async () => {
+    const preview = { title: 'Spring', description: 'Sale', image_url: 'https://cdn.example.com/a.png' };
+    const code = (await call('POST', '/v1/codes', { key, body: codeBody({ preview }) })).body;
+    expect(code.preview).toEqual(preview);
+    const bad = { preview: { image_url: 'http://cdn.example.com/a.png' } };
+    expect((await call('PATCH', `/v1/codes/${code.id}`, { key, body: bad })).status).toBe(422);
+    expect((await call('PATCH', `/v1/codes/${code.id}`, { key, body: { preview: null } })).body.preview).toBeNull();
+  });
+
   it('walked every codes operation', () => contract.expectTagCovered('Codes'));
 });

@@ -26,9 +26,17 @@ function documentedRoutes(version: ApiVersion): Record<string, string | undefine
   const routes: Record<string, string | undefined> = {};
   for (const [path, item] of Object.entries<any>(openApiDocument(version).paths ?? {})) {
     for (const [method, op] of Object.entries<any>(item)) {
-      if (!op?.operationId || op.security?.length === 0) continue;
-      routes[`${method.toUpperCase()} ${path}`] = op.security.find((s: Record<string, string[]>) => s.OAuth2)
-        ?.OAuth2[0];
+      if (!op?.operationId) continue;
+      const security: Record<string, string[]>[] = op.security ?? [];
+      // The API's public operations (sign-in, setup) are routes of its router; those at the root and
+      // the document itself (Operations) are served outside it.
+      if (security.length === 0 && (item.servers || op.tags?.includes('Operations'))) continue;
+      routes[`${method.toUpperCase()} ${path}`] =
+        security.length === 0
+          ? 'public'
+          : security.some((s) => s.OAuth2)
+            ? security.find((s) => s.OAuth2)!.OAuth2![0]
+            : 'session';
     }
   }
   return routes;

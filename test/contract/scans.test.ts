@@ -151,5 +151,27 @@ describe('scans', () => {
     expect((await call('POST', '/Zz9Zz9Zz8', form('anything'))).status).toBe(404);
   });
 
+  it('a hosted page: 200 page (HEAD alike), its vCard 200 and 404, the page after the unlock form', async () => {
+    const card = { kind: 'business_card', name: 'Ada Lovelace' };
+    const code = await createCode(app, key, { page: card });
+    const page = await call('GET', pathOf(code), { headers: from() });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect((await call('HEAD', pathOf(code), { headers: from() })).status).toBe(200);
+    const vcard = await call('GET', `${pathOf(code)}/contact.vcf`, { headers: from() });
+    expect(vcard.status).toBe(200);
+    expect(vcard.headers.get('content-type')).toBe('text/vcard; charset=utf-8');
+    expect((await call('HEAD', `${pathOf(code)}/contact.vcf`, { headers: from() })).status).toBe(200);
+    expect((await call('GET', '/Zz9Zz9Zz7/contact.vcf', { headers: from() })).status).toBe(404);
+    expect((await call('HEAD', '/Zz9Zz9Zz7/contact.vcf', { headers: from() })).status).toBe(404);
+    const locked = await createCode(app, key, { page: card, password: 'open sesame' });
+    const unlocked = await call('POST', pathOf(locked), {
+      headers: { ...from(), 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: 'password=open+sesame',
+    });
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.headers.get('set-cookie')).toMatch(/^qr_unlock=/);
+  });
+
   it('walked every scans operation', () => contract.expectTagCovered('Scans'));
 });

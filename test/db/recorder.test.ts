@@ -5,6 +5,7 @@ import { isWriteConflict } from '../../src/db/dialect.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { CommitBatch } from '../../src/modules/scans/commit-batch.ts';
 import type { ScanEvent } from '../../src/modules/scans/model.ts';
+import { createScanIds } from '../../src/modules/scans/scan-ids.ts';
 import { createScanRecorder } from '../../src/modules/scans/recorder.ts';
 import { createScansStore } from '../../src/modules/scans/store.ts';
 import type { WriterThread } from '../../src/modules/scans/writer-thread.ts';
@@ -153,6 +154,30 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
     expect(told).toEqual([25, 5]);
   });
 
+  it('stores a replayed scan or locked view once: the same ids under a new batch id add nothing', async () => {
+    const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
+    const scanned = code('replayed');
+    const batch = [
+      ...Array.from({ length: 3 }, (_, i) => ({ ...event(scanned), id: `${where}-scan-${i}` })),
+      ...Array.from({ length: 2 }, (_, i) => ({
+        ...event(scanned),
+        id: `${where}-view-${i}`,
+        outcome: 'locked' as const,
+      })),
+    ];
+    const views = async () =>
+      Number((await testDb.db('code_locked_views').where({ code_id: scanned }).sum({ n: 'views' }).first())!.n ?? 0);
+    expect((await commit(batch, `${where}-first`)).alreadyStored).toEqual([]);
+    expect(await count(scanned)).toBe(3);
+    expect(await views()).toBe(2);
+    // A journal replayed after that batch had committed: a new batch of the same events, one more beside them.
+    const replay = [...batch, { ...event(scanned), id: `${where}-view-new`, outcome: 'locked' as const }];
+    const result = await commit(replay, `${where}-replay`);
+    expect(result.alreadyStored.sort()).toEqual([0, 1, 2].map((i) => `${where}-scan-${i}`));
+    expect(await count(scanned)).toBe(3);
+    expect(await views()).toBe(3);
+  });
+
   it('tells onRetry of each failed attempt, as something other than a conflict when a table is missing', async () => {
     const retries: unknown[] = [];
     const commit = thread?.commit ?? createScanCommit(testDb.db, 'https://qr.example');
@@ -181,6 +206,56 @@ describe.each(['main thread', 'writer thread'] as const)('scan recorder, committ
     for (let i = 0; i < 55; i++) r.enqueue(event(code('stop')));
     await r.stop();
     expect(await count(code('stop'))).toBe(55);
+  });
+});
+
+// SCAN_RAW_ROWS=none: the same rollups, no raw rows, and a replayed scan still counted once,
+// also when the journal was written under the other setting.
+describe.each(['main thread', 'writer thread'] as const)('without raw rows, committing on the %s', (where) => {
+  const threads: WriterThread[] = [];
+  afterAll(() => Promise.all(threads.map((t) => t.close())));
+  const commitWith = (rawRows: 'keep' | 'none'): CommitBatch => {
+    if (where === 'main thread') return createScanCommit(testDb.db, 'https://qr.example', rawRows);
+    const thread = startScanWriterThread({ databaseUrl: testDb.url, publicBaseUrl: 'https://qr.example', rawRows });
+    threads.push(thread);
+    return thread.commit;
+  };
+  const rolled = async (codeId: string) =>
+    Number((await testDb.db('scan_rollups').where({ code_id: codeId }).sum({ n: 'scans' }).first())!.n ?? 0);
+  const place = where === 'main thread' ? 'main' : 'thread';
+  const withIds = (codeId: string, n: number) => {
+    const next = createScanIds();
+    return Array.from({ length: n }, () => ({ ...event(codeId), id: next() }));
+  };
+
+  it('writes the rollups and no raw row, and skips the scans of a replayed batch', async () => {
+    const codeId = `qr_none_${place}`;
+    const commit = commitWith('none');
+    const batch = withIds(codeId, 20);
+    expect((await commit(batch, `${place}-none-1`)).alreadyStored).toEqual([]);
+    expect(await count(codeId)).toBe(0);
+    expect(await rolled(codeId)).toBe(20);
+    // The journal replayed after the batch had committed, with 5 scans it had not reached.
+    const more = withIds(codeId, 5);
+    const result = await commit([...batch, ...more], `${place}-none-replay`);
+    expect(result.alreadyStored.sort()).toEqual(batch.map((e) => e.id).sort());
+    expect(await rolled(codeId)).toBe(25);
+    expect(await count(codeId)).toBe(0);
+  });
+
+  it('counts a replayed scan once across a change of SCAN_RAW_ROWS, either way', async () => {
+    for (const [first, then] of [
+      ['keep', 'none'],
+      ['none', 'keep'],
+    ] as const) {
+      const codeId = `qr_switch_${first}_${place}`;
+      const batch = withIds(codeId, 10);
+      await commitWith(first)(batch, `${place}-${first}-first`);
+      const result = await commitWith(then)(batch, `${place}-${first}-replayed`);
+      expect(result.alreadyStored).toHaveLength(10);
+      expect(await rolled(codeId)).toBe(10);
+      expect(await count(codeId)).toBe(first === 'keep' ? 10 : 0);
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import {
   type ScanEvent,
 } from '../../src/modules/scans/index.ts';
 import { createDimensionRoller } from '../../src/modules/scans/dimension-deltas.ts';
+import { createAuditService, createAuditStore } from '../../src/modules/audit/index.ts';
 import { createCodeTagging, createTagsService, createTagsStore } from '../../src/modules/tags/index.ts';
 import { parseInput } from '../../src/shared/validation.ts';
 import { backfillTagRollups } from '../../migrations/20261129100000_create_tag_rollups.ts';
@@ -231,7 +232,13 @@ describe('deleting a tag while scans of its codes are written', () => {
       codes.map((codeId) => ({ codeId, names: ['doomed'] })),
     );
     const tagId = (await p.tagging.idOf(ACCOUNT, 'doomed'))!;
-    const tags = createTagsService({ db: testDb.db, tags: createTagsStore(testDb.db), maxPerAccount: 1000, lockCodes });
+    const tags = createTagsService({
+      db: testDb.db,
+      tags: createTagsStore(testDb.db),
+      maxPerAccount: 1000,
+      lockCodes,
+      audit: createAuditService({ store: createAuditStore(testDb.db) }).record,
+    });
     const events = randomEvents(1000, 12, START + 60 * DAY).map((e, i) => ({ ...e, codeId: codes[i % 2]! }));
     // One writer, a batch at a time (as the recorder commits), while the tag is deleted.
     const writes = (async () => {

@@ -2,6 +2,7 @@
 // scan batch costs one SELECT and one multi-row INSERT per table, and the live stream hears of
 // a batch only when the recorder says it committed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuditService, createAuditStore } from '../../src/modules/audit/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { scanInsertChunk } from '../../src/db/dialect.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -35,6 +36,7 @@ beforeAll(async () => {
     config,
     logger: createLogger(config),
     ownedCodeIds: createOwnedCodeIds(testDb.db),
+    audit: createAuditService({ store: createAuditStore(testDb.db) }).record,
   });
   writeScanEvents = createScanOutbox({ store: createWebhooksStore(testDb.db), publicBaseUrl: config.publicBaseUrl });
   // a: every scan; b: scans of one code only; c: no endpoint at all.
@@ -151,6 +153,10 @@ describe('outbox', () => {
       notes: null,
       forwardQuery: false,
       passwordHash: null,
+      appLinks: null,
+      utm: null,
+      preview: null,
+      page: null,
       lifecycle: ACTIVE_LIFECYCLE,
       design: {},
       logoId: null,

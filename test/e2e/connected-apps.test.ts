@@ -72,7 +72,7 @@ afterAll(async () => {
 async function signIn(key: string) {
   await page.goto(`${app.url}/dashboard/`);
   await page.fill('#api-key', key);
-  await page.click('button[type=submit]');
+  await page.click('#api-key-form button[type=submit]');
   await page.getByRole('link', { name: 'Connected apps' }).click();
 }
 

@@ -63,7 +63,7 @@ afterAll(async () => {
 async function download(label: string): Promise<{ name: string; text: string }> {
   const [file] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: `Download ${label} as CSV` }).click(),
+    page.getByRole('button', { name: `Download CSV of ${label}` }).click(),
   ]);
   return { name: file.suggestedFilename(), text: await readFile((await file.path())!, 'utf8') };
 }
@@ -72,7 +72,7 @@ describe('analytics pictures in Chromium', () => {
   it('draws the map, the weekday x hour grid and their CSV in the chosen zone', async () => {
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', key);
-    await page.click('button[type=submit]');
+    await page.click('#api-key-form button[type=submit]');
     await page.getByRole('link', { name: 'Analytics', exact: true }).first().click();
     await page.fill('#range-from', '2026-05-31');
     await page.fill('#range-to', '2026-06-06');

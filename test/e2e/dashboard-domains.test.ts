@@ -41,7 +41,7 @@ describe('domains in the dashboard', () => {
   it('adds, verifies and removes a domain, and puts a new code on it', async () => {
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', key);
-    await page.click('button[type=submit]');
+    await page.click('#api-key-form button[type=submit]');
     await page.getByRole('link', { name: 'Domains' }).click();
     await page.getByText('No domains yet').waitFor();
 

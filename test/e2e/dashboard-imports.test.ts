@@ -33,7 +33,7 @@ describe('imports in the dashboard', () => {
   it('checks an export, imports it, and a second import creates nothing', async () => {
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', key);
-    await page.click('button[type=submit]');
+    await page.click('#api-key-form button[type=submit]');
     await page.getByRole('link', { name: 'Import' }).click();
     await page.selectOption('#import-format', 'yourls_csv');
     await page.setInputFiles('#import-file', { name: 'yourls.csv', mimeType: 'text/csv', buffer: yourls });

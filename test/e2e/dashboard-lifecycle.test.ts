@@ -40,7 +40,7 @@ describe('lifecycle in the dashboard', () => {
 
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', key);
-    await page.click('button[type=submit]');
+    await page.click('#api-key-form button[type=submit]');
     await page.locator(`tr[data-code-id="${code.id}"]`).waitFor();
     expect(await badgeOf(code.id)).toBe('active');
     expect(await page.locator(`tr[data-code-id="${archived.id}"]`).count()).toBe(0);

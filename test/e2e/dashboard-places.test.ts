@@ -36,7 +36,7 @@ describe('region and city in the dashboard', () => {
   it('lists them account-wide with readable labels and the DB-IP credit', async () => {
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', key);
-    await page.click('button[type=submit]');
+    await page.click('#api-key-form button[type=submit]');
     await page.getByRole('link', { name: 'Analytics', exact: true }).first().click();
     await page.waitForSelector('[data-dimension="city"] tr');
     const rows = (dimension: string) =>

@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.ts';
+import { openDashboardBrowser, requireBuiltDashboard, signIn } from '../support/browser.ts';
 
 let app: TestApp;
 let key: string;
@@ -36,9 +36,7 @@ describe('tags in the dashboard', () => {
       })
     ).body;
 
-    await page.goto(`${app.url}/dashboard/`);
-    await page.fill('#api-key', key);
-    await page.click('button[type=submit]');
+    await signIn(page, app.url, key);
     await page.locator(`tr[data-code-id="${other.id}"]`).waitFor();
 
     await page.getByRole('link', { name: 'New code' }).click();
@@ -50,7 +48,7 @@ describe('tags in the dashboard', () => {
     await page.click('text=Create code');
     await page.waitForURL(/\/dashboard\/codes\/qr_\w+$/);
     const id = new URL(page.url()).pathname.split('/').pop()!;
-    await page.getByText(`Created ${id}.`).waitFor();
+    await page.getByText('Created “Shop window”.').waitFor();
     expect(await page.inputValue('#code-tags')).toBe('Spring 2026, Window');
     expect((await rest(`/v1/codes/${id}`)).tags).toEqual(['Spring 2026', 'Window']);
     expect((await rest(`/v1/tags/${window.id}`)).code_count).toBe(1);
@@ -74,7 +72,7 @@ describe('tags in the dashboard', () => {
     await row.waitFor();
 
     // Cleared in the editor: the code has no tags, the tags stay in the account.
-    await row.getByRole('link', { name: id }).click();
+    await row.getByRole('link', { name: 'Shop window' }).click();
     await page.fill('#code-tags', '');
     await page.click('text=Save changes');
     await page.getByText('Saved.').waitFor();

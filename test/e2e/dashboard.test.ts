@@ -65,12 +65,12 @@ describe('the dashboard in Chromium', () => {
   it('signs in, creates a branded code with a rule, charts its scans as REST counts them, and deletes it', async () => {
     await page.goto(`${app.url}/dashboard/`);
     await page.fill('#api-key', 'qrk_not-a-real-key');
-    await page.click('button[type=submit]');
+    await page.click('#api-key-form button[type=submit]');
     await page.getByText('This key was not accepted').waitFor();
     // The browser logs the refused key's 401; that one was asked for.
     expect(pageErrors.splice(0)).toEqual([expect.stringContaining('401 (Unauthorized)')]);
     await page.fill('#api-key', key);
-    await page.click('button[type=submit]');
+    await page.click('#api-key-form button[type=submit]');
     await page.getByText('No codes yet').waitFor();
     expect(await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie])).toEqual([
       1,
@@ -100,8 +100,10 @@ describe('the dashboard in Chromium', () => {
     await page.click('text=Create code');
     await page.waitForURL(/\/dashboard\/codes\/qr_\w+$/);
     const id = new URL(page.url()).pathname.split('/').pop()!;
-    await page.getByText(`Created ${id}.`).waitFor();
+    // Named as a person reads it; the id beside, for developers.
+    await page.getByText('Created “Spring poster”.').waitFor();
     expect(await text('h1')).toBe('Spring poster');
+    expect(await text('.code-id code')).toBe(id);
     await page.locator('.preview figcaption', { hasText: 'Live preview' }).waitFor();
     await shot('code-editor');
 
@@ -117,9 +119,12 @@ describe('the dashboard in Chromium', () => {
     expect(await text('.scan-url code')).toBe(saved.scan_url);
     // The scan URL to the clipboard, and the image as a file at a chosen size.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
-    await page.getByRole('button', { name: 'Copy' }).click();
-    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    await page.getByRole('button', { name: 'Copy scan URL' }).click();
+    await page.getByRole('button', { name: 'Copied scan URL' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(saved.scan_url);
+    await page.getByRole('button', { name: 'Copy ID' }).click();
+    await page.getByRole('button', { name: 'Copied ID' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
     await page.fill('#download-size', '512');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -216,10 +221,10 @@ describe('the dashboard in Chromium', () => {
 
     // The account overview agrees with GET /v1/analytics/overview.
     await page.getByRole('link', { name: 'Analytics', exact: true }).first().click();
-    await page.locator('.top-codes td', { hasText: id }).waitFor();
+    await page.locator('.top-codes td', { hasText: 'Spring poster' }).waitFor();
     const overview = (await app.request('GET', '/v1/analytics/overview', { key })).body;
     expect(await text('[data-stat="total-scans"]')).toBe(String(overview.total_scans));
-    expect(await rowsOf('.top-codes tbody tr')).toEqual([[id, 'https://example.com/spring', '5']]);
+    expect(await rowsOf('.top-codes tbody tr')).toEqual([['Spring poster', 'https://example.com/spring', '5']]);
     // Account-wide breakdowns as the overview counts them (iOS and Windows, Safari and Chrome, news.example).
     for (const dimension of ['country', 'device', 'os', 'browser', 'referrer']) {
       const shown = await page.$$eval(`[data-dimension="${dimension}"] tr`, (rows) =>
@@ -240,10 +245,10 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
     const row = page.locator(`tr[data-code-id="${id}"]`);
     await row.waitFor();
-    expect((await row.locator('td').allInnerTexts()).slice(1)).toEqual([
+    expect((await row.locator('td').allInnerTexts()).slice(1, -1)).toEqual([
       'Spring poster',
       'active',
-      id,
+      expect.stringContaining(saved.scan_url),
       'https://example.com/spring',
       'branded',
       '5',
@@ -265,11 +270,11 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('tr[data-code-id]').count()).toBe(1);
 
     // Delete, after confirming.
-    await row.getByRole('link', { name: id }).click();
+    await row.getByRole('link', { name: 'Spring poster' }).click();
     await page.click('text=Delete code');
     await page.locator('dialog[open]', { hasText: saved.scan_url }).waitFor();
     await page.click('text=Delete for good');
-    await page.getByText(`Deleted ${id}.`).waitFor();
+    await page.getByText('Deleted “Spring poster”.').waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/codes');
     expect((await app.request('GET', `/v1/codes/${id}`, { key })).status).toBe(404);
     expect((await fetch(saved.scan_url, { redirect: 'manual' })).status).toBe(404);

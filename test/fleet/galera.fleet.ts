@@ -62,6 +62,8 @@ const serviceEnv = (i: Instance): Record<string, string> => ({
   WEB_CONCURRENCY: '1',
   REDIS_URL: 'redis://127.0.0.1:6379/7',
   OAUTH_KEYS_FILE: join(WORK, 'oauth-keys.json'),
+  // The instances' scan journals in the run's own folder, not in the checkout's ./data/journal.
+  SCAN_JOURNAL_DIR: join(WORK, 'journal'),
   TRUSTED_PROXIES: '127.0.0.1',
   SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
   MIGRATE_ON_START: 'false',

@@ -12,6 +12,7 @@ import type { ResolveTxt } from '../../src/modules/domains/verification.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Scope } from '../../src/shared/principal.ts';
 import { createTestDb, type TestDb } from './db.ts';
+import { journalDirFor } from './journal.ts';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -24,7 +25,7 @@ export interface RequestOptions {
   key?: string;
   body?: unknown;
   /** Sent as-is instead of JSON-encoding `body`. */
-  rawBody?: string;
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 
@@ -61,7 +62,14 @@ export const NO_DNS: ResolveTxt = async (name) => {
  */
 export async function getTestApp(
   env: Record<string, string> = {},
-  options: { testDb?: TestDb; resolveTxt?: ResolveTxt; now?: () => number; defaultBaseUrl?: boolean } = {},
+  options: {
+    testDb?: TestDb;
+    resolveTxt?: ResolveTxt;
+    now?: () => number;
+    defaultBaseUrl?: boolean;
+    /** Journal scans as the server does (main.ts); a test app answers scans unjournaled otherwise. */
+    journalScans?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDb());
   // Each app its own OAuth keys, as each its own database.
@@ -79,19 +87,21 @@ export async function getTestApp(
       ? { HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: '' }
       : { PUBLIC_BASE_URL: url }),
     OAUTH_KEYS_FILE: oauthKeysFile,
+    SCAN_JOURNAL_DIR: journalDirFor(testDb.url),
     ...env,
   });
   const logger = createLogger(config);
   const services = await createServices(testDb.db, config, logger, {
     resolveTxt: options.resolveTxt ?? NO_DNS,
     now: options.now,
+    journalScans: options.journalScans,
   });
   server.on('request', buildRequestListener({ services, logger }));
 
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers.authorization = `Bearer ${options.key}`;
-    let body: string | undefined = options.rawBody;
+    let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';

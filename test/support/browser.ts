@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { DASHBOARD_DIR } from '../../src/http/dashboard.ts';
+import { getTestApp, type TestApp } from './app.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,13 +47,58 @@ export function collectPageErrors(page: Page, errors: string[]): void {
 
 /**
  * Chromium with one page (1280x900, 10 s default timeout) whose console errors and uncaught
- * exceptions go to `errors`: what every dashboard suite starts with.
+ * exceptions go to `errors`: what every dashboard suite starts with. The browser speaks American
+ * English unless told otherwise (the dashboard takes its language from it, and the suites read
+ * English words); the language tests pass their own.
  */
-export async function openDashboardBrowser(errors: string[]): Promise<{ browser: Browser; page: Page }> {
+export async function openDashboardBrowser(
+  errors: string[],
+  locale = 'en-US',
+): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   collectPageErrors(page, errors);
   return { browser, page };
+}
+
+/** Signs the page in with an API key, as a person would, and waits for the codes page it lands on. */
+export async function signIn(page: Page, url: string, key: string): Promise<void> {
+  await page.goto(`${url}/dashboard/`);
+  await page.fill('#api-key', key);
+  await page.click('#api-key-form button[type=submit]');
+  await page.locator('h1', { hasText: 'Codes' }).waitFor();
+}
+
+export interface DashboardSuite {
+  app: TestApp;
+  /** An API key (every scope) of the suite's own account. */
+  key: string;
+  page: Page;
+  /** The page's console errors and uncaught exceptions. */
+  errors: string[];
+}
+
+/**
+ * What a dashboard suite starts and ends with, set up in beforeAll and closed in afterAll: the
+ * app, a key of its own account, and Chromium with one page collecting its errors. The fields
+ * are there once the suite's tests run. The browser's language is `locale` (American English unless told).
+ */
+export function dashboardSuite(accountName: string, locale?: string): DashboardSuite {
+  const suite = { errors: [] as string[] } as DashboardSuite;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    requireBuiltDashboard();
+    suite.app = await getTestApp();
+    suite.key = await suite.app.newAccountKey(accountName);
+    let page: Page;
+    ({ browser, page } = await openDashboardBrowser(suite.errors, locale));
+    suite.page = page;
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await suite.app?.close();
+  });
+  return suite;
 }

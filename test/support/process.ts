@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { journalDirFor } from './journal.ts';
 import { processTree } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -115,7 +116,8 @@ export async function startServer(
   tree?: string,
   via: 'node' | 'npm start' = 'node',
 ): Promise<ServerProcess> {
-  const serverEnv = { PORT: '0', LOG_LEVEL: 'info', ...env };
+  const databaseUrl = env.DATABASE_URL ?? process.env.DATABASE_URL ?? 'sqlite:./data/qr.sqlite';
+  const serverEnv = { PORT: '0', LOG_LEVEL: 'info', SCAN_JOURNAL_DIR: journalDirFor(databaseUrl), ...env };
   const child = via === 'npm start' ? npmStart(serverEnv, tree) : nodeWithTsx('src/main.ts', [], serverEnv, tree);
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);

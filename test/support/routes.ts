@@ -9,8 +9,11 @@ export interface RegisteredRoute {
   method: string;
   /** As registered, with the version prefix and Koa parameters: /v1/codes/:id. */
   path: string;
-  /** The scope its middleware requires. */
-  scope: Scope | undefined;
+  /**
+   * The scope its middleware requires; `session` for a signed-in person's route (no scope, a
+   * session cookie), `public` for one that needs no credential.
+   */
+  scope: Scope | 'session' | 'public';
 }
 
 /** Every route of a version's router (HEAD, which mirrors GET, aside), in registration order. */
@@ -20,6 +23,11 @@ export function apiRoutes(version: ApiVersion, services: Services): RegisteredRo
     .flatMap((layer) =>
       layer.methods
         .filter((m) => m !== 'HEAD')
-        .map((method) => ({ method, path: layer.path as string, scope: scopeOf(layer.stack) })),
+        .map((method) => ({ method, path: layer.path as string, scope: accessOf(layer.stack) })),
     );
+}
+
+function accessOf(stack: readonly unknown[]): RegisteredRoute['scope'] {
+  if (stack.some((fn) => (fn as { sessionOnly?: boolean }).sessionOnly)) return 'session';
+  return scopeOf(stack) ?? 'public';
 }

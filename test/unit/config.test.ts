@@ -279,4 +279,20 @@ describe('loadConfig', () => {
     for (const bad of ['0', '-1', '1.5', 'forever', '100000'])
       expect(() => loadConfig({ SCAN_RAW_RETENTION_DAYS: bad })).toThrow(/SCAN_RAW_RETENTION_DAYS/);
   });
+
+  it('keeps raw scan rows unless SCAN_RAW_ROWS is none, and refuses any other value at startup', () => {
+    expect(loadConfig({}).scanRawRows).toBe('keep');
+    expect(loadConfig({ SCAN_RAW_ROWS: 'none' }).scanRawRows).toBe('none');
+    for (const bad of ['off', 'NONE', 'false', '0', 'rollups'])
+      expect(() => loadConfig({ SCAN_RAW_ROWS: bad }), bad).toThrow(
+        /SCAN_RAW_ROWS: keep \(one row per scan, the default\) or none \(rollups only\)/,
+      );
+  });
+
+  it('refuses SCAN_RAW_ROWS=none with ANALYTICS_SOURCE=raw, which would read the rows it does not store', () => {
+    expect(() => loadConfig({ SCAN_RAW_ROWS: 'none', ANALYTICS_SOURCE: 'raw' })).toThrow(
+      /ANALYTICS_SOURCE: raw answers every analytics query from raw scan rows, and SCAN_RAW_ROWS=none stores none/,
+    );
+    expect(loadConfig({ SCAN_RAW_ROWS: 'none', ANALYTICS_SOURCE: 'rollups' }).analyticsSource).toBe('rollups');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withForwardedQuery } from '../../src/modules/scans/forward-query.ts';
+import { locationOf, utmTagger, withForwardedQuery } from '../../src/modules/scans/forward-query.ts';
 
 describe('withForwardedQuery', () => {
   it.each([
@@ -27,5 +27,23 @@ describe('withForwardedQuery', () => {
     ['https://example.com/s', '', 'https://example.com/s'],
   ])('%s + ?%s', (destination, query, expected) => {
     expect(withForwardedQuery(destination, query)).toBe(expected);
+  });
+});
+
+describe('locationOf', () => {
+  it('merges the code’s UTM fields, then the forwarded query, each keeping what came before', () => {
+    const tag = utmTagger('utm_source=poster&utm_medium=print')!;
+    const destination = 'https://example.com/s?utm_medium=web#top';
+    // Twice each: the second answer comes from the tagger's memory and must be the same.
+    for (let i = 0; i < 2; i++) {
+      expect(locationOf(destination, tag, undefined)).toBe(
+        'https://example.com/s?utm_medium=web&utm_source=poster#top',
+      );
+      expect(locationOf('https://example.de/', tag, 'utm_source=flyer&gclid=1')).toBe(
+        'https://example.de/?utm_source=poster&utm_medium=print&gclid=1',
+      );
+    }
+    expect(utmTagger(null)).toBeNull();
+    expect(locationOf(destination, null, undefined)).toBe(destination);
   });
 });

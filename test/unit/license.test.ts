@@ -1,5 +1,6 @@
 // One license, named alike everywhere a user or a package tool reads it: the LICENSE file, both
-// package manifests of npm, the Python client's pyproject.toml and the OpenAPI document.
+// package manifests of npm, the Python client's pyproject.toml and the OpenAPI document; and its
+// text in each client's folder, which npm pack and the wheel take it from (.ci/run checks both).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi-document.ts';
@@ -21,5 +22,11 @@ describe('license', () => {
       pythonClient: pyprojectLicense('clients/python/pyproject.toml'),
       openApi: openApiDocument(CURRENT_API_VERSION).info.license?.identifier,
     }).toEqual({ service: 'MIT', typescriptClient: 'MIT', pythonClient: 'MIT', openApi: 'MIT' });
+  });
+
+  it('is the same text in each client package', () => {
+    const text = read('LICENSE');
+    expect(read('clients/typescript/LICENSE')).toBe(text);
+    expect(read('clients/python/LICENSE')).toBe(text);
   });
 });

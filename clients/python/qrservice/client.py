@@ -9,7 +9,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Iterator, Mapping, Optional, cast
 
-from .types import Code, CodeAnalytics, CodeList, Domain, Overview, Routing, Rule, Tag, TagList
+from .types import Code, CodeAnalytics, CodeList, Domain, Overview, Routing, Rule, Tag, TagList, UtmTemplate
 
 API_VERSION = "v1"
 
@@ -149,6 +149,25 @@ class Client:
 
     def remove_domain(self, domain_id: str) -> None:
         self.request("DELETE", f"/domains/{_segment(domain_id)}")
+
+    # -- UTM templates -----------------------------------------------------------------------
+
+    def create_utm_template(self, name: str, **fields: str) -> UtmTemplate:
+        """Saves UTM fields (utm_source=..., at least one) a new code can start from (utm_template_id)."""
+        return cast(UtmTemplate, self.request("POST", "/utm-templates", {"name": name, **fields}))
+
+    def list_utm_templates(self) -> list[UtmTemplate]:
+        return cast(list, self.request("GET", "/utm-templates")["data"])
+
+    def get_utm_template(self, template_id: str) -> UtmTemplate:
+        return cast(UtmTemplate, self.request("GET", f"/utm-templates/{_segment(template_id)}"))
+
+    def update_utm_template(self, template_id: str, changes: Mapping[str, Any]) -> UtmTemplate:
+        """A new name or fields; None removes a field. Codes made from the template keep theirs."""
+        return cast(UtmTemplate, self.request("PATCH", f"/utm-templates/{_segment(template_id)}", changes))
+
+    def delete_utm_template(self, template_id: str) -> None:
+        self.request("DELETE", f"/utm-templates/{_segment(template_id)}")
 
     # -- routing -----------------------------------------------------------------------------
 

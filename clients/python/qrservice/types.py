@@ -19,6 +19,56 @@ class Routing(TypedDict):
     rules: list[Rule]
 
 
+class AppTarget(TypedDict):
+    link: Optional[str]  # a universal link / App Link (https) or a custom-scheme deep link
+    store_url: Optional[str]
+    open_custom_scheme: bool
+    redirect_url: str  # where a scan from this OS goes when no routing rule matched (read-only)
+
+
+class AppLinks(TypedDict):
+    ios: Optional[AppTarget]
+    android: Optional[AppTarget]
+
+
+class Utm(TypedDict):
+    utm_source: Optional[str]
+    utm_medium: Optional[str]
+    utm_campaign: Optional[str]
+    utm_term: Optional[str]
+    utm_content: Optional[str]
+
+
+class Preview(TypedDict):
+    title: Optional[str]
+    description: Optional[str]
+    image_url: Optional[str]  # https only
+class PageLink(TypedDict):
+    label: str
+    url: str  # http(s)
+
+
+class Page(TypedDict, total=False):
+    """A hosted page (docs/pages.md); which keys it has depends on its kind."""
+
+    kind: str  # business_card, app_download or links
+    # business_card
+    name: str
+    title: str
+    organization: str
+    phones: list[dict[str, str]]  # {"label"?, "number"}
+    emails: list[dict[str, str]]  # {"label"?, "address"}
+    address: dict[str, str]  # street, city, region, postal_code, country
+    note: str
+    # app_download
+    app_name: str
+    description: str  # also links
+    app_store_url: str
+    play_store_url: str
+    # links (and business_card's links)
+    links: list[PageLink]
+
+
 class Code(TypedDict, total=False):
     id: str
     type: str
@@ -28,6 +78,14 @@ class Code(TypedDict, total=False):
     forward_query: bool
     # Scans must give a password first (set with "password" on create or update; never returned).
     password_protected: bool
+    # Per-OS app targets used when no routing rule matched; None when the code has none.
+    app_links: Optional[AppLinks]
+    # UTM parameters merged into the destination at scan time; None when the code has none.
+    utm: Optional[Utm]
+    # The Open Graph card link-preview crawlers get instead of the redirect; None when the code has none.
+    preview: Optional[Preview]
+    # The hosted page scans are answered with instead of the redirect; None when the code redirects.
+    page: Optional[Page]
     tags: list[str]
     status: str  # active, paused or archived
     state: str  # active, paused, expired or limit_reached (read-only)
@@ -58,8 +116,24 @@ class Domain(TypedDict):
     status: str
     verification: DomainVerification
     fallback_url: Optional[str]
+    # Served at /.well-known/apple-app-site-association and /.well-known/assetlinks.json once verified.
+    apple_app_site_association: Optional[dict[str, Any]]
+    assetlinks: Optional[list[dict[str, Any]]]
     verified_at: Optional[str]
     created_at: str
+
+
+class UtmTemplate(TypedDict):
+    id: str
+    object: str
+    name: str
+    utm_source: Optional[str]
+    utm_medium: Optional[str]
+    utm_campaign: Optional[str]
+    utm_term: Optional[str]
+    utm_content: Optional[str]
+    created_at: str
+    updated_at: str
 
 
 class CodeList(TypedDict):

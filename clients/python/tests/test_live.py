@@ -34,6 +34,16 @@ def scan(url: str) -> int:
         return answer.code
 
 
+def location(url: str, user_agent: str) -> str:
+    """Where a scan URL redirects a visitor with this User-Agent (the redirect is not followed)."""
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        opener.open(urllib.request.Request(url, headers={"User-Agent": user_agent}))
+    except urllib.error.HTTPError as answer:
+        return answer.headers["Location"]
+    raise AssertionError("no redirect")
+
+
 def eventually(check, timeout: float = 10.0):
     """Polls check() until it returns something truthy (scans and webhooks are asynchronous)."""
     deadline = time.monotonic() + timeout
@@ -73,6 +83,54 @@ class LiveTest(unittest.TestCase):
         with self.assertRaises(ApiError) as refused:
             self.qr.update_code(code["id"], {"password": ""})
         self.assertEqual(refused.exception.status, 422)
+
+    def test_app_links_and_utm(self):
+        code = self.qr.create_code({
+            "content": "https://example.com/py/app",
+            "app_links": {"ios": {"store_url": "https://apps.apple.com/app/id1234567890"}},
+            "utm": {"utm_source": "py"},
+        })
+        self.assertEqual(code["app_links"]["ios"]["redirect_url"], "https://apps.apple.com/app/id1234567890")
+        self.assertIsNone(code["app_links"]["android"])
+        self.assertEqual(code["utm"]["utm_source"], "py")
+        iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"
+        desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
+        self.assertEqual(location(code["scan_url"], iphone), "https://apps.apple.com/app/id1234567890")
+        self.assertEqual(location(code["scan_url"], desktop), "https://example.com/py/app?utm_source=py")
+        with self.assertRaises(ApiError) as refused:
+            self.qr.update_code(code["id"], {"app_links": {"ios": {"link": "javascript:alert(1)"}}})
+        self.assertEqual(refused.exception.status, 422)
+        cleared = self.qr.update_code(code["id"], {"app_links": None, "utm": None})
+        self.assertIsNone(cleared["app_links"])
+        self.assertIsNone(cleared["utm"])
+
+    def test_preview(self):
+        code = self.qr.create_code({"content": "https://example.com/py/card", "preview": {"title": "Py <card>"}})
+        self.assertEqual(code["preview"], {"title": "Py <card>", "description": None, "image_url": None})
+        crawler = urllib.request.Request(code["scan_url"], headers={"User-Agent": "Slackbot-LinkExpanding 1.0"})
+        with urllib.request.urlopen(crawler) as page:
+            self.assertIn('<meta property="og:title" content="Py &lt;card&gt;">', page.read().decode())
+        with self.assertRaises(ApiError) as refused:
+            self.qr.update_code(code["id"], {"preview": {"image_url": "http://example.com/a.png"}})
+        self.assertEqual(refused.exception.status, 422)
+        self.assertIsNone(self.qr.update_code(code["id"], {"preview": None})["preview"])
+
+    def test_utm_templates(self):
+        template = self.qr.create_utm_template("py posters", utm_source="poster", utm_medium="print")
+        self.assertIn(template["id"], [t["id"] for t in self.qr.list_utm_templates()])
+        code = self.qr.create_code({
+            "content": "https://example.com/py/t",
+            "utm_template_id": template["id"],
+            "utm": {"utm_medium": "flyer"},
+        })
+        self.assertEqual((code["utm"]["utm_source"], code["utm"]["utm_medium"]), ("poster", "flyer"))
+        changed = self.qr.update_utm_template(template["id"], {"utm_medium": None})
+        self.assertIsNone(changed["utm_medium"])
+        self.qr.delete_utm_template(template["id"])
+        with self.assertRaises(ApiError) as gone:
+            self.qr.get_utm_template(template["id"])
+        self.assertEqual(gone.exception.status, 404)
+        self.assertEqual(self.qr.get_code(code["id"])["utm"]["utm_source"], "poster")
 
     def test_tags(self):
         suffix = str(time.time_ns())

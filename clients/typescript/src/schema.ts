@@ -148,8 +148,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a domain’s fallback URL
-         * @description Where the domain’s root (`/`) and its unknown slugs redirect (302); null to answer them 404, as the service’s own domain does.
+         * Change a domain’s fallback URL or well-known files
+         * @description Where the domain’s root (`/`) and its unknown slugs redirect (302); null to answer them 404, as the service’s own domain does. `apple_app_site_association` and `assetlinks` are served at `/.well-known/apple-app-site-association` and `/.well-known/assetlinks.json` on the verified domain (iOS universal links, Android App Links); null removes one (404). A field left out keeps its value.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -172,6 +172,55 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/utm-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List UTM templates
+         * @description Every template of the account, oldest first (at most 100: `next_cursor` is always null).
+         */
+        get: operations["listUtmTemplates"];
+        put?: never;
+        /**
+         * Create a UTM template
+         * @description A name and at least one of the five UTM fields. At most 100 per account.
+         */
+        post: operations["createUtmTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/utm-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a UTM template */
+        get: operations["getUtmTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a UTM template
+         * @description Codes made from it keep their UTM fields.
+         */
+        delete: operations["deleteUtmTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a UTM template
+         * @description A new name or fields; null removes a field (at least one must remain). Codes made from the template keep the fields they were given.
+         */
+        patch: operations["updateUtmTemplate"];
         trace?: never;
     };
     "/codes/{id}/routing": {
@@ -278,6 +327,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List images
+         * @description The workspace’s uploaded images, newest first.
+         */
+        get: operations["listImages"];
+        put?: never;
+        /**
+         * Upload an image
+         * @description One file in the form field `file` (multipart/form-data). It is re-encoded to PNG (no metadata is kept), scaled down to at most 1024 px a side; an SVG is drawn at 1024 px on its longer side, and one with a script, an event handler, a foreignObject, a DTD or a reference outside itself is refused. Use it as a code’s `design.logo_image_id` or a business card’s `page.photo_image_id`.
+         */
+        post: operations["uploadImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an image */
+        get: operations["getImage"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an image
+         * @description A 409 while a code of the workspace uses it as its logo or photo. Codes that used it as a logo before keep being drawn with it (the logo is stored with them).
+         */
+        delete: operations["deleteImage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an image’s PNG */
+        get: operations["getImageContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes/bulk": {
         parameters: {
             query?: never;
@@ -349,7 +460,7 @@ export interface paths {
         };
         /**
          * A code’s scans per period, with breakdowns
-         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. Periods on whole quarter hours (in every time zone of today, half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not start before `raw_available_since` (else 422). Breakdowns list the `top` values of each dimension. 404 for an unknown code or one of another account.
+         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. Periods on whole quarter hours (in every time zone of today, half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not start before `raw_available_since` (else 422). A server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`) answers such a range with 409 `/problems/raw-scans-not-kept`, and counts a code’s (or a tag’s) breakdowns over the UTC days nearest the range (`breakdowns_from`, `breakdowns_to` say which). Breakdowns list the `top` values of each dimension. 404 for an unknown code or one of another account.
          */
         get: operations["getCodeScans"];
         put?: never;
@@ -369,7 +480,7 @@ export interface paths {
         };
         /**
          * A code’s scans by weekday and hour of the day
-         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone, from the quarter-hour rollups: a quarter hour lies within one local hour in zones with whole-hour offsets and in those with half- or 45-minute ones (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) alike. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before `raw_available_since` (else 422). The account’s deleted codes count nowhere from the moment they are deleted. 404 for an unknown code or one of another account.
+         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone, from the quarter-hour rollups: a quarter hour lies within one local hour in zones with whole-hour offsets and in those with half- or 45-minute ones (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) alike. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before `raw_available_since` (else 422; 409 `/problems/raw-scans-not-kept` with `SCAN_RAW_ROWS=none`). The account’s deleted codes count nowhere from the moment they are deleted. 404 for an unknown code or one of another account.
          */
         get: operations["getCodeScanWeekdayHours"];
         put?: never;
@@ -389,7 +500,7 @@ export interface paths {
         };
         /**
          * A code’s individual scan records (JSON pages or CSV)
-         * @description Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. Raw scans older than the retention (`SCAN_RAW_RETENTION_DAYS`) are deleted: the JSON page says from when records are kept in `raw_available_since` (the CSV in the `Raw-Available-Since` header), and a `from` before it is refused with 422. 404 for an unknown code or one of another account.
+         * @description Each scan as recorded, oldest first, optionally within `from` (inclusive) and `to` (exclusive). As JSON, one page of at most `limit` records with `next_cursor`. With `format=csv`, every record of the range (from `cursor` on, if given) as one streamed CSV file whose columns are the JSON fields; text that a spreadsheet would run as a formula gets a leading apostrophe. Raw scans older than the retention (`SCAN_RAW_RETENTION_DAYS`) are deleted: the JSON page says from when records are kept in `raw_available_since` (the CSV in the `Raw-Available-Since` header), and a `from` before it is refused with 422. A server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`, rollups only) answers 409 `/problems/raw-scans-not-kept`. 404 for an unknown code or one of another account.
          */
         get: operations["listCodeScanRecords"];
         put?: never;
@@ -409,7 +520,7 @@ export interface paths {
         };
         /**
          * The account’s scans: totals, trend, top codes, breakdowns
-         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. Periods on whole quarter hours (in every time zone of today, half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not start before `raw_available_since` (else 422). `previous_period` covers the same number of periods just before, for comparison; `top` says how many top codes and values per breakdown to list.
+         * @description The range is `from` (inclusive) to `to` (exclusive), each an ISO 8601 date-time with offset, or a calendar date read in `timezone` (a `to` date includes its whole day); by default the last 30 days, today included. The range widens to whole periods of `granularity` in `timezone`, and a series has at most 744 hours, 366 days, 157 weeks or 60 months (else 422). Bots are left out unless `include_bots=true`. Periods on whole quarter hours (in every time zone of today, half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not start before `raw_available_since` (else 422). A server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`) answers such a range with 409 `/problems/raw-scans-not-kept`, and counts a code’s (or a tag’s) breakdowns over the UTC days nearest the range (`breakdowns_from`, `breakdowns_to` say which). `previous_period` covers the same number of periods just before, for comparison; `top` says how many top codes and values per breakdown to list.
          */
         get: operations["getAnalyticsOverview"];
         put?: never;
@@ -429,7 +540,7 @@ export interface paths {
         };
         /**
          * The account’s scans by weekday and hour of the day
-         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone, from the quarter-hour rollups: a quarter hour lies within one local hour in zones with whole-hour offsets and in those with half- or 45-minute ones (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) alike. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before `raw_available_since` (else 422). The account’s deleted codes count nowhere from the moment they are deleted. With `tag`, only the codes carrying that tag now.
+         * @description Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) summed into 168 cells, one per ISO weekday (1 Monday to 7 Sunday) and hour of the day in `timezone`, zeros included. Exact in every zone, from the quarter-hour rollups: a quarter hour lies within one local hour in zones with whole-hour offsets and in those with half- or 45-minute ones (Asia/Kolkata, Asia/Kathmandu, America/St_Johns...) alike. Across a DST change, the hour repeated in autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless `include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before `raw_available_since` (else 422; 409 `/problems/raw-scans-not-kept` with `SCAN_RAW_ROWS=none`). The account’s deleted codes count nowhere from the moment they are deleted. With `tag`, only the codes carrying that tag now.
          */
         get: operations["getAnalyticsWeekdayHours"];
         put?: never;
@@ -657,6 +768,477 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s audit log (JSON pages or CSV)
+         * @description Entries newest first, filtered by `action`, `object_type`, `object_id`, `actor_kind`, `actor_id` and `since` (inclusive) to `until` (exclusive). As JSON, one page of at most `limit` entries with `next_cursor`. With `format=csv`, every matching entry as one streamed CSV file (`limit` and `cursor` do not apply); text a spreadsheet would run as a formula gets a leading apostrophe.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List my sessions */
+        get: operations["listSessions"];
+        put?: never;
+        /**
+         * Sign in
+         * @description A new session every time (a cookie sent along is ignored). An unknown email and a wrong password get the same 401. Attempts are limited per email and per address (SIGN_IN_ATTEMPTS_PER_MINUTE): 429 with Retry-After. With the second factor on, no session starts yet: a 401 `/problems/second-factor-required` hands out a `challenge` (5 minutes) to send with a code to POST /v1/sessions/second-factor.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password-resets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password reset link
+         * @description Answers 202 alike, at once, whether a user has the email or not; the link (single use, an hour) is mailed after the answer. Counts against the sign-in limits of the email and the address (429). 501 when the service sends no mail (SMTP_URL).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password-resets/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link
+         * @description Every session of the user ends and a new one starts (the cookie is set). 401 for an unknown, used or expired link; a weak password is a 422 that leaves the link usable. With the second factor on, no session starts yet: a 401 `/problems/second-factor-required` hands out a `challenge` (5 minutes) to send with a code to POST /v1/sessions/second-factor.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a sign-in with the second factor
+         * @description The challenge of the password step with a current code of the authenticator app (a code works once) or an unused recovery code (each works once). A wrong code is a 401 and counts against the sign-in limits (429); after 5 wrong codes, or 5 minutes, the challenge is gone and the password is needed again.
+         */
+        post: operations["signInSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get my second factor */
+        get: operations["getMySecondFactor"];
+        put?: never;
+        /**
+         * Set up a second factor
+         * @description A new TOTP secret, shown only in this answer, with its otpauth:// URI and QR code. It is not on until a code of it is confirmed; asking again replaces an unconfirmed one. 409 when it is on already.
+         */
+        post: operations["beginSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/second-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the second factor on
+         * @description A current code of the new secret turns it on and answers ten recovery codes, shown only now. A wrong code is a 422 that changes nothing; tries count against the sign-in limits (429).
+         */
+        post: operations["confirmSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/second-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the second factor off
+         * @description The password first (a wrong one is a 422). The secret and the recovery codes are deleted.
+         */
+        post: operations["disableSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/second-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew my recovery codes
+         * @description The password first; ten new codes, shown only now, and the old ones stop working.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one of my sessions
+         * @description Another device’s, or this one. It ends on every instance at once.
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current session
+         * @description The user, their workspaces with the role in each, and the CSRF token.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        /** Sign out */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get my profile */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change my display name */
+        patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change my password
+         * @description The current password first; the new one must be hard to guess (a 422 names the weakness). Every other session of the user ends.
+         */
+        post: operations["changeMyPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the first owner with a setup token
+         * @description The token comes from the server’s log on first run or from `cli users create-owner`; it works once and for an hour. Creates the user, their workspace (or joins the account the token names) and signs in.
+         */
+        post: operations["completeSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List my workspaces */
+        get: operations["listWorkspaces"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description The caller becomes its owner.
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workspace of mine
+         * @description A workspace the caller is not a member of is a 404, like one that does not exist.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a workspace
+         * @description Owners only.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a workspace’s members */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member, or leave
+         * @description Anyone may leave; removing others follows the role rules. The last owner stays (409). The API keys the member made in the workspace are revoked with the membership, unless `keep_keys=true`.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member’s role
+         * @description Owners change anyone’s; admins those of admins, editors and viewers, never to owner. The last owner cannot be demoted (409). Takes effect on the member’s next request.
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pending invitations
+         * @description For owners and admins: neither accepted, revoked nor expired.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone to the workspace
+         * @description Owners invite with any role, admins with admin, editor or viewer. With an `email`, only that person may accept, and the link is mailed when the service has SMTP_URL (`email_sent`); the `link` is in the answer this once either way. It works once, for INVITATION_DAYS (7).
+         */
+        post: operations["inviteToWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation
+         * @description Its link stops working at once. Admins cannot revoke an owner’s invitation.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation offers
+         * @description The workspace, the role and whom it is for, before accepting. 401 when it is gone.
+         */
+        post: operations["previewInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a workspace as the signed-in person
+         * @description The invitation is used up; an invitation for another email is a 403, a member already gets 409.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a workspace as a new user
+         * @description Makes the user (the invitation’s email, or the given one when it names none; a name; a strong password), joins them with the invitation’s role and signs them in.
+         */
+        post: operations["registerWithInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth-clients": {
         parameters: {
             query?: never;
@@ -794,6 +1376,30 @@ export interface paths {
          * @description Answers like GET, without a body, and records no scan: for link checkers and previews.
          */
         head: operations["checkScanCode"];
+        patch?: never;
+        trace?: never;
+    };
+    "/{slug}/contact.vcf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a business card’s contact (vCard)
+         * @description The "Save contact" link of a code whose `page` is a business card.
+         */
+        get: operations["downloadContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Check a business card’s contact
+         * @description The "Save contact" link of a code whose `page` is a business card. Answers like GET, without a body.
+         */
+        head: operations["checkContact"];
         patch?: never;
         trace?: never;
     };
@@ -1026,6 +1632,58 @@ export interface components {
              */
             forward_query?: boolean;
             password?: string | null;
+            app_links?: {
+                ios?: {
+                    /**
+                     * @description The app’s link: a universal link / App Link (https) or a deep link of the app’s own scheme (`myapp://…`).
+                     * @example https://app.example.com/item/42
+                     */
+                    link?: string;
+                    /**
+                     * @description The app’s store page (https): where scans go when the link is a custom scheme.
+                     * @example https://apps.apple.com/app/id1234567890
+                     */
+                    store_url?: string;
+                    /** @description Redirect to a custom-scheme link itself rather than the store page. The service cannot know whether the app is installed: without it the browser shows an error. Default false. */
+                    open_custom_scheme?: boolean;
+                } | null;
+                android?: {
+                    /**
+                     * @description The app’s link: a universal link / App Link (https) or a deep link of the app’s own scheme (`myapp://…`).
+                     * @example https://app.example.com/item/42
+                     */
+                    link?: string;
+                    /**
+                     * @description The app’s store page (https): where scans go when the link is a custom scheme.
+                     * @example https://apps.apple.com/app/id1234567890
+                     */
+                    store_url?: string;
+                    /** @description Redirect to a custom-scheme link itself rather than the store page. The service cannot know whether the app is installed: without it the browser shows an error. Default false. */
+                    open_custom_scheme?: boolean;
+                } | null;
+            } | null;
+            utm?: {
+                utm_source?: string;
+                utm_medium?: string;
+                utm_campaign?: string;
+                utm_term?: string;
+                utm_content?: string;
+            } | null;
+            preview?: {
+                title?: string;
+                description?: string;
+                /**
+                 * @description The card’s image (https; 1200×630 suits most apps).
+                 * @example https://cdn.example.com/spring.png
+                 */
+                image_url?: string;
+            } | null;
+            page?: components["schemas"]["Page"] | null;
+            /**
+             * @description Url codes: a UTM template of the account (`/utm-templates`) whose fields the code starts from: they are copied into `utm`, and fields given in `utm` win. Later changes to the template do not reach the code.
+             * @example utm_8kD2mQ9xT4pL0aZc7VbN
+             */
+            utm_template_id?: string;
             /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin
@@ -1068,6 +1726,11 @@ export interface components {
                 /** @enum {string} */
                 style?: "square" | "dots" | "rounded" | "branded";
                 logo_url?: string;
+                /**
+                 * @description An image the workspace uploaded (`POST /v1/images`) to draw as the logo, in place of `logo_url` (give one or the other). In an update, setting one of the two removes the other.
+                 * @example img_8kD2mQ9xT4pL0aZc7VbN
+                 */
+                logo_image_id?: string;
                 /** @enum {string} */
                 error_correction?: "L" | "M" | "Q" | "H";
                 /** @enum {string} */
@@ -1130,6 +1793,71 @@ export interface components {
         } | {
             latitude: number;
             longitude: number;
+        };
+        /**
+         * @description Url codes: a page the service hosts and the scan answers with instead of redirecting to the destination (routing rules still decide first: a rule that matches redirects). Replaced whole; null removes it. The destination stays the code’s content: where scans go again once the page is removed.
+         * @example {
+         *       "kind": "links",
+         *       "title": "Ada’s bakery",
+         *       "links": [
+         *         {
+         *           "label": "Menu",
+         *           "url": "https://bakery.example/menu"
+         *         }
+         *       ]
+         *     }
+         */
+        Page: {
+            /** @constant */
+            kind: "business_card";
+            name: string;
+            title?: string;
+            organization?: string;
+            phones?: {
+                /** @description What the entry is, e.g. Work or Mobile. */
+                label?: string;
+                number: string;
+            }[];
+            /** @default [] */
+            emails?: {
+                /** @description What the entry is, e.g. Work or Mobile. */
+                label?: string;
+                address: string;
+            }[];
+            address?: {
+                street?: string;
+                city?: string;
+                region?: string;
+                postal_code?: string;
+                country?: string;
+            };
+            /** @default [] */
+            links?: {
+                label: string;
+                url: string;
+            }[];
+            note?: string;
+            /**
+             * @description An image the workspace uploaded (`POST /v1/images`): the page shows it (served at `<scan URL>/photo.png`, at most 256 px a side) and the vCard carries it as its PHOTO.
+             * @example img_8kD2mQ9xT4pL0aZc7VbN
+             */
+            photo_image_id?: string;
+        } | {
+            /** @constant */
+            kind: "app_download";
+            app_name: string;
+            description?: string;
+            app_store_url?: string;
+            play_store_url?: string;
+        } | {
+            /** @constant */
+            kind: "links";
+            title: string;
+            description?: string;
+            links: {
+                label: string;
+                url: string;
+            }[];
         };
         /** @description A code’s routing: rules checked in priority order; the first match decides, and a scan no rule matches goes to the code’s own destination. */
         RoutingInput: {
@@ -1202,6 +1930,53 @@ export interface components {
              */
             forward_query?: boolean;
             password?: string | null;
+            app_links?: {
+                ios?: {
+                    /**
+                     * @description The app’s link: a universal link / App Link (https) or a deep link of the app’s own scheme (`myapp://…`).
+                     * @example https://app.example.com/item/42
+                     */
+                    link?: string;
+                    /**
+                     * @description The app’s store page (https): where scans go when the link is a custom scheme.
+                     * @example https://apps.apple.com/app/id1234567890
+                     */
+                    store_url?: string;
+                    /** @description Redirect to a custom-scheme link itself rather than the store page. The service cannot know whether the app is installed: without it the browser shows an error. Default false. */
+                    open_custom_scheme?: boolean;
+                } | null;
+                android?: {
+                    /**
+                     * @description The app’s link: a universal link / App Link (https) or a deep link of the app’s own scheme (`myapp://…`).
+                     * @example https://app.example.com/item/42
+                     */
+                    link?: string;
+                    /**
+                     * @description The app’s store page (https): where scans go when the link is a custom scheme.
+                     * @example https://apps.apple.com/app/id1234567890
+                     */
+                    store_url?: string;
+                    /** @description Redirect to a custom-scheme link itself rather than the store page. The service cannot know whether the app is installed: without it the browser shows an error. Default false. */
+                    open_custom_scheme?: boolean;
+                } | null;
+            } | null;
+            utm?: {
+                utm_source?: string;
+                utm_medium?: string;
+                utm_campaign?: string;
+                utm_term?: string;
+                utm_content?: string;
+            } | null;
+            preview?: {
+                title?: string;
+                description?: string;
+                /**
+                 * @description The card’s image (https; 1200×630 suits most apps).
+                 * @example https://cdn.example.com/spring.png
+                 */
+                image_url?: string;
+            } | null;
+            page?: components["schemas"]["Page"] | null;
             /**
              * @description A title for people (not unique, trimmed, 1-200 characters); found by `q` like the content.
              * @example Spring poster, Berlin
@@ -1243,6 +2018,7 @@ export interface components {
                 bg_color?: string | null;
                 style?: ("square" | "dots" | "rounded" | "branded") | null;
                 logo_url?: string | null;
+                logo_image_id?: string | null;
                 error_correction?: ("L" | "M" | "Q" | "H") | null;
                 eye_style?: ("square" | "rounded" | "circle") | null;
                 eye_color?: string | null;
@@ -1313,6 +2089,75 @@ export interface components {
              * @example https://example.com/
              */
             fallback_url?: string | null;
+            /**
+             * @description The JSON served at `/.well-known/apple-app-site-association` on this domain once it is verified (iOS universal links): `applinks.details` with `appIDs` (`<Team ID>.<bundle ID>`) and `components`, optionally `webcredentials` and `appclips`. Null: 404.
+             * @example {
+             *       "applinks": {
+             *         "details": [
+             *           {
+             *             "appIDs": [
+             *               "ABCDE12345.com.example.app"
+             *             ],
+             *             "components": [
+             *               {
+             *                 "/": "/item/*"
+             *               }
+             *             ]
+             *           }
+             *         ]
+             *       }
+             *     }
+             */
+            apple_app_site_association?: {
+                applinks: {
+                    details: {
+                        appIDs: string[];
+                        components: {
+                            "/"?: string;
+                            "?"?: string | {
+                                [key: string]: string;
+                            };
+                            "#"?: string;
+                            exclude?: boolean;
+                            caseSensitive?: boolean;
+                            percentEncoded?: boolean;
+                            comment?: string;
+                        }[];
+                    }[];
+                };
+                webcredentials?: {
+                    apps: string[];
+                };
+                appclips?: {
+                    apps: string[];
+                };
+            } | null;
+            /**
+             * @description The statements served at `/.well-known/assetlinks.json` on this domain once it is verified (Android App Links): each a `relation` list and an `android_app` target with `package_name` and `sha256_cert_fingerprints`. Null: 404.
+             * @example [
+             *       {
+             *         "relation": [
+             *           "delegate_permission/common.handle_all_urls"
+             *         ],
+             *         "target": {
+             *           "namespace": "android_app",
+             *           "package_name": "com.example.app",
+             *           "sha256_cert_fingerprints": [
+             *             "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+             *           ]
+             *         }
+             *       }
+             *     ]
+             */
+            assetlinks?: {
+                relation: string[];
+                target: {
+                    /** @constant */
+                    namespace: "android_app";
+                    package_name: string;
+                    sha256_cert_fingerprints: string[];
+                };
+            }[] | null;
         };
         /**
          * @example {
@@ -1325,6 +2170,111 @@ export interface components {
              * @example https://example.com/
              */
             fallback_url?: string | null;
+            /**
+             * @description The JSON served at `/.well-known/apple-app-site-association` on this domain once it is verified (iOS universal links): `applinks.details` with `appIDs` (`<Team ID>.<bundle ID>`) and `components`, optionally `webcredentials` and `appclips`. Null: 404.
+             * @example {
+             *       "applinks": {
+             *         "details": [
+             *           {
+             *             "appIDs": [
+             *               "ABCDE12345.com.example.app"
+             *             ],
+             *             "components": [
+             *               {
+             *                 "/": "/item/*"
+             *               }
+             *             ]
+             *           }
+             *         ]
+             *       }
+             *     }
+             */
+            apple_app_site_association?: {
+                applinks: {
+                    details: {
+                        appIDs: string[];
+                        components: {
+                            "/"?: string;
+                            "?"?: string | {
+                                [key: string]: string;
+                            };
+                            "#"?: string;
+                            exclude?: boolean;
+                            caseSensitive?: boolean;
+                            percentEncoded?: boolean;
+                            comment?: string;
+                        }[];
+                    }[];
+                };
+                webcredentials?: {
+                    apps: string[];
+                };
+                appclips?: {
+                    apps: string[];
+                };
+            } | null;
+            /**
+             * @description The statements served at `/.well-known/assetlinks.json` on this domain once it is verified (Android App Links): each a `relation` list and an `android_app` target with `package_name` and `sha256_cert_fingerprints`. Null: 404.
+             * @example [
+             *       {
+             *         "relation": [
+             *           "delegate_permission/common.handle_all_urls"
+             *         ],
+             *         "target": {
+             *           "namespace": "android_app",
+             *           "package_name": "com.example.app",
+             *           "sha256_cert_fingerprints": [
+             *             "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+             *           ]
+             *         }
+             *       }
+             *     ]
+             */
+            assetlinks?: {
+                relation: string[];
+                target: {
+                    /** @constant */
+                    namespace: "android_app";
+                    package_name: string;
+                    sha256_cert_fingerprints: string[];
+                };
+            }[] | null;
+        };
+        /**
+         * @example {
+         *       "name": "Print posters",
+         *       "utm_source": "poster",
+         *       "utm_medium": "print"
+         *     }
+         */
+        CreateUtmTemplate: {
+            /**
+             * @description What people call the template, 1-100 characters.
+             * @example Print posters
+             */
+            name: string;
+            utm_source?: string;
+            utm_medium?: string;
+            utm_campaign?: string;
+            utm_term?: string;
+            utm_content?: string;
+        };
+        /**
+         * @example {
+         *       "utm_campaign": "summer-2026"
+         *     }
+         */
+        UpdateUtmTemplate: {
+            /**
+             * @description What people call the template, 1-100 characters.
+             * @example Print posters
+             */
+            name?: string;
+            utm_source?: string | null;
+            utm_medium?: string | null;
+            utm_campaign?: string | null;
+            utm_term?: string | null;
+            utm_content?: string | null;
         };
         /**
          * @description The whole rule set: `rules` is required (an empty list removes every rule).
@@ -1534,6 +2484,13 @@ export interface components {
                 [key: string]: string;
             };
         };
+        ImageUpload: {
+            /**
+             * Format: binary
+             * @description A PNG, JPEG, WebP or SVG image, judged by its bytes (not its name or declared type); at most 5242880 bytes and, for PNG, JPEG and WebP, 16777216 pixels (width x height).
+             */
+            file: string;
+        };
         /**
          * @example {
          *       "codes": [
@@ -1661,7 +2618,7 @@ export interface components {
              *       "analytics:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @description A future instant; null or omitted: never expires.
              * @example 2027-01-31T00:00:00Z
@@ -1684,6 +2641,187 @@ export interface components {
         };
         /**
          * @example {
+         *       "email": "ada@example.com",
+         *       "password": "tangerine orbit canvas 42"
+         *     }
+         */
+        SignIn: {
+            /** @example ada@example.com */
+            email: string;
+            /** @example tangerine orbit canvas 42 */
+            password: string;
+        };
+        /**
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
+        PasswordResetRequest: {
+            /** @example ada@example.com */
+            email: string;
+        };
+        /**
+         * @example {
+         *       "token": "qrreset_…",
+         *       "password": "violet harbour engine 77"
+         *     }
+         */
+        PasswordReset: {
+            /**
+             * @description The token of the mailed link.
+             * @example qrreset_…
+             */
+            token: string;
+            /**
+             * @description At least 8 characters and hard to guess (zxcvbn score 3 of 4).
+             * @example tangerine orbit canvas 42
+             */
+            password: string;
+        };
+        /**
+         * @example {
+         *       "challenge": "qrmfa_…",
+         *       "code": "492039"
+         *     }
+         */
+        SecondFactorSignIn: {
+            /**
+             * @description The `challenge` of the sign-in’s 401 second-factor-required problem.
+             * @example qrmfa_…
+             */
+            challenge: string;
+            /**
+             * @description The 6 digits the authenticator app shows now, or one of the recovery codes (each works once).
+             * @example 492039
+             */
+            code: string;
+        };
+        /**
+         * @example {
+         *       "code": "492039"
+         *     }
+         */
+        ConfirmSecondFactor: {
+            /**
+             * @description The 6 digits the authenticator app shows now.
+             * @example 492039
+             */
+            code: string;
+        };
+        /**
+         * @example {
+         *       "password": "tangerine orbit canvas 42"
+         *     }
+         */
+        PasswordConfirmation: {
+            /** @example tangerine orbit canvas 42 */
+            password: string;
+        };
+        /**
+         * @example {
+         *       "display_name": "Ada Lovelace"
+         *     }
+         */
+        UpdateMe: {
+            /** @example Ada Lovelace */
+            display_name: string;
+        };
+        /**
+         * @example {
+         *       "current_password": "tangerine orbit canvas 42",
+         *       "new_password": "violet harbour engine 77"
+         *     }
+         */
+        ChangePassword: {
+            current_password: string;
+            /**
+             * @description At least 8 characters and hard to guess (zxcvbn score 3 of 4).
+             * @example tangerine orbit canvas 42
+             */
+            new_password: string;
+        };
+        /**
+         * @example {
+         *       "token": "qrsetup_…",
+         *       "email": "ada@example.com",
+         *       "display_name": "Ada Lovelace",
+         *       "password": "tangerine orbit canvas 42",
+         *       "workspace_name": "Marketing"
+         *     }
+         */
+        Setup: {
+            token: string;
+            /** @example ada@example.com */
+            email: string;
+            /** @example Ada Lovelace */
+            display_name: string;
+            /**
+             * @description At least 8 characters and hard to guess (zxcvbn score 3 of 4).
+             * @example tangerine orbit canvas 42
+             */
+            password: string;
+            /** @description The new workspace’s name (default: the owner’s display name’s); ignored when the token names an account. */
+            workspace_name?: string;
+        };
+        CreateWorkspace: {
+            /** @example Marketing */
+            name: string;
+        };
+        UpdateWorkspace: {
+            /** @example Marketing */
+            name?: string;
+        };
+        ChangeMemberRole: {
+            /**
+             * @example editor
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+        };
+        Invite: {
+            /**
+             * @description Who may accept it; the link is mailed there when SMTP_URL is set. Absent: whoever holds the link.
+             * @example ada@example.com
+             */
+            email?: string;
+            /**
+             * @description The role the invited person joins with.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+        };
+        InvitationToken: {
+            /**
+             * @description The token of the invitation’s link.
+             * @example qrinv_…
+             */
+            token: string;
+        };
+        /**
+         * @example {
+         *       "token": "qrinv_…",
+         *       "display_name": "Grace Hopper",
+         *       "password": "tangerine orbit canvas 42"
+         *     }
+         */
+        RegisterWithInvitation: {
+            /**
+             * @description The token of the invitation’s link.
+             * @example qrinv_…
+             */
+            token: string;
+            /** @example ada@example.com */
+            email?: string;
+            /** @example Ada Lovelace */
+            display_name?: string;
+            /**
+             * @description At least 8 characters and hard to guess (zxcvbn score 3 of 4).
+             * @example tangerine orbit canvas 42
+             */
+            password?: string;
+        };
+        /**
+         * @example {
          *       "name": "reporting job",
          *       "scopes": [
          *         "codes:read",
@@ -1703,7 +2841,7 @@ export interface components {
              *       "codes:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @description `refresh_token` only beside `authorization_code`.
              * @example [
@@ -1893,6 +3031,10 @@ export interface components {
             forward_query: boolean;
             /** @description Scans must give the code’s password on an unlock page before they redirect (url codes). The password itself is never returned. */
             password_protected: boolean;
+            app_links: components["schemas"]["AppLinks"];
+            utm: components["schemas"]["Utm"];
+            preview: components["schemas"]["Preview"];
+            page: components["schemas"]["PageOutput"] | null;
             /**
              * @description Names of the account’s tags the code carries, sorted by name (case ignored).
              * @example [
@@ -1940,6 +3082,53 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description Url codes: where scans from iOS and Android go when no routing rule matched, instead of the destination; null when the code has none. */
+        AppLinks: {
+            ios: components["schemas"]["AppTarget"];
+            android: components["schemas"]["AppTarget"];
+        } | null;
+        AppTarget: {
+            /** @example https://app.example.com/item/42 */
+            link: string | null;
+            /** @example https://apps.apple.com/app/id1234567890 */
+            store_url: string | null;
+            open_custom_scheme: boolean;
+            /**
+             * @description Where a scan from this OS is redirected when no routing rule matched: the link or the store page.
+             * @example https://app.example.com/item/42
+             */
+            redirect_url: string;
+        } | null;
+        /**
+         * @description Url codes: UTM parameters merged into the destination at scan time; null when the code has none.
+         * @example {
+         *       "utm_source": "poster",
+         *       "utm_medium": "print",
+         *       "utm_campaign": "spring-2026",
+         *       "utm_term": null,
+         *       "utm_content": null
+         *     }
+         */
+        Utm: {
+            utm_source: string | null;
+            utm_medium: string | null;
+            utm_campaign: string | null;
+            utm_term: string | null;
+            utm_content: string | null;
+        } | null;
+        /**
+         * @description Url codes: the social preview link-preview crawlers are shown; null when the code has none.
+         * @example {
+         *       "title": "Spring sale",
+         *       "description": "20% off everything until May.",
+         *       "image_url": "https://cdn.example.com/spring.png"
+         *     }
+         */
+        Preview: {
+            title: string | null;
+            description: string | null;
+            image_url: string | null;
+        } | null;
         /** @description The design with every default filled in. */
         Design: {
             /** @example #1a73e8 */
@@ -1949,6 +3138,8 @@ export interface components {
             /** @enum {string} */
             style: "square" | "dots" | "rounded" | "branded";
             logo_url: string | null;
+            /** @description The uploaded image drawn as the logo, if any. */
+            logo_image_id: string | null;
             /** @enum {string} */
             error_correction: "L" | "M" | "Q" | "H";
             /** @enum {string} */
@@ -2012,6 +3203,13 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
             /** @description On a 404 for an API version that does not exist. */
             supported_versions?: string[];
+            /** @description On a 401 `/problems/second-factor-required`: send it with the code to POST /v1/sessions/second-factor. */
+            challenge?: string;
+            /**
+             * Format: date-time
+             * @description With `challenge`: after this (5 minutes) the password is needed again.
+             */
+            challenge_expires_at?: string;
         };
         FieldError: {
             /**
@@ -2079,6 +3277,14 @@ export interface components {
              * @example https://example.com/
              */
             fallback_url: string | null;
+            /** @description Served at /.well-known/apple-app-site-association once verified; null: 404. */
+            apple_app_site_association: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Served at /.well-known/assetlinks.json once verified; null: 404. */
+            assetlinks: {
+                [key: string]: unknown;
+            }[] | null;
             verified_at: string | null;
             /** Format: date-time */
             created_at: string;
@@ -2087,6 +3293,30 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Domain"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        UtmTemplate: {
+            /** @example utm_8kD2mQ9xT4pL0aZc7VbN */
+            id: string;
+            /** @constant */
+            object: "utm_template";
+            /** @example Print posters */
+            name: string;
+            utm_source: string | null;
+            utm_medium: string | null;
+            utm_campaign: string | null;
+            utm_term: string | null;
+            utm_content: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UtmTemplateList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["UtmTemplate"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
@@ -2205,6 +3435,55 @@ export interface components {
                 time: string;
             };
         };
+        Image: {
+            /** @example img_8kD2mQ9xT4pL0aZc7VbN */
+            id: string;
+            /** @constant */
+            object: "image";
+            /**
+             * @description The file name it was uploaded with.
+             * @example logo.svg
+             */
+            name: string | null;
+            /**
+             * @description What is stored: every upload is re-encoded to PNG.
+             * @constant
+             */
+            content_type: "image/png";
+            /**
+             * @description What the upload was, judged from its bytes.
+             * @enum {string}
+             */
+            source_type: "image/png" | "image/jpeg" | "image/webp" | "image/svg+xml";
+            /**
+             * @description Of the stored PNG, in pixels (at most 1024).
+             * @example 512
+             */
+            width: number;
+            /** @example 512 */
+            height: number;
+            /**
+             * @description Size of the stored PNG.
+             * @example 20480
+             */
+            bytes: number;
+            /** @description SHA-256 of the stored PNG, hex. */
+            sha256: string;
+            /**
+             * @description Where the PNG is read (needs codes:read).
+             * @example /v1/images/img_8kD2mQ9xT4pL0aZc7VbN/content
+             */
+            content_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ImageList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Image"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
         /** @description Every code of a bulk call, created in one transaction. */
         BulkResult: {
             /** @constant */
@@ -2297,17 +3576,17 @@ export interface components {
             timezone: string;
             include_bots: boolean;
             /**
-             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422. With SCAN_RAW_ROWS=none (no raw scan rows kept) the instant of the answer, and those answers are refused with 409 /problems/raw-scans-not-kept.
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
             /**
-             * @description Start of the time the breakdowns count. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @description Start of the time the breakdowns count. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). On a server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`) each edge off a UTC midnight moves to the nearest one, in or out (at most 12 hours). Equal to the range otherwise.
              * @example 2026-03-01T00:00:00.000Z
              */
             breakdowns_from: string;
             /**
-             * @description End of the time the breakdowns count, exclusive. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @description End of the time the breakdowns count, exclusive. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). On a server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`) each edge off a UTC midnight moves to the nearest one, in or out (at most 12 hours). Equal to the range otherwise.
              * @example 2026-03-31T00:00:00.000Z
              */
             breakdowns_to: string;
@@ -2398,7 +3677,7 @@ export interface components {
             /** @description All 168 cells, zeros included, Monday 00 first, then by weekday and hour. */
             cells: components["schemas"]["WeekdayHourCount"][];
             /**
-             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422. With SCAN_RAW_ROWS=none (no raw scan rows kept) the instant of the answer, and those answers are refused with 409 /problems/raw-scans-not-kept.
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
@@ -2494,17 +3773,17 @@ export interface components {
             timezone: string;
             include_bots: boolean;
             /**
-             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
+             * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422. With SCAN_RAW_ROWS=none (no raw scan rows kept) the instant of the answer, and those answers are refused with 409 /problems/raw-scans-not-kept.
              * @example 2025-11-26T21:00:00.000Z
              */
             raw_available_since: string | null;
             /**
-             * @description Start of the time the breakdowns count. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @description Start of the time the breakdowns count. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). On a server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`) each edge off a UTC midnight moves to the nearest one, in or out (at most 12 hours). Equal to the range otherwise.
              * @example 2026-03-01T00:00:00.000Z
              */
             breakdowns_from: string;
             /**
-             * @description End of the time the breakdowns count, exclusive. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). Equal to the range otherwise.
+             * @description End of the time the breakdowns count, exclusive. A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns count from the next UTC midnight (or up to the last one). On a server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`) each edge off a UTC midnight moves to the nearest one, in or out (at most 12 hours). Equal to the range otherwise.
              * @example 2026-03-31T00:00:00.000Z
              */
             breakdowns_to: string;
@@ -2529,6 +3808,11 @@ export interface components {
             top_codes: {
                 /** @example qr_4fT9kQ2mX8pL */
                 id: string;
+                /**
+                 * @description As in the code.
+                 * @example Spring poster
+                 */
+                name: string | null;
                 /** @enum {string} */
                 type: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo";
                 /**
@@ -2787,7 +4071,7 @@ export interface components {
              *       "analytics:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @description A key works while active: until revoked or past `expires_at` (for a rotated key, its grace period’s end).
              * @enum {string}
@@ -2802,6 +4086,11 @@ export interface components {
             revoked_at: string | null;
             /** @description The key that replaced this one in a rotation. */
             replaced_by: string | null;
+            /**
+             * @description Who made it: a user (`user_…`; removing them from the workspace revokes it unless kept), a key, an OAuth client or `cli`; null for keys made before this was recorded.
+             * @example user_4kT0Xb2Qm9LpV7sR1wZc
+             */
+            created_by: string | null;
             /**
              * @description The secret: send it as `Authorization: Bearer …`. Shown only in this answer; only a hash is stored.
              * @example qrk_7Hx2Pq9LmV4tR8sK1wZ3yB6nD0fG5hJ2aC4eX7uQ
@@ -2833,7 +4122,7 @@ export interface components {
              *       "analytics:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @description A key works while active: until revoked or past `expires_at` (for a rotated key, its grace period’s end).
              * @enum {string}
@@ -2848,6 +4137,11 @@ export interface components {
             revoked_at: string | null;
             /** @description The key that replaced this one in a rotation. */
             replaced_by: string | null;
+            /**
+             * @description Who made it: a user (`user_…`; removing them from the workspace revokes it unless kept), a key, an OAuth client or `cli`; null for keys made before this was recorded.
+             * @example user_4kT0Xb2Qm9LpV7sR1wZc
+             */
+            created_by: string | null;
         };
         /** @description The replacement key with its secret (shown this once), and in `previous` the key it replaces: its `replaced_by` names the new key and its `expires_at` is the end of its grace period. */
         RotatedApiKey: {
@@ -2868,7 +4162,7 @@ export interface components {
              *       "analytics:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @description A key works while active: until revoked or past `expires_at` (for a rotated key, its grace period’s end).
              * @enum {string}
@@ -2884,11 +4178,291 @@ export interface components {
             /** @description The key that replaced this one in a rotation. */
             replaced_by: string | null;
             /**
+             * @description Who made it: a user (`user_…`; removing them from the workspace revokes it unless kept), a key, an OAuth client or `cli`; null for keys made before this was recorded.
+             * @example user_4kT0Xb2Qm9LpV7sR1wZc
+             */
+            created_by: string | null;
+            /**
              * @description The secret: send it as `Authorization: Bearer …`. Shown only in this answer; only a hash is stored.
              * @example qrk_7Hx2Pq9LmV4tR8sK1wZ3yB6nD0fG5hJ2aC4eX7uQ
              */
             key: string;
             previous: components["schemas"]["ApiKey"];
+        };
+        AuditEntryList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["AuditEntry"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AuditEntry: {
+            /** @example aud_3kQ9xT4pL0aZc7VbN8mD */
+            id: string;
+            /** @constant */
+            object: "audit_entry";
+            /**
+             * Format: date-time
+             * @description When the change was committed (its transaction’s time).
+             */
+            at: string;
+            actor: {
+                /**
+                 * @description An API key, an OAuth client, a signed-in user, or the command line.
+                 * @enum {string}
+                 */
+                kind: "api_key" | "oauth_client" | "cli" | "user";
+                /**
+                 * @description `key_…`, `client_…`, or `cli`.
+                 * @example key_8kD2mQ9xT4pL0aZc7VbN
+                 */
+                id: string;
+                /** @description The caller’s address hashed as scans hash visitors (an HMAC under a salt that changes every UTC day and is then deleted): equal within a day for the same address, never the address. Null for the CLI. */
+                address_hash: string | null;
+            };
+            /** @enum {string} */
+            action: "code.created" | "code.updated" | "code.deleted" | "routing.changed" | "codes.bulk_created" | "codes.imported" | "tag.created" | "tag.updated" | "tag.deleted" | "domain.added" | "domain.updated" | "domain.verified" | "domain.removed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.registered" | "oauth_client.deleted" | "oauth_grant.revoked" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.revoked" | "workspace.created" | "workspace.updated";
+            /** @enum {string} */
+            object_type: "code" | "batch" | "tag" | "domain" | "webhook" | "api_key" | "oauth_client" | "oauth_grant" | "member" | "invitation" | "workspace";
+            /** @example qr_4fT9kQ2mX8pL0aZc7VbN */
+            object_id: string;
+            /**
+             * @description What changed. An update lists `changes`, each field with `old` and `new` (a url code’s `destination` among them); a creation or deletion names the object; a bulk call gives its `count`. Never a secret.
+             * @example {
+             *       "changes": {
+             *         "destination": {
+             *           "old": "https://example.com/a",
+             *           "new": "https://example.com/b"
+             *         }
+             *       }
+             *     }
+             */
+            summary: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The signed-in user, their workspaces and the session’s CSRF token. */
+        SignedIn: {
+            /** @constant */
+            object: "signed_in";
+            user: components["schemas"]["User"];
+            /** @description The user’s workspaces (up to 200), each with the role. */
+            workspaces: components["schemas"]["Workspace"][];
+            session: components["schemas"]["Session"];
+            /**
+             * @description Send it as X-CSRF-Token on every request signed in by cookie that changes something.
+             * @example oT3kX0b2Qm9LpV7sR1wZcA4eX7uQ5hJ2aC4eX7uQ9LmV
+             */
+            csrf_token: string;
+        };
+        /** @description A person who signs in; a member of any number of workspaces. */
+        User: {
+            /** @example user_4kT0Xb2Qm9LpV7sR1wZc */
+            id: string;
+            /** @constant */
+            object: "user";
+            /** @example ada@example.com */
+            email: string;
+            /** @example Ada Lovelace */
+            display_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A workspace (an account) with the caller’s role in it. */
+        Workspace: {
+            /**
+             * @description The account’s id (`acct_…`).
+             * @example acct_2bN7xQ4mK9pL1vT5rW8z
+             */
+            id: string;
+            /** @constant */
+            object: "workspace";
+            /** @example Marketing */
+            name: string;
+            /**
+             * @description The caller’s role in it.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A signed-in browser or device of the user. */
+        Session: {
+            /** @example sess_9fQ2mX7kL0pT4vR8wZ1b */
+            id: string;
+            /** @constant */
+            object: "session";
+            /** @description Whether this is the session of the request. */
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute.
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description The latest end; unused for SESSION_IDLE_DAYS it ends earlier.
+             */
+            expires_at: string;
+            user_agent: string | null;
+        };
+        /** @description The user’s live sessions, newest first. Not paginated. */
+        SessionList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Session"][];
+        };
+        PasswordResetRequested: {
+            /** @constant */
+            object: "password_reset_requested";
+            detail: string;
+        };
+        /** @description The user’s TOTP second factor. */
+        SecondFactor: {
+            /** @constant */
+            object: "second_factor";
+            /** @description Whether sign-in asks for a code after the password. */
+            enabled: boolean;
+            enabled_at: string | null;
+            /**
+             * @description Unused recovery codes (0 while off).
+             * @example 10
+             */
+            recovery_codes_left: number;
+        };
+        /** @description A new secret awaiting its first code (POST /v1/users/me/second-factor/confirm). */
+        SecondFactorEnrolment: {
+            /** @constant */
+            object: "second_factor_enrolment";
+            /**
+             * @description The base32 secret, for typing into the app; shown only in this answer.
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /**
+             * @description The `otpauth://totp/…` URI an authenticator app reads (SHA-1, 6 digits, 30 s).
+             * @example otpauth://totp/qr.example.com:ada%40example.com?issuer=qr.example.com&secret=…
+             */
+            otpauth_uri: string;
+            /** @description The URI as a QR code, an SVG document to scan with the app. */
+            qr_svg: string;
+        };
+        /** @description Recovery codes, shown once: keep them somewhere safe. */
+        RecoveryCodes: {
+            /** @constant */
+            object: "recovery_codes";
+            /**
+             * @description Ten single-use codes for signing in without the app; shown only in this answer.
+             * @example [
+             *       "k4zq-7m2p-x9ab-c3de"
+             *     ]
+             */
+            codes: string[];
+        };
+        WorkspaceList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Workspace"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        MemberList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Member"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description A member of a workspace, with the role. */
+        Member: {
+            /** @constant */
+            object: "member";
+            user: components["schemas"]["User"];
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /**
+             * Format: date-time
+             * @description When the user joined the workspace.
+             */
+            created_at: string;
+        };
+        /** @description The invitation made, with its link. */
+        NewInvitation: {
+            /** @example inv_5hJ2aC4eX7uQ9LmV3bN8 */
+            id: string;
+            /** @constant */
+            object: "invitation";
+            /** @example acct_2bN7xQ4mK9pL1vT5rW8z */
+            workspace_id: string;
+            /** @description Who may accept it; null: whoever holds the link. */
+            email: string | null;
+            /**
+             * @description The role the invited person joins with.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** @description The user who invited (`user_…`). */
+            invited_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * @description The link to accept it: shown only this once (only its hash is kept).
+             * @example https://qr.example.com/dashboard/invite?token=qrinv_…
+             */
+            link: string;
+            /** @description Whether the link was mailed (an email given, SMTP_URL set, sent). */
+            email_sent: boolean;
+        };
+        /** @description The workspace’s pending invitations, newest first. Not paginated. */
+        InvitationList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Invitation"][];
+        };
+        /** @description A pending invitation to a workspace. */
+        Invitation: {
+            /** @example inv_5hJ2aC4eX7uQ9LmV3bN8 */
+            id: string;
+            /** @constant */
+            object: "invitation";
+            /** @example acct_2bN7xQ4mK9pL1vT5rW8z */
+            workspace_id: string;
+            /** @description Who may accept it; null: whoever holds the link. */
+            email: string | null;
+            /**
+             * @description The role the invited person joins with.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** @description The user who invited (`user_…`). */
+            invited_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** @description What a pending invitation offers, shown before accepting. */
+        InvitationPreview: {
+            /** @constant */
+            object: "invitation_preview";
+            /** @example Marketing */
+            workspace_name: string;
+            /**
+             * @description The role the invited person joins with.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** @description Who may accept it; null: whoever holds the link. */
+            email: string | null;
+            /** Format: date-time */
+            expires_at: string;
         };
         /** @description A new client with its secret (if it is confidential), shown this once, and where its tokens come from. */
         RegisteredOAuthClient: {
@@ -2909,7 +4483,7 @@ export interface components {
              *       "codes:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @example [
              *       "client_credentials"
@@ -2966,7 +4540,7 @@ export interface components {
              *       "codes:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @example [
              *       "client_credentials"
@@ -3018,7 +4592,7 @@ export interface components {
              *       "codes:read"
              *     ]
              */
-            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            scopes: ("codes:read" | "codes:write" | "analytics:read" | "webhooks:read" | "webhooks:write" | "keys:manage" | "audit:read")[];
             /**
              * @description The API key that approved the grant on the consent page. Revoking that key ends the grant; rotating it passes the grant to the replacement. Null for grants given before this was recorded.
              * @example key_3Jq8Wn5Zr1Vt7Lp2Xc9M
@@ -3028,6 +4602,73 @@ export interface components {
             created_at: string;
             /** @description When the grant, and every refresh token under it, ends (14 days after consent). */
             expires_at: string | null;
+        };
+        /**
+         * @description Url codes: a page the service hosts and the scan answers with instead of redirecting to the destination (routing rules still decide first: a rule that matches redirects). Replaced whole; null removes it. The destination stays the code’s content: where scans go again once the page is removed.
+         * @example {
+         *       "kind": "links",
+         *       "title": "Ada’s bakery",
+         *       "links": [
+         *         {
+         *           "label": "Menu",
+         *           "url": "https://bakery.example/menu"
+         *         }
+         *       ]
+         *     }
+         */
+        PageOutput: {
+            /** @constant */
+            kind: "business_card";
+            name: string;
+            title?: string;
+            organization?: string;
+            /** @default [] */
+            phones: {
+                /** @description What the entry is, e.g. Work or Mobile. */
+                label?: string;
+                number: unknown;
+            }[];
+            /** @default [] */
+            emails: {
+                /** @description What the entry is, e.g. Work or Mobile. */
+                label?: string;
+                /** Format: email */
+                address: string;
+            }[];
+            address?: {
+                street?: string;
+                city?: string;
+                region?: string;
+                postal_code?: string;
+                country?: string;
+            };
+            /** @default [] */
+            links: {
+                label: string;
+                url: string;
+            }[];
+            note?: string;
+            /**
+             * @description An image the workspace uploaded (`POST /v1/images`): the page shows it (served at `<scan URL>/photo.png`, at most 256 px a side) and the vCard carries it as its PHOTO.
+             * @example img_8kD2mQ9xT4pL0aZc7VbN
+             */
+            photo_image_id?: string;
+        } | {
+            /** @constant */
+            kind: "app_download";
+            app_name: string;
+            description?: string;
+            app_store_url?: string;
+            play_store_url?: string;
+        } | {
+            /** @constant */
+            kind: "links";
+            title: string;
+            description?: string;
+            links: {
+                label: string;
+                url: string;
+            }[];
         };
     };
     responses: {
@@ -3172,6 +4813,20 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The service is not set up for this (a password reset by mail: SMTP_URL is not set). */
+        NotImplemented: {
+            headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -3199,6 +4854,7 @@ export interface components {
 }
 export type CreateCode = components['schemas']['CreateCode'];
 export type CodeContent = components['schemas']['CodeContent'];
+export type Page = components['schemas']['Page'];
 export type RoutingInput = components['schemas']['RoutingInput'];
 export type InlineRuleInput = components['schemas']['InlineRuleInput'];
 export type UpdateCode = components['schemas']['UpdateCode'];
@@ -3206,16 +4862,34 @@ export type CreateTag = components['schemas']['CreateTag'];
 export type UpdateTag = components['schemas']['UpdateTag'];
 export type CreateDomain = components['schemas']['CreateDomain'];
 export type UpdateDomain = components['schemas']['UpdateDomain'];
+export type CreateUtmTemplate = components['schemas']['CreateUtmTemplate'];
+export type UpdateUtmTemplate = components['schemas']['UpdateUtmTemplate'];
 export type ReplaceRouting = components['schemas']['ReplaceRouting'];
 export type RuleInput = components['schemas']['RuleInput'];
 export type RuleConditions = components['schemas']['RuleConditions'];
 export type ResolveRequest = components['schemas']['ResolveRequest'];
+export type ImageUpload = components['schemas']['ImageUpload'];
 export type BulkCreateCodes = components['schemas']['BulkCreateCodes'];
 export type ImportCodes = components['schemas']['ImportCodes'];
 export type CreateWebhook = components['schemas']['CreateWebhook'];
 export type UpdateWebhook = components['schemas']['UpdateWebhook'];
 export type CreateApiKey = components['schemas']['CreateApiKey'];
 export type RotateApiKey = components['schemas']['RotateApiKey'];
+export type SignIn = components['schemas']['SignIn'];
+export type PasswordResetRequest = components['schemas']['PasswordResetRequest'];
+export type PasswordReset = components['schemas']['PasswordReset'];
+export type SecondFactorSignIn = components['schemas']['SecondFactorSignIn'];
+export type ConfirmSecondFactor = components['schemas']['ConfirmSecondFactor'];
+export type PasswordConfirmation = components['schemas']['PasswordConfirmation'];
+export type UpdateMe = components['schemas']['UpdateMe'];
+export type ChangePassword = components['schemas']['ChangePassword'];
+export type Setup = components['schemas']['Setup'];
+export type CreateWorkspace = components['schemas']['CreateWorkspace'];
+export type UpdateWorkspace = components['schemas']['UpdateWorkspace'];
+export type ChangeMemberRole = components['schemas']['ChangeMemberRole'];
+export type Invite = components['schemas']['Invite'];
+export type InvitationToken = components['schemas']['InvitationToken'];
+export type RegisterWithInvitation = components['schemas']['RegisterWithInvitation'];
 export type CreateOAuthClient = components['schemas']['CreateOAuthClient'];
 export type CodeCreatedEvent = components['schemas']['CodeCreatedEvent'];
 export type CodeUpdatedEvent = components['schemas']['CodeUpdatedEvent'];
@@ -3227,6 +4901,10 @@ export type ScanEventData = components['schemas']['ScanEventData'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type TestEventData = components['schemas']['TestEventData'];
 export type Code = components['schemas']['Code'];
+export type AppLinks = components['schemas']['AppLinks'];
+export type AppTarget = components['schemas']['AppTarget'];
+export type Utm = components['schemas']['Utm'];
+export type Preview = components['schemas']['Preview'];
 export type Design = components['schemas']['Design'];
 export type InlineRule = components['schemas']['InlineRule'];
 export type Problem = components['schemas']['Problem'];
@@ -3236,9 +4914,13 @@ export type Tag = components['schemas']['Tag'];
 export type TagList = components['schemas']['TagList'];
 export type Domain = components['schemas']['Domain'];
 export type DomainList = components['schemas']['DomainList'];
+export type UtmTemplate = components['schemas']['UtmTemplate'];
+export type UtmTemplateList = components['schemas']['UtmTemplateList'];
 export type Routing = components['schemas']['Routing'];
 export type Rule = components['schemas']['Rule'];
 export type RoutingResolution = components['schemas']['RoutingResolution'];
+export type Image = components['schemas']['Image'];
+export type ImageList = components['schemas']['ImageList'];
 export type BulkResult = components['schemas']['BulkResult'];
 export type ImportReport = components['schemas']['ImportReport'];
 export type CodeScanAnalytics = components['schemas']['CodeScanAnalytics'];
@@ -3262,11 +4944,30 @@ export type ApiKeyWithSecret = components['schemas']['ApiKeyWithSecret'];
 export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type RotatedApiKey = components['schemas']['RotatedApiKey'];
+export type AuditEntryList = components['schemas']['AuditEntryList'];
+export type AuditEntry = components['schemas']['AuditEntry'];
+export type SignedIn = components['schemas']['SignedIn'];
+export type User = components['schemas']['User'];
+export type Workspace = components['schemas']['Workspace'];
+export type Session = components['schemas']['Session'];
+export type SessionList = components['schemas']['SessionList'];
+export type PasswordResetRequested = components['schemas']['PasswordResetRequested'];
+export type SecondFactor = components['schemas']['SecondFactor'];
+export type SecondFactorEnrolment = components['schemas']['SecondFactorEnrolment'];
+export type RecoveryCodes = components['schemas']['RecoveryCodes'];
+export type WorkspaceList = components['schemas']['WorkspaceList'];
+export type MemberList = components['schemas']['MemberList'];
+export type Member = components['schemas']['Member'];
+export type NewInvitation = components['schemas']['NewInvitation'];
+export type InvitationList = components['schemas']['InvitationList'];
+export type Invitation = components['schemas']['Invitation'];
+export type InvitationPreview = components['schemas']['InvitationPreview'];
 export type RegisteredOAuthClient = components['schemas']['RegisteredOAuthClient'];
 export type OAuthClientList = components['schemas']['OAuthClientList'];
 export type OAuthClient = components['schemas']['OAuthClient'];
 export type OAuthGrantList = components['schemas']['OAuthGrantList'];
 export type OAuthGrant = components['schemas']['OAuthGrant'];
+export type PageOutput = components['schemas']['PageOutput'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -3277,6 +4978,7 @@ export type ResponseValidationFailed = components['responses']['ValidationFailed
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseNotImplemented = components['responses']['NotImplemented'];
 export type HeaderApiVersion = components['headers']['ApiVersion'];
 export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
@@ -3852,6 +5554,174 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listUtmTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s templates. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UtmTemplateList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createUtmTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUtmTemplate"];
+            };
+        };
+        responses: {
+            /** @description The new template. */
+            201: {
+                headers: {
+                    /** @description The template’s URL. */
+                    Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UtmTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getUtmTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UtmTemplate"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteUtmTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateUtmTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUtmTemplate"];
+            };
+        };
+        responses: {
+            /** @description The template after the change. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UtmTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getRouting: {
         parameters: {
             query?: never;
@@ -4107,6 +5977,172 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listImages: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of images. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    uploadImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImageUpload"];
+            };
+        };
+        responses: {
+            /** @description The stored image. */
+            201: {
+                headers: {
+                    Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The image’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image’s metadata. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The image’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getImageContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The image’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored PNG. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     bulkCreateCodes: {
         parameters: {
             query?: never;
@@ -4335,6 +6371,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4378,6 +6415,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4430,7 +6468,7 @@ export interface operations {
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         next_cursor: string | null;
                         /**
-                         * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422.
+                         * @description The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) refuse a range starting earlier with 422. With SCAN_RAW_ROWS=none (no raw scan rows kept) the instant of the answer, and those answers are refused with 409 /problems/raw-scans-not-kept.
                          * @example 2025-11-26T21:00:00.000Z
                          */
                         raw_available_since: string | null;
@@ -4441,6 +6479,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4488,6 +6527,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4531,6 +6571,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5055,6 +7096,977 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this action. */
+                action?: "code.created" | "code.updated" | "code.deleted" | "routing.changed" | "codes.bulk_created" | "codes.imported" | "tag.created" | "tag.updated" | "tag.deleted" | "domain.added" | "domain.updated" | "domain.verified" | "domain.removed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.registered" | "oauth_client.deleted" | "oauth_grant.revoked" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.revoked" | "workspace.created" | "workspace.updated";
+                /** @description Only entries about objects of this type. */
+                object_type?: "code" | "batch" | "tag" | "domain" | "webhook" | "api_key" | "oauth_client" | "oauth_grant" | "member" | "invitation" | "workspace";
+                /** @description Only entries about this object. */
+                object_id?: string;
+                /** @description Only entries made by actors of this kind. */
+                actor_kind?: "api_key" | "oauth_client" | "cli" | "user";
+                /** @description Only entries made by this actor (`key_…`, `client_…` or `cli`). */
+                actor_id?: string;
+                /** @description Only entries at or after this instant. */
+                since?: string;
+                /** @description Only entries before this instant. */
+                until?: string;
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description `csv` streams every matching entry (limit and cursor do not apply) as CSV. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries (the default, `format=json`), or all of them as CSV (`format=csv`). */
+            200: {
+                headers: {
+                    /** @description With `format=csv`: an attachment. */
+                    "Content-Disposition"?: string;
+                    /** @description With `format=csv`: the export is not kept by caches. */
+                    "Cache-Control"?: "private, no-store";
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryList"];
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live sessions, newest first. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookie is set. */
+            201: {
+                headers: {
+                    /** @description The session cookie: `qr_session=…; Max-Age=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure`). */
+                    "Set-Cookie": string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Requested; a link is mailed if a user has the email. */
+            202: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetRequested"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description The new password is set; signed in. */
+            201: {
+                headers: {
+                    /** @description The session cookie: `qr_session=…; Max-Age=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure`). */
+                    "Set-Cookie": string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    signInSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorSignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookie is set. */
+            201: {
+                headers: {
+                    /** @description The session cookie: `qr_session=…; Max-Age=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure`). */
+                    "Set-Cookie": string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMySecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether it is on, and the recovery codes left. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactor"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    beginSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret awaiting its first code. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorEnrolment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    confirmSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmSecondFactor"];
+            };
+        };
+        responses: {
+            /** @description On; the recovery codes. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    disableSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordConfirmation"];
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordConfirmation"];
+            };
+        };
+        responses: {
+            /** @description The new recovery codes. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current session. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    /** @description The session cookie: `qr_session=…; Max-Age=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure`). */
+                    "Set-Cookie": string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in user. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMe"];
+            };
+        };
+        responses: {
+            /** @description The user as changed. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    changeMyPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePassword"];
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    completeSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Setup"];
+            };
+        };
+        responses: {
+            /** @description The owner, signed in; the cookie is set. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of workspaces, each with my role. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspace"];
+            };
+        };
+        responses: {
+            /** @description The new workspace. */
+            201: {
+                headers: {
+                    /** @description The new workspace’s URL. */
+                    Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace with my role. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspace"];
+            };
+        };
+        responses: {
+            /** @description The workspace as changed. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of members. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: {
+                /** @description Keep the API keys the member made working (they are revoked with the membership otherwise). */
+                keep_keys?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+                /** @description The member’s user id. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+                /** @description The member’s user id. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeMemberRole"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending invitations. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    inviteToWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Invite"];
+            };
+        };
+        responses: {
+            /** @description The invitation, with its link. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+                /** @description The invitation’s id. */
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    previewInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationToken"];
+            };
+        };
+        responses: {
+            /** @description The invitation’s offer. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationToken"];
+            };
+        };
+        responses: {
+            /** @description The workspace joined, with the role. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    registerWithInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterWithInvitation"];
+            };
+        };
+        responses: {
+            /** @description The new member, signed in; the cookie is set. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     listOAuthClients: {
         parameters: {
             query?: never;
@@ -5345,7 +8357,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The code is password protected (`password_protected`) and the request carries no valid unlock cookie: the unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is answered as for any code. Paused, expired and used-up codes answer as usual, without asking. */
+            /** @description The code has a hosted `page` and no routing rule matched: the page (docs/pages.md), recorded as a scan; an app download page sends iOS and Android to their store (302) first. Or the code is password protected (`password_protected`) and the request carries no valid unlock cookie: the unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is answered as for any code. Paused, expired and used-up codes answer as usual, without asking. Or: the code has a `preview` and the User-Agent is a link-preview crawler (isbot’s list): a page of Open Graph and Twitter card tags with one plain link (to the destination, or to the scan URL for a password-protected code), nothing loaded or run; recorded as a bot scan (a locked view for a password-protected code). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5457,6 +8469,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The right password, for a code with a hosted `page`: the page itself, with `Set-Cookie`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The right password: to the destination the code’s routing chose (always 303, so that the browser follows with a GET), with `Set-Cookie`. For a code without a password: to the scan URL itself. */
             303: {
                 headers: {
@@ -5536,7 +8557,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The code is password protected (`password_protected`) and the request carries no valid unlock cookie: the unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is answered as for any code. Paused, expired and used-up codes answer as usual, without asking. */
+            /** @description The code has a hosted `page` and no routing rule matched: the page (docs/pages.md), recorded as a scan; an app download page sends iOS and Android to their store (302) first. Or the code is password protected (`password_protected`) and the request carries no valid unlock cookie: the unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is answered as for any code. Paused, expired and used-up codes answer as usual, without asking. Or: the code has a `preview` and the User-Agent is a link-preview crawler (isbot’s list): a page of Open Graph and Twitter card tags with one plain link (to the destination, or to the scan URL for a password-protected code), nothing loaded or run; recorded as a bot scan (a locked view for a password-protected code). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5613,6 +8634,66 @@ export interface operations {
             };
         };
     };
+    downloadContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code’s slug: the path of its `scan_url`. Random slugs are 7 characters of `A-Z a-z 0-9`; custom ones 3-64 of `A-Z a-z 0-9 _ -`. The server’s own paths (`v1`, `graphql`, `healthz`, `docs`, …) are never slugs. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The business card page’s vCard 4.0, as an attachment named after the person. Not a scan: the page’s view was. A protected code’s needs its unlock cookie. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vcard": string;
+                };
+            };
+            /** @description No active code has this slug, its page is not a business card, or it is protected and the request has no valid unlock cookie. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    checkContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code’s slug: the path of its `scan_url`. Random slugs are 7 characters of `A-Z a-z 0-9`; custom ones 3-64 of `A-Z a-z 0-9 _ -`. The server’s own paths (`v1`, `graphql`, `healthz`, `docs`, …) are never slugs. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The business card page’s vCard 4.0, as an attachment named after the person. Not a scan: the page’s view was. A protected code’s needs its unlock cookie. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No active code has this slug, its page is not a business card, or it is protected and the request has no valid unlock cookie. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -5663,6 +8744,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "ready";
+                        /** @description Present while the scan journal cannot write (a full disk): scans are still answered and recorded, but a crash of this instance would lose those not yet written to the database. */
+                        scan_journal_error?: string;
                     };
                 };
             };

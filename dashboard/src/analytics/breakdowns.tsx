@@ -1,5 +1,6 @@
 // Where the scans came from: one small table per dimension, most scans first, with a bar each.
 import { breakdownLabel, formatCount } from '../format.ts';
+import { useT } from '../i18n/index.ts';
 import { CsvButton, csvName } from './csv.tsx';
 import { TOP_SHOWN } from './queries.ts';
 import type { Range } from './range.ts';
@@ -8,18 +9,6 @@ export interface ValueCount {
   value: string | null;
   scans: number;
 }
-
-const TITLES: Record<string, string> = {
-  country: 'Countries',
-  region: 'Regions',
-  city: 'Cities',
-  device: 'Devices',
-  os: 'Operating systems',
-  browser: 'Browsers',
-  referrer: 'Referrers',
-  language: 'Languages',
-  rule: 'Routing rules',
-};
 
 /**
  * Known only with the service's city database (GEOIP_CITY_DB), which is off by default: hidden
@@ -41,17 +30,18 @@ function Breakdown({
   ruleNames: RuleNames;
   range: Range;
 }) {
+  const t = useT();
   const counts = all.slice(0, TOP_SHOWN);
   const max = Math.max(1, ...counts.map((c) => c.scans));
   const label = (c: ValueCount) =>
     (dimension === 'rule' && c.value && ruleNames[c.value]) || breakdownLabel(dimension, c.value);
-  const title = TITLES[dimension] ?? dimension;
+  const title = t.analytics.breakdowns[dimension] ?? dimension;
   return (
     <section class="breakdown" data-dimension={dimension}>
       <div class="chart-head">
         <h3>{title}</h3>
         <CsvButton
-          label={title.toLowerCase()}
+          label={title}
           filename={csvName('scans-by', dimension, range.from, range.to)}
           rows={() => [
             [dimension, 'label', `scans (${range.from} to ${range.to}, ${range.timezone})`],
@@ -60,7 +50,7 @@ function Breakdown({
         />
       </div>
       {counts.length === 0 ? (
-        <p class="empty">No scans in this range.</p>
+        <p class="empty">{t.analytics.noScansInRange}</p>
       ) : (
         <table>
           <tbody>
@@ -78,7 +68,7 @@ function Breakdown({
       )}
       {PLACES.has(dimension) && (
         <p class="attribution">
-          <a href="https://db-ip.com">IP Geolocation by DB-IP</a>
+          <a href="https://db-ip.com">{t.analytics.attribution}</a>
         </p>
       )}
     </section>

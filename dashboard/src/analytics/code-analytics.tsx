@@ -2,12 +2,14 @@
 import { ErrorBox, Loading } from '../components/messages.tsx';
 import { describeContent, formatCount } from '../format.ts';
 import { useQuery } from '../use-query.ts';
+import { useT } from '../i18n/index.ts';
 import { Breakdowns, StatTiles, type ValueCount } from './breakdowns.tsx';
 import { rangeVariables, type Range } from './range.ts';
 import { ScansChart, type PeriodCount } from './scans-chart.tsx';
 import { WEEKDAY_HOURS_FIELDS } from './queries.ts';
 import { WeekdayHours, type WeekdayHourCount } from './weekday-hours.tsx';
 import { WorldMap } from './world-map.tsx';
+import { NoScansYet } from './no-scans.tsx';
 
 // One query for the page: 100 values per breakdown (the API's most) for the map, of which the
 // tables show the first TOP_SHOWN; the weekday x hour cells beside.
@@ -46,29 +48,24 @@ interface CodeScans {
 }
 
 export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
+  const t = useT();
   const { data, error, loading } = useQuery<{ code: CodeScans | null }>(CODE_SCANS, { id, ...rangeVariables(range) });
   if (error) return <ErrorBox error={error} />;
-  if (!data) return <Loading what="analytics" />;
+  if (!data) return <Loading what={t.analytics.loading} />;
   const code = data.code;
-  if (!code) return <ErrorBox error={`This account has no code ${id}.`} />;
+  if (!code) return <ErrorBox error={t.analytics.noSuchCode(id)} />;
   return (
     <div aria-busy={loading}>
       {code.name && <h2 class="code-name">{code.name}</h2>}
       <p class="content-cell">
         {describeContent(code.type, code.content)}
-        {code.scanUrl ? (
-          <>
-            {' '}
-            · scanned at <code>{code.scanUrl}</code>
-          </>
-        ) : (
-          ' · a static code: it has no scan URL, so no scans are counted.'
-        )}
+        {code.scanUrl ? t.analytics.scannedAt(<code>{code.scanUrl}</code>) : t.analytics.staticCode}
       </p>
+      {code.scanUrl && code.scans.totalScans === 0 && <NoScansYet what={t.analytics.thisCode} />}
       <StatTiles
         stats={[
-          ['Scans', formatCount(code.scans.totalScans), 'total-scans'],
-          ['Unique scans', formatCount(code.scans.uniqueScans), 'unique-scans'],
+          [t.analytics.stats.scans, formatCount(code.scans.totalScans), 'total-scans'],
+          [t.analytics.stats.uniqueScans, formatCount(code.scans.uniqueScans), 'unique-scans'],
         ]}
       />
       <ScansChart
@@ -77,13 +74,13 @@ export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
         timezone={range.timezone}
         range={range}
       />
-      <h2>Where and when scans came</h2>
+      <h2>{t.analytics.whereAndWhen}</h2>
       <WorldMap countries={code.scans.breakdowns.country ?? []} range={range} />
       <WeekdayHours cells={code.scanWeekdayHours.cells} range={range} />
       <Breakdowns
         breakdowns={code.scans.breakdowns}
         range={range}
-        ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, `Rule ${r.condition}`]))}
+        ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, t.analytics.rule(r.condition)]))}
       />
     </div>
   );

@@ -3,6 +3,7 @@
 // CRLF between rows), and text a spreadsheet would run as a formula defused with a leading
 // apostrophe by the same rule as the server's CSV exports.
 import { defuseFormula } from '../../../src/shared/spreadsheet.ts';
+import { useT } from '../i18n/index.ts';
 
 export type CsvCell = string | number | null;
 
@@ -38,15 +39,17 @@ export function downloadCsv(filename: string, rows: CsvCell[][]): void {
 
 /** The button each chart has: rows are built only when it is pressed. */
 export function CsvButton({ filename, rows, label }: { filename: string; rows: () => CsvCell[][]; label: string }) {
+  const t = useT();
   return (
     <button
       type="button"
       class="secondary csv-download"
-      aria-label={`Download ${label} as CSV`}
+      // The name begins with the visible words (WCAG 2.5.3, label in name), then says which chart.
+      aria-label={t.analytics.csv.label(label)}
       data-filename={filename}
       onClick={() => downloadCsv(filename, rows())}
     >
-      Download CSV
+      {t.analytics.csv.button}
     </button>
   );
 }

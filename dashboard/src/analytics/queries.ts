@@ -9,22 +9,23 @@ export const WEEKDAY_HOURS_FIELDS = 'totalScans cells { weekday hour scans }';
 
 /**
  * The account page's one query: 100 values per breakdown (the API's most) for the map, of which
- * the tables show the first TOP_SHOWN, and that many top codes; the weekday x hour cells beside.
+ * the tables show the first TOP_SHOWN, and that many top codes; the weekday x hour cells beside;
+ * with $tag, of the codes carrying that tag.
  */
 export const ACCOUNT_OVERVIEW_QUERY = `query Overview(
-  $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String
+  $from: String, $to: String, $granularity: AnalyticsGranularity, $timezone: String, $tag: String
 ) {
   analyticsOverview(
-    from: $from, to: $to, granularity: $granularity, timezone: $timezone, top: 100, topCodes: ${TOP_SHOWN}
+    from: $from, to: $to, granularity: $granularity, timezone: $timezone, tag: $tag, top: 100, topCodes: ${TOP_SHOWN}
   ) {
     totalScans uniqueScans totalCodes activeCodes
     previousPeriod { totalScans changePct }
     trend { period scans uniqueScans }
-    topCodes { id type content scans }
+    topCodes { id name type content scans }
     breakdowns {
       country { value scans } region { value scans } city { value scans }
       device { value scans } os { value scans } browser { value scans } referrer { value scans }
     }
   }
-  analyticsWeekdayHours(from: $from, to: $to, timezone: $timezone) { ${WEEKDAY_HOURS_FIELDS} }
+  analyticsWeekdayHours(from: $from, to: $to, timezone: $timezone, tag: $tag) { ${WEEKDAY_HOURS_FIELDS} }
 }`;

@@ -1,5 +1,6 @@
 // Date range, granularity and time zone of an analytics page, with quick presets.
 import { Field, Select } from '../components/field.tsx';
+import { useT } from '../i18n/index.ts';
 import { GRANULARITIES, lastDays, type Granularity, type Range } from './range.ts';
 
 const PRESETS = [7, 30, 90] as const;
@@ -10,10 +11,12 @@ const ZONES = [
 ];
 
 export function RangePicker({ range, onChange }: { range: Range; onChange: (range: Range) => void }) {
+  const t = useT();
+  const words = t.analytics.range;
   const set = (patch: Partial<Range>) => onChange({ ...range, ...patch });
   return (
-    <form class="range-picker" aria-label="Date range" onSubmit={(e) => e.preventDefault()}>
-      <Field label="From" id="range-from">
+    <form class="range-picker" aria-label={words.form} onSubmit={(e) => e.preventDefault()}>
+      <Field label={words.from} id="range-from">
         <input
           id="range-from"
           type="date"
@@ -22,7 +25,7 @@ export function RangePicker({ range, onChange }: { range: Range; onChange: (rang
           onInput={(e) => set({ from: e.currentTarget.value })}
         />
       </Field>
-      <Field label="To" id="range-to">
+      <Field label={words.to} id="range-to">
         <input
           id="range-to"
           type="date"
@@ -31,21 +34,22 @@ export function RangePicker({ range, onChange }: { range: Range; onChange: (rang
           onInput={(e) => set({ to: e.currentTarget.value })}
         />
       </Field>
-      <Field label="Granularity" id="range-granularity">
+      <Field label={words.granularity} id="range-granularity">
         <Select
           id="range-granularity"
           value={range.granularity}
           options={GRANULARITIES}
+          labels={words.granularities}
           onChange={(g) => set({ granularity: g as Granularity })}
         />
       </Field>
-      <Field label="Time zone" id="range-timezone">
+      <Field label={words.timeZone} id="range-timezone">
         <Select id="range-timezone" value={range.timezone} options={ZONES} onChange={(timezone) => set({ timezone })} />
       </Field>
-      <div class="presets" role="group" aria-label="Presets">
+      <div class="presets" role="group" aria-label={words.presets}>
         {PRESETS.map((days) => (
           <button key={days} type="button" class="secondary" onClick={() => set(lastDays(days, range.timezone))}>
-            Last {days} days
+            {words.lastDays(days)}
           </button>
         ))}
       </div>

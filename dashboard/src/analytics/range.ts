@@ -1,6 +1,7 @@
 // The range an analytics page shows: dates (whole days, in the chosen zone), granularity and
 // time zone, sent as the API takes them, so the numbers are the REST answer's for the same query.
 import { isoDate } from '../format.ts';
+import type { Messages } from '../i18n/index.ts';
 
 export const GRANULARITIES = ['hour', 'day', 'week', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -30,8 +31,8 @@ export function lastDays(days: number, timezone: string): Pick<Range, 'from' | '
 export const defaultRange = (): Range => ({ ...lastDays(30, 'UTC'), granularity: 'day', timezone: 'UTC' });
 
 /** What keeps the range from being asked at all; the server checks the rest (order, length). */
-export function rangeProblem(range: Range): string | null {
-  if (!range.from || !range.to) return 'Choose a start and an end date.';
+export function rangeProblem(range: Range, t: Messages): string | null {
+  if (!range.from || !range.to) return t.analytics.range.chooseDates;
   return null;
 }
 

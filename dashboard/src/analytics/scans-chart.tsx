@@ -13,6 +13,8 @@ import {
 } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatCount, formatPeriod } from '../format.ts';
+import { currentLocale } from '../i18n/locale.ts';
+import { useT } from '../i18n/index.ts';
 import { CsvButton, csvName } from './csv.tsx';
 import type { Range } from './range.ts';
 
@@ -34,6 +36,8 @@ interface ScansChartProps {
 }
 
 export function ScansChart({ series, granularity, timezone, range }: ScansChartProps) {
+  const t = useT();
+  const words = t.analytics.chart;
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<'line'> | null>(null);
   const labels = series.map((p) => formatPeriod(p.period, granularity, timezone));
@@ -45,14 +49,14 @@ export function ScansChart({ series, granularity, timezone, range }: ScansChartP
         labels: [],
         datasets: [
           {
-            label: 'Scans',
+            label: '',
             data: [],
             borderColor: '#2563eb',
             backgroundColor: 'rgba(37, 99, 235, 0.15)',
             fill: true,
             tension: 0.25,
           },
-          { label: 'Unique scans', data: [], borderColor: '#16a34a', backgroundColor: '#16a34a', tension: 0.25 },
+          { label: '', data: [], borderColor: '#16a34a', backgroundColor: '#16a34a', tension: 0.25 },
         ],
       },
       options: {
@@ -70,17 +74,21 @@ export function ScansChart({ series, granularity, timezone, range }: ScansChartP
     const current = chart.current;
     if (!current) return;
     current.data.labels = labels;
+    current.data.datasets[0]!.label = words.scans;
     current.data.datasets[0]!.data = series.map((p) => p.scans);
+    current.data.datasets[1]!.label = words.uniqueScans;
     current.data.datasets[1]!.data = series.map((p) => p.uniqueScans);
+    // The axis's and tooltip's numbers in the page's locale.
+    current.options.locale = currentLocale();
     current.update();
-  }, [series, granularity, timezone]);
+  }, [series, granularity, timezone, t]);
 
   return (
     <figure class="chart scans-chart">
       <div class="chart-head">
-        <h3>Scans over time</h3>
+        <h3>{words.title}</h3>
         <CsvButton
-          label="scans over time"
+          label={words.title}
           filename={csvName('scans-by', granularity, range.from, range.to)}
           rows={() => [
             [`period start (${timezone})`, 'period', 'scans', 'unique_scans'],
@@ -89,16 +97,16 @@ export function ScansChart({ series, granularity, timezone, range }: ScansChartP
         />
       </div>
       <div class="chart-box">
-        <canvas ref={canvas} role="img" aria-label="Scans over time" />
+        <canvas ref={canvas} role="img" aria-label={words.title} />
       </div>
       <details>
-        <summary>Chart data</summary>
+        <summary>{words.data}</summary>
         <table class="chart-data">
           <thead>
             <tr>
-              <th>Period</th>
-              <th class="number">Scans</th>
-              <th class="number">Unique</th>
+              <th>{t.analytics.columns.period}</th>
+              <th class="number">{t.analytics.columns.scans}</th>
+              <th class="number">{t.analytics.columns.unique}</th>
             </tr>
           </thead>
           <tbody>

@@ -1,6 +1,8 @@
 // Scans by weekday and hour of the day in the range picker's zone: a 7 x 24 grid whose shade
 // follows the count, each cell titled with its numbers, and the grid's numbers as CSV.
-import { formatCount } from '../format.ts';
+import { ScrollRegion } from '../components/scroll-region.tsx';
+import { formatCount, weekdayNames } from '../format.ts';
+import { useT } from '../i18n/index.ts';
 import { CsvButton, csvName } from './csv.tsx';
 import type { Range } from './range.ts';
 
@@ -11,7 +13,6 @@ export interface WeekdayHourCount {
   scans: number;
 }
 
-export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const hh = (h: number) => String(h).padStart(2, '0');
 
@@ -20,24 +21,29 @@ const shade = (scans: number, max: number) =>
   scans === 0 ? 'transparent' : `rgba(37, 99, 235, ${(0.15 + (0.85 * scans) / max).toFixed(3)})`;
 
 export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; range: Range }) {
+  const t = useT();
+  const words = t.analytics.weekdayHours;
+  const weekdays = weekdayNames('long');
+  const short = weekdayNames('short');
   const count = new Map(cells.map((c) => [`${c.weekday}/${c.hour}`, c.scans]));
   const max = Math.max(1, ...cells.map((c) => c.scans));
   const at = (weekday: number, hour: number) => count.get(`${weekday}/${hour}`) ?? 0;
   return (
     <figure class="chart weekday-hours">
       <div class="chart-head">
-        <h3>Scans by weekday and hour ({range.timezone})</h3>
+        <h3>{words.title(range.timezone)}</h3>
         <CsvButton
-          label="scans by weekday and hour"
+          label={words.csv}
           filename={csvName('scans-by-weekday-hour', range.from, range.to)}
           rows={() => [
             [`weekday (${range.timezone})`, `hour (${range.timezone})`, `scans (${range.from} to ${range.to})`],
-            ...WEEKDAYS.flatMap((day, d) => HOURS.map((h) => [day, `${hh(h)}:00`, at(d + 1, h)])),
+            ...weekdays.flatMap((day, d) => HOURS.map((h) => [day, `${hh(h)}:00`, at(d + 1, h)])),
           ]}
         />
       </div>
-      <div class="heatmap-box">
-        <table class="heatmap" aria-label={`Scans by weekday and hour of the day, ${range.timezone}`}>
+      {/* Hour labels need room: on a narrow screen the grid scrolls inside its box. */}
+      <ScrollRegion label={words.grid}>
+        <table class="heatmap" aria-label={words.table(range.timezone)}>
           <thead>
             <tr>
               <th />
@@ -49,9 +55,9 @@ export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; rang
             </tr>
           </thead>
           <tbody>
-            {WEEKDAYS.map((day, d) => (
-              <tr key={day}>
-                <th scope="row">{day.slice(0, 3)}</th>
+            {weekdays.map((day, d) => (
+              <tr key={d}>
+                <th scope="row">{short[d]}</th>
                 {HOURS.map((h) => {
                   const n = at(d + 1, h);
                   return (
@@ -61,7 +67,7 @@ export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; rang
                       data-hour={h}
                       data-scans={n}
                       style={{ background: shade(n, max) }}
-                      title={`${day} ${hh(h)}:00–${hh(h)}:59: ${formatCount(n)} scan${n === 1 ? '' : 's'}`}
+                      title={words.cell(day, `${hh(h)}:00–${hh(h)}:59`, n)}
                     >
                       <span class="visually-hidden">{formatCount(n)}</span>
                     </td>
@@ -71,7 +77,7 @@ export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; rang
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </figure>
   );
 }

@@ -4,6 +4,7 @@
 // the 1:110m shapes) counted beside it.
 import { useEffect, useState } from 'preact/hooks';
 import { countryName, formatCount } from '../format.ts';
+import { useT } from '../i18n/index.ts';
 import type { ValueCount } from './breakdowns.tsx';
 import { CsvButton, csvName } from './csv.tsx';
 import type { Range } from './range.ts';
@@ -24,9 +25,9 @@ function steps(max: number): number[] {
   return bounds;
 }
 
-const plural = (n: number) => `${formatCount(n)} scan${n === 1 ? '' : 's'}`;
-
 export function WorldMap({ countries, range }: { countries: ValueCount[]; range: Range }) {
+  const t = useT();
+  const words = t.analytics.map;
   const [shapes, setShapes] = useState<Shapes | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -40,63 +41,61 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
     n === 0 ? NO_SCANS : SCALE[SCALE.length - bounds.length + bounds.findIndex((b) => n <= b)]!;
   const drawn = new Set(shapes?.shapes.map((s) => s.code));
   const offMap = countries.filter((c) => c.value !== null && !drawn.has(c.value));
-  const span = `${range.from} to ${range.to}, ${range.timezone}`;
+  const span = words.span(range.from, range.to, range.timezone);
 
   return (
     <figure class="chart world-map">
       <div class="chart-head">
-        <h3>Scans by country</h3>
+        <h3>{words.title}</h3>
         <CsvButton
-          label="scans by country"
+          label={words.title}
           filename={csvName('scans-by-country', range.from, range.to)}
           rows={() => [
             ['country', 'name', `scans (${span})`],
-            ...countries.map((c) => [c.value ?? '', c.value === null ? 'Unknown' : countryName(c.value), c.scans]),
+            ...countries.map((c) => [
+              c.value ?? '',
+              c.value === null ? t.values.unknown : countryName(c.value),
+              c.scans,
+            ]),
           ]}
         />
       </div>
       {failed ? (
-        <p class="error-box">The map could not be loaded; the countries are listed below.</p>
+        <p class="error-box">{words.notLoaded}</p>
       ) : !shapes ? (
-        <p class="loading">Loading the map…</p>
+        <p class="loading">{words.loading}</p>
       ) : (
-        <svg
-          class="map"
-          viewBox={`0 0 ${shapes.WIDTH} ${shapes.HEIGHT}`}
-          role="img"
-          aria-label={`World map of scans by country, ${span}`}
-        >
+        <svg class="map" viewBox={`0 0 ${shapes.WIDTH} ${shapes.HEIGHT}`} role="img" aria-label={words.label(span)}>
           <path class="sphere" d={shapes.outline} />
           {shapes.shapes.map((s, i) => {
             const n = (s.code && scans.get(s.code)) || 0;
             return (
               <path key={i} class="country" d={s.path} fill={colour(n)} data-country={s.code ?? ''} data-scans={n}>
-                <title>{`${s.code ? countryName(s.code) : s.name}: ${plural(n)}`}</title>
+                <title>{words.country(s.code ? countryName(s.code) : s.name, n)}</title>
               </path>
             );
           })}
         </svg>
       )}
       <figcaption>
-        <ul class="legend" aria-label="Colour scale">
+        <ul class="legend" aria-label={words.scale}>
           <li>
-            <span class="swatch" style={{ background: NO_SCANS }} /> none
+            <span class="swatch" style={{ background: NO_SCANS }} /> {words.none}
           </li>
           {bounds.map((b, i) => (
             <li key={b}>
               <span class="swatch" style={{ background: SCALE[SCALE.length - bounds.length + i] }} />{' '}
-              {i === 0 ? 1 : bounds[i - 1]! + 1}
+              {formatCount(i === 0 ? 1 : bounds[i - 1]! + 1)}
               {b > (i === 0 ? 1 : bounds[i - 1]! + 1) ? `–${formatCount(b)}` : ''}
             </li>
           ))}
         </ul>
         <p class="off-map" data-unknown={unknown}>
-          Unknown country: {plural(unknown)}
+          {words.unknownCountry(unknown)}
           {offMap.length > 0 && (
             <>
               {' '}
-              · not drawn at this scale:{' '}
-              {offMap.map((c) => `${countryName(c.value!)} ${formatCount(c.scans)}`).join(', ')}
+              · {words.notDrawn} {offMap.map((c) => `${countryName(c.value!)} ${formatCount(c.scans)}`).join(', ')}
             </>
           )}
         </p>

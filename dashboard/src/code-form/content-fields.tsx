@@ -3,18 +3,8 @@
 // created and cannot change afterwards.
 import { Field, Select } from '../components/field.tsx';
 import type { FieldProblem } from '../graphql.ts';
+import { useT } from '../i18n/index.ts';
 import { CODE_TYPES, contentTemplate, type CodeForm } from './model.ts';
-
-const TYPE_LABELS: Record<string, string> = {
-  url: 'URL (dynamic)',
-  text: 'Text',
-  email: 'Email',
-  phone: 'Phone call',
-  sms: 'Text message',
-  wifi: 'Wi-Fi network',
-  vcard: 'Contact (vCard)',
-  geo: 'Location',
-};
 
 interface ContentFieldsProps {
   form: CodeForm;
@@ -25,46 +15,35 @@ interface ContentFieldsProps {
 }
 
 export function ContentFields({ form, typeEditable, problems, onChange }: ContentFieldsProps) {
+  const t = useT().editor.content;
   const input = (value: string) => onChange({ content: value });
   return (
     <fieldset>
-      <legend>Content</legend>
-      <Field
-        label="Name"
-        id="code-name"
-        path="name"
-        problems={problems}
-        hint="For you: it tells this code apart in the list and is found by the search. Optional."
-      >
+      <legend>{t.legend}</legend>
+      <Field label={t.name} id="code-name" path="name" problems={problems} hint={t.nameHint}>
         <input
           id="code-name"
           maxLength={200}
-          placeholder="Spring poster, Berlin"
+          placeholder={t.namePlaceholder}
           value={form.name}
           onInput={(e) => onChange({ name: e.currentTarget.value })}
         />
       </Field>
-      <Field label="Type" id="code-type" path="type" problems={problems}>
+      <Field label={t.type} id="code-type" path="type" problems={problems}>
         {typeEditable ? (
           <Select
             id="code-type"
             value={form.type}
             options={CODE_TYPES}
-            labels={TYPE_LABELS}
+            labels={t.types}
             onChange={(type) => onChange({ type, content: contentTemplate(type) })}
           />
         ) : (
-          <input id="code-type" value={TYPE_LABELS[form.type] ?? form.type} readOnly />
+          <input id="code-type" value={t.types[form.type] ?? form.type} readOnly />
         )}
       </Field>
       {form.type === 'url' ? (
-        <Field
-          label="Destination URL"
-          id="code-content"
-          path="content"
-          problems={problems}
-          hint="Where scans go unless a routing rule matches; it can change after printing."
-        >
+        <Field label={t.destination} id="code-content" path="content" problems={problems} hint={t.destinationHint}>
           <input
             id="code-content"
             type="url"
@@ -75,19 +54,18 @@ export function ContentFields({ form, typeEditable, problems, onChange }: Conten
           />
         </Field>
       ) : null}
+      {form.type === 'url' && !typeEditable && form.slug ? (
+        <Field label={t.slug} id="code-slug" hint={t.slugFixedHint}>
+          <input id="code-slug" readOnly value={form.slug} />
+        </Field>
+      ) : null}
       {form.type === 'url' && typeEditable ? (
-        <Field
-          label="Custom slug"
-          id="code-slug"
-          path="slug"
-          problems={problems}
-          hint="The end of the scan URL, e.g. spring-sale; 3-64 letters, digits, _ and -. Left empty: a random one."
-        >
+        <Field label={t.customSlug} id="code-slug" path="slug" problems={problems} hint={t.customSlugHint}>
           <input
             id="code-slug"
             maxLength={64}
             pattern="[A-Za-z0-9_\-]{3,64}"
-            placeholder="random"
+            placeholder={t.randomSlug}
             value={form.slug}
             onInput={(e) => onChange({ slug: e.currentTarget.value })}
           />
@@ -95,15 +73,11 @@ export function ContentFields({ form, typeEditable, problems, onChange }: Conten
       ) : null}
       {form.type === 'url' ? null : (
         <Field
-          label={form.type === 'text' ? 'Text' : 'Content (JSON)'}
+          label={form.type === 'text' ? t.text : t.json}
           id="code-content"
           path="content"
           problems={problems}
-          hint={
-            form.type === 'text'
-              ? 'Encoded as it is; static codes have no scan URL.'
-              : 'The fields of this type, as in the API (see docs/codes.md, Static codes).'
-          }
+          hint={form.type === 'text' ? t.textHint : t.jsonHint}
         >
           <textarea
             id="code-content"
@@ -114,13 +88,7 @@ export function ContentFields({ form, typeEditable, problems, onChange }: Conten
           />
         </Field>
       )}
-      <Field
-        label="Notes"
-        id="code-notes"
-        path="notes"
-        problems={problems}
-        hint="Anything worth remembering: where it is printed, until when. Optional."
-      >
+      <Field label={t.notes} id="code-notes" path="notes" problems={problems} hint={t.notesHint}>
         <textarea
           id="code-notes"
           rows={2}

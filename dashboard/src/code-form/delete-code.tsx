@@ -3,11 +3,14 @@ import { useState } from 'preact/hooks';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ErrorBox } from '../components/messages.tsx';
 import { graphql } from '../graphql.ts';
+import { useT } from '../i18n/index.ts';
 import { navigate } from '../router.ts';
 
 const DELETE = 'mutation Delete($id: ID!) { deleteCode(id: $id) { deletedId } }';
 
-export function DeleteCode({ id, scanUrl }: { id: string; scanUrl: string | null }) {
+/** `title` is what a person calls the code (format.ts codeTitle). */
+export function DeleteCode({ id, title, scanUrl }: { id: string; title: string; scanUrl: string | null }) {
+  const t = useT().editor.delete;
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -16,7 +19,7 @@ export function DeleteCode({ id, scanUrl }: { id: string; scanUrl: string | null
     setBusy(true);
     try {
       await graphql(DELETE, { id });
-      navigate('/codes', `Deleted ${id}.`);
+      navigate('/codes', t.deleted(title));
     } catch (err) {
       setError(err);
       setBusy(false);
@@ -27,27 +30,19 @@ export function DeleteCode({ id, scanUrl }: { id: string; scanUrl: string | null
   return (
     <>
       <button type="button" class="danger" onClick={() => setAsking(true)}>
-        Delete code
+        {t.button}
       </button>
-      <ErrorBox error={error} title="Not deleted:" />
+      <ErrorBox error={error} title={t.notDeleted} />
       <ConfirmDialog
         open={asking}
-        title={`Delete ${id}?`}
-        confirmLabel="Delete for good"
+        title={t.confirmTitle(title)}
+        confirmLabel={t.confirm}
         busy={busy}
         onConfirm={remove}
         onCancel={() => setAsking(false)}
       >
         <p>
-          {scanUrl ? (
-            <>
-              Printed copies stop working: <code>{scanUrl}</code> will answer “not found”, and its address is never
-              given to another code.
-            </>
-          ) : (
-            'The code and its settings are deleted.'
-          )}{' '}
-          This cannot be undone.
+          {scanUrl ? t.printedStop(<code>{scanUrl}</code>) : t.settingsDeleted} {t.cannotUndo}
         </p>
       </ConfirmDialog>
     </>

@@ -1,8 +1,11 @@
 // The design half of the editor: style, colors, gradient, eyes, frame, quiet zone, error
-// correction and logo. Every change goes to the parent at once, which redraws the preview.
+// correction and logo (a URL the server fetches, or an image uploaded here). Every change goes
+// to the parent at once, which redraws the preview.
 import type { ComponentChildren } from 'preact';
 import { Field, Select } from '../components/field.tsx';
 import type { FieldProblem } from '../graphql.ts';
+import { useT } from '../i18n/index.ts';
+import { ImageUpload } from './image-upload.tsx';
 import { EYE_STYLES, LEVELS, STYLES, type DesignForm, type GradientForm } from './model.ts';
 
 interface DesignFieldsProps {
@@ -12,6 +15,7 @@ interface DesignFieldsProps {
 }
 
 export function DesignFields({ design, problems, onChange }: DesignFieldsProps) {
+  const t = useT().editor.design;
   const set = (patch: Partial<DesignForm>) => onChange({ ...design, ...patch });
   const setGradient = (patch: Partial<GradientForm>) =>
     design.gradient && set({ gradient: { ...design.gradient, ...patch } });
@@ -23,15 +27,21 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
 
   return (
     <fieldset>
-      <legend>Design</legend>
+      <legend>{t.legend}</legend>
       {field(
-        'Style',
+        t.style,
         'style',
-        <Select id="design-style" value={design.style} options={STYLES} onChange={(style) => set({ style })} />,
+        <Select
+          id="design-style"
+          value={design.style}
+          options={STYLES}
+          labels={t.styles}
+          onChange={(style) => set({ style })}
+        />,
       )}
       <div class="row">
         {field(
-          'Module color',
+          t.fgColor,
           'fgColor',
           <input
             id="design-fgColor"
@@ -41,7 +51,7 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
           />,
         )}
         {field(
-          'Background',
+          t.bgColor,
           'bgColor',
           <input
             id="design-bgColor"
@@ -52,12 +62,13 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
         )}
       </div>
       {field(
-        'Gradient',
+        t.gradient,
         'gradient.type',
         <Select
           id="design-gradient.type"
           value={design.gradient?.type ?? 'none'}
           options={['none', 'linear', 'radial']}
+          labels={t.gradients}
           onChange={(type) =>
             set({
               gradient:
@@ -76,7 +87,7 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
       {design.gradient && (
         <div class="row">
           {field(
-            'From',
+            t.from,
             'gradient.from',
             <input
               id="design-gradient.from"
@@ -86,7 +97,7 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
             />,
           )}
           {field(
-            'To',
+            t.to,
             'gradient.to',
             <input
               id="design-gradient.to"
@@ -97,7 +108,7 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
           )}
           {design.gradient.type === 'linear' &&
             field(
-              'Angle',
+              t.angle,
               'gradient.angle',
               <input
                 id="design-gradient.angle"
@@ -112,18 +123,18 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
       )}
       <div class="row">
         {field(
-          'Eyes',
+          t.eyes,
           'eyeStyle',
           <Select
             id="design-eyeStyle"
             value={design.eyeStyle}
             options={['', ...EYE_STYLES]}
-            labels={{ '': 'Style default' }}
+            labels={t.eyeStyles}
             onChange={(eyeStyle) => set({ eyeStyle })}
           />,
         )}
         {field(
-          'Eye color',
+          t.eyeColor,
           'eyeColor',
           <span class="inline">
             <label>
@@ -132,7 +143,7 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
                 checked={design.eyeColor === null}
                 onChange={(e) => set({ eyeColor: e.currentTarget.checked ? null : design.fgColor })}
               />{' '}
-              Same as modules
+              {t.sameAsModules}
             </label>
             {design.eyeColor !== null && (
               <input
@@ -147,23 +158,24 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
       </div>
       <div class="row">
         {field(
-          'Frame',
+          t.frame,
           'frame',
           <Select
             id="design-frame"
             value={design.frame}
             options={['none', 'banner']}
+            labels={t.frames}
             onChange={(frame) => set({ frame: frame as DesignForm['frame'] })}
           />,
         )}
         {design.frame === 'banner' &&
           field(
-            'Call to action',
+            t.frameText,
             'frameText',
             <input
               id="design-frameText"
               maxLength={30}
-              placeholder="Scan me"
+              placeholder={t.frameTextPlaceholder}
               value={design.frameText}
               onInput={(e) => set({ frameText: e.currentTarget.value })}
             />,
@@ -171,7 +183,7 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
       </div>
       <div class="row">
         {field(
-          'Quiet zone (modules)',
+          t.margin,
           'margin',
           <input
             id="design-margin"
@@ -183,29 +195,42 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
           />,
         )}
         {field(
-          'Error correction',
+          t.errorCorrection,
           'errorCorrection',
           <Select
             id="design-errorCorrection"
             value={design.errorCorrection}
             options={['', ...LEVELS]}
-            labels={{ '': 'Automatic' }}
+            labels={{ '': t.automatic }}
             onChange={(errorCorrection) => set({ errorCorrection })}
           />,
         )}
       </div>
       {field(
-        'Logo URL',
+        t.logoUrl,
         'logoUrl',
         <input
           id="design-logoUrl"
           type="url"
           placeholder="https://example.com/logo.png"
+          // One logo at a time: an uploaded one is removed before a URL can be given.
+          disabled={design.logoImageId !== ''}
           value={design.logoUrl}
           onInput={(e) => set({ logoUrl: e.currentTarget.value })}
         />,
-        'PNG, JPEG, GIF or WebP; fetched once by the server. Needs error correction Q or H.',
+        design.logoImageId === '' ? t.logoUrlHint : t.logoUrlTakenHint,
       )}
+      <ImageUpload
+        id="design-logoImageId"
+        label={t.logoUpload}
+        hint={t.logoUploadHint}
+        path="design.logoImageId"
+        problems={problems}
+        imageId={design.logoImageId}
+        alt={t.logoAlt}
+        removeLabel={t.removeLogo}
+        onChange={(logoImageId) => set({ logoImageId, logoUrl: '' })}
+      />
       <WholeDesignProblems problems={problems} />
     </fieldset>
   );
@@ -213,12 +238,13 @@ export function DesignFields({ design, problems, onChange }: DesignFieldsProps) 
 
 /** Problems about the design as a whole (it does not scan) belong to no single input. */
 function WholeDesignProblems({ problems }: { problems: FieldProblem[] }) {
+  const t = useT().editor.design;
   const whole = problems.filter((p) => p.path === 'design');
   if (whole.length === 0) return null;
   return (
-    <ul class="field-messages" role="alert">
+    <ul class="field-messages">
       {whole.map((p) => (
-        <li key={p.message}>The design {p.message}.</li>
+        <li key={p.message}>{t.wholeProblem(p.message)}</li>
       ))}
     </ul>
   );

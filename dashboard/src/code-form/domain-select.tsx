@@ -2,10 +2,10 @@
 // domains (pages/domains.tsx). Changing it moves the code: a new scan URL and image.
 import { Field, Select } from '../components/field.tsx';
 import type { FieldProblem } from '../graphql.ts';
+import { useT } from '../i18n/index.ts';
 import { useQuery } from '../use-query.ts';
 
 const VERIFIED = '{ domains { hostname status } }';
-const OWN = 'this service’s own';
 
 export function DomainSelect({
   value,
@@ -18,24 +18,15 @@ export function DomainSelect({
   problems: FieldProblem[];
   onChange: (domain: string) => void;
 }) {
+  const t = useT().editor.domain;
   const { data } = useQuery<{ domains: { hostname: string; status: string }[] }>(VERIFIED, {});
   const verified = (data?.domains ?? []).filter((d) => d.status === 'verified').map((d) => d.hostname);
   // The code's own domain stays listed, verified or not.
   const options = ['', ...new Set([...verified, ...(value ? [value] : [])])];
   if (options.length === 1) return null;
   return (
-    <Field
-      label="Domain"
-      id="code-domain"
-      path="domain"
-      problems={problems}
-      hint={
-        saved
-          ? 'Moving the code gives it a new scan URL and image; printed copies of the old one stop working.'
-          : 'The scan URL’s domain: this service’s own, or one of your verified domains.'
-      }
-    >
-      <Select id="code-domain" value={value} options={options} labels={{ '': OWN }} onChange={onChange} />
+    <Field label={t.label} id="code-domain" path="domain" problems={problems} hint={saved ? t.movingHint : t.newHint}>
+      <Select id="code-domain" value={value} options={options} labels={{ '': t.own }} onChange={onChange} />
     </Field>
   );
 }

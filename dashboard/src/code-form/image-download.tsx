@@ -3,57 +3,28 @@
 // (a link cannot send it), saved through a blob: URL.
 import { useState } from 'preact/hooks';
 import { Field, Select } from '../components/field.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
+import { downloadFile } from '../components/download.ts';
+import { IMAGE_FORMATS } from '../components/format-downloads.tsx';
 import { ErrorBox } from '../components/messages.tsx';
-import { currentBearer } from '../session.ts';
-
-const FORMATS = ['png', 'svg', 'pdf'] as const;
-const FORMAT_LABELS: Record<string, string> = { png: 'PNG', svg: 'SVG (vector)', pdf: 'PDF (vector)' };
-
-async function fetchImage(id: string, format: string, size: number): Promise<Blob> {
-  const bearer = currentBearer();
-  if (!bearer) throw new Error('Sign in first.');
-  const res = await fetch(`/v1/codes/${encodeURIComponent(id)}/image?format=${format}&size=${size}`, {
-    headers: { Authorization: `Bearer ${bearer}` },
-  });
-  if (!res.ok) {
-    const problem = (await res.json().catch(() => null)) as { detail?: string } | null;
-    throw new Error(problem?.detail ?? `The server answered ${res.status}.`);
-  }
-  return res.blob();
-}
+import { useT } from '../i18n/index.ts';
 
 export function ImageDownload({ id, scanUrl }: { id: string; scanUrl: string | null }) {
+  const t = useT().editor.download;
   const [format, setFormat] = useState<string>('png');
   const [size, setSize] = useState(1024);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [copied, setCopied] = useState(false);
 
   async function download() {
     setBusy(true);
     setError(null);
     try {
-      const url = URL.createObjectURL(await fetchImage(id, format, size));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `${id}.${format}`;
-      link.click();
-      // The download has taken the bytes once the click is handled.
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      await downloadFile(`/v1/codes/${encodeURIComponent(id)}/image?format=${format}&size=${size}`, `${id}.${format}`);
     } catch (err) {
       setError(err);
     } finally {
       setBusy(false);
-    }
-  }
-
-  async function copy() {
-    if (!scanUrl) return;
-    try {
-      await navigator.clipboard.writeText(scanUrl);
-      setCopied(true);
-    } catch (err) {
-      setError(err);
     }
   }
 
@@ -62,16 +33,13 @@ export function ImageDownload({ id, scanUrl }: { id: string; scanUrl: string | n
       {scanUrl && (
         <p class="scan-url">
           {/* Not a link: following it would count as a scan. */}
-          Scan URL: <code>{scanUrl}</code>{' '}
-          <button type="button" class="secondary" onClick={() => void copy()}>
-            {copied ? 'Copied' : 'Copy'}
-          </button>
+          {t.scanUrl} <code>{scanUrl}</code> <CopyButton text={scanUrl} what={t.scanUrlWhat} />
         </p>
       )}
-      <Field label="Image format" id="download-format">
-        <Select id="download-format" value={format} options={FORMATS} labels={FORMAT_LABELS} onChange={setFormat} />
+      <Field label={t.format} id="download-format">
+        <Select id="download-format" value={format} options={IMAGE_FORMATS} labels={t.formats} onChange={setFormat} />
       </Field>
-      <Field label="Size (pixels; points for PDF)" id="download-size">
+      <Field label={t.size} id="download-size">
         <input
           id="download-size"
           type="number"
@@ -83,9 +51,9 @@ export function ImageDownload({ id, scanUrl }: { id: string; scanUrl: string | n
         />
       </Field>
       <button type="button" class="secondary" disabled={busy} onClick={() => void download()}>
-        {busy ? 'Preparing…' : 'Download image'}
+        {busy ? t.preparing : t.download}
       </button>
-      <ErrorBox error={error} title="Not downloaded:" />
+      <ErrorBox error={error} title={t.notDownloaded} />
     </div>
   );
 }

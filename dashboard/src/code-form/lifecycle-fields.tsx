@@ -3,13 +3,8 @@
 // and a password scans must give first.
 import { Field, Select } from '../components/field.tsx';
 import type { FieldProblem } from '../graphql.ts';
+import { useT } from '../i18n/index.ts';
 import { STATUSES, type LifecycleForm } from './lifecycle-form.ts';
-
-const STATUS_LABELS: Record<string, string> = {
-  active: 'Active',
-  paused: 'Paused',
-  archived: 'Archived (hidden from the list)',
-};
 
 interface LifecycleFieldsProps {
   type: string;
@@ -19,38 +14,35 @@ interface LifecycleFieldsProps {
 }
 
 export function LifecycleFields({ type, lifecycle, problems, onChange }: LifecycleFieldsProps) {
+  const t = useT().editor.lifecycle;
   const set = (patch: Partial<LifecycleForm>) => onChange({ ...lifecycle, ...patch });
   const url = type === 'url';
   return (
     <fieldset>
-      <legend>Status and expiry</legend>
+      <legend>{t.legend}</legend>
       <Field
-        label="Status"
+        label={t.status}
         id="code-status"
         path="status"
         problems={problems}
-        hint={
-          url
-            ? 'A paused or archived code’s scans go to the paused destination, or get a “this code is paused” page.'
-            : 'Archived codes are hidden from the list.'
-        }
+        hint={url ? t.statusHintUrl : t.statusHintStatic}
       >
         <Select
           id="code-status"
           value={lifecycle.status}
           options={STATUSES}
-          labels={STATUS_LABELS}
+          labels={t.statuses}
           onChange={(status) => set({ status })}
         />
       </Field>
       {url && (
         <>
           <Field
-            label="Paused destination"
+            label={t.pausedDestination}
             id="code-paused-destination"
             path="pausedDestination"
             problems={problems}
-            hint="Optional: where scans go while paused."
+            hint={t.pausedDestinationHint}
           >
             <input
               id="code-paused-destination"
@@ -60,16 +52,7 @@ export function LifecycleFields({ type, lifecycle, problems, onChange }: Lifecyc
               onInput={(e) => set({ pausedDestination: e.currentTarget.value })}
             />
           </Field>
-          <Field
-            label="Expires at"
-            id="code-expires-at"
-            path="expiresAt"
-            problems={problems}
-            hint={
-              'Optional, in your time zone: from then on scans go to the expired destination, ' +
-              'or get a “this code has expired” page.'
-            }
-          >
+          <Field label={t.expiresAt} id="code-expires-at" path="expiresAt" problems={problems} hint={t.expiresAtHint}>
             <input
               id="code-expires-at"
               type="datetime-local"
@@ -78,29 +61,23 @@ export function LifecycleFields({ type, lifecycle, problems, onChange }: Lifecyc
               onInput={(e) => set({ expiresAt: e.currentTarget.value })}
             />
           </Field>
-          <Field
-            label="Scan limit"
-            id="code-max-scans"
-            path="maxScans"
-            problems={problems}
-            hint="Optional: after this many scans (bots not counted) the code counts as expired."
-          >
+          <Field label={t.maxScans} id="code-max-scans" path="maxScans" problems={problems} hint={t.maxScansHint}>
             <input
               id="code-max-scans"
               type="number"
               min={1}
               step={1}
-              placeholder="no limit"
+              placeholder={t.noLimit}
               value={lifecycle.maxScans}
               onInput={(e) => set({ maxScans: e.currentTarget.value })}
             />
           </Field>
           <Field
-            label="Expired destination"
+            label={t.expiredDestination}
             id="code-expired-destination"
             path="expiredDestination"
             problems={problems}
-            hint="Optional: where scans go once expired or over the limit."
+            hint={t.expiredDestinationHint}
           >
             <input
               id="code-expired-destination"
@@ -111,15 +88,11 @@ export function LifecycleFields({ type, lifecycle, problems, onChange }: Lifecyc
             />
           </Field>
           <Field
-            label={lifecycle.passwordProtected ? 'New password' : 'Password'}
+            label={lifecycle.passwordProtected ? t.newPassword : t.password}
             id="code-password"
             path="password"
             problems={problems}
-            hint={
-              lifecycle.passwordProtected
-                ? 'This code asks scans for a password. Type a new one to change it; leave empty to keep it.'
-                : 'Optional: scans must enter this password on an unlock page before they are redirected.'
-            }
+            hint={lifecycle.passwordProtected ? t.newPasswordHint : t.passwordHint}
           >
             <input
               id="code-password"
@@ -138,7 +111,7 @@ export function LifecycleFields({ type, lifecycle, problems, onChange }: Lifecyc
                 disabled={lifecycle.password !== ''}
                 onChange={(e) => set({ removePassword: e.currentTarget.checked })}
               />{' '}
-              Remove the password
+              {t.removePassword}
             </label>
           )}
         </>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { QrImage } from '../components/qr-image.tsx';
 import { ApiError, graphql, type FieldProblem } from '../graphql.ts';
+import { useT } from '../i18n/index.ts';
 
 const PREVIEW =
   'query Preview($input: CreateCodeInput!, $codeId: ID) { previewCode(input: $input, codeId: $codeId, size: 320) }';
@@ -65,23 +66,26 @@ export function usePreview(
   return preview;
 }
 
-export function LivePreview({ preview }: { preview: Preview }) {
+/** `shown` is false while the preview's problems belong to fields not touched yet: they wait. */
+export function LivePreview({ preview, shown = true }: { preview: Preview; shown?: boolean }) {
+  const t = useT().editor.preview;
+  const message = shown ? preview.message : null;
   return (
     <figure class="preview" aria-busy={preview.pending}>
       {preview.svg ? (
-        <QrImage svg={preview.svg} alt="Preview of the QR code" class={preview.message ? 'stale' : undefined} />
+        <QrImage svg={preview.svg} alt={t.alt} class={message ? 'stale' : undefined} />
       ) : (
-        <div class="preview-empty">No preview yet</div>
+        <div class="preview-empty">{t.none}</div>
       )}
       <figcaption>
-        {preview.message ? (
+        {message ? (
           <span class="preview-problem" role="alert">
-            Cannot draw this: {preview.message}
+            {t.cannotDraw(message)}
           </span>
         ) : preview.pending ? (
-          'Updating…'
+          t.updating
         ) : (
-          'Live preview'
+          t.live
         )}
       </figcaption>
     </figure>

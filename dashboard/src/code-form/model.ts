@@ -2,8 +2,12 @@
 // show (text, colors); '' or null means "the default", sent as absent on create and as null
 // (which resets the field) on update.
 import type { FieldProblem } from '../graphql.ts';
+import { currentMessages } from '../i18n/index.ts';
 import { tagNames } from '../tags.ts';
 import { emptyLifecycle, lifecycleInput, type LifecycleForm } from './lifecycle-form.ts';
+import { emptyLinks, linksInput, type LinksForm } from './app-links-form.ts';
+import { emptyPreview, socialPreviewInput, type PreviewForm } from './preview-form.ts';
+import { pageInput } from './page-form.ts';
 
 export const CODE_TYPES = ['url', 'text', 'email', 'phone', 'sms', 'wifi', 'vcard', 'geo'] as const;
 export const STYLES = ['square', 'dots', 'rounded', 'branded'] as const;
@@ -42,6 +46,8 @@ export interface DesignForm {
   /** '' = automatic (M, or H with a logo). */
   errorCorrection: string;
   logoUrl: string;
+  /** An uploaded image as the logo, in place of a URL ('' = none). */
+  logoImageId: string;
 }
 
 export interface RuleForm {
@@ -71,6 +77,12 @@ export interface CodeForm {
   rules: RuleForm[];
   /** Status, expiry and scan limit (lifecycle-form.ts). */
   lifecycle: LifecycleForm;
+  /** Url codes: app links and UTM fields. */
+  links: LinksForm;
+  /** Url codes: the social preview crawlers are shown (not the QR image's live preview). */
+  socialPreview: PreviewForm;
+  /** Url codes: the hosted page's JSON as typed; '' = none (page-form.ts). */
+  page: string;
 }
 
 export const defaultDesign = (): DesignForm => ({
@@ -85,6 +97,7 @@ export const defaultDesign = (): DesignForm => ({
   margin: 4,
   errorCorrection: '',
   logoUrl: '',
+  logoImageId: '',
 });
 
 export const emptyForm = (): CodeForm => ({
@@ -99,6 +112,9 @@ export const emptyForm = (): CodeForm => ({
   routingEnabled: true,
   rules: [],
   lifecycle: emptyLifecycle(),
+  links: emptyLinks(),
+  socialPreview: emptyPreview(),
+  page: '',
 });
 
 /** Name and notes as the API takes them: an empty one is absent on create and null (removed) on update. */
@@ -121,7 +137,7 @@ export function parseContent(form: Pick<CodeForm, 'type' | 'content'>): { value:
   try {
     return { value: JSON.parse(form.content) as unknown };
   } catch (err) {
-    return { problem: { path: 'content', message: `is not valid JSON: ${(err as Error).message}` } };
+    return { problem: { path: 'content', message: currentMessages().editor.invalidJson((err as Error).message) } };
   }
 }
 
@@ -141,6 +157,7 @@ export function designInput(d: DesignForm, unset: null | undefined): Record<stri
     margin: or(d.margin, !Number.isFinite(d.margin)),
     errorCorrection: or(d.errorCorrection, d.errorCorrection === ''),
     logoUrl: or(d.logoUrl.trim(), d.logoUrl.trim() === ''),
+    logoImageId: or(d.logoImageId, d.logoImageId === ''),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
@@ -173,12 +190,17 @@ export function createInput(form: CodeForm): Built {
     ...lifecycleInput(form.lifecycle, form.type, undefined),
   };
   if (form.type !== 'url') return { input };
+  const page = pageInput(form.page, undefined);
+  if ('problem' in page) return { problems: [page.problem] };
   return {
     input: {
+      ...('value' in page ? { page: page.value } : {}),
       ...input,
       ...(form.slug.trim() === '' ? {} : { slug: form.slug.trim() }),
       ...(form.domain === '' ? {} : { domain: form.domain }),
       routing: routingInput(form),
+      ...linksInput(form.links, undefined),
+      ...socialPreviewInput(form.socialPreview, undefined),
     },
   };
 }
@@ -195,7 +217,11 @@ export function updateInput(form: CodeForm): Built {
     design: designInput(form.design, null),
   };
   if (form.type === 'url') {
+    const page = pageInput(form.page, null);
+    if ('problem' in page) return { problems: [page.problem] };
+    input.page = page.value;
     input.routing = routingInput(form);
+    Object.assign(input, linksInput(form.links, null), socialPreviewInput(form.socialPreview, null));
     // The same domain again changes nothing; another one moves the code.
     input.domain = form.domain === '' ? null : form.domain;
   }

@@ -2,6 +2,7 @@
 // name the account has no tag for becomes a new tag when the code is saved.
 import type { FieldProblem } from '../graphql.ts';
 import { Field } from '../components/field.tsx';
+import { useT } from '../i18n/index.ts';
 import { useAccountTags } from '../tags.ts';
 
 export function TagField({
@@ -13,6 +14,7 @@ export function TagField({
   problems: FieldProblem[];
   onChange: (value: string) => void;
 }) {
+  const t = useT().editor.tags;
   const tags = useAccountTags();
   // Suggest the account's tags that the field does not hold yet, after what has been typed.
   const typed = value.split(',').map((name) => name.trim());
@@ -20,18 +22,12 @@ export function TagField({
   const taken = new Set(head.map((name) => name.toLowerCase()));
   const prefix = head.length > 0 ? `${head.join(', ')}, ` : '';
   return (
-    <Field
-      label="Tags"
-      id="code-tags"
-      path="tags"
-      problems={problems}
-      hint="Comma-separated, up to 20. A new name creates that tag. Filter the list of codes by them."
-    >
+    <Field label={t.label} id="code-tags" path="tags" problems={problems} hint={t.hint}>
       <input
         id="code-tags"
         list="code-tags-known"
         autoComplete="off"
-        placeholder="print, spring-2026"
+        placeholder={t.placeholder}
         value={value}
         onInput={(e) => onChange(e.currentTarget.value)}
       />

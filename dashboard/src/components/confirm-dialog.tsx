@@ -2,6 +2,7 @@
 // focus inside and closes on Escape (which counts as "cancel").
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useT } from '../i18n/index.ts';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -22,6 +23,7 @@ export function ConfirmDialog({
   onCancel,
   children,
 }: ConfirmDialogProps) {
+  const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   // Opened and closed in the same render that changes `open`, before the page paints: with
   // useEffect (after paint) a page could show the answer to the dialog (a "not removed" error)
@@ -38,10 +40,10 @@ export function ConfirmDialog({
       {children}
       <div class="dialog-actions">
         <button type="button" class="secondary" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t.common.cancel}
         </button>
         <button type="button" class="danger" onClick={onConfirm} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
+          {busy ? t.common.working : confirmLabel}
         </button>
       </div>
     </dialog>

@@ -1,7 +1,8 @@
-// A labelled form control with its problems under it.
-import type { ComponentChildren } from 'preact';
+// A labelled form control with its hint and problems under it, tied to the control for assistive
+// technology: the control is described by both and marked invalid while it has a problem.
+import { cloneElement, isValidElement, toChildArray, type ComponentChildren } from 'preact';
 import type { FieldProblem } from '../graphql.ts';
-import { FieldMessages } from './messages.tsx';
+import { FieldMessages, problemsAt } from './messages.tsx';
 
 interface FieldProps {
   label: string;
@@ -15,12 +16,26 @@ interface FieldProps {
 }
 
 export function Field({ label, id, path, problems, hint, children }: FieldProps) {
+  const invalid = path !== undefined && problems !== undefined && problemsAt(problems, path).length > 0;
+  const hintId = `${id}-hint`;
+  const messagesId = `${id}-problems`;
+  const describedBy = [hint && hintId, invalid && messagesId].filter(Boolean).join(' ') || undefined;
+  // The control is the child with the label's id (a field may hold a button beside it).
+  const controls = toChildArray(children).map((child) =>
+    isValidElement(child) && (child.props as { id?: string }).id === id
+      ? cloneElement(child, { 'aria-invalid': invalid ? 'true' : undefined, 'aria-describedby': describedBy })
+      : child,
+  );
   return (
-    <div class="field">
+    <div class="field" data-path={path}>
       <label for={id}>{label}</label>
-      {children}
-      {hint && <small class="hint">{hint}</small>}
-      {path && problems && <FieldMessages problems={problems} path={path} />}
+      {controls}
+      {hint && (
+        <small class="hint" id={hintId}>
+          {hint}
+        </small>
+      )}
+      {path && problems && <FieldMessages problems={problems} path={path} id={messagesId} />}
     </div>
   );
 }
@@ -32,7 +47,11 @@ export function Select({
   options,
   labels = {},
   onChange,
+  ...aria
 }: {
+  /** Set by Field around it. */
+  'aria-invalid'?: 'true';
+  'aria-describedby'?: string;
   id: string;
   value: string;
   options: readonly string[];
@@ -40,7 +59,7 @@ export function Select({
   onChange: (value: string) => void;
 }) {
   return (
-    <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+    <select id={id} {...aria} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
       {options.map((option) => (
         <option key={option} value={option}>
           {labels[option] ?? option}

@@ -1,5 +1,6 @@
 // An in-dashboard link: a real href (open in a new tab works), navigated without a reload.
 import type { ComponentChildren } from 'preact';
+import type { Slot } from '../i18n/index.ts';
 import { href, navigate } from '../router.ts';
 
 interface LinkProps {
@@ -21,3 +22,8 @@ export function Link({ to, class: className, children }: LinkProps) {
     </a>
   );
 }
+
+/** A link to `to` around a catalogue's words, for a message with a link inside (i18n/locales/en.ts). */
+export const linkTo =
+  (to: string): Slot =>
+  (text) => <Link to={to}>{text}</Link>;

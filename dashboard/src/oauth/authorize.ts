@@ -1,6 +1,7 @@
 // Starting an OAuth sign-in (authorization code with PKCE S256): a fresh state and code
 // verifier, kept in this tab's sessionStorage until the server sends the browser back to
 // /dashboard/oauth/callback (./callback.ts), then the browser goes to the authorization endpoint.
+import { currentMessages } from '../i18n/index.ts';
 import { href } from '../router.ts';
 import { randomToken, s256Challenge } from './pkce.ts';
 import { OAUTH_PATH } from './token-endpoint.ts';
@@ -45,8 +46,7 @@ async function discoverIssuer(): Promise<string> {
     headers: { Accept: 'application/json' },
   }).catch(() => null);
   const metadata = res?.ok ? ((await res.json().catch(() => null)) as { issuer?: string } | null) : null;
-  if (typeof metadata?.issuer !== 'string')
-    throw new Error('The OAuth server of this site did not answer. Try again, or sign in with an API key.');
+  if (typeof metadata?.issuer !== 'string') throw new Error(currentMessages().oauth.noServer);
   return metadata.issuer;
 }
 

@@ -2,6 +2,7 @@
 // the refresh token, if the client has that grant. One refresh at a time: the server rotates a
 // public client's refresh token and treats a spent one presented again as theft (it revokes
 // the sign-in), so requests refused together share the one refresh.
+import { currentMessages } from '../i18n/index.ts';
 import { currentCredential, replaceOAuthTokens } from '../session.ts';
 import { refreshTokens } from './token-endpoint.ts';
 
@@ -15,27 +16,17 @@ async function refresh(clientId: string, refreshToken: string): Promise<Renewal>
     replaceOAuthTokens(answer.access_token, answer.refresh_token ?? refreshToken);
     return { ok: true, token: answer.access_token };
   } catch (err) {
-    return {
-      ok: false,
-      reason: `Signed out: the OAuth sign-in could not be renewed (${(err as Error).message}). Sign in again.`,
-    };
+    return { ok: false, reason: currentMessages().oauth.notRenewed((err as Error).message) };
   }
 }
 
 /** After `refused` got a 401: the token to retry with, or why the session is over. */
 export async function renewAccessToken(refused: string): Promise<Renewal> {
   const credential = currentCredential();
-  if (credential?.kind !== 'oauth') return { ok: false, reason: 'Signed out.' };
+  if (credential?.kind !== 'oauth') return { ok: false, reason: currentMessages().oauth.signedOut };
   // Another request already renewed it: retry with the new one.
   if (credential.token !== refused) return { ok: true, token: credential.token };
-  if (!credential.refreshToken) {
-    return {
-      ok: false,
-      reason:
-        'Signed out: the OAuth access token expired, and this client gets no refresh token (register it with the ' +
-        'refresh_token grant to stay signed in). Sign in again.',
-    };
-  }
+  if (!credential.refreshToken) return { ok: false, reason: currentMessages().oauth.noRefreshToken };
   inFlight ??= refresh(credential.clientId, credential.refreshToken).finally(() => (inFlight = null));
   return inFlight;
 }

@@ -3,11 +3,15 @@
 // sign-in gets are kept in the tab's sessionStorage only.
 import { useState } from 'preact/hooks';
 import { ErrorBox } from '../components/messages.tsx';
+import { useT } from '../i18n/index.ts';
 import { callbackUri, rememberedClientId, startOAuthSignIn } from './authorize.ts';
 
 const CLIENT_ID = /^client_\w+$/;
+/** What a client id looks like: the same in every language. */
+const CLIENT_ID_SHAPE = 'client_…';
 
 export function OAuthSignInForm() {
+  const t = useT().oauth.form;
   const [clientId, setClientId] = useState(rememberedClientId);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -15,7 +19,7 @@ export function OAuthSignInForm() {
   async function submit(event: Event) {
     event.preventDefault();
     const candidate = clientId.trim();
-    if (!CLIENT_ID.test(candidate)) return setError('Enter the client id of an OAuth client (it starts with client_).');
+    if (!CLIENT_ID.test(candidate)) return setError(t.badClientId);
     setBusy(true);
     setError(null);
     try {
@@ -29,24 +33,27 @@ export function OAuthSignInForm() {
 
   return (
     <form class="oauth-sign-in" onSubmit={submit}>
-      <h2>Sign in with OAuth</h2>
-      <label for="oauth-client-id">OAuth client id</label>
+      <h2>{t.title}</h2>
+      <label for="oauth-client-id">{t.clientId}</label>
       <input
         id="oauth-client-id"
         autoComplete="off"
         spellcheck={false}
-        placeholder="client_…"
+        placeholder={CLIENT_ID_SHAPE}
         value={clientId}
         onInput={(e) => setClientId(e.currentTarget.value)}
       />
       <p class="hint">
-        A public client (<code>"token_endpoint_auth_method": "none"</code>) registered with{' '}
-        <code>POST /v1/oauth-clients</code> and the redirect URI <code>{callbackUri()}</code>. You approve on the
-        consent page with a key of your account; the dashboard then holds only a token, in this tab.
+        {t.hint(
+          (text) => (
+            <code>{text}</code>
+          ),
+          callbackUri(),
+        )}
       </p>
       <ErrorBox error={error} />
       <button type="submit" class="secondary" disabled={busy}>
-        {busy ? 'Opening the consent page…' : 'Sign in with OAuth'}
+        {busy ? t.opening : t.submit}
       </button>
     </form>
   );

@@ -1,6 +1,7 @@
 // The OAuth server's token and revocation endpoints, on this origin (/oauth). The dashboard is
 // a public client: it names its client_id and proves the code with the PKCE verifier; it has no
 // secret to send. Answers are OAuth's JSON ({access_token, …} or {error, error_description}).
+import { currentMessages } from '../i18n/index.ts';
 
 export const OAUTH_PATH = '/oauth';
 
@@ -38,13 +39,13 @@ async function requestTokens(fields: Record<string, string>): Promise<TokenAnswe
   try {
     res = await postForm('/token', fields);
   } catch {
-    throw new OAuthError('The server could not be reached. Check the connection and try again.', 'network');
+    throw new OAuthError(currentMessages().api.unreachable, 'network');
   }
   const body = (await res.json().catch(() => null)) as
     (Partial<TokenAnswer> & { error?: string; error_description?: string }) | null;
   if (!res.ok || typeof body?.access_token !== 'string') {
     throw new OAuthError(
-      body?.error_description ?? `The token endpoint answered ${res.status}.`,
+      body?.error_description ?? currentMessages().oauth.tokenEndpointAnswered(res.status),
       body?.error ?? `http_${res.status}`,
     );
   }

@@ -5,12 +5,17 @@ import { RowProblems } from '../bulk/row-problems.tsx';
 import { Link } from '../components/link.tsx';
 import { ErrorBox } from '../components/messages.tsx';
 import { ApiError, graphql } from '../graphql.ts';
-import { describeContent } from '../format.ts';
+import { FormatDownloads } from '../components/format-downloads.tsx';
+import { codeTitle, describeContent } from '../format.ts';
+import { usePageTitle } from '../page-focus.ts';
+import { useT } from '../i18n/index.ts';
 
 const IMPORT =
   'mutation Import($csv: String!) { ' +
-  'bulkCreateCodesFromCsv(csv: $csv) { batchId created codes { id type content scanUrl } } }';
+  'bulkCreateCodesFromCsv(csv: $csv) { batchId created codes { id type content name scanUrl } } }';
 const LISTED = 10;
+/** The most rows one upload may have (the bulk API's limit). */
+const MAX_ROWS = 10_000;
 
 const SAMPLE = `type,content,name,fg_color,bg_color,style,error_correction,logo_url
 ,https://example.com/a,Poster A,,,,,
@@ -20,7 +25,7 @@ text,"{""text"": ""Hello, world""}",,,,rounded,,`;
 interface Created {
   batchId: string;
   created: number;
-  codes: { id: string; type: string; content: unknown; scanUrl: string | null }[];
+  codes: { id: string; type: string; content: unknown; name: string | null; scanUrl: string | null }[];
 }
 
 /** Where an upload is: sending the file (with the fraction sent), waiting for the server, or finished. */
@@ -32,18 +37,19 @@ type Phase =
   | { step: 'failed'; error: unknown };
 
 function Progress({ phase }: { phase: Phase }) {
+  const t = useT();
   if (phase.step === 'uploading') {
     const percent = Math.round(phase.fraction * 100);
     return (
       <p class="progress" role="status">
-        <progress max={100} value={percent} /> Uploading… {percent}%
+        <progress max={100} value={percent} /> {t.bulk.uploading(percent / 100)}
       </p>
     );
   }
   if (phase.step === 'creating') {
     return (
       <p class="progress" role="status">
-        <progress /> Checking every row and creating the codes…
+        <progress /> {t.bulk.creating}
       </p>
     );
   }
@@ -51,14 +57,16 @@ function Progress({ phase }: { phase: Phase }) {
 }
 
 export function BulkPage() {
+  const t = useT();
+  usePageTitle(t.bulk.title);
   const [file, setFile] = useState<File | null>(null);
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const busy = phase.step === 'uploading' || phase.step === 'creating';
 
   async function upload(event: Event) {
     event.preventDefault();
-    if (!file) return setPhase({ step: 'failed', error: 'Choose a CSV file first.' });
-    if (file.size === 0) return setPhase({ step: 'failed', error: `${file.name} is empty.` });
+    if (!file) return setPhase({ step: 'failed', error: t.bulk.chooseFile });
+    if (file.size === 0) return setPhase({ step: 'failed', error: t.bulk.emptyFile(file.name) });
     setPhase({ step: 'uploading', fraction: 0 });
     try {
       const csv = await file.text();
@@ -78,19 +86,21 @@ export function BulkPage() {
   const problems = phase.step === 'failed' && phase.error instanceof ApiError ? phase.error.problems : [];
   return (
     <section>
-      <h1>Bulk upload</h1>
+      <h1>{t.bulk.title}</h1>
       <p>
-        One code per row, under a header naming the columns: <code>content</code> and any of <code>type</code>,{' '}
-        <code>fg_color</code>, <code>bg_color</code>, <code>style</code>, <code>error_correction</code>,{' '}
-        <code>logo_url</code>, <code>tags</code> (names separated by <code>|</code>, e.g. <code>print|spring</code>; new
-        ones are created). Up to 10,000 rows; all are created, or none when a row is invalid.
+        {t.bulk.intro(
+          (name) => (
+            <code>{name}</code>
+          ),
+          MAX_ROWS,
+        )}
       </p>
       <details>
-        <summary>Example</summary>
+        <summary>{t.bulk.example}</summary>
         <pre>{SAMPLE}</pre>
       </details>
       <form class="bulk-form" onSubmit={upload}>
-        <label for="csv-file">CSV file (UTF-8)</label>
+        <label for="csv-file">{t.bulk.file}</label>
         <input
           id="csv-file"
           type="file"
@@ -98,30 +108,40 @@ export function BulkPage() {
           onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
         />
         <button type="submit" disabled={busy}>
-          Upload and create
+          {t.bulk.submit}
         </button>
       </form>
       <Progress phase={phase} />
       {phase.step === 'failed' && (
         <ErrorBox
           error={phase.error instanceof ApiError ? phase.error.message : phase.error}
-          title="Nothing was created:"
+          title={t.bulk.nothingCreated}
         />
       )}
       <RowProblems problems={problems} />
       {phase.step === 'done' && (
         <div class="bulk-result" role="status">
           <p>
-            Created {phase.result.created} codes (batch <code>{phase.result.batchId}</code>).{' '}
-            <Link to="/codes">See them in the codes</Link>.
+            {t.bulk.created(phase.result.created, <code>{phase.result.batchId}</code>)}
+            <Link to="/codes">{t.common.seeThemInTheCodes}</Link>.
+          </p>
+          <p class="print-run">
+            {t.bulk.printRun}{' '}
+            <FormatDownloads
+              what={t.bulk.zipOfBatch}
+              file={(format) => ({
+                path: `/v1/batches/${encodeURIComponent(phase.result.batchId)}/images.zip?format=${format}`,
+                filename: `${phase.result.batchId}-${format}.zip`,
+              })}
+            />
           </p>
           <ul>
             {phase.result.codes.slice(0, LISTED).map((code) => (
               <li key={code.id}>
-                <Link to={`/codes/${code.id}`}>{code.id}</Link> {describeContent(code.type, code.content)}
+                <Link to={`/codes/${code.id}`}>{codeTitle(code)}</Link> → {describeContent(code.type, code.content)}
               </li>
             ))}
-            {phase.result.created > LISTED && <li>and {phase.result.created - LISTED} more</li>}
+            {phase.result.created > LISTED && <li>{t.bulk.more(phase.result.created - LISTED)}</li>}
           </ul>
         </div>
       )}

@@ -2,15 +2,16 @@
 // rows, their previews and their scan counts (Code.scanCount is batched by a DataLoader on the
 // server: one grouped count for the whole page).
 import { useEffect, useState } from 'preact/hooks';
-import { TagLabels } from '../code-form/tag-field.tsx';
-import { Link } from '../components/link.tsx';
+import { Link, linkTo } from '../components/link.tsx';
+import { ScrollRegion } from '../components/scroll-region.tsx';
 import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
-import { QrImage } from '../components/qr-image.tsx';
-import { describeContent, formatCount, formatDateTime } from '../format.ts';
 import { flashMessage } from '../router.ts';
 import { useAccountTags } from '../tags.ts';
 import { useQuery } from '../use-query.ts';
-import { StatusBadge, STATUS_FILTERS } from './status-badge.tsx';
+import { CodeRowView, type CodeRow } from './code-row.tsx';
+import { STATUS_FILTERS, type StatusFilter } from './status-badge.tsx';
+import { useT } from '../i18n/index.ts';
+import { usePageTitle } from '../page-focus.ts';
 
 const PAGE_SIZE = 20;
 const DAY_MS = 86_400_000;
@@ -18,25 +19,13 @@ const DAY_MS = 86_400_000;
 const CODES = `query Codes($first: Int!, $after: String, $filter: CodeFilter, $since: DateTime!) {
   codes(first: $first, after: $after, filter: $filter) {
     edges {
-      node { id type content name tags status state createdAt design { style } scanCount(from: $since) svg(size: 64) }
+      node {
+        id type content name scanUrl tags status state createdAt design { style } scanCount(from: $since) svg(size: 64)
+      }
     }
     pageInfo { hasNextPage endCursor }
   }
 }`;
-
-interface CodeRow {
-  id: string;
-  type: string;
-  content: unknown;
-  name: string | null;
-  tags: string[];
-  status: string;
-  state: string;
-  createdAt: string;
-  design: { style: string };
-  scanCount: number;
-  svg: string;
-}
 
 interface CodesAnswer {
   codes: { edges: { node: CodeRow }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
@@ -58,16 +47,11 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** Why the filtered list is empty: "No code tagged “print” whose name or content contains “menu”." */
-function noMatch(tag: string, q: string): string {
-  const tagged = tag ? ` tagged “${tag}”` : '';
-  const containing = q ? `${tag ? ' whose' : "'s"} name or content contains “${q}”` : '';
-  return `No code${tagged}${containing}.`;
-}
-
 export function CodesPage() {
+  const t = useT();
+  usePageTitle(t.codes.title);
   const [search, setSearch] = useState('');
-  const [statusFilter, setStatusFilter] = useState('listed');
+  const [statusFilter, setStatusFilter] = useState<StatusFilter>('listed');
   const q = useDebounced(search.trim(), 300);
   // '' = every code; otherwise the name of the tag the list is filtered by.
   const [tag, setTag] = useState('');
@@ -81,7 +65,7 @@ export function CodesPage() {
   const filter = {
     ...(q ? { q } : {}),
     ...(tag ? { tags: [tag] } : {}),
-    status: STATUS_FILTERS[statusFilter]!.statuses,
+    status: STATUS_FILTERS[statusFilter],
   };
   const { data, error, loading } = useQuery<CodesAnswer>(CODES, { first: PAGE_SIZE, after, filter, since });
   const [flash] = useState(flashMessage);
@@ -90,91 +74,80 @@ export function CodesPage() {
   return (
     <section>
       <div class="page-head">
-        <h1>Codes</h1>
+        <h1>{t.codes.title}</h1>
         <Link to="/codes/new" class="button">
-          New code
+          {t.codes.newCode}
         </Link>
       </div>
       {flash && <Notice>{flash}</Notice>}
       <div class="list-filters">
         <label class="search">
-          Search names and content{' '}
+          {t.codes.search}{' '}
           <input
             type="search"
             value={search}
-            placeholder="e.g. example.com/spring"
+            placeholder={t.codes.searchExample}
             onInput={(e) => setSearch(e.currentTarget.value)}
           />
         </label>
         {accountTags.length > 0 && (
           <label class="tag-filter">
-            Tag{' '}
+            {t.common.tag}{' '}
             <select id="tag-filter" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
-              <option value="">All codes</option>
-              {accountTags.map((t) => (
-                <option key={t.name} value={t.name}>
-                  {t.name} ({formatCount(t.codeCount)})
+              <option value="">{t.codes.allCodes}</option>
+              {accountTags.map((accountTag) => (
+                <option key={accountTag.name} value={accountTag.name}>
+                  {t.codes.tagOption(accountTag.name, accountTag.codeCount)}
                 </option>
               ))}
             </select>
           </label>
         )}
         <label class="tag-filter">
-          Show{' '}
-          <select id="status-filter" value={statusFilter} onChange={(e) => setStatusFilter(e.currentTarget.value)}>
-            {Object.entries(STATUS_FILTERS).map(([value, { label }]) => (
+          {t.common.show}{' '}
+          <select
+            id="status-filter"
+            value={statusFilter}
+            onChange={(e) => setStatusFilter(e.currentTarget.value as StatusFilter)}
+          >
+            {Object.keys(STATUS_FILTERS).map((value) => (
               <option key={value} value={value}>
-                {label}
+                {t.codes.filters[value as StatusFilter]}
               </option>
             ))}
           </select>
         </label>
       </div>
       <ErrorBox error={error} />
-      {loading && !data && <Loading what="codes" />}
+      {loading && !data && <Loading what={t.codes.loading} />}
       {data && rows.length === 0 && (
-        <p class="empty">{q || tag ? noMatch(tag, q) : 'No codes yet: create one, or upload a CSV.'}</p>
+        <p class="empty">
+          {q || tag ? t.codes.noMatch(tag, q) : t.codes.noCodesYet(linkTo('/codes/new'), linkTo('/bulk'))}
+        </p>
       )}
       {rows.length > 0 && (
-        <table class="codes" aria-busy={loading}>
-          <thead>
-            <tr>
-              <th>Preview</th>
-              <th>Name</th>
-              <th>Status</th>
-              <th>ID</th>
-              <th>Content</th>
-              <th>Style</th>
-              <th class="number">Scans (30 days)</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((code) => (
-              <tr key={code.id} data-code-id={code.id}>
-                <td>
-                  <QrImage svg={code.svg} alt={`QR code ${code.id}`} class="thumb" />
-                </td>
-                <td class="name-cell">
-                  {code.name ? <Link to={`/codes/${code.id}`}>{code.name}</Link> : <span class="hint">—</span>}
-                  <TagLabels names={code.tags} colors={colors} />
-                </td>
-                <td>
-                  <StatusBadge status={code.status} state={code.state} />
-                </td>
-                <td>
-                  <Link to={`/codes/${code.id}`}>{code.id}</Link>
-                </td>
-                <td class="content-cell">{describeContent(code.type, code.content)}</td>
-                <td>{code.design.style}</td>
-                <td class="number">
-                  <Link to={`/codes/${code.id}/analytics`}>{formatCount(code.scanCount)}</Link>
-                </td>
-                <td>{formatDateTime(code.createdAt)}</td>
+        <ScrollRegion label={t.codes.table}>
+          <table class="codes" aria-busy={loading}>
+            <thead>
+              <tr>
+                <th>{t.codes.columns.preview}</th>
+                <th>{t.codes.columns.name}</th>
+                <th>{t.codes.columns.status}</th>
+                <th>{t.codes.columns.scanUrl}</th>
+                <th>{t.codes.columns.content}</th>
+                <th>{t.codes.columns.style}</th>
+                <th class="number">{t.codes.columns.scans}</th>
+                <th>{t.codes.columns.created}</th>
+                <th>{t.codes.columns.download}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((code) => (
+                <CodeRowView key={code.id} code={code} colors={colors} />
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
       <div class="pager">
         <button
@@ -183,16 +156,16 @@ export function CodesPage() {
           disabled={cursors.length === 1}
           onClick={() => setCursors(cursors.slice(0, -1))}
         >
-          Previous
+          {t.common.previous}
         </button>
-        <span>Page {cursors.length}</span>
+        <span>{t.codes.page(cursors.length)}</span>
         <button
           type="button"
           class="secondary"
           disabled={!data?.codes.pageInfo.hasNextPage}
           onClick={() => setCursors([...cursors, data!.codes.pageInfo.endCursor])}
         >
-          Next
+          {t.common.next}
         </button>
       </div>
     </section>

@@ -6,6 +6,8 @@ import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
 import { formatDateTime } from '../format.ts';
 import { ApiError, graphql } from '../graphql.ts';
 import { useQuery } from '../use-query.ts';
+import { usePageTitle } from '../page-focus.ts';
+import { useT, type Messages } from '../i18n/index.ts';
 
 const GRANTS = '{ oauthGrants { id clientId clientName scopes approvedByKeyId createdAt expiresAt } }';
 const REVOKE = 'mutation Revoke($id: ID!) { revokeOAuthGrant(id: $id) { revokedId } }';
@@ -20,9 +22,11 @@ interface Grant {
   expiresAt: string | null;
 }
 
-const appName = (grant: Grant) => grant.clientName ?? `${grant.clientId} (deleted)`;
+const appName = (t: Messages, grant: Grant) => grant.clientName ?? t.apps.deleted(grant.clientId);
 
 export function ConnectedAppsPage() {
+  const t = useT();
+  usePageTitle(t.apps.title);
   const { data, error, loading, reload } = useQuery<{ oauthGrants: Grant[] }>(GRANTS, {});
   const [asking, setAsking] = useState<Grant | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,7 +37,7 @@ export function ConnectedAppsPage() {
     setBusy(true);
     try {
       await graphql(REVOKE, { id: grant.id });
-      setNotice(`${appName(grant)} can no longer act for this account.`);
+      setNotice(t.apps.revokedNotice(appName(t, grant)));
       reload();
     } catch (err) {
       setRevokeError(err);
@@ -48,50 +52,47 @@ export function ConnectedAppsPage() {
   return (
     <section>
       <div class="page-head">
-        <h1>Connected apps</h1>
+        <h1>{t.apps.title}</h1>
       </div>
-      <p>
-        Apps you let act for this account on the consent page. Revoke one and it loses access at once; it would have to
-        ask you again.
-      </p>
+      <p>{t.apps.intro}</p>
       {notice && <Notice>{notice}</Notice>}
       {forbidden ? (
         <p class="error-box" role="alert">
-          Sign in with a key that has the keys:manage scope to see and revoke connected apps.
+          {t.apps.forbidden}
         </p>
       ) : (
         <ErrorBox error={error} />
       )}
-      <ErrorBox error={revokeError} title="Not revoked:" />
-      {loading && !data && <Loading what="connected apps" />}
-      {data && grants.length === 0 && <p class="empty">No app is connected to this account.</p>}
+      <ErrorBox error={revokeError} title={t.apps.notRevoked} />
+      {loading && !data && <Loading what={t.apps.loading} />}
+      {data && grants.length === 0 && <p class="empty">{t.apps.none}</p>}
       {grants.length > 0 && (
         <table class="grants" aria-busy={loading}>
           <thead>
             <tr>
-              <th>App</th>
-              <th>Permissions</th>
-              <th>Approved with key</th>
-              <th>Connected</th>
-              <th>Until</th>
+              <th>{t.apps.columns.app}</th>
+              <th>{t.apps.columns.permissions}</th>
+              <th>{t.apps.columns.key}</th>
+              <th>{t.apps.columns.connected}</th>
+              <th>{t.apps.columns.until}</th>
               <th />
             </tr>
           </thead>
           <tbody>
             {grants.map((grant) => (
               <tr key={grant.id} data-grant-id={grant.id}>
-                <td>{appName(grant)}</td>
+                <td>{appName(t, grant)}</td>
                 <td>
                   {grant.scopes.map((scope) => (
                     <code key={scope}>{scope} </code>
                   ))}
                 </td>
-                <td>{grant.approvedByKeyId ? <code>{grant.approvedByKeyId}</code> : 'not recorded'}</td>
+                <td>{grant.approvedByKeyId ? <code>{grant.approvedByKeyId}</code> : t.apps.notRecorded}</td>
                 <td>{formatDateTime(grant.createdAt)}</td>
                 <td>{grant.expiresAt ? formatDateTime(grant.expiresAt) : '—'}</td>
                 <td>
                   <button type="button" class="danger" onClick={() => setAsking(grant)}>
-                    Revoke
+                    {t.apps.revoke}
                   </button>
                 </td>
               </tr>
@@ -101,13 +102,13 @@ export function ConnectedAppsPage() {
       )}
       <ConfirmDialog
         open={asking !== null}
-        title={asking ? `Revoke ${appName(asking)}?` : ''}
-        confirmLabel="Revoke access"
+        title={asking ? t.apps.confirmTitle(appName(t, asking)) : ''}
+        confirmLabel={t.apps.confirm}
         busy={busy}
         onConfirm={() => asking && void revoke(asking)}
         onCancel={() => setAsking(null)}
       >
-        <p>Its tokens stop working and it cannot refresh them. It can ask for access again, which you may refuse.</p>
+        <p>{t.apps.confirmText}</p>
       </ConfirmDialog>
     </section>
   );

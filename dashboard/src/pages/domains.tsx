@@ -8,6 +8,8 @@ import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
 import { formatDateTime } from '../format.ts';
 import { ApiError, graphql } from '../graphql.ts';
 import { useQuery } from '../use-query.ts';
+import { usePageTitle } from '../page-focus.ts';
+import { useT } from '../i18n/index.ts';
 
 const FIELDS = 'id hostname status verification { name value } fallbackUrl verifiedAt createdAt';
 const DOMAINS = `{ domains { ${FIELDS} } }`;
@@ -31,6 +33,7 @@ interface Domain {
 const asApiError = (err: unknown) => (err instanceof ApiError ? err : new ApiError(String(err), 'ERROR'));
 
 function AddDomain({ onAdded }: { onAdded: (domain: Domain) => void }) {
+  const t = useT();
   const [hostname, setHostname] = useState('');
   const [fallback, setFallback] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
@@ -57,14 +60,11 @@ function AddDomain({ onAdded }: { onAdded: (domain: Domain) => void }) {
   return (
     <form class="add-domain" onSubmit={add} noValidate>
       <Field
-        label="Domain"
+        label={t.domains.domain}
         id="domain-hostname"
         path="hostname"
         problems={problems}
-        hint={
-          'A domain you control, e.g. go.example.com. Point it at this service; ' +
-          'the page then shows the TXT record that proves it is yours.'
-        }
+        hint={t.domains.domainHint}
       >
         <input
           id="domain-hostname"
@@ -75,11 +75,11 @@ function AddDomain({ onAdded }: { onAdded: (domain: Domain) => void }) {
         />
       </Field>
       <Field
-        label="Fallback URL"
+        label={t.domains.fallbackUrl}
         id="domain-fallback"
         path="fallback_url"
         problems={problems}
-        hint="Where the domain’s root and unknown slugs go. Optional: without it they answer “not found”."
+        hint={t.domains.fallbackHint}
       >
         <input
           id="domain-fallback"
@@ -89,9 +89,9 @@ function AddDomain({ onAdded }: { onAdded: (domain: Domain) => void }) {
           onInput={(e) => setFallback(e.currentTarget.value)}
         />
       </Field>
-      <ErrorBox error={error && problems.length === 0 ? error : null} title="Not added:" />
+      <ErrorBox error={error && problems.length === 0 ? error : null} title={t.domains.notAdded} />
       <button type="submit" disabled={busy}>
-        {busy ? 'Adding…' : 'Add domain'}
+        {busy ? t.domains.adding : t.domains.add}
       </button>
     </form>
   );
@@ -106,6 +106,7 @@ function DomainRow({
   onChanged: (domain: Domain, notice: string) => void;
   onRemove: (domain: Domain) => void;
 }) {
+  const t = useT();
   const [fallback, setFallback] = useState(domain.fallbackUrl ?? '');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -125,14 +126,14 @@ function DomainRow({
   const verify = () =>
     run(async () => ({
       domain: (await graphql<{ verifyDomain: Domain }>(VERIFY, { id: domain.id })).verifyDomain,
-      notice: `${domain.hostname} is verified: codes can use it now.`,
+      notice: t.domains.isVerified(domain.hostname),
     }));
   const saveFallback = () =>
     run(async () => {
       const input = { fallbackUrl: fallback.trim() === '' ? null : fallback.trim() };
       return {
         domain: (await graphql<{ updateDomain: Domain }>(UPDATE, { id: domain.id, input })).updateDomain,
-        notice: `Saved the fallback URL of ${domain.hostname}.`,
+        notice: t.domains.savedFallback(domain.hostname),
       };
     });
 
@@ -142,51 +143,55 @@ function DomainRow({
       <div class="domain-head">
         <strong>{domain.hostname}</strong>
         <span class={`status ${domain.status}`}>
-          {domain.status === 'verified' ? `Verified ${formatDateTime(domain.verifiedAt!)}` : 'Not verified yet'}
+          {domain.status === 'verified'
+            ? t.domains.verified(formatDateTime(domain.verifiedAt!))
+            : t.domains.notVerified}
         </span>
       </div>
       {domain.status === 'pending' && (
         <div class="txt-record">
-          <p>Create this DNS TXT record, then verify (DNS changes can take a while to appear):</p>
+          <p>{t.domains.createRecord}</p>
           <dl>
-            <dt>Name</dt>
+            <dt>{t.domains.recordName}</dt>
             <dd>
               <code>{domain.verification.name}</code>
             </dd>
-            <dt>Value</dt>
+            <dt>{t.domains.recordValue}</dt>
             <dd>
               <code>{domain.verification.value}</code>
             </dd>
           </dl>
           <button type="button" disabled={busy} onClick={() => void verify()}>
-            Verify
+            {t.domains.verify}
           </button>
         </div>
       )}
       <div class="field">
-        <label for={id}>Fallback URL</label>
+        <label for={id}>{t.domains.fallbackUrl}</label>
         <div class="inline">
           <input
             id={id}
             type="url"
-            placeholder="none: not found"
+            placeholder={t.domains.noFallback}
             value={fallback}
             onInput={(e) => setFallback(e.currentTarget.value)}
           />
           <button type="button" class="secondary" disabled={busy} onClick={() => void saveFallback()}>
-            Save
+            {t.domains.save}
           </button>
         </div>
       </div>
-      <ErrorBox error={error} title="Not done:" />
+      <ErrorBox error={error} title={t.domains.notDone} />
       <button type="button" class="danger" disabled={busy} onClick={() => onRemove(domain)}>
-        Remove
+        {t.domains.remove}
       </button>
     </li>
   );
 }
 
 export function DomainsPage() {
+  const t = useT();
+  usePageTitle(t.domains.title);
   const { data, error, loading, reload } = useQuery<{ domains: Domain[] }>(DOMAINS, {});
   const [notice, setNotice] = useState<string | null>(null);
   const [asking, setAsking] = useState<Domain | null>(null);
@@ -198,7 +203,7 @@ export function DomainsPage() {
     try {
       await graphql(REMOVE, { id: domain.id });
       setRemoveError(null);
-      setNotice(`Removed ${domain.hostname}.`);
+      setNotice(t.domains.removed(domain.hostname));
       reload();
     } catch (err) {
       setRemoveError(err);
@@ -212,22 +217,20 @@ export function DomainsPage() {
   return (
     <section>
       <div class="page-head">
-        <h1>Domains</h1>
+        <h1>{t.domains.title}</h1>
       </div>
-      <p>
-        Your own short domains: once verified, a code can use one, and its scan URL becomes https://your-domain/slug.
-      </p>
+      <p>{t.domains.intro}</p>
       {notice && <Notice>{notice}</Notice>}
       <ErrorBox error={error} />
-      <ErrorBox error={removeError} title="Not removed:" />
+      <ErrorBox error={removeError} title={t.domains.notRemoved} />
       <AddDomain
         onAdded={(domain) => {
-          setNotice(`Added ${domain.hostname}. Create its TXT record, then verify it.`);
+          setNotice(t.domains.added(domain.hostname));
           reload();
         }}
       />
-      {loading && !data && <Loading what="the domains" />}
-      {data && domains.length === 0 && <p class="empty">No domains yet: codes use this service’s own.</p>}
+      {loading && !data && <Loading what={t.domains.loading} />}
+      {data && domains.length === 0 && <p class="empty">{t.domains.none}</p>}
       <ul class="domains" aria-busy={loading}>
         {domains.map((domain) => (
           <DomainRow
@@ -243,13 +246,13 @@ export function DomainsPage() {
       </ul>
       <ConfirmDialog
         open={asking !== null}
-        title={asking ? `Remove ${asking.hostname}?` : ''}
-        confirmLabel="Remove domain"
+        title={asking ? t.domains.confirmTitle(asking.hostname) : ''}
+        confirmLabel={t.domains.confirm}
         busy={removing}
         onConfirm={() => asking && void remove(asking)}
         onCancel={() => setAsking(null)}
       >
-        <p>Only a domain no code uses can be removed. Slugs once used on it stay retired there.</p>
+        <p>{t.domains.confirmText}</p>
       </ConfirmDialog>
     </section>
   );

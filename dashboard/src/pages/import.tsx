@@ -4,25 +4,14 @@ import { useState } from 'preact/hooks';
 import { Link } from '../components/link.tsx';
 import { ErrorBox } from '../components/messages.tsx';
 import { graphql } from '../graphql.ts';
+import { useT } from '../i18n/index.ts';
+import { usePageTitle } from '../page-focus.ts';
 
 const IMPORT =
   'mutation Import($input: ImportCodesInput!) { importCodes(input: $input) { dryRun batchId total wouldCreate ' +
   'created existing failed rows { row status domain slug codeId reason } } }';
 
-const FORMATS = [
-  ['bitly_csv', 'Bitly (CSV export)'],
-  ['shlink_csv', 'Shlink (CSV export)'],
-  ['shlink_json', 'Shlink (REST list, JSON)'],
-  ['yourls_csv', 'YOURLS (url table, CSV)'],
-  ['kutt_json', 'Kutt (API list, JSON)'],
-] as const;
-
-const STATUS_WORDS: Record<string, string> = {
-  would_create: 'would be created',
-  created: 'created',
-  exists: 'already here',
-  failed: 'cannot be created',
-};
+const FORMATS = ['bitly_csv', 'shlink_csv', 'shlink_json', 'yourls_csv', 'kutt_json'] as const;
 
 interface Report {
   dryRun: boolean;
@@ -43,15 +32,17 @@ interface Report {
 }
 
 function Summary({ report }: { report: Report }) {
-  const done = report.dryRun ? `${report.wouldCreate} would be created` : `${report.created} created`;
+  const t = useT();
+  const words = t.imports;
+  const done = report.dryRun ? words.wouldCreate(report.wouldCreate) : words.created(report.created);
   return (
     <p role="status" class="import-summary">
-      {report.dryRun ? 'Dry run, nothing written: ' : ''}
-      {report.total} links: {done}, {report.existing} already here, {report.failed} cannot be created.
+      {report.dryRun && words.dryRun}
+      {words.summary(report.total, done, report.existing, report.failed)}
       {report.batchId && (
         <>
           {' '}
-          <Link to="/codes">See them in the codes</Link>.
+          <Link to="/codes">{t.common.seeThemInTheCodes}</Link>.
         </>
       )}
     </p>
@@ -59,7 +50,9 @@ function Summary({ report }: { report: Report }) {
 }
 
 export function ImportPage() {
-  const [format, setFormat] = useState<string>(FORMATS[0][0]);
+  const t = useT().imports;
+  usePageTitle(t.title);
+  const [format, setFormat] = useState<string>(FORMATS[0]);
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<Report | null>(null);
@@ -68,7 +61,7 @@ export function ImportPage() {
   async function run(dryRun: boolean) {
     setError(null);
     setReport(null);
-    if (!file) return setError('Choose the export file first.');
+    if (!file) return setError(t.chooseFile);
     setBusy(true);
     try {
       const content = await file.text();
@@ -88,23 +81,22 @@ export function ImportPage() {
 
   return (
     <section>
-      <h1>Import</h1>
+      <h1>{t.title}</h1>
       <p>
-        Bring your links from another service: each becomes a code with its destination, slug, title, tags, creation
-        date and past clicks (kept apart from the scans counted here). A link keeps the host of its short URL, which
-        must be one of your verified <Link to="/domains">domains</Link>. Check the file first; importing it again
-        creates nothing new.
+        {t.intro((words) => (
+          <Link to="/domains">{words}</Link>
+        ))}
       </p>
       <form class="bulk-form" onSubmit={submit}>
-        <label for="import-format">Export from</label>
+        <label for="import-format">{t.from}</label>
         <select id="import-format" value={format} onChange={(e) => setFormat(e.currentTarget.value)}>
-          {FORMATS.map(([value, label]) => (
+          {FORMATS.map((value) => (
             <option key={value} value={value}>
-              {label}
+              {t.formats[value]}
             </option>
           ))}
         </select>
-        <label for="import-file">File</label>
+        <label for="import-file">{t.file}</label>
         <input
           id="import-file"
           type="file"
@@ -112,27 +104,27 @@ export function ImportPage() {
           onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
         />
         <button type="button" class="secondary" disabled={busy} onClick={() => void run(true)}>
-          Check
+          {t.check}
         </button>
         <button type="submit" disabled={busy}>
-          Import
+          {t.submit}
         </button>
       </form>
       {busy && (
         <p class="progress" role="status">
-          <progress /> Reading every link…
+          <progress /> {t.reading}
         </p>
       )}
-      {error !== null && <ErrorBox error={error} title="Nothing was imported:" />}
+      {error !== null && <ErrorBox error={error} title={t.nothingImported} />}
       {report && (
         <>
           <Summary report={report} />
           <table class="import-rows">
             <thead>
               <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Link</th>
-                <th scope="col">Result</th>
+                <th scope="col">{t.columns.row}</th>
+                <th scope="col">{t.columns.link}</th>
+                <th scope="col">{t.columns.result}</th>
               </tr>
             </thead>
             <tbody>
@@ -147,8 +139,9 @@ export function ImportPage() {
                     )}
                   </td>
                   <td>
-                    {STATUS_WORDS[r.status] ?? r.status}
-                    {r.reason ? `: ${r.reason}` : ''}
+                    {r.reason
+                      ? t.reason(t.statuses[r.status] ?? r.status, r.reason)
+                      : (t.statuses[r.status] ?? r.status)}
                   </td>
                 </tr>
               ))}

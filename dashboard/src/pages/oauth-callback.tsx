@@ -5,8 +5,12 @@ import { Link } from '../components/link.tsx';
 import { ErrorBox } from '../components/messages.tsx';
 import { completeOAuthSignIn } from '../oauth/callback.ts';
 import { replaceRoute } from '../router.ts';
+import { usePageTitle } from '../page-focus.ts';
+import { useT } from '../i18n/index.ts';
 
 export function OAuthCallbackPage() {
+  const t = useT().oauth;
+  usePageTitle(t.signingIn);
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
@@ -18,17 +22,17 @@ export function OAuthCallbackPage() {
 
   return (
     <main class="sign-in">
-      <h1>QR codes dashboard</h1>
+      <h1>{t.dashboard}</h1>
       {error ? (
         <>
-          <ErrorBox error={error} title="Sign-in failed." />
+          <ErrorBox error={error} title={t.failed} />
           <p>
-            <Link to="/codes">Back to the sign-in page</Link>
+            <Link to="/codes">{t.backToSignIn}</Link>
           </p>
         </>
       ) : (
         <p class="loading" aria-live="polite">
-          Finishing the OAuth sign-in…
+          {t.finishing}
         </p>
       )}
     </main>

@@ -1,29 +1,30 @@
-// Sign in by pasting an API key, or through OAuth (../oauth/sign-in-form.tsx). A key is tried
-// with one small query before it is kept, and kept in this tab's sessionStorage only.
+// Sign in with email and password (a person: ./password-sign-in.tsx), by pasting an API key, or
+// through OAuth (../oauth/sign-in-form.tsx). A key is tried with one small query before it is
+// kept, and kept in this tab's sessionStorage only.
 import { useState } from 'preact/hooks';
 import { ErrorBox, Notice } from '../components/messages.tsx';
 import { ApiError, graphql } from '../graphql.ts';
+import { currentMessages, useT } from '../i18n/index.ts';
 import { OAuthSignInForm } from '../oauth/sign-in-form.tsx';
+import { PasswordSignInForm } from './password-sign-in.tsx';
 import { signIn } from '../session.ts';
+import { usePageTitle } from '../page-focus.ts';
 
 const PROBE = '{ codes(first: 1) { pageInfo { hasNextPage } } }';
+/** How every API key begins, in any language: the field's placeholder. */
+const KEY_PREFIX = 'qrk_';
 
 function explain(error: unknown): string {
   if (!(error instanceof ApiError)) return String(error);
-  if (error.code === 'UNAUTHORIZED')
-    return (
-      `This key was not accepted: ${error.message} Check that you pasted all of it (API keys start with qrk_) ` +
-      'and that it is not revoked or expired.'
-    );
-  if (error.code === 'FORBIDDEN')
-    return (
-      `This key cannot list codes: ${error.message} The dashboard needs codes:read ` +
-      '(and codes:write, analytics:read to change codes and see scans).'
-    );
+  const t = currentMessages().signIn;
+  if (error.code === 'UNAUTHORIZED') return t.keyNotAccepted(error.message);
+  if (error.code === 'FORBIDDEN') return t.keyCannotList(error.message);
   return error.message;
 }
 
 export function SignInPage({ notice }: { notice: string | null }) {
+  const t = useT();
+  usePageTitle(t.signIn.title);
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,7 +32,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
   async function submit(event: Event) {
     event.preventDefault();
     const candidate = key.trim();
-    if (!candidate) return setError('Paste an API key first.');
+    if (!candidate) return setError(t.signIn.pasteKeyFirst);
     setBusy(true);
     setError(null);
     try {
@@ -44,31 +45,34 @@ export function SignInPage({ notice }: { notice: string | null }) {
   }
 
   return (
-    <main class="sign-in">
-      <h1>QR codes dashboard</h1>
+    <section class="sign-in">
+      <h1>{t.signIn.heading}</h1>
       {notice && <Notice>{notice}</Notice>}
-      <form onSubmit={submit}>
-        <label for="api-key">API key</label>
+      <PasswordSignInForm />
+      <p class="sign-in-or">{t.signIn.forDevelopers}</p>
+      <form id="api-key-form" onSubmit={submit}>
+        <label for="api-key">{t.signIn.apiKey}</label>
         <input
           id="api-key"
           type="password"
           autoComplete="off"
           spellcheck={false}
-          placeholder="qrk_…"
+          placeholder={`${KEY_PREFIX}…`}
           value={key}
           onInput={(e) => setKey(e.currentTarget.value)}
         />
         <p class="hint">
-          Make one with <code>npm run cli -- keys create --account &lt;name&gt;</code> or <code>POST /v1/api-keys</code>
-          . It is kept in this tab only and forgotten when the tab closes.
+          {t.signIn.apiKeyHint((text) => (
+            <code>{text}</code>
+          ))}
         </p>
         <ErrorBox error={error} />
         <button type="submit" disabled={busy}>
-          {busy ? 'Checking…' : 'Sign in'}
+          {busy ? t.signIn.checking : t.signIn.submit}
         </button>
       </form>
-      <p class="sign-in-or">or</p>
+      <p class="sign-in-or">{t.signIn.or}</p>
       <OAuthSignInForm />
-    </main>
+    </section>
   );
 }

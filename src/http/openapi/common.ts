@@ -56,6 +56,14 @@ export const problemSchema = z
       .array(z.string())
       .optional()
       .meta({ description: 'On a 404 for an API version that does not exist.' }),
+    challenge: z.string().optional().meta({
+      description:
+        'On a 401 `/problems/second-factor-required`: send it with the code to POST /v1/sessions/second-factor.',
+    }),
+    challenge_expires_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'With `challenge`: after this (5 minutes) the password is needed again.' }),
   })
   .meta({ id: 'Problem', description: 'An RFC 9457 problem: the one error body of the REST API.' });
 
@@ -74,6 +82,7 @@ const PROBLEMS = {
     'Over the rate limit, or past the expensive calls (analytics, raw exports, bulk imports) the account may run ' +
       'and queue at once (HEAVY_CALLS_PER_ACCOUNT, HEAVY_QUEUE_PER_ACCOUNT); Retry-After says when to try again.',
   ],
+  501: ['NotImplemented', 'The service is not set up for this (a password reset by mail: SMTP_URL is not set).'],
   503: [
     'ServiceUnavailable',
     'A read ran past its statement timeout (ANALYTICS_STATEMENT_TIMEOUT_MS) and was stopped, so that it would not ' +
@@ -178,7 +187,29 @@ export function operation({ tag, scope, problems = [], responses, ...rest }: Ope
     Object.entries(responses).map(([status, response]) => [status, withHeaders(response, successHeaders)]),
   );
   for (const status of [...statuses].sort()) all[`${status}`] = problemResponse(status);
-  return { ...rest, tags: [tag], security: [{ ApiKey: [scope] }, { OAuth2: [scope] }], responses: all };
+  // A session cookie works too, with the scopes of the person's role in the workspace.
+  const security: Record<string, string[]>[] = [{ ApiKey: [scope] }, { OAuth2: [scope] }, { Session: [scope] }];
+  return { ...rest, tags: [tag], security, responses: all };
+}
+
+/**
+ * An operation of a signed-in person (their sessions, profile, workspaces, members): a session
+ * cookie, no scope; or, `anonymous`, one that needs no credential (sign-in, setup).
+ */
+export function personOperation({
+  tag,
+  problems = [],
+  responses,
+  anonymous = false,
+  ...rest
+}: Omit<OperationSpec, 'scope'> & { anonymous?: boolean }): ZodOpenApiOperationObject {
+  const statuses = new Set<ProblemStatus>([...(anonymous ? [] : ([401, 403] as const)), ...problems]);
+  if (rest.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
+  const all: ZodOpenApiResponsesObject = Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [status, withHeaders(response, edgeHeaders)]),
+  );
+  for (const status of [...statuses].sort()) all[`${status}`] = problemResponse(status);
+  return { ...rest, tags: [tag], security: anonymous ? [] : [{ Session: [] }], responses: all };
 }
 
 /** One operation of a resource's set: what differs between modules. */

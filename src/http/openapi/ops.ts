@@ -43,7 +43,22 @@ export const opsOpenApi: OpenApiModule = {
         tags: [TAG],
         security: [],
         responses: {
-          '200': { ...jsonResponse(z.object({ status: z.literal('ready') }), 'The database answers.'), headers: edge },
+          '200': {
+            ...jsonResponse(
+              z.object({
+                status: z.literal('ready'),
+                scan_journal_error: z
+                  .string()
+                  .optional()
+                  .describe(
+                    'Present while the scan journal cannot write (a full disk): scans are still answered and ' +
+                      'recorded, but a crash of this instance would lose those not yet written to the database.',
+                  ),
+              }),
+              'The database answers.',
+            ),
+            headers: edge,
+          },
           '503': {
             description: 'The database is not reachable.',
             content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },

@@ -3,3 +3,4 @@
 export { scopesSchema } from './schemas.ts';
 export { assertCanGrant, createAccountsService } from './service.ts';
 export { createAccountsStore } from './store.ts';
+export type { AccountRow, AccountsStore } from './store.ts';

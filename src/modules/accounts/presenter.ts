@@ -28,6 +28,15 @@ export const apiKeyResourceSchema = z
     expires_at: instant.nullable().meta({ description: 'Null: never expires.' }),
     revoked_at: instant.nullable(),
     replaced_by: z.string().nullable().meta({ description: 'The key that replaced this one in a rotation.' }),
+    created_by: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Who made it: a user (`user_…`; removing them from the workspace revokes it unless kept), a key, an OAuth ' +
+          'client or `cli`; null for keys made before this was recorded.',
+        example: 'user_4kT0Xb2Qm9LpV7sR1wZc',
+      }),
   })
   .meta({
     id: 'ApiKey',
@@ -75,5 +84,6 @@ export function presentApiKey(key: ApiKeyRecord): ApiKeyJson {
     expires_at: iso(key.expiresAt),
     revoked_at: iso(key.revokedAt),
     replaced_by: key.replacedBy,
+    created_by: key.createdBy,
   };
 }

@@ -4,7 +4,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
+import { CLI_ACTOR } from '../../shared/actor.ts';
 import { DomainError, notFound } from '../../shared/errors.ts';
+import type { AuditChange, AuditedCaller, RecordAudit } from '../audit/index.ts';
 import { newId } from '../../shared/ids.ts';
 import { SCOPES, type Principal, type Scope } from '../../shared/principal.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../shared/api-key.ts';
@@ -55,12 +57,23 @@ export interface AccountsServiceOptions {
   onKeyReplaced?: (accountId: string, fromKeyId: string, toKeyId: string) => Promise<void>;
   /** Told after a key was revoked or rotated (stored), so other processes drop it too. */
   onKeyChanged?: (keyId: string) => void;
+  /** Records key changes in the audit log, in the change's transaction. */
+  audit: RecordAudit;
 }
+
+/** A new key in the audit log: what it may do, never its secret. */
+const keyCreated = (key: ApiKeyRecord): AuditChange => ({
+  action: 'api_key.created',
+  objectType: 'api_key',
+  objectId: key.id,
+  summary: { name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expiresAt },
+});
 
 export function createAccountsService(db: Knex, store: AccountsStore, options: AccountsServiceOptions) {
   // Hash -> principal. Its TTL bounds how long a key changed by another process keeps working
   // here when that process's invalidation does not arrive (no REDIS_URL, Redis away).
   const cache = new LRUCache<string, Principal>({ max: 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
+  const { audit } = options;
   const touched = new LRUCache<string, true>({ max: 10_000, ttl: TOUCH_INTERVAL_MS });
   // Bumped by every drop: a lookup that read the database before a drop must not cache what it read.
   let generation = 0;
@@ -84,10 +97,13 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
   }
 
   /** Writes a new key of the account; the secret leaves only in the return value. */
+  /** Who a key made by `principal` is recorded as made by: the person, or else the key or client acting. */
+  const creatorOf = (principal: Principal) => principal.actor?.id ?? principal.keyId;
+
   async function insertKey(
     trx: Knex.Transaction | Knex,
     accountId: string,
-    fields: { name: string; scopes: Scope[]; expiresAt: Date | null },
+    fields: { name: string; scopes: Scope[]; expiresAt: Date | null; createdBy: string },
     now: Date,
   ): Promise<KeyWithSecret> {
     const generated = generateApiKey();
@@ -102,6 +118,7 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
       expiresAt: fields.expiresAt,
       revokedAt: null,
       replacedBy: null,
+      createdBy: fields.createdBy,
     };
     await store.insertApiKey({ ...apiKey, secretHash: generated.hash }, trx);
     return { apiKey, secret: generated.key };
@@ -132,9 +149,15 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
         const { apiKey, secret } = await insertKey(
           trx,
           account.id,
-          { name: options.name ?? 'default', scopes: [...(options.scopes ?? SCOPES)], expiresAt: null },
+          {
+            name: options.name ?? 'default',
+            scopes: [...(options.scopes ?? SCOPES)],
+            expiresAt: null,
+            createdBy: CLI_ACTOR.id,
+          },
           now,
         );
+        await audit({ accountId: account.id, actor: CLI_ACTOR }, keyCreated(apiKey), trx);
         return { accountId: account.id, accountName, keyId: apiKey.id, key: secret, prefix: apiKey.prefix };
       });
     },
@@ -142,12 +165,16 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
     /** A new key of the caller's account, with scopes the caller holds; the secret is shown once. */
     async create(principal: Principal, body: CreateKeyInput): Promise<KeyWithSecret> {
       assertCanGrant(principal, body.scopes);
-      return insertKey(
-        db,
-        principal.accountId,
-        { name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null },
-        new Date(),
-      );
+      return inTransaction(db, async (trx) => {
+        const created = await insertKey(
+          trx,
+          principal.accountId,
+          { name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null, createdBy: creatorOf(principal) },
+          new Date(),
+        );
+        await audit(principal, keyCreated(created.apiKey), trx);
+        return created;
+      });
     },
 
     /** Every key of the caller's account, revoked and expired ones included, newest first. */
@@ -185,12 +212,17 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
         const created = await insertKey(
           trx,
           principal.accountId,
-          { name: old.name, scopes: old.scopes, expiresAt },
+          { name: old.name, scopes: old.scopes, expiresAt, createdBy: creatorOf(principal) },
           now,
         );
         const graceEnd = new Date(now.getTime() + body.grace_period_seconds * 1000);
         const oldExpiry = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
         await store.updateApiKey(principal.accountId, id, { expiresAt: oldExpiry, replacedBy: created.apiKey.id }, trx);
+        const summary = {
+          replaced_by: created.apiKey.id,
+          changes: { expires_at: { old: old.expiresAt, new: oldExpiry } },
+        };
+        await audit(principal, { action: 'api_key.rotated', objectType: 'api_key', objectId: id, summary }, trx);
         return { ...created, previous: { ...old, expiresAt: oldExpiry, replacedBy: created.apiKey.id } };
       });
       // The cached entry carries the old expiry as its TTL; drop it so the grace end applies.
@@ -206,10 +238,51 @@ export function createAccountsService(db: Knex, store: AccountsStore, options: A
      */
     async revoke(principal: Principal, id: string): Promise<void> {
       const key = await find(principal, id);
-      if (!key.revokedAt) await store.updateApiKey(principal.accountId, id, { revokedAt: new Date() });
+      if (!key.revokedAt) {
+        await inTransaction(db, async (trx) => {
+          await store.updateApiKey(principal.accountId, id, { revokedAt: new Date() }, trx);
+          const summary = { name: key.name, prefix: key.prefix };
+          await audit(principal, { action: 'api_key.revoked', objectType: 'api_key', objectId: id, summary }, trx);
+        });
+      }
       changed(id);
       // Also when revoked before: a grant given in the meantime (a race) ends too.
       await options.onKeyRevoked?.(principal.accountId, id);
+    },
+
+    /**
+     * Revokes, in `trx`, the account's keys that `createdBy` made (a member removed without keeping
+     * them), and the keys those keys made or rotated into, and so on: a key made with a member's key
+     * is the member's too. Each is audited; returns their ids for keysRevoked once committed.
+     */
+    async revokeKeysCreatedBy(
+      accountId: string,
+      createdBy: string,
+      by: AuditedCaller,
+      trx: Knex.Transaction,
+    ): Promise<string[]> {
+      const revoked: string[] = [];
+      for (let makers = [createdBy]; makers.length > 0;) {
+        const made: string[] = [];
+        for (const maker of makers)
+          for (const key of await store.activeKeysCreatedBy(accountId, maker, trx)) {
+            await store.updateApiKey(accountId, key.id, { revokedAt: new Date() }, trx);
+            const summary = { name: key.name, prefix: key.prefix, with_member: createdBy };
+            await audit(by, { action: 'api_key.revoked', objectType: 'api_key', objectId: key.id, summary }, trx);
+            made.push(key.id);
+          }
+        revoked.push(...made);
+        makers = made;
+      }
+      return revoked;
+    },
+
+    /** After revokeKeysCreatedBy committed: every process stops the keys, and their OAuth grants end. */
+    async keysRevoked(accountId: string, ids: readonly string[]): Promise<void> {
+      for (const id of ids) {
+        changed(id);
+        await options.onKeyRevoked?.(accountId, id);
+      }
     },
 
     /** The principal for a presented key, or null when the key is unknown, revoked or expired. */

@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
   /** The key that replaced this one in a rotation. */
   replacedBy: string | null;
+  /** Who made it: a user, a key, an OAuth client or `cli`; null for keys made before it was kept. */
+  createdBy: string | null;
 }
 
 export type ApiKeyChanges = Partial<Pick<ApiKeyRecord, 'expiresAt' | 'revokedAt' | 'replacedBy'>>;
@@ -39,6 +41,7 @@ function toRecord(row: Row): ApiKeyRecord {
     expiresAt: fromMillisOrNull(row.expires_at),
     revokedAt: fromMillisOrNull(row.revoked_at),
     replacedBy: row.replaced_by ?? null,
+    createdBy: row.created_by ?? null,
   };
 }
 
@@ -55,6 +58,22 @@ export function createAccountsStore(db: Queryable) {
       return row ? { id: row.id, name: row.name, createdAt: fromMillis(row.created_at) } : null;
     },
 
+    async findAccount(id: string, q: Queryable = db): Promise<AccountRow | null> {
+      const row = await q('accounts').where({ id }).first();
+      return row ? { id: row.id, name: row.name, createdAt: fromMillis(row.created_at) } : null;
+    },
+
+    /** Accounts of these ids (a user's workspaces), in no particular order. */
+    async findAccounts(ids: readonly string[], q: Queryable = db): Promise<AccountRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await q('accounts').whereIn('id', ids);
+      return rows.map((row) => ({ id: row.id, name: row.name, createdAt: fromMillis(row.created_at) }));
+    },
+
+    async renameAccount(id: string, name: string, q: Queryable = db): Promise<void> {
+      await q('accounts').where({ id }).update({ name });
+    },
+
     async insertApiKey(key: ApiKeyRecord & { secretHash: string }, q: Queryable = db): Promise<void> {
       await q('api_keys').insert({
         id: key.id,
@@ -68,7 +87,14 @@ export function createAccountsStore(db: Queryable) {
         expires_at: orNull(key.expiresAt),
         revoked_at: null,
         replaced_by: null,
+        created_by: key.createdBy,
       });
+    },
+
+    /** The account's keys that `createdBy` made and that are not revoked (a member removed). */
+    async activeKeysCreatedBy(accountId: string, createdBy: string, q: Queryable = db): Promise<ApiKeyRecord[]> {
+      const rows = await q('api_keys').where({ account_id: accountId, created_by: createdBy }).whereNull('revoked_at');
+      return rows.map(toRecord);
     },
 
     async findApiKeyByHash(secretHash: string): Promise<ApiKeyRecord | null> {

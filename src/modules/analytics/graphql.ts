@@ -25,7 +25,8 @@ import {
 
 const RAW_AVAILABLE_SINCE =
   'The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null when all are. Ranges not on whole ' +
-  'UTC hours need raw scans and must not start earlier.';
+  'UTC hours need raw scans and must not start earlier. With SCAN_RAW_ROWS=none (no raw scan rows kept) the instant ' +
+  'of the answer: what needs raw scans is refused (RAW_SCANS_NOT_KEPT).';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
 declare module '../../graphql/context.ts' {
@@ -112,6 +113,7 @@ type TopCode = Overview['top_codes'][number];
 const TopCodeRef = builder.objectRef<TopCode>('TopCode').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
+    name: t.exposeString('name', { nullable: true }),
     type: t.expose('type', { type: CodeTypeEnum }),
     content: t.field({ type: 'JSON', resolve: (c) => c.content }),
     scans: t.exposeInt('scans'),

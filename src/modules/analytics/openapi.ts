@@ -30,7 +30,9 @@ const RANGE =
   'half- and 45-minute offsets included) are answered from rollups, which reach back to the first scan whatever ' +
   'the raw-scan retention; only a range in a zone whose offset was not on a quarter hour then (a local mean time ' +
   'before about 1900) is answered from raw scans and, with retention (`raw_available_since` not null), must not ' +
-  'start before `raw_available_since` (else 422).';
+  'start before `raw_available_since` (else 422). A server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`) ' +
+  'answers such a range with 409 `/problems/raw-scans-not-kept`, and counts a code’s (or a tag’s) breakdowns ' +
+  'over the UTC days nearest the range (`breakdowns_from`, `breakdowns_to` say which).';
 
 const WEEKDAY_HOURS =
   'Scans in the range (whole days in `timezone`; by default the last 30 days, today included, at most 366 days) ' +
@@ -41,7 +43,8 @@ const WEEKDAY_HOURS =
   'autumn counts both times into its cell and the hour skipped in spring stays at zero. Bots are left out unless ' +
   '`include_bots=true`. With raw-scan retention (`raw_available_since` not null), a range in a zone answered ' +
   'from raw scans (an offset off the quarter hour, as local mean times before about 1900) must not start before ' +
-  '`raw_available_since` (else 422). The account’s deleted codes count ' +
+  '`raw_available_since` (else 422; 409 `/problems/raw-scans-not-kept` with `SCAN_RAW_ROWS=none`). The account’s ' +
+  'deleted codes count ' +
   'nowhere from the moment they are deleted.';
 
 const scanRecordList = listOf(scanRecordSchema, 'ScanRecordList').extend({
@@ -71,7 +74,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: analyticsQuerySchema },
         responses: { '200': jsonResponse(codeAnalyticsSchema, 'The series and breakdowns.') },
-        problems: [404, 422, 503],
+        problems: [404, 409, 422, 503],
       }),
     },
     '/codes/{id}/scans/weekday-hours': {
@@ -83,7 +86,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: weekdayHoursQuerySchema },
         responses: { '200': jsonResponse(weekdayHoursSchema, 'The 168 cells.') },
-        problems: [404, 422, 503],
+        problems: [404, 409, 422, 503],
       }),
     },
     '/codes/{id}/scans/raw': {
@@ -97,7 +100,8 @@ export const analyticsOpenApi: OpenApiModule = {
           'spreadsheet would run as a formula gets a leading apostrophe. Raw scans older than the retention ' +
           '(`SCAN_RAW_RETENTION_DAYS`) are deleted: the JSON page says from when records are kept in ' +
           '`raw_available_since` (the CSV in the `Raw-Available-Since` header), and a `from` before it is ' +
-          'refused with 422. 404 for an unknown code or one of another account.',
+          'refused with 422. A server that keeps no raw scan rows (`SCAN_RAW_ROWS=none`, rollups only) answers 409 ' +
+          '`/problems/raw-scans-not-kept`. 404 for an unknown code or one of another account.',
         tag: TAG,
         scope: 'analytics:read',
         requestParams: { path: codeIdParams, query: rawScansQuerySchema },
@@ -126,7 +130,7 @@ export const analyticsOpenApi: OpenApiModule = {
             }),
           },
         },
-        problems: [404, 422, 503],
+        problems: [404, 409, 422, 503],
       }),
     },
     '/analytics/overview': {
@@ -140,7 +144,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { query: overviewQuerySchema },
         responses: { '200': jsonResponse(overviewSchema, 'The overview.') },
-        problems: [422, 503],
+        problems: [409, 422, 503],
       }),
     },
     '/analytics/weekday-hours': {
@@ -152,7 +156,7 @@ export const analyticsOpenApi: OpenApiModule = {
         scope: 'analytics:read',
         requestParams: { query: overviewWeekdayHoursQuerySchema },
         responses: { '200': jsonResponse(weekdayHoursSchema, 'The 168 cells.') },
-        problems: [422, 503],
+        problems: [409, 422, 503],
       }),
     },
   },

@@ -67,7 +67,8 @@ export const rawAvailableSinceSchema = z
       'The earliest instant raw scans are kept from; null when the service keeps them all. Series, totals and top ' +
       'codes over whole quarter hours (in every time zone of today) come from rollups, which keep the whole ' +
       'history; answers that need raw scans (the raw export, per-code counts from a minute off the quarter hour) ' +
-      'refuse a range starting earlier with 422.',
+      'refuse a range starting earlier with 422. With SCAN_RAW_ROWS=none (no raw scan rows kept) the instant of ' +
+      'the answer, and those answers are refused with 409 /problems/raw-scans-not-kept.',
     example: '2025-11-26T21:00:00.000Z',
   });
 
@@ -75,7 +76,9 @@ export const rawAvailableSinceSchema = z
 export const BREAKDOWNS_RANGE =
   'A code’s breakdowns (and a tag’s) read the partial UTC days at the range’s edges from raw scans and the whole ' +
   'days from daily rollups: an edge that starts before `raw_available_since` is left out, and the breakdowns ' +
-  'count from the next UTC midnight (or up to the last one). Equal to the range otherwise.';
+  'count from the next UTC midnight (or up to the last one). On a server that keeps no raw scan rows ' +
+  '(`SCAN_RAW_ROWS=none`) each edge off a UTC midnight moves to the nearest one, in or out (at most 12 hours). ' +
+  'Equal to the range otherwise.';
 
 /** What a code's answer says of its locked views, as REST and GraphQL both say it. */
 export const LOCKED_VIEWS =
@@ -145,6 +148,7 @@ export const overviewSchema = z
       .array(
         z.object({
           id: z.string().meta({ example: 'qr_4fT9kQ2mX8pL' }),
+          name: z.string().nullable().meta({ description: 'As in the code.', example: 'Spring poster' }),
           type: z.enum(CODE_TYPES),
           content: z
             .union([z.string(), z.record(z.string(), z.unknown())])

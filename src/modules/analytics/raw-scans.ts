@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor } from '../codes/index.ts';
 import type { CodesStore } from '../codes/index.ts';
 import type { ScansStore, StoredScan } from '../scans/index.ts';
 import type { ScanRecord } from './presenter.ts';
+import { rawScansNotKept } from './raw-horizon.ts';
 import type { RawScansQuery } from './schemas.ts';
 
 const CURSOR_SORT = 'scanned_at';
@@ -46,14 +47,30 @@ export interface RawScansDeps {
   scans: ScansStore;
   /** The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null: all are. */
   rawAvailableSince?: () => number | null;
+  /** SCAN_RAW_ROWS=keep (the default); false: no raw rows are stored, and the export is refused (409). */
+  rawRowsKept?: boolean;
   /** The account's turns at expensive calls: an export reads its pages in them. */
   gate: AccountGate;
 }
 
-export function createRawScansService({ codes, scans, rawAvailableSince = () => null, gate }: RawScansDeps) {
+export function createRawScansService({
+  codes,
+  scans,
+  rawAvailableSince = () => null,
+  rawRowsKept = true,
+  gate,
+}: RawScansDeps) {
   return {
-    /** A page of records (JSON) or all records in the range (CSV); 404 for another account's code. */
+    /**
+     * A page of records (JSON) or all records in the range (CSV); 404 for another account's code,
+     * 409 on a server that keeps no raw rows (rows from before SCAN_RAW_ROWS=none would be a part only).
+     */
     async list(principal: Principal, codeId: string, q: RawScansQuery): Promise<RawScansResult> {
+      if (!rawRowsKept)
+        throw rawScansNotKept(
+          'the raw export lists them',
+          "the rollups answer a code's series, totals and breakdowns (GET /v1/codes/{id}/scans)",
+        );
       const range = { from: q.from ? Date.parse(q.from) : null, to: q.to ? Date.parse(q.to) : null };
       const since = rawAvailableSince();
       const kept = since === null ? null : new Date(since).toISOString();

@@ -2,7 +2,7 @@
 // (daily rows when every period boundary falls on a UTC midnight, quarter-hour ones summed into
 // local days or hours in SQL when on a whole quarter hour, as in every time zone today) and raw
 // scans otherwise.
-import { notFound, validationFailed } from '../../shared/errors.ts';
+import { notFound } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { Code } from '../codes/index.ts';
 import type { CodesStore } from '../codes/index.ts';
@@ -11,6 +11,7 @@ import { formatInstant, intoPeriods, previousSeries, type Series } from './perio
 import type { CodeAnalytics, Overview } from './presenter.ts';
 import type { Knex } from 'knex';
 import type { AnalyticsQuery, OverviewQuery } from './schemas.ts';
+import { rawHorizon } from './raw-horizon.ts';
 import { resolveSeries } from './series.ts';
 import { ACCOUNT_BREAKDOWNS, type AccountDimension } from './source.ts';
 import {
@@ -50,6 +51,8 @@ export interface AnalyticsDeps {
   tagIdOf?: (accountId: string, tag: string) => Promise<string | null>;
   /** The earliest instant raw scans are kept from (SCAN_RAW_RETENTION_DAYS); null: all are. */
   rawAvailableSince?: () => number | null;
+  /** SCAN_RAW_ROWS=keep (the default); false: none are stored, and what needs them is refused (raw-horizon.ts). */
+  rawRowsKept?: boolean;
   /** The raw scans of the account's deleted codes that are still being purged (scans/purge.ts). */
   purging?: Purging;
   /** A code's locked views on the UTC days from `fromDay` to `toDay` (scans' LockedViewsStore.count). */
@@ -96,17 +99,6 @@ const NOTHING_PURGING: Purging = {
 /** The fallback route of a scan has no rule id; breakdowns call it "default". */
 const DEFAULT_RULE = 'default';
 
-/** The 422 of an answer that needs raw scans from before the retention horizon. */
-function beforeRawScans(since: number, why: string, otherwise: string) {
-  const start = new Date(since).toISOString();
-  return validationFailed([
-    {
-      path: 'from',
-      message: `raw scans are kept from ${start} on, and ${why}; start at ${start} or later, or ${otherwise}`,
-    },
-  ]);
-}
-
 const noTags = (): Knex.QueryBuilder => {
   throw new Error('analytics by tag need taggedCodes');
 };
@@ -131,6 +123,8 @@ const planOf = (series: Series): Plan => ({ series, grid: gridOf(series) });
 export function createAnalyticsService(deps: AnalyticsDeps) {
   const { codes, rollups, raw, rawOnly, taggedCodes = noTags, rawAvailableSince = () => null, now = Date.now } = deps;
   const tagIdOf = deps.tagIdOf ?? (async () => null);
+  const rawRowsKept = deps.rawRowsKept ?? true;
+  const horizon = rawHorizon(rawRowsKept, rawAvailableSince, now);
   const here: SourceView = { rollups, raw, purging: deps.purging ?? NOTHING_PURGING };
   const snapshot = deps.snapshot ?? ((read) => read(here));
   const sourceFor = ({ series, grid }: Plan, view = here) =>
@@ -143,18 +137,17 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
 
   /**
    * The earliest instant raw scans answer for, as the answer states it. A series that raw scans
-   * answer (not on whole quarter hours, or ANALYTICS_SOURCE=raw) must not start before it: 422, rather
-   * than counts that silently miss the deleted scans.
+   * answer (not on whole quarter hours, or ANALYTICS_SOURCE=raw) must not start before it (422), nor
+   * be asked of a server that keeps none (409), rather than counts that silently miss scans.
    */
   function rawRange(plan: Plan): { raw_available_since: string | null } {
-    const since = rawAvailableSince();
-    if (since !== null && sourceFor(plan) === raw && plan.series.from < since) {
-      throw beforeRawScans(
-        since,
+    if (sourceFor(plan) === raw && !horizon.covers(plan.series.from)) {
+      throw horizon.refusal(
         'this range needs them (its periods do not fall on whole quarter hours)',
         'use a range whose periods start on whole quarter hours, which the rollups answer',
       );
     }
+    const since = horizon.since();
     return { raw_available_since: since === null ? null : new Date(since).toISOString() };
   }
 
@@ -163,11 +156,19 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
    * the partial UTC days at its edges from raw scans: an edge that starts before the retention
    * horizon would count only some of its scans, so it is left out and the answer says so
    * (breakdowns_from, breakdowns_to). The account's breakdowns come from quarter-hour rollups and a
-   * raw-backed series was refused before the horizon (rawRange): both keep the whole window.
+   * raw-backed series was refused before the horizon (rawRange): both keep the whole window. Without
+   * raw rows (SCAN_RAW_ROWS=none) there are no partial days: each edge moves to the nearest UTC
+   * midnight (in or out, at most 12 hours), so that a day in any zone has the breakdowns of about
+   * that day rather than none.
    */
   function breakdownWindow(scope: Scope, plan: Plan, includeBots: boolean): Window & { from: number; to: number } {
-    const since = rawAvailableSince();
     const { from, to } = plan.series;
+    if (!rawRowsKept && scope.kind !== 'account') {
+      const nearestMidnight = (t: number) => Math.round(t / DAY_MS) * DAY_MS;
+      const keptFrom = nearestMidnight(from);
+      return { from: keptFrom, to: Math.max(nearestMidnight(to), keptFrom), includeBots };
+    }
+    const since = horizon.since();
     if (since === null || scope.kind === 'account' || sourceFor(plan) === raw) return { from, to, includeBots };
     const firstMidnight = Math.min(Math.ceil(from / DAY_MS) * DAY_MS, to);
     const keptFrom = from % DAY_MS !== 0 && from < since ? firstMidnight : from;
@@ -354,7 +355,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
         // A code deleted between the two queries drops out rather than showing without content.
         top_codes: ranking.top.flatMap((t) => {
           const code = byId.get(t.codeId);
-          return code ? [{ id: code.id, type: code.type, content: code.content, scans: t.scans }] : [];
+          return code ? [{ id: code.id, name: code.name, type: code.type, content: code.content, scans: t.scans }] : [];
         }),
         trend: current.counts,
         previous_period: {
@@ -391,7 +392,6 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
      * account.
      */
     async totalsByCode(principal: Principal, codeIds: readonly string[], window: Window): Promise<CodeTotals[]> {
-      const since = rawAvailableSince();
       // Where the raw scans it reads start: the window's (raw only), or its minutes off whole quarters.
       const offQuarter = (t: number | null) => t !== null && t % QUARTER_MS !== 0;
       const rawStarts = rawOnly
@@ -400,9 +400,8 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
             ...(offQuarter(window.from) ? [window.from] : []),
             ...(offQuarter(window.to) ? [window.to! - (window.to! % QUARTER_MS)] : []),
           ];
-      if (since !== null && rawStarts.some((start) => start === null || start < since)) {
-        throw beforeRawScans(
-          since,
+      if (rawStarts.some((start) => !horizon.covers(start))) {
+        throw horizon.refusal(
           'a window not on whole quarter hours needs them',
           'give from and to on whole quarter hours',
         );

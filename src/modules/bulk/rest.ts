@@ -9,7 +9,7 @@ import type { RouteEdge } from '../../http/route-edge.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { readCsvCodes, withCsvRows } from './csv.ts';
-import { presentBulkResult } from './presenter.ts';
+import { bulkResultJson } from './presenter.ts';
 import { bulkBodySchema, type BulkService } from './service.ts';
 
 const isCsv = (ctx: { is(...types: string[]): string | false | null }) => !!ctx.is('text/csv');
@@ -71,7 +71,8 @@ export function registerBulkRoutes(
           throw isCsv(ctx) ? withCsvRows(err) : err;
         });
       ctx.status = 201;
-      ctx.body = presentBulkResult(result, publicBaseUrl);
+      ctx.type = 'application/json';
+      ctx.body = await bulkResultJson(result, publicBaseUrl);
     },
   );
 }

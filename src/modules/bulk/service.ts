@@ -5,6 +5,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { newId, randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
+import { mapInTurns, takeTurn } from '../../shared/turns.ts';
 import { designProblems, resolveDesign, type Code } from '../codes/index.ts';
 import { parseCreateCode, type CreateCodeInput } from '../codes/index.ts';
 import { isReservedPath, PREVIEW_SLUG, SLUG_LENGTH } from '../codes/index.ts';
@@ -41,9 +42,10 @@ export interface BulkResult {
 
 /**
  * Bulk creation needs what single creation needs, the images service and logos themselves (it
- * checks many designs at once, above codes), and a bound on the logos one call fetches.
+ * checks many designs at once, above codes), and a bound on the logos one call fetches; no UTM
+ * templates (each item gives its own utm).
  */
-export type BulkServiceDeps = Omit<CodesServiceDeps, 'images'> & {
+export type BulkServiceDeps = Omit<CodesServiceDeps, 'images' | 'utmTemplateOf'> & {
   images: ImagesService;
   logos: Logos;
   maxLogoFetches: number;
@@ -73,6 +75,22 @@ function slugsTaken(bodies: CreateCodeInput[], domains: (string | null)[], taken
   );
 }
 
+/**
+ * Uploaded images (a logo's design.logo_image_id, a business card's page.photo_image_id) are for
+ * codes made one at a time: a bulk call checks its logos by URL, once per distinct URL.
+ */
+function refuseUploadedImages(bodies: CreateCodeInput[]): void {
+  const problems = bodies.flatMap((body, index) => [
+    ...(body.design.logo_image_id ? [{ path: `codes.${index}.design.logo_image_id`, message: UPLOADS_ALONE }] : []),
+    ...(body.page?.kind === 'business_card' && body.page.photo_image_id
+      ? [{ path: `codes.${index}.page.photo_image_id`, message: UPLOADS_ALONE }]
+      : []),
+  ]);
+  if (problems.length > 0) throw validationFailed(problems);
+}
+
+const UPLOADS_ALONE = 'an uploaded image is not taken in a bulk call; create this code alone, or use design.logo_url';
+
 export function createBulkService({
   db,
   codes,
@@ -84,6 +102,7 @@ export function createBulkService({
   emit,
   verifiedDomainOf,
   maxLogoFetches,
+  audit,
 }: BulkServiceDeps) {
   /** The custom slugs of the items, per domain. */
   const customSlugs = (bodies: CreateCodeInput[], domains: (string | null)[]) =>
@@ -100,16 +119,19 @@ export function createBulkService({
     return taken;
   }
 
-  /** Parses every item, collecting each one's problems under `codes.<index>`. */
-  function parseItems(items: unknown[]): CreateCodeInput[] {
+  /** Parses every item, collecting each one's problems under `codes.<index>` (in turns: 10,000 take a while). */
+  async function parseItems(items: unknown[]): Promise<CreateCodeInput[]> {
     const errors: FieldError[] = [];
-    const parsed = items.map((item, index) => {
+    const parsed = await mapInTurns(items, (item, index) => {
       try {
         const body = parseCreateCode(item);
         const problems = designProblems(body.design);
         // Hashing up to 10,000 passwords (argon2id) would hold the call for minutes.
         if (body.password != null)
           problems.push({ path: 'password', message: 'is set one code at a time (POST /v1/codes or PATCH)' });
+        // A bulk call copies no template: its items give their `utm` themselves.
+        if (body.utm_template_id !== undefined)
+          problems.push({ path: 'utm_template_id', message: 'is taken one code at a time (POST /v1/codes); give utm' });
         if (problems.length > 0) throw validationFailed(problems);
         return body;
       } catch (err) {
@@ -194,7 +216,8 @@ export function createBulkService({
           `A bulk call creates at most ${MAX_BULK_CODES} codes; this one has ${items.length}.`,
         );
       }
-      const bodies = parseItems(items);
+      const bodies = await parseItems(items);
+      refuseUploadedImages(bodies);
       const domains = await resolveItemDomains(principal.accountId, bodies, verifiedDomainOf);
       await checkCustomSlugs(bodies, domains);
 
@@ -240,19 +263,22 @@ export function createBulkService({
           }
           indexes.forEach((index, i) => drawn.set(index, slugs[i]!));
         }
-        const newCodes: (NewCode & { rules: CreateCodeInput['routing']['rules'] })[] = bodies.map((body, index) => ({
-          ...newCodeOf(body, {
-            id: newId('qr'),
-            accountId: principal.accountId,
-            logoId: body.design.logo_url ? logoIds.get(body.design.logo_url)! : null,
-            slug: body.type === 'url' ? (body.slug ?? drawn.get(index)!) : null,
-            domain: domains[index],
-            now,
-            batchId,
-            imported: imported?.[index],
+        const newCodes: (NewCode & { rules: CreateCodeInput['routing']['rules'] })[] = await mapInTurns(
+          bodies,
+          (body, index) => ({
+            ...newCodeOf(body, {
+              id: newId('qr'),
+              accountId: principal.accountId,
+              logoId: body.design.logo_url ? logoIds.get(body.design.logo_url)! : null,
+              slug: body.type === 'url' ? (body.slug ?? drawn.get(index)!) : null,
+              domain: domains[index],
+              now,
+              batchId,
+              imported: imported?.[index],
+            }),
+            rules: body.routing.rules,
           }),
-          rules: body.routing.rules,
-        }));
+        );
         await codes.insertMany(newCodes, trx);
         const rules = await routing.insertForNewCodes(
           newCodes.filter((c) => c.rules?.length).map((c) => ({ codeId: c.id, rules: c.rules! })),
@@ -270,16 +296,33 @@ export function createBulkService({
                 trx,
               )
             : new Map<string, string[]>();
-        const made = newCodes.map(({ rules: _rules, routingEnabled, batchId: _batch, ...code }): Code => ({
-          ...code,
-          routing: { enabled: routingEnabled, rules: rules.get(code.id) ?? [] },
-          tags: tags.get(code.id) ?? [],
-        }));
+        const made = await mapInTurns(
+          newCodes,
+          ({ rules: _rules, routingEnabled, batchId: _batch, ...code }): Code => ({
+            ...code,
+            routing: { enabled: routingEnabled, rules: rules.get(code.id) ?? [] },
+            tags: tags.get(code.id) ?? [],
+          }),
+        );
         // One event for the whole call, committed with it.
         await emit({ type: 'codes.bulk_created', accountId: principal.accountId, batchId, codes: made }, trx);
+        // One audit entry per call, with the count, not one per code; an import says so.
+        await audit(
+          principal,
+          {
+            action: imported ? 'codes.imported' : 'codes.bulk_created',
+            objectType: 'batch',
+            objectId: batchId,
+            summary: { count: made.length },
+          },
+          trx,
+        );
         return made;
       });
-      for (const code of created) onCodeChanged(code);
+      for (const code of created) {
+        await takeTurn();
+        onCodeChanged(code);
+      }
       return { batchId, codes: created };
     },
   };

@@ -65,7 +65,7 @@ export function freeText(max: number) {
 }
 
 const MAX_EMAIL_LENGTH = 254;
-const emailAddress = z
+export const emailAddress = z
   .string({ error: required('a string') })
   .trim()
   .min(1, 'must not be empty')
@@ -74,7 +74,7 @@ const emailAddress = z
 
 /** Longest phone number as typed, separators included. */
 const MAX_PHONE_INPUT_LENGTH = 32;
-const phoneNumber = z
+export const phoneNumber = z
   .string({ error: required('a string') })
   .trim()
   .min(1, 'must not be empty')
@@ -199,6 +199,18 @@ export const wifiShape = z
     }
   });
 
+/** A postal address as a vCard's ADR holds it (the vcard type's and a business card page's). */
+export const postalAddressShape = z.strictObject(
+  {
+    street: optionalLine(200).optional(),
+    city: optionalLine(100).optional(),
+    region: optionalLine(100).optional(),
+    postal_code: optionalLine(20).optional(),
+    country: optionalLine(100).optional(),
+  },
+  { error: required('an object') },
+);
+
 /**
  * `vcard`: a contact card (vCard 3.0) that the phone offers to save.
  *
@@ -238,18 +250,7 @@ export const vcardShape = z.strictObject({
     .max(5, 'must have at most 5 entries')
     .optional(),
   url: httpUrlSchema.optional(),
-  address: z
-    .strictObject(
-      {
-        street: optionalLine(200).optional(),
-        city: optionalLine(100).optional(),
-        region: optionalLine(100).optional(),
-        postal_code: optionalLine(20).optional(),
-        country: optionalLine(100).optional(),
-      },
-      { error: required('an object') },
-    )
-    .optional(),
+  address: postalAddressShape.optional(),
   note: optionalLine(1000).optional(),
 });
 

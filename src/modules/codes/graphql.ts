@@ -10,6 +10,14 @@ import { zodInputType } from '../../graphql/zod-inputs.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { RoutingInputRef, RoutingRef } from '../routing/graphql.ts';
 import {
+  addAppLinkFields,
+  APP_LINK_NULL_CLEARS,
+  appLinkBodyFields,
+  AppLinksInputRef,
+  UtmInputRef,
+} from './app-links-graphql.ts';
+import { addPreviewField, previewBodyField, PreviewInputRef } from './preview-graphql.ts';
+import {
   addLifecycleFields,
   CodeStatusEnum,
   LIFECYCLE_INPUT_DESCRIPTIONS,
@@ -72,6 +80,10 @@ const DesignRef = builder.objectRef<ResolvedDesign>('CodeDesign').implement({
     bgColor: t.exposeString('bg_color'),
     style: t.expose('style', { type: QrStyleEnum }),
     logoUrl: t.exposeString('logo_url', { nullable: true }),
+    logoImageId: t.exposeString('logo_image_id', {
+      nullable: true,
+      description: 'The uploaded image (Query.image) drawn as the logo, if any.',
+    }),
     errorCorrection: t.expose('error_correction', { type: ErrorCorrectionEnum }),
     eyeStyle: t.expose('eye_style', { type: EyeStyleEnum }),
     eyeColor: t.exposeString('eye_color'),
@@ -151,6 +163,18 @@ export const CodeRef = builder.objectRef<Code>('Code').implement({
   }),
 });
 addLifecycleFields(CodeRef);
+addAppLinkFields(CodeRef);
+addPreviewField(CodeRef);
+builder.objectField(CodeRef, 'page', (t) =>
+  t.field({
+    type: 'JSON',
+    nullable: true,
+    description:
+      'Url codes: the hosted page scans are answered with, as REST shows it (`{ kind, ... }`, snake_case keys); ' +
+      'null: the scan redirects.',
+    resolve: (code) => code.page,
+  }),
+);
 
 const GradientInput = zodInputType('GradientInput', designInputSchema.shape.gradient.unwrap(), {
   descriptions: { type: 'linear or radial' },
@@ -164,6 +188,7 @@ const DesignInput = zodInputType('CodeDesignInput', designInputSchema, {
     bgColor: '#rrggbb',
     style: 'square, dots, rounded or branded',
     logoUrl: 'http(s) URL of a logo',
+    logoImageId: 'An uploaded image (POST /v1/images) as the logo, in place of logoUrl',
     errorCorrection: 'L, M, Q or H',
     eyeStyle: 'square, rounded or circle',
     eyeColor: '#rrggbb',
@@ -184,7 +209,17 @@ const DeleteCodePayload = builder.objectRef<{ deletedId: string }>('DeleteCodePa
  * The fields of both code inputs the zod types do not give: the nested inputs, and the status,
  * whose GraphQL names are upper case (ACTIVE) where the zod enum's values are not.
  */
-const CODE_INPUT_TYPES = { status: CodeStatusEnum, design: DesignInput, routing: RoutingInputRef };
+const CODE_INPUT_TYPES = {
+  status: CodeStatusEnum,
+  design: DesignInput,
+  routing: RoutingInputRef,
+  appLinks: AppLinksInputRef,
+  utm: UtmInputRef,
+  preview: PreviewInputRef,
+  // A page is one of three shapes (its kind says which): GraphQL inputs have no unions, so it is
+  // JSON in REST's shape (snake_case keys), checked by the same zod schema.
+  page: 'JSON' as const,
+};
 
 export const CreateCodeInputRef = zodInputType('CreateCodeInput', createCodeSchema, {
   types: CODE_INPUT_TYPES,
@@ -204,6 +239,7 @@ export const CreateCodeInputRef = zodInputType('CreateCodeInput', createCodeSche
     password:
       'Url codes: a password (1-128 characters) scans must give before they redirect; stored as an argon2id hash, ' +
       'never returned.',
+    page: 'Url codes: a hosted page as REST takes it, `{ kind, ... }` (business_card, app_download or links).',
     ...LIFECYCLE_INPUT_DESCRIPTIONS,
   },
 });
@@ -223,6 +259,10 @@ const UpdateCodeInput = zodInputType('UpdateCodeInput', updateCodeSchema, {
     notes: 'New notes; null removes them.',
     tags: 'The code’s tags from now on (replacing its old ones); [] removes them all.',
     password: 'A new password (url codes, 1-128 characters); null removes the password.',
+    appLinks: 'App targets per OS (url codes), replacing the old ones whole; null removes them.',
+    utm: 'UTM fields (url codes), replacing the old ones whole; null removes them.',
+    preview: 'A social preview (url codes), replacing the old one whole; null removes it.',
+    page: 'A hosted page (url codes) as REST takes it, `{ kind, ... }`, replacing the old one whole; null removes it.',
     ...LIFECYCLE_INPUT_DESCRIPTIONS,
   },
   zodDescriptions: false,
@@ -254,7 +294,16 @@ const CodeSort = builder.enumType('CodeSort', {
 });
 
 /** Where an explicit null in updateCode means "remove" rather than "not given". */
-const NULL_CLEARS_ON_UPDATE = ['name', 'notes', 'domain', 'password', ...LIFECYCLE_NULL_CLEARS];
+const NULL_CLEARS_ON_UPDATE = [
+  'name',
+  'notes',
+  'domain',
+  'password',
+  'page',
+  ...APP_LINK_NULL_CLEARS,
+  'preview',
+  ...LIFECYCLE_NULL_CLEARS,
+];
 
 /** A design in the schemas' shape; null stays (in updateCode it resets a field). */
 function toDesign(design: typeof DesignInput.$inferInput) {
@@ -279,9 +328,12 @@ function toCodeBody(
   input: typeof CreateCodeInputRef.$inferInput | typeof UpdateCodeInput.$inferInput,
   nullClears: readonly string[],
 ): Record<string, unknown> {
-  const { design, routing, ...fields } = input;
+  const { design, routing, appLinks, utm, preview, ...fields } = input;
   return {
     ...snakeKeys(fields, nullClears),
+    // A null on create means none, as REST takes it; snakeKeys drops it the same way for the other fields.
+    ...appLinkBodyFields(nullClears.includes('appLinks') ? { appLinks, utm } : compact({ appLinks, utm })),
+    ...previewBodyField(preview, nullClears.includes('preview')),
     ...(design ? { design: toDesign(design) } : {}),
     ...(routing ? { routing: toRouting(routing) } : {}),
   };

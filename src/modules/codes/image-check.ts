@@ -2,6 +2,7 @@
 // names, fetched and stored; the check that the drawn code decodes back to its payload; and the
 // preview's SVG. services.ts hands the images module's implementation in (images/code-image-check.ts).
 import type { Code } from './model.ts';
+import type { Page } from './page.ts';
 import type { PayloadSource } from './payload.ts';
 import type { DesignInput } from './schemas.ts';
 
@@ -11,6 +12,8 @@ export interface CodeImageCheck {
    * one. A failed fetch is a 422.
    */
   logoIdFor(accountId: string, design: DesignInput): Promise<string | null>;
+  /** Refuses (422 on page.photo_image_id) a business card whose photo is not an image of the account. */
+  checkPhoto(accountId: string, page: Page | null | undefined): Promise<void>;
   /** Refuses (422) a design that, drawn with the stored logo, does not decode back to the code's payload. */
   verify(accountId: string, code: PayloadSource, design: DesignInput, logoId: string | null): Promise<void>;
   /**

@@ -2,7 +2,11 @@
 import type { FieldError } from '../../shared/errors.ts';
 import { contrastRatio, isLighter, MIN_CONTRAST } from './contrast.ts';
 import type { Routing } from '../routing/index.ts';
+import type { AppLinks } from './app-links.ts';
+import type { Page } from './page.ts';
 import type { CodeLifecycle } from './lifecycle.ts';
+import type { Preview } from './preview.ts';
+import type { Utm } from './utm.ts';
 import type { CodeContent, CodeType, DesignInput, DesignPatch, ErrorCorrection, Style } from './schemas.ts';
 
 export interface Code {
@@ -21,6 +25,14 @@ export interface Code {
    * Never presented: the API says only `password_protected`.
    */
   passwordHash: string | null;
+  /** Url codes: per-OS app targets used when no routing rule matched (app-links.ts), or null. */
+  appLinks: AppLinks | null;
+  /** Url codes: the hosted page scans are answered with instead of the redirect (page.ts), or null. */
+  page: Page | null;
+  /** Url codes: UTM parameters merged into the destination at scan time (utm.ts), or null. */
+  utm: Utm | null;
+  /** Url codes: what link-preview crawlers are shown (preview.ts), or null. */
+  preview: Preview | null;
   /** Status, expiry and scan limit (lifecycle.ts). */
   lifecycle: CodeLifecycle;
   /** Only what the client chose; see resolveDesign for what is drawn. */
@@ -51,6 +63,7 @@ export interface ResolvedDesign {
   bg_color: string;
   style: Style;
   logo_url: string | null;
+  logo_image_id: string | null;
   error_correction: ErrorCorrection;
   eye_style: 'square' | 'rounded' | 'circle';
   eye_color: string;
@@ -60,6 +73,10 @@ export interface ResolvedDesign {
   margin: number;
   allow_light_on_dark: boolean;
 }
+
+/** Whether the design names a logo, fetched (logo_url) or uploaded (logo_image_id). */
+export const hasLogo = (design: Pick<DesignInput, 'logo_url' | 'logo_image_id'>) =>
+  Boolean(design.logo_url ?? design.logo_image_id);
 
 /** The design with every default filled in. A logo raises the default level to H. */
 export function resolveDesign(design: DesignInput): ResolvedDesign {
@@ -71,7 +88,8 @@ export function resolveDesign(design: DesignInput): ResolvedDesign {
     bg_color: design.bg_color ?? '#ffffff',
     style,
     logo_url: design.logo_url ?? null,
-    error_correction: design.error_correction ?? (design.logo_url ? 'H' : 'M'),
+    logo_image_id: design.logo_image_id ?? null,
+    error_correction: design.error_correction ?? (hasLogo(design) ? 'H' : 'M'),
     eye_style: design.eye_style ?? (style === 'branded' ? 'rounded' : 'square'),
     eye_color: design.eye_color ?? gradient?.from ?? design.fg_color ?? '#000000',
     gradient,
@@ -82,9 +100,14 @@ export function resolveDesign(design: DesignInput): ResolvedDesign {
   };
 }
 
-/** Applies a PATCH to the chosen fields: a value sets a field, null returns it to its default. */
+/**
+ * Applies a PATCH to the chosen fields: a value sets a field, null returns it to its default. A
+ * logo set one way (logo_url, logo_image_id) replaces one set the other way.
+ */
 export function mergeDesign(current: DesignInput, patch: DesignPatch): DesignInput {
   const next: Record<string, unknown> = { ...current };
+  if (patch.logo_url && patch.logo_image_id === undefined) delete next.logo_image_id;
+  if (patch.logo_image_id && patch.logo_url === undefined) delete next.logo_url;
   for (const [field, value] of Object.entries(patch)) {
     if (value === null) delete next[field];
     else if (value !== undefined) next[field] = value;
@@ -141,10 +164,12 @@ export function designWarnings(design: DesignInput): DesignWarning[] {
 export function designProblems(design: DesignInput): FieldError[] {
   const d = resolveDesign(design);
   const problems: (FieldError | null)[] = [];
-  if (d.logo_url && (d.error_correction === 'L' || d.error_correction === 'M')) {
+  if (d.logo_url && d.logo_image_id)
+    problems.push({ path: 'design.logo_image_id', message: 'give logo_url or logo_image_id, not both' });
+  if (hasLogo(design) && (d.error_correction === 'L' || d.error_correction === 'M')) {
     problems.push({
       path: 'design.error_correction',
-      message: 'a logo covers part of the code, so error_correction must be Q or H when logo_url is set',
+      message: 'a logo covers part of the code, so error_correction must be Q or H when a logo is set',
     });
   }
   if (d.gradient) {

@@ -1,8 +1,8 @@
 // A code's password: what a scan must give before it redirects. Stored only as an argon2id hash
-// (@node-rs/argon2: OWASP's parameters, m=19 MiB, t=2, p=1, computed on libuv's thread pool so
-// the event loop keeps answering scans meanwhile); the API says only whether a code has one.
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+// (shared/password-hash.ts); the API says only whether a code has one.
 import { z } from 'zod';
+
+export { hashPassword, passwordMatches } from '../../shared/password-hash.ts';
 
 /** The longest password: long enough for a passphrase, short enough that hashing it stays cheap. */
 export const MAX_PASSWORD_LENGTH = 128;
@@ -18,14 +18,3 @@ export const passwordSchema = z
       'returned (the code says `password_protected`). Null removes it.',
     example: 'spring-2026',
   });
-
-/** The library's Algorithm.Argon2id: a const enum, which this project's compiler settings cannot read as a value. */
-const ARGON2ID: Algorithm.Argon2id = 2;
-
-/** The password's hash (an argon2id PHC string, under 100 characters). */
-export const hashPassword = (password: string): Promise<string> => hash(password, { algorithm: ARGON2ID });
-
-/** Whether `password` is the one `passwordHash` was made from (constant time in the library). */
-export function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
-  return verify(passwordHash, password).catch(() => false);
-}

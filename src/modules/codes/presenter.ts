@@ -6,6 +6,9 @@ import { inlineRuleResourceSchema, presentInlineRule } from '../routing/index.ts
 import { lifecycleResourceFields, presentLifecycle } from './lifecycle.ts';
 import { designWarnings, resolveDesign, type Code } from './model.ts';
 import { payloadOf, scanUrl } from './payload.ts';
+import { presentPreview, previewResourceSchema } from './preview.ts';
+import { appLinksResourceSchema, presentAppLinks, presentUtm, utmResourceSchema } from './app-links-presenter.ts';
+import { pageSchema } from './page.ts';
 import { CODE_TYPES, ERROR_CORRECTION_LEVELS, EYE_STYLES, FRAMES, STYLES } from './schemas.ts';
 
 const color = z.string().meta({ example: '#1a73e8' });
@@ -16,6 +19,7 @@ export const resolvedDesignSchema = z
     bg_color: color,
     style: z.enum(STYLES),
     logo_url: z.string().nullable(),
+    logo_image_id: z.string().nullable().meta({ description: 'The uploaded image drawn as the logo, if any.' }),
     error_correction: z.enum(ERROR_CORRECTION_LEVELS),
     eye_style: z.enum(EYE_STYLES),
     eye_color: color,
@@ -54,6 +58,10 @@ export const codeResourceSchema = z
         'Scans must give the code’s password on an unlock page before they redirect (url codes). The password ' +
         'itself is never returned.',
     }),
+    app_links: appLinksResourceSchema,
+    utm: utmResourceSchema,
+    preview: previewResourceSchema,
+    page: pageSchema.nullable(),
     tags: z.array(z.string()).meta({
       description: 'Names of the account’s tags the code carries, sorted by name (case ignored).',
       example: ['print', 'spring-2026'],
@@ -104,6 +112,10 @@ export function presentCode(code: Code, publicBaseUrl: string): CodeJson {
     notes: code.notes,
     forward_query: code.forwardQuery,
     password_protected: code.passwordHash !== null,
+    app_links: presentAppLinks(code.appLinks),
+    utm: presentUtm(code.utm),
+    preview: presentPreview(code.preview),
+    page: code.page,
     tags: code.tags,
     ...presentLifecycle(code.lifecycle),
     design: resolveDesign(code.design),

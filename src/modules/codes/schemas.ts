@@ -15,7 +15,11 @@ import {
   type LifecycleInput,
 } from './lifecycle.ts';
 import { codeDomainSchema } from './domain-field.ts';
+import { appLinksSchema, type AppLinksInput } from './app-links.ts';
 import { passwordSchema } from './password.ts';
+import { previewSchema, type Preview } from './preview.ts';
+import { pageSchema, type Page } from './page.ts';
+import { utmSchema, type Utm } from './utm.ts';
 import { CUSTOM_SLUG, isReservedPath } from './slug.ts';
 
 /** `url` codes are dynamic (the image encodes the scan URL); the others encode their content. */
@@ -52,6 +56,15 @@ const designFields = {
   bg_color: hexColor,
   style: styleSchema,
   logo_url: httpUrlSchema,
+  logo_image_id: z
+    .string({ error: 'must be a string' })
+    .max(64, 'is not an image of this workspace')
+    .meta({
+      description:
+        'An image the workspace uploaded (`POST /v1/images`) to draw as the logo, in place of `logo_url` (give one ' +
+        'or the other). In an update, setting one of the two removes the other.',
+      example: 'img_8kD2mQ9xT4pL0aZc7VbN',
+    }),
   error_correction: errorCorrectionSchema,
   eye_style: eyeStyleSchema,
   eye_color: hexColor,
@@ -160,6 +173,20 @@ export const createCodeSchema = z.strictObject({
   domain: codeDomainSchema.optional(),
   forward_query: forwardQuerySchema.optional(),
   password: passwordSchema.nullable().optional(),
+  app_links: appLinksSchema.nullable().optional(),
+  utm: utmSchema.nullable().optional(),
+  preview: previewSchema.nullable().optional(),
+  page: pageSchema.nullable().optional(),
+  utm_template_id: z
+    .string({ error: 'must be a string' })
+    .max(64, 'is not a UTM template of the account')
+    .optional()
+    .meta({
+      description:
+        'Url codes: a UTM template of the account (`/utm-templates`) whose fields the code starts from: they are ' +
+        'copied into `utm`, and fields given in `utm` win. Later changes to the template do not reach the code.',
+      example: 'utm_8kD2mQ9xT4pL0aZc7VbN',
+    }),
   ...labelFields,
   tags: codeTagsSchema.optional(),
   ...lifecycleFields,
@@ -176,6 +203,16 @@ export interface CreateCodeInput extends LifecycleInput {
   forward_query?: boolean;
   /** Null or absent: no password. */
   password?: string | null;
+  /** Null or absent: none. */
+  app_links?: AppLinksInput | null;
+  /** Null or absent: none. */
+  utm?: Utm | null;
+  /** Null or absent: none. */
+  preview?: Preview | null;
+  /** Null or absent: the scan redirects (no hosted page). */
+  page?: Page | null;
+  /** The account's UTM template the code's `utm` starts from (copied by the service). */
+  utm_template_id?: string;
   name?: string | null;
   notes?: string | null;
   /** Tag names, duplicates (ignoring case) collapsed. */
@@ -201,7 +238,18 @@ export function parseCreateCode(input: unknown): CreateCodeInput {
     ...(body.success ? [] : zodIssuesToFieldErrors(body.error.issues)),
     ...(content.success ? [] : zodIssuesToFieldErrors(content.error.issues)),
   ];
-  for (const field of ['routing', 'slug', 'domain', 'forward_query', 'password']) {
+  for (const field of [
+    'routing',
+    'slug',
+    'domain',
+    'forward_query',
+    'password',
+    'app_links',
+    'utm',
+    'preview',
+    'page',
+    'utm_template_id',
+  ]) {
     if (type !== 'url' && raw[field] !== undefined)
       errors.push({ path: field, message: `applies to url codes only; a ${type} code encodes its content directly` });
   }
@@ -225,6 +273,10 @@ export const updateCodeSchema = z
     domain: codeDomainSchema.optional(),
     forward_query: forwardQuerySchema.optional(),
     password: passwordSchema.nullable().optional(),
+    app_links: appLinksSchema.nullable().optional(),
+    utm: utmSchema.nullable().optional(),
+    preview: previewSchema.nullable().optional(),
+    page: pageSchema.nullable().optional(),
     ...labelFields,
     tags: codeTagsSchema.optional(),
     ...lifecycleFields,

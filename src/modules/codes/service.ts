@@ -4,7 +4,9 @@ import { DomainError, notFound, validationFailed, type FieldError } from '../../
 import { newId } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import type { RoutingStore } from '../routing/index.ts';
+import { codeChanges, codeSummary } from './audit-summary.ts';
 import type { PayloadSource } from './payload.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { notAVerifiedDomain, type VerifiedDomainOf } from './domain-field.ts';
@@ -21,7 +23,9 @@ import {
   type UpdateCodeInput,
 } from './schemas.ts';
 import { expiryProblems, staticLifecycleProblems } from './lifecycle.ts';
+import { appLinksOf } from './app-links.ts';
 import { hashPassword } from './password.ts';
+import type { Utm } from './utm.ts';
 import { PREVIEW_SLUG, withNewSlug } from './slug.ts';
 import { newCodeOf, type CodesStore } from './store.ts';
 import type { CodeTagging } from './tagging.ts';
@@ -52,6 +56,10 @@ export interface CodesServiceDeps {
   emit: (event: CodeEvent, trx: Knex.Transaction) => Promise<void>;
   /** Whether the account may put codes on a hostname (a verified domain of its own). */
   verifiedDomainOf: VerifiedDomainOf;
+  /** The fields of the account's UTM template of that id, or null (the utm-templates module's, handed in). */
+  utmTemplateOf: (accountId: string, id: string) => Promise<Utm | null>;
+  /** Records the change in the audit log, in the change's transaction. */
+  audit: RecordAudit;
 }
 
 function checkDesign(design: DesignInput): void {
@@ -86,7 +94,18 @@ export function createCodesService({
   onCodeChanged,
   emit,
   verifiedDomainOf,
+  utmTemplateOf,
+  audit,
 }: CodesServiceDeps) {
+  /** A new code's UTM fields: its template's, if it names one, with the fields it gives itself over them. */
+  async function startingUtm(accountId: string, body: CreateCodeInput): Promise<Utm | null> {
+    if (body.utm_template_id === undefined) return body.utm ?? null;
+    const template = await utmTemplateOf(accountId, body.utm_template_id);
+    if (!template)
+      throw validationFailed([{ path: 'utm_template_id', message: 'is not a UTM template of the account' }]);
+    return { ...template, ...body.utm };
+  }
+
   /** Fetches the logo when the design names one (before any transaction: it is network I/O). */
   const logoIdFor = (accountId: string, design: DesignInput) => images.logoIdFor(accountId, design);
 
@@ -121,11 +140,13 @@ export function createCodesService({
 
   return {
     /** Creates a code with its design and routing rules in one transaction (input parsed by parseCreateCode). */
-    async create(principal: Principal, body: CreateCodeInput): Promise<Code> {
-      checkDesign(body.design);
+    async create(principal: Principal, given: CreateCodeInput): Promise<Code> {
+      checkDesign(given.design);
+      const body = { ...given, utm: await startingUtm(principal.accountId, given) };
       const domain = body.domain ? await verifiedDomainOf(principal.accountId, body.domain) : null;
       if (body.domain && !domain) throw notAVerifiedDomain('domain');
       const logoId = await logoIdFor(principal.accountId, body.design);
+      await images.checkPhoto(principal.accountId, body.page);
       const passwordHash = body.password ? await hashPassword(body.password) : null;
       // The image is checked with the real scan URL before the transaction (no transaction waits
       // on the render thread); the slug is reserved inside it, so a failed create leaves none.
@@ -148,6 +169,11 @@ export function createCodesService({
           if (body.tags?.length) await tagging.set(principal.accountId, [{ codeId: id, names: body.tags }], trx);
           const created = (await codes.findById(principal.accountId, id, trx))!;
           await emit({ type: 'code.created', code: created }, trx);
+          await audit(
+            principal,
+            { action: 'code.created', objectType: 'code', objectId: id, summary: codeSummary(created) },
+            trx,
+          );
           return created;
         });
       };
@@ -194,7 +220,8 @@ export function createCodesService({
       if (current.type !== 'url' && patch.domain !== undefined) problems.push(urlOnly('domain', current.type));
       if (current.type !== 'url' && patch.forward_query !== undefined)
         problems.push(urlOnly('forward_query', current.type));
-      if (current.type !== 'url' && patch.password !== undefined) problems.push(urlOnly('password', current.type));
+      for (const field of ['password', 'app_links', 'utm', 'preview', 'page'] as const)
+        if (current.type !== 'url' && patch[field] !== undefined) problems.push(urlOnly(field, current.type));
       problems.push(
         ...staticLifecycleProblems(current.type, patch),
         ...expiryProblems(patch.expires_at, current.lifecycle.expiresAt),
@@ -207,8 +234,11 @@ export function createCodesService({
           : patch.destination;
       const design = patch.design ? mergeDesign(current.design, patch.design) : undefined;
       if (design) checkDesign(design);
-      const logoChanged = design !== undefined && design.logo_url !== current.design.logo_url;
+      const logoChanged =
+        design !== undefined &&
+        (design.logo_url !== current.design.logo_url || design.logo_image_id !== current.design.logo_image_id);
       const logoId = logoChanged ? await logoIdFor(principal.accountId, design) : current.logoId;
+      await images.checkPhoto(principal.accountId, patch.page);
       // A new slug changes the scan URL, so the image the code encodes changes too.
       const newSlug = patch.slug !== undefined && patch.slug !== current.slug ? patch.slug : undefined;
       // So does another domain: the slug (new or kept) is then reserved on that domain.
@@ -230,6 +260,10 @@ export function createCodesService({
       const passwordHash = patch.password ? await hashPassword(patch.password) : patch.password;
       const rules = patch.routing?.rules;
       const code = await inTransaction(db, async (trx) => {
+        // What the audit log calls old is `current`, read before the transaction. Reading it again
+        // here would make a read the transaction's first statement: on SQLite a deferred transaction
+        // that reads first is refused its first write at once (SQLITE_BUSY) when another process
+        // commits in between (two instances on one file answered PATCH with 503 and 500 that way).
         if (moved && !(await codes.reserveSlug(slugAfter, trx, domainAfter))) throw slugTaken(slugAfter, domainAfter);
         await codes.update(
           principal.accountId,
@@ -241,6 +275,10 @@ export function createCodesService({
             domain: newDomain,
             forwardQuery: patch.forward_query,
             passwordHash,
+            appLinks: patch.app_links && appLinksOf(patch.app_links),
+            utm: patch.utm,
+            preview: patch.preview,
+            page: patch.page,
             lifecycle: patch,
             name: patch.name,
             notes: patch.notes,
@@ -258,6 +296,16 @@ export function createCodesService({
         // Deleted by a concurrent request between the read above and this transaction.
         if (!updated) throw notFound('code', id);
         await emit({ type: 'code.updated', code: updated }, trx);
+        await audit(
+          principal,
+          {
+            action: 'code.updated',
+            objectType: 'code',
+            objectId: id,
+            summary: { changes: codeChanges(current, updated) },
+          },
+          trx,
+        );
         return updated;
       });
       onCodeChanged(code);
@@ -302,6 +350,11 @@ export function createCodesService({
         if (!(await codes.delete(principal.accountId, id, trx))) return false;
         // The code as it was, so receivers learn what went.
         await emit({ type: 'code.deleted', code }, trx);
+        await audit(
+          principal,
+          { action: 'code.deleted', objectType: 'code', objectId: id, summary: codeSummary(code) },
+          trx,
+        );
         return true;
       });
       if (!deleted) throw notFound('code', id);

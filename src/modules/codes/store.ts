@@ -15,7 +15,11 @@ import {
   type LifecycleInput,
   type LifecycleRow,
 } from './lifecycle.ts';
+import { appLinksOf, type AppLinks } from './app-links.ts';
 import type { Code } from './model.ts';
+import type { Preview } from './preview.ts';
+import type { Page } from './page.ts';
+import type { Utm } from './utm.ts';
 import type { CodeContent, CodeType, CreateCodeInput, DesignInput, ListCodesQuery } from './schemas.ts';
 import type { CodeTagging } from './tagging.ts';
 
@@ -33,6 +37,10 @@ interface CodeRow extends LifecycleRow {
   notes: string | null;
   forward_query: number | boolean;
   password_hash: string | null;
+  app_links: string | null;
+  page: string | null;
+  utm: string | null;
+  preview: string | null;
   design: string;
   routing_enabled: number | boolean;
   slug: string | null;
@@ -46,7 +54,7 @@ interface CodeRow extends LifecycleRow {
 
 const sortColumns = { created_at: 'created_at', updated_at: 'updated_at' } as const;
 
-/** Rows per multi-row INSERT: 18 columns x 500 stays well under SQLite's variable limit. */
+/** Rows per multi-row INSERT: 21 columns x 500 stays well under SQLite's variable limit. */
 const CODE_INSERT_CHUNK = 500;
 
 export type NewCode = Omit<Code, 'routing' | 'tags'> & { routingEnabled: boolean; batchId?: string | null };
@@ -77,6 +85,10 @@ export function newCodeOf(
     notes: body.notes ?? null,
     forwardQuery: body.forward_query ?? false,
     passwordHash: where.passwordHash ?? null,
+    appLinks: body.app_links ? appLinksOf(body.app_links) : null,
+    utm: body.utm ?? null,
+    preview: body.preview ?? null,
+    page: body.page ?? null,
     lifecycle: lifecycleOf(body),
     design: body.design,
     logoId: where.logoId,
@@ -104,6 +116,10 @@ function codeRow(code: NewCode) {
     notes: code.notes,
     forward_query: code.forwardQuery,
     password_hash: code.passwordHash,
+    app_links: code.appLinks && toJson(code.appLinks),
+    utm: code.utm && toJson(code.utm),
+    preview: code.preview && toJson(code.preview),
+    page: code.page && toJson(code.page),
     ...lifecycleRow(code.lifecycle),
     design: toJson(code.design),
     logo_id: code.logoId,
@@ -130,6 +146,10 @@ function codeOf(row: CodeRow, scansCounted = 0): CodeWithoutRouting {
     notes: row.notes ?? null,
     forwardQuery: Boolean(row.forward_query),
     passwordHash: row.password_hash ?? null,
+    appLinks: fromJson<AppLinks>(row.app_links ?? null),
+    utm: fromJson<Utm>(row.utm ?? null),
+    preview: fromJson<Preview>(row.preview ?? null),
+    page: fromJson<Page>(row.page ?? null),
     lifecycle: lifecycleFromRow(row, scansCounted),
     design: fromJson<DesignInput>(row.design) ?? {},
     logoId: row.logo_id,
@@ -270,6 +290,25 @@ export function createCodesStore(
       return Number(row?.n ?? 0);
     },
 
+    /**
+     * How many of the account's codes name an uploaded image, as design.logo_image_id or as a
+     * business card's page.photo_image_id (both stored in JSON text, written by toJson: no spaces).
+     * Image ids are `img_` and base62, so `_` is the only LIKE wildcard to escape.
+     */
+    async imageUses(accountId: string, imageId: string): Promise<number> {
+      const like = (field: string) => `%"${field}":"${imageId.replace(/[!%_]/g, '!$&')}"%`;
+      const row = await db('codes')
+        .where({ account_id: accountId })
+        .andWhere((w) =>
+          w
+            .whereRaw("design like ? escape '!'", [like('logo_image_id')])
+            .orWhereRaw("page like ? escape '!'", [like('photo_image_id')]),
+        )
+        .count({ n: '*' })
+        .first();
+      return Number(row?.n ?? 0);
+    },
+
     /** Which of these logos codes use, as (account, logo) pairs: logo collection keeps those. */
     async logosInUse(logoIds: string[]): Promise<{ accountId: string; logoId: string }[]> {
       if (logoIds.length === 0) return [];
@@ -351,6 +390,13 @@ export function createCodesStore(
         forwardQuery?: boolean;
         /** A new password's hash; null removes the password. */
         passwordHash?: string | null;
+        /** null removes them. */
+        appLinks?: AppLinks | null;
+        /** null removes them. */
+        utm?: Utm | null;
+        /** null removes it. */
+        preview?: Preview | null;
+        page?: Page | null;
         lifecycle?: LifecycleInput;
         name?: string | null;
         notes?: string | null;
@@ -367,6 +413,10 @@ export function createCodesStore(
       if (changes.domain !== undefined) row.domain = changes.domain ?? '';
       if (changes.forwardQuery !== undefined) row.forward_query = changes.forwardQuery;
       if (changes.passwordHash !== undefined) row.password_hash = changes.passwordHash;
+      if (changes.appLinks !== undefined) row.app_links = changes.appLinks && toJson(changes.appLinks);
+      if (changes.utm !== undefined) row.utm = changes.utm && toJson(changes.utm);
+      if (changes.preview !== undefined) row.preview = changes.preview && toJson(changes.preview);
+      if (changes.page !== undefined) row.page = changes.page && toJson(changes.page);
       if (changes.lifecycle !== undefined) Object.assign(row, lifecyclePatchRow(changes.lifecycle));
       if (changes.name !== undefined) row.name = changes.name;
       if (changes.notes !== undefined) row.notes = changes.notes;

@@ -46,6 +46,18 @@ const DomainRef = builder.objectRef<Domain>('Domain').implement({
       nullable: true,
       description: 'Where the root and unknown slugs redirect; null: 404.',
     }),
+    appleAppSiteAssociation: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Served at /.well-known/apple-app-site-association once verified (iOS universal links); null: 404.',
+      resolve: (domain) => domain.appleAppSiteAssociation,
+    }),
+    assetlinks: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Served at /.well-known/assetlinks.json once verified (Android App Links); null: 404.',
+      resolve: (domain) => domain.assetlinks,
+    }),
     verifiedAt: t.field({ type: 'DateTime', nullable: true, resolve: (domain) => domain.verifiedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (domain) => domain.createdAt }),
   }),
@@ -58,7 +70,11 @@ builder.objectField(CodeRef, 'domain', (t) =>
   }),
 );
 
+/** The well-known files are JSON documents in their owners' shapes (Apple's and Google's keys), checked by zod. */
+const WELL_KNOWN_INPUT_TYPES = { appleAppSiteAssociation: 'JSON', assetlinks: 'JSON' } as const;
+
 const AddDomainInput = zodInputType('AddDomainInput', createDomainSchema, {
+  types: WELL_KNOWN_INPUT_TYPES,
   descriptions: {
     hostname: 'A domain name you control, without scheme or port.',
     fallbackUrl: 'Where the root and unknown slugs redirect.',
@@ -66,7 +82,12 @@ const AddDomainInput = zodInputType('AddDomainInput', createDomainSchema, {
 });
 
 const UpdateDomainInput = zodInputType('UpdateDomainInput', updateDomainSchema, {
-  descriptions: { fallbackUrl: 'A new fallback URL; null removes it (404).' },
+  types: WELL_KNOWN_INPUT_TYPES,
+  descriptions: {
+    fallbackUrl: 'A new fallback URL; null removes it (404).',
+    appleAppSiteAssociation: 'The apple-app-site-association JSON; null removes it (404).',
+    assetlinks: 'The assetlinks.json statements; null removes them (404).',
+  },
 });
 
 const RemoveDomainPayload = builder.objectRef<{ deletedId: string }>('RemoveDomainPayload').implement({
@@ -112,7 +133,7 @@ builder.mutationFields((t) => ({
       ctx.services.domains.update(
         ctx.principal,
         String(id),
-        parseInput(updateDomainSchema, snakeKeys(input, ['fallbackUrl'])),
+        parseInput(updateDomainSchema, snakeKeys(input, ['fallbackUrl', 'appleAppSiteAssociation', 'assetlinks'])),
       ),
     ),
   }),

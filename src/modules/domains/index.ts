@@ -6,4 +6,5 @@ export { createDomainsStore } from './store.ts';
 export { systemResolveTxt } from './verification.ts';
 export type { ResolveTxt } from './verification.ts';
 export { createVerifiedHosts } from './verified-hosts.ts';
+export { wellKnownBody } from './verified-hosts.ts';
 export type { VerifiedHosts } from './verified-hosts.ts';

@@ -1,4 +1,6 @@
 // An account's own short domain, as the domain layer sees it.
+import type { AppleAppSiteAssociation, Assetlinks, WellKnownBodies } from './well-known.ts';
+
 export const DOMAIN_STATUSES = ['pending', 'verified'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
@@ -11,6 +13,10 @@ export interface Domain {
   /** The TXT record's value is `qr-verify=<token>`. */
   token: string;
   fallbackUrl: string | null;
+  /** Served at /.well-known/apple-app-site-association once verified (well-known.ts), or null. */
+  appleAppSiteAssociation: AppleAppSiteAssociation | null;
+  /** Served at /.well-known/assetlinks.json once verified, or null. */
+  assetlinks: Assetlinks | null;
   verifiedAt: Date | null;
   createdAt: Date;
 }
@@ -25,4 +31,6 @@ export const verificationOf = (domain: Pick<Domain, 'hostname' | 'token'>) => ({
 /** What the scan route needs of a verified domain. */
 export interface VerifiedHost {
   fallbackUrl: string | null;
+  /** The /.well-known/ files it serves, as their JSON bodies. */
+  wellKnown: WellKnownBodies;
 }

@@ -59,10 +59,12 @@ const domains = resourceOperations({
   },
   update: {
     operationId: 'updateDomain',
-    summary: 'Change a domain’s fallback URL',
+    summary: 'Change a domain’s fallback URL or well-known files',
     description:
       'Where the domain’s root (`/`) and its unknown slugs redirect (302); null to answer them 404, as the ' +
-      'service’s own domain does.',
+      'service’s own domain does. `apple_app_site_association` and `assetlinks` are served at ' +
+      '`/.well-known/apple-app-site-association` and `/.well-known/assetlinks.json` on the verified domain ' +
+      '(iOS universal links, Android App Links); null removes one (404). A field left out keeps its value.',
     body: updateDomainSchema.meta({ id: 'UpdateDomain', example: { fallback_url: null } }),
     answered: 'The domain after the change.',
     problems: [404, 422],

@@ -24,6 +24,14 @@ export const domainResourceSchema = z
       description: 'Where the root and unknown slugs of the domain redirect; null: 404.',
       example: 'https://example.com/',
     }),
+    apple_app_site_association: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'Served at /.well-known/apple-app-site-association once verified; null: 404.' }),
+    assetlinks: z
+      .array(z.record(z.string(), z.unknown()))
+      .nullable()
+      .meta({ description: 'Served at /.well-known/assetlinks.json once verified; null: 404.' }),
     verified_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),
   })
@@ -38,6 +46,8 @@ export function presentDomain(domain: Domain): DomainJson {
     status: domain.status,
     verification: verificationOf(domain),
     fallback_url: domain.fallbackUrl,
+    apple_app_site_association: domain.appleAppSiteAssociation,
+    assetlinks: domain.assetlinks,
     verified_at: domain.verifiedAt?.toISOString() ?? null,
     created_at: domain.createdAt.toISOString(),
   };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '../../shared/url.ts';
 import { normalizeHostname } from './hostname.ts';
+import { appleAppSiteAssociationSchema, assetlinksSchema } from './well-known.ts';
 
 export const hostnameSchema = z
   .string({ error: 'must be a string' })
@@ -28,10 +29,14 @@ const fallbackUrlSchema = httpUrlSchema.nullable().meta({
 export const createDomainSchema = z.strictObject({
   hostname: hostnameSchema,
   fallback_url: fallbackUrlSchema.optional(),
+  apple_app_site_association: appleAppSiteAssociationSchema.optional(),
+  assetlinks: assetlinksSchema.optional(),
 });
 export type CreateDomainInput = z.output<typeof createDomainSchema>;
 
 export const updateDomainSchema = z.strictObject({
   fallback_url: fallbackUrlSchema.optional(),
+  apple_app_site_association: appleAppSiteAssociationSchema.optional(),
+  assetlinks: assetlinksSchema.optional(),
 });
 export type UpdateDomainInput = z.output<typeof updateDomainSchema>;

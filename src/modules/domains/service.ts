@@ -4,6 +4,8 @@
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { CLI_ACTOR } from '../../shared/actor.ts';
+import type { AuditedCaller, RecordAudit } from '../audit/index.ts';
 import { DomainError, notFound, validationFailed } from '../../shared/errors.ts';
 import { newId, randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
@@ -30,6 +32,8 @@ export interface DomainsServiceDeps {
   codesOnDomain: (accountId: string, hostname: string) => Promise<number>;
   /** After a committed change to a domain: the scan route's verified set is read again. */
   onDomainChanged: () => Promise<void>;
+  /** Records the change in the audit log, in the change's transaction. */
+  audit: RecordAudit;
 }
 
 const hostnameTaken = (hostname: string) =>
@@ -45,17 +49,33 @@ export function createDomainsService({
   maxPerAccount,
   codesOnDomain,
   onDomainChanged,
+  audit,
 }: DomainsServiceDeps) {
+  /** The audit entry of a domain change, named by its hostname. */
+  const domainChange = (
+    action: 'domain.added' | 'domain.updated' | 'domain.verified' | 'domain.removed',
+    domain: Domain,
+    summary: Record<string, unknown> = {},
+  ) => ({
+    action,
+    objectType: 'domain' as const,
+    objectId: domain.id,
+    summary: { hostname: domain.hostname, ...summary },
+  });
+
   async function get(principal: Principal, id: string): Promise<Domain> {
     const domain = await store.findById(principal.accountId, id);
     if (!domain) throw notFound('domain', id);
     return domain;
   }
 
-  async function markVerified(domain: Domain): Promise<Domain> {
+  async function markVerified(by: AuditedCaller, domain: Domain, how: 'dns' | 'operator'): Promise<Domain> {
     if (domain.status === 'verified') return domain;
     const verifiedAt = new Date();
-    await store.update(domain.id, { status: 'verified', verifiedAt });
+    await inTransaction(db, async (trx) => {
+      await store.update(domain.id, { status: 'verified', verifiedAt }, trx);
+      await audit(by, domainChange('domain.verified', domain, { by: how }), trx);
+    });
     await onDomainChanged();
     return { ...domain, status: 'verified', verifiedAt };
   }
@@ -78,6 +98,8 @@ export function createDomainsService({
         status: 'pending',
         token: randomBase62(32),
         fallbackUrl: body.fallback_url ?? null,
+        appleAppSiteAssociation: body.apple_app_site_association ?? null,
+        assetlinks: body.assetlinks ?? null,
         verifiedAt: null,
         createdAt: new Date(),
       };
@@ -103,6 +125,7 @@ export function createDomainsService({
             await store.delete(held.id, trx);
           }
           await store.insert(domain, trx);
+          await audit(principal, domainChange('domain.added', domain, { fallback_url: domain.fallbackUrl }), trx);
         });
       } catch (err) {
         // Two accounts adding one hostname at once: the unique key decides.
@@ -117,13 +140,33 @@ export function createDomainsService({
     /** The caller's domain, or a 404 (also for another account's id). */
     get,
 
-    /** Changes the fallback URL. */
+    /** Changes the fallback URL and the well-known files; a field left out keeps its value. */
     async update(principal: Principal, id: string, patch: UpdateDomainInput): Promise<Domain> {
       const domain = await get(principal, id);
-      if (patch.fallback_url === undefined) return domain;
-      await store.update(domain.id, { fallbackUrl: patch.fallback_url });
+      const changes = {
+        fallbackUrl: patch.fallback_url,
+        appleAppSiteAssociation: patch.apple_app_site_association,
+        assetlinks: patch.assetlinks,
+      };
+      const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+      if (Object.keys(given).length === 0) return domain;
+      // The audit entry names each changed setting with its old and new value, in the API's names.
+      const audited = {
+        fallback_url: ['fallbackUrl', domain.fallbackUrl],
+        apple_app_site_association: ['appleAppSiteAssociation', domain.appleAppSiteAssociation],
+        assetlinks: ['assetlinks', domain.assetlinks],
+      } as const;
+      const changed = Object.fromEntries(
+        Object.entries(audited)
+          .filter(([, [key]]) => key in given)
+          .map(([name, [key, old]]) => [name, { old, new: given[key] }]),
+      );
+      await inTransaction(db, async (trx) => {
+        await store.update(domain.id, given, trx);
+        await audit(principal, domainChange('domain.updated', domain, { changes: changed }), trx);
+      });
       await onDomainChanged();
-      return { ...domain, fallbackUrl: patch.fallback_url };
+      return { ...domain, ...given };
     },
 
     /** Looks the TXT record up now: the domain verified, or a 422 saying what was expected and found. */
@@ -132,14 +175,14 @@ export function createDomainsService({
       if (domain.status === 'verified') return domain;
       const problem = await checkTxtRecord(resolveTxt, domain);
       if (problem) throw new DomainError('validation_failed', problem, [{ path: 'verification', message: problem }]);
-      return markVerified(domain);
+      return markVerified(principal, domain, 'dns');
     },
 
     /** The operator's path (CLI `domains verify`): verified without a DNS lookup. */
     async verifyByOperator(hostname: string): Promise<Domain> {
       const domain = await store.findByHostname(hostname);
       if (!domain) throw new DomainError('not_found', `No account has registered the domain '${hostname}'.`);
-      return markVerified(domain);
+      return markVerified({ accountId: domain.accountId, actor: CLI_ACTOR }, domain, 'operator');
     },
 
     /** Removes a domain no code uses (409 naming how many do). */
@@ -154,7 +197,12 @@ export function createDomainsService({
           [{ path: 'id', message: `is used by ${using} code${using === 1 ? '' : 's'}` }],
         );
       }
-      if (!(await store.delete(domain.id))) throw notFound('domain', id);
+      const deleted = await inTransaction(db, async (trx) => {
+        if (!(await store.delete(domain.id, trx))) return false;
+        await audit(principal, domainChange('domain.removed', domain), trx);
+        return true;
+      });
+      if (!deleted) throw notFound('domain', id);
       await onDomainChanged();
     },
 

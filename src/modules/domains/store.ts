@@ -1,7 +1,8 @@
 // SQL for the domains table.
 import type { Queryable } from '../../db/transaction.ts';
-import { fromMillis, fromMillisOrNull, toMillis } from '../../db/rows.ts';
+import { fromJson, fromMillis, fromMillisOrNull, toJson, toMillis } from '../../db/rows.ts';
 import type { Domain, DomainStatus, VerifiedHost } from './model.ts';
+import { wellKnownBodies, type AppleAppSiteAssociation, type Assetlinks } from './well-known.ts';
 
 interface DomainRow {
   id: string;
@@ -10,6 +11,8 @@ interface DomainRow {
   status: string;
   token: string;
   fallback_url: string | null;
+  apple_app_site_association: string | null;
+  assetlinks: string | null;
   verified_at: number | string | null;
   created_at: number | string;
 }
@@ -22,6 +25,8 @@ function domainOf(row: DomainRow): Domain {
     status: row.status as DomainStatus,
     token: row.token,
     fallbackUrl: row.fallback_url,
+    appleAppSiteAssociation: fromJson<AppleAppSiteAssociation>(row.apple_app_site_association ?? null),
+    assetlinks: fromJson<Assetlinks>(row.assetlinks ?? null),
     verifiedAt: fromMillisOrNull(row.verified_at),
     createdAt: fromMillis(row.created_at),
   };
@@ -37,6 +42,8 @@ export function createDomainsStore(db: Queryable) {
         status: domain.status,
         token: domain.token,
         fallback_url: domain.fallbackUrl,
+        apple_app_site_association: domain.appleAppSiteAssociation && toJson(domain.appleAppSiteAssociation),
+        assetlinks: domain.assetlinks && toJson(domain.assetlinks),
         verified_at: domain.verifiedAt && toMillis(domain.verifiedAt),
         created_at: toMillis(domain.createdAt),
       });
@@ -68,13 +75,22 @@ export function createDomainsStore(db: Queryable) {
 
     async update(
       id: string,
-      changes: { status?: DomainStatus; verifiedAt?: Date; fallbackUrl?: string | null },
+      changes: {
+        status?: DomainStatus;
+        verifiedAt?: Date;
+        fallbackUrl?: string | null;
+        appleAppSiteAssociation?: AppleAppSiteAssociation | null;
+        assetlinks?: Assetlinks | null;
+      },
       q: Queryable = db,
     ): Promise<void> {
       const row: Record<string, unknown> = {};
       if (changes.status !== undefined) row.status = changes.status;
       if (changes.verifiedAt !== undefined) row.verified_at = toMillis(changes.verifiedAt);
       if (changes.fallbackUrl !== undefined) row.fallback_url = changes.fallbackUrl;
+      if (changes.appleAppSiteAssociation !== undefined)
+        row.apple_app_site_association = changes.appleAppSiteAssociation && toJson(changes.appleAppSiteAssociation);
+      if (changes.assetlinks !== undefined) row.assetlinks = changes.assetlinks && toJson(changes.assetlinks);
       if (Object.keys(row).length > 0) await q('domains').where({ id }).update(row);
     },
 
@@ -82,12 +98,23 @@ export function createDomainsStore(db: Queryable) {
       return (await q('domains').where({ id }).delete()) > 0;
     },
 
-    /** Every verified hostname and its fallback: what the scan route keeps in memory. */
+    /** Every verified hostname, its fallback and its well-known files: what the scan route keeps in memory. */
     async verifiedHosts(): Promise<Map<string, VerifiedHost>> {
-      const rows: { hostname: string; fallback_url: string | null }[] = await db('domains')
+      const rows: DomainRow[] = await db('domains')
         .where({ status: 'verified' })
-        .select('hostname', 'fallback_url');
-      return new Map(rows.map((row) => [row.hostname, { fallbackUrl: row.fallback_url }]));
+        .select('hostname', 'fallback_url', 'apple_app_site_association', 'assetlinks');
+      return new Map(
+        rows.map((row) => [
+          row.hostname,
+          {
+            fallbackUrl: row.fallback_url,
+            wellKnown: wellKnownBodies({
+              appleAppSiteAssociation: fromJson(row.apple_app_site_association ?? null),
+              assetlinks: fromJson(row.assetlinks ?? null),
+            }),
+          },
+        ]),
+      );
     },
   };
 }

@@ -4,6 +4,7 @@
 // `refreshMs` (what bounds staleness without Redis, e.g. after the CLI verified a domain).
 import type { Logger } from 'pino';
 import type { VerifiedHost } from './model.ts';
+import { WELL_KNOWN_FILES, type WellKnownPath } from './well-known.ts';
 
 export interface VerifiedHosts {
   /** The verified domain of this hostname (lower case, no port), or undefined. */
@@ -61,4 +62,17 @@ export async function createVerifiedHosts(options: {
     reload,
     close: () => clearInterval(timer),
   };
+}
+
+/**
+ * What a request for `url` on `hostname` gets: undefined when it is not one of the well-known
+ * files on a verified own domain (the request is not ours: the service's own host answers its
+ * own 404), null for a verified domain without that file (404), else the file's JSON body.
+ */
+export function wellKnownBody(host: VerifiedHost | undefined, url: string): string | null | undefined {
+  if (host === undefined) return undefined;
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  if (!Object.hasOwn(WELL_KNOWN_FILES, path)) return undefined;
+  return host.wellKnown[path as WellKnownPath] ?? null;
 }

@@ -7,3 +7,6 @@ export type { Logos } from './logos.ts';
 export { createRenderPool } from './render-pool.ts';
 export { createImagesService, imageQuerySchema } from './service.ts';
 export type { ImageParams, ImagesService } from './service.ts';
+export { createUploads } from './uploads.ts';
+export type { Uploads, UploadedImage } from './uploads.ts';
+export { createUploadStore } from './upload-store.ts';

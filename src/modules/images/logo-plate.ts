@@ -1,19 +1,15 @@
 // Sizes the plate cleared for a logo in the middle of a QR code. Every module under the logo is
 // an error the decoder must repair, so the plate is sized from the error-correction level and
 // then shrunk until no Reed–Solomon block of this particular version is hit too hard.
-import { createRequire } from 'node:module';
 import type { QRCode } from 'qrcode';
+import * as ecTables from 'qrcode/lib/core/error-correction-code.js';
+import ecLevelsTable from 'qrcode/lib/core/error-correction-level.js';
 import type { ErrorCorrectionLevel, RenderLogo } from './design.ts';
 import type { Box } from './svg-primitives.ts';
 
 // qrcode's internal ISO 18004 block tables, so the logo's damage estimate always matches the
 // encoder that laid the code out. Levels are compared by identity there, hence its own objects.
-const requireCjs = createRequire(import.meta.url);
-const ecTables = requireCjs('qrcode/lib/core/error-correction-code.js') as {
-  getBlocksCount(version: number, level: object): number;
-  getTotalCodewordsCount(version: number, level: object): number;
-};
-const ecLevels = requireCjs('qrcode/lib/core/error-correction-level.js') as Record<ErrorCorrectionLevel, object>;
+const ecLevels = ecLevelsTable as Record<ErrorCorrectionLevel, object>;
 
 /**
  * The share of each Reed–Solomon block's correction capacity a logo may use up; the rest is left

@@ -24,8 +24,18 @@ export interface LogosOptions {
   logger: Logger;
 }
 
-const fieldError = (message: string) =>
-  new DomainError('validation_failed', `design.logo_url: ${message}`, [{ path: 'design.logo_url', message }]);
+type LogoField = 'design.logo_url' | 'design.logo_image_id';
+
+const fieldError = (message: string, path: LogoField = 'design.logo_url') =>
+  new DomainError('validation_failed', `${path}: ${message}`, [{ path, message }]);
+
+/** A logo's bytes, checked, as it is stored. */
+export interface LogoBytes {
+  contentType: string;
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
 
 export function createLogos(store: LogoStore, options: LogosOptions) {
   const cache = new LRUCache<string, RenderLogo>({ max: 200 });
@@ -55,7 +65,7 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
   }
 
   /** Refuses a logo that would take the account past its budget, after collecting what it can. */
-  async function assertRoom(accountId: string, bytes: number): Promise<void> {
+  async function assertRoom(accountId: string, bytes: number, path: LogoField): Promise<void> {
     let held = await store.bytesHeld(accountId);
     if (held + bytes <= budget) return;
     await collect(accountId);
@@ -66,7 +76,18 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
         `needs ${bytes} more. ` +
         (`Logos no code uses any more are freed ${Math.round(options.graceMs / 1000)} s after their last use ` +
           `(LOGO_UNREFERENCED_GRACE_MS).`),
+      path,
     );
+  }
+
+  /** Stores the logo for the account (content-addressed), within its budget; its id. */
+  async function hold(accountId: string, logo: LogoBytes, path: LogoField): Promise<string> {
+    const id = createHash('sha256').update(logo.bytes).digest('hex');
+    const now = Date.now();
+    if (!(await store.holds(accountId, id))) await assertRoom(accountId, logo.bytes.length, path);
+    await store.save({ id, ...logo }, now);
+    await store.hold(accountId, id, logo.bytes.length, now);
+    return id;
   }
 
   return {
@@ -83,16 +104,15 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
         if (!(err instanceof LogoFetchError)) throw err;
         throw fieldError(err.reason);
       }
-      const id = createHash('sha256').update(logo.bytes).digest('hex');
-      const now = Date.now();
-      if (!(await store.holds(accountId, id))) await assertRoom(accountId, logo.bytes.length);
-      await store.save(
-        { id, contentType: logo.contentType, width: logo.width, height: logo.height, bytes: logo.bytes },
-        now,
-      );
-      await store.hold(accountId, id, logo.bytes.length, now);
-      return id;
+      return hold(accountId, logo, 'design.logo_url');
     },
+
+    /**
+     * Stores an uploaded image (already a checked PNG) as the account's logo, as a fetched one
+     * is: the renderer then draws it the same way, and a deleted upload leaves codes as drawn.
+     */
+    ensureFromUpload: (accountId: string, logo: LogoBytes): Promise<string> =>
+      hold(accountId, logo, 'design.logo_image_id'),
 
     /** The stored logo ready to embed, or null when the id is null. */
     async forRender(id: string | null): Promise<RenderLogo | null> {

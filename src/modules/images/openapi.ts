@@ -1,12 +1,23 @@
 // The images operation in the OpenAPI document: its query is the schema the service validates
 // with (imageQuerySchema).
 import { z } from 'zod';
-import { operation, type OpenApiModule } from '../../http/openapi/common.ts';
+import {
+  jsonResponse,
+  listOf,
+  noContent,
+  operation,
+  pathParams,
+  type OpenApiModule,
+} from '../../http/openapi/common.ts';
 import { codeIdParams } from '../codes/openapi.ts';
 import { MIN_PIXELS_PER_MODULE } from './scannable-size.ts';
 import { imageQuerySchema } from './service.ts';
+import { MAX_STORED_SIDE, MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS } from './upload-decode.ts';
+import { imageResourceSchema } from './upload-presenter.ts';
+import { listImagesSchema } from './uploads.ts';
 
 const TAG = 'Images';
+const UPLOADS_TAG = 'Uploaded images';
 
 // `size` describes itself in imageQuerySchema: the batch ZIP takes the same query.
 const query = imageQuerySchema.extend({
@@ -49,6 +60,89 @@ const cacheHeaders = z.object({
 
 const binary = { schema: { type: 'string' as const, format: 'binary' } };
 
+const imageIdParams = pathParams({ id: { description: 'The image’s id.', example: 'img_8kD2mQ9xT4pL0aZc7VbN' } });
+
+const uploadBody = z
+  .object({
+    file: z.string().meta({
+      format: 'binary',
+      description:
+        'A PNG, JPEG, WebP or SVG image, judged by its bytes (not its name or declared type); at most ' +
+        `${MAX_UPLOAD_BYTES} bytes and, for PNG, JPEG and WebP, ${MAX_UPLOAD_PIXELS} pixels (width x height).`,
+    }),
+  })
+  .meta({ id: 'ImageUpload' });
+
+const uploadPaths = {
+  '/images': {
+    post: operation({
+      operationId: 'uploadImage',
+      summary: 'Upload an image',
+      description:
+        'One file in the form field `file` (multipart/form-data). It is re-encoded to PNG (no metadata is kept), ' +
+        `scaled down to at most ${MAX_STORED_SIDE} px a side; an SVG is drawn at ${MAX_STORED_SIDE} px on its ` +
+        'longer side, and one with a script, an event handler, a foreignObject, a DTD or a reference outside ' +
+        'itself is refused. Use it as a code’s `design.logo_image_id` or a business card’s `page.photo_image_id`.',
+      tag: UPLOADS_TAG,
+      scope: 'codes:write',
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: uploadBody } } },
+      responses: {
+        '201': {
+          ...jsonResponse(imageResourceSchema, 'The stored image.'),
+          headers: z.object({
+            Location: z.string().meta({ example: '/v1/images/img_8kD2mQ9xT4pL0aZc7VbN' }),
+          }),
+        },
+      },
+      problems: [422],
+    }),
+    get: operation({
+      operationId: 'listImages',
+      summary: 'List images',
+      description: 'The workspace’s uploaded images, newest first.',
+      tag: UPLOADS_TAG,
+      scope: 'codes:read',
+      requestParams: { query: listImagesSchema },
+      responses: { '200': jsonResponse(listOf(imageResourceSchema, 'ImageList'), 'One page of images.') },
+      problems: [422],
+    }),
+  },
+  '/images/{id}': {
+    get: operation({
+      operationId: 'getImage',
+      summary: 'Get an image',
+      tag: UPLOADS_TAG,
+      scope: 'codes:read',
+      requestParams: { path: imageIdParams },
+      responses: { '200': jsonResponse(imageResourceSchema, 'The image’s metadata.') },
+      problems: [404],
+    }),
+    delete: operation({
+      operationId: 'deleteImage',
+      summary: 'Delete an image',
+      description:
+        'A 409 while a code of the workspace uses it as its logo or photo. Codes that used it as a logo before ' +
+        'keep being drawn with it (the logo is stored with them).',
+      tag: UPLOADS_TAG,
+      scope: 'codes:write',
+      requestParams: { path: imageIdParams },
+      responses: { '204': noContent },
+      problems: [404, 409],
+    }),
+  },
+  '/images/{id}/content': {
+    get: operation({
+      operationId: 'getImageContent',
+      summary: 'Get an image’s PNG',
+      tag: UPLOADS_TAG,
+      scope: 'codes:read',
+      requestParams: { path: imageIdParams },
+      responses: { '200': { description: 'The stored PNG.', content: { 'image/png': binary } } },
+      problems: [404],
+    }),
+  },
+};
+
 export const imagesOpenApi: OpenApiModule = {
   tag: {
     name: TAG,
@@ -84,4 +178,14 @@ export const imagesOpenApi: OpenApiModule = {
       }),
     },
   },
+};
+
+export const uploadedImagesOpenApi: OpenApiModule = {
+  tag: {
+    name: UPLOADS_TAG,
+    description:
+      'Images the workspace uploads, kept to be used again: a code’s logo (`design.logo_image_id`) and a business ' +
+      'card’s photo (`page.photo_image_id`). Another workspace’s image is a 404, and a 422 where a code names it.',
+  },
+  paths: uploadPaths,
 };

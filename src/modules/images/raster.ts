@@ -39,8 +39,18 @@ export function svgToPng(
   widthPx: number,
   { effort = 'compact', ...options }: RasterOptions & { effort?: PngEffort } = {},
 ): Buffer {
+  return svgToPngAndPixels(svg, widthPx, { effort, ...options }).png;
+}
+
+/** svgToPng's PNG and the pixels it was made of (e.g. to see whether anything was drawn at all). */
+export function svgToPngAndPixels(
+  svg: string,
+  widthPx: number,
+  { effort = 'compact', ...options }: RasterOptions & { effort?: PngEffort } = {},
+): { png: Buffer; pixels: { data: Uint8ClampedArray; width: number; height: number } } {
   const image = rasterise(svg, widthPx, options);
-  return encodeOpaquePng(rgbaOf(image), effort) ?? image.asPng();
+  const pixels = rgbaOf(image);
+  return { png: encodeOpaquePng(pixels, effort) ?? image.asPng(), pixels };
 }
 
 /** The SVG as raw RGBA pixels (row-major, 4 bytes per pixel), e.g. for decoding it back. */

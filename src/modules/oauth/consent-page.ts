@@ -12,6 +12,7 @@ const DESCRIPTIONS: Record<Scope, string> = {
   'webhooks:read': 'See your webhook endpoints and their delivery logs',
   'webhooks:write': 'Create, change, test and delete your webhook endpoints',
   'keys:manage': 'Create, rotate and revoke your API keys and OAuth clients',
+  'audit:read': 'See the audit log of who changed what in your account, and when',
 };
 
 export interface ConsentView {

@@ -75,8 +75,8 @@ export function createGrantStore(db: Queryable, resource: string) {
     },
 
     /** Deletes the grant and everything issued under it (codes, refresh tokens); false if none. */
-    async delete(accountId: string, id: string): Promise<boolean> {
-      return inTransaction(db, async (trx) => {
+    async delete(accountId: string, id: string, q: Queryable = db): Promise<boolean> {
+      return inTransaction(q, async (trx) => {
         const deleted = await trx('oauth_payloads').where({ model: GRANT, account_id: accountId, id }).delete();
         if (deleted > 0) await trx('oauth_payloads').where({ grant_id: id }).delete();
         return deleted > 0;

@@ -4,18 +4,24 @@
 // refused once the grant is gone: at once in this process, in others once told (onGrantEnded, over
 // REDIS_URL) or at the latest within API_KEY_CACHE_TTL_MS.
 import { LRUCache } from 'lru-cache';
+import type { Knex } from 'knex';
+import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../shared/errors.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { GrantStore, OAuthGrant } from './grant-store.ts';
 
 export interface GrantsServiceDeps {
+  db: Knex;
   store: GrantStore;
+  /** Records a grant the account withdrew in the audit log, in the same transaction. */
+  audit: RecordAudit;
   cacheTtlMs: number;
   /** Told after a grant ended (deleted), so other processes refuse its tokens too. */
   onGrantEnded?: (grantId: string) => void;
 }
 
-export function createGrantsService({ store, cacheTtlMs, onGrantEnded }: GrantsServiceDeps) {
+export function createGrantsService({ db, store, audit, cacheTtlMs, onGrantEnded }: GrantsServiceDeps) {
   // Grant id -> alive. Its TTL bounds how long a grant withdrawn by another process keeps working
   // here when that process's invalidation does not arrive.
   const alive = new LRUCache<string, { live: boolean }>({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
@@ -50,7 +56,20 @@ export function createGrantsService({ store, cacheTtlMs, onGrantEnded }: GrantsS
 
     /** Withdraws a grant: its refresh tokens and codes are deleted, its access tokens refused. */
     async revoke(principal: Principal, id: string): Promise<void> {
-      if (!(await end(principal.accountId, id))) throw notFound('OAuth grant', id);
+      // Read first, for the log: what the account withdrew from which client.
+      const grant = await store.find(principal.accountId, id);
+      const deleted = await inTransaction(db, async (trx) => {
+        if (!grant || !(await store.delete(principal.accountId, id, trx))) return false;
+        const summary = { client_id: grant.clientId, scopes: grant.scopes };
+        await audit(
+          principal,
+          { action: 'oauth_grant.revoked', objectType: 'oauth_grant', objectId: id, summary },
+          trx,
+        );
+        return true;
+      });
+      if (!deleted) throw notFound('OAuth grant', id);
+      ended(id);
     },
 
     /** Called when an API key is revoked: what it approved ends with it. */

@@ -5,6 +5,7 @@ import type { JWK } from 'jose';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import { createAdapterClass } from './payload-store.ts';
 import { createGrantStore } from './grant-store.ts';
 import { createGrantsService } from './grants.ts';
@@ -29,8 +30,11 @@ export async function createOAuth({
   config,
   logger,
   hooks = {},
+  audit,
 }: {
   db: Knex;
+  /** Records client registrations and deletions and grants withdrawn in the audit log. */
+  audit: RecordAudit;
   config: OAuthConfig;
   logger: Logger;
   hooks?: OAuthChangeHooks;
@@ -52,11 +56,15 @@ export async function createOAuth({
   const resource = new URL(issuer).origin;
   const verificationKeys = keys.signing.map(({ d: _private, ...publicKey }) => publicKey as JWK);
   const grants = createGrantsService({
+    db,
+    audit,
     store: createGrantStore(db, resource),
     cacheTtlMs: config.apiKeyCacheTtlMs,
     onGrantEnded: hooks.onGrantEnded,
   });
   const service = createOAuthService({
+    db,
+    audit,
     store,
     issuer,
     resource,

@@ -1,10 +1,13 @@
 // OAuth clients of an account, and the verification of the access tokens the OAuth server
 // issues. Client management takes the caller's principal first and sees only its account.
-import { createHash } from 'node:crypto';
+import { hashToken } from '../../shared/token-hash.ts';
 import type { JWK } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { AdapterPayload } from 'oidc-provider';
+import type { Knex } from 'knex';
+import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../shared/errors.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import { randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { assertCanGrant } from '../accounts/index.ts';
@@ -24,7 +27,10 @@ export interface ClientWithSecret {
 }
 
 export interface OAuthServiceDeps {
+  db: Knex;
   store: OAuthStore;
+  /** Records client changes in the audit log, in the change's transaction. */
+  audit: RecordAudit;
   issuer: string;
   resource: string;
   /** Public JWKs of every signing key in the key file: a token signed by any of them verifies. */
@@ -40,9 +46,9 @@ export interface OAuthServiceDeps {
   grantIsLive: (grantId: string) => Promise<boolean>;
 }
 
-const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
-
 export function createOAuthService({
+  db,
+  audit,
   store,
   issuer,
   resource,
@@ -98,7 +104,7 @@ export function createOAuthService({
         id: `client_${randomBase62(20)}`,
         accountId: principal.accountId,
         name: body.name,
-        secretHash: secret === null ? null : hashSecret(secret),
+        secretHash: secret === null ? null : hashToken(secret),
         secretPrefix: secret === null ? null : secret.slice(0, DISPLAY_PREFIX_LENGTH),
         scopes: body.scopes,
         redirectUris: body.redirect_uris,
@@ -106,7 +112,15 @@ export function createOAuthService({
         tokenEndpointAuthMethod: body.token_endpoint_auth_method,
         createdAt: new Date(),
       };
-      await store.insertClient(client);
+      await inTransaction(db, async (trx) => {
+        await store.insertClient(client, trx);
+        const summary = { name: client.name, scopes: client.scopes, redirect_uris: client.redirectUris };
+        await audit(
+          principal,
+          { action: 'oauth_client.registered', objectType: 'oauth_client', objectId: client.id, summary },
+          trx,
+        );
+      });
       return { client, secret };
     },
 
@@ -128,7 +142,18 @@ export function createOAuthService({
      * API_KEY_CACHE_TTL_MS.
      */
     async remove(principal: Principal, id: string): Promise<void> {
-      if (!(await store.deleteClient(principal.accountId, id))) throw notFound('OAuth client', id);
+      const deleted = await inTransaction(db, async (trx) => {
+        const client = await store.findAccountClient(principal.accountId, id, trx);
+        if (!client || !(await store.deleteClient(principal.accountId, id, trx))) return false;
+        const summary = { name: client.name, scopes: client.scopes };
+        await audit(
+          principal,
+          { action: 'oauth_client.deleted', objectType: 'oauth_client', objectId: id, summary },
+          trx,
+        );
+        return true;
+      });
+      if (!deleted) throw notFound('OAuth client', id);
       forgetClient(id);
       onClientDeleted?.(id);
     },

@@ -43,8 +43,8 @@ const LEGACY_COOKIE_KEY = 'oauth-cookie-key-1';
 
 export function createOAuthStore(db: Queryable) {
   return {
-    async insertClient(client: OAuthClient): Promise<void> {
-      await db('oauth_clients').insert({
+    async insertClient(client: OAuthClient, q: Queryable = db): Promise<void> {
+      await q('oauth_clients').insert({
         id: client.id,
         account_id: client.accountId,
         name: client.name,
@@ -65,8 +65,8 @@ export function createOAuthStore(db: Queryable) {
       return row ? toClient(row) : null;
     },
 
-    async findAccountClient(accountId: string, id: string): Promise<OAuthClient | null> {
-      const row = await db('oauth_clients').where({ account_id: accountId, id }).first();
+    async findAccountClient(accountId: string, id: string, q: Queryable = db): Promise<OAuthClient | null> {
+      const row = await q('oauth_clients').where({ account_id: accountId, id }).first();
       return row ? toClient(row) : null;
     },
 
@@ -80,8 +80,8 @@ export function createOAuthStore(db: Queryable) {
       return rows.map(toClient);
     },
 
-    async deleteClient(accountId: string, id: string): Promise<boolean> {
-      return (await db('oauth_clients').where({ account_id: accountId, id }).delete()) > 0;
+    async deleteClient(accountId: string, id: string, q: Queryable = db): Promise<boolean> {
+      return (await q('oauth_clients').where({ account_id: accountId, id }).delete()) > 0;
     },
 
     /** The keys versions before OAUTH_KEYS_FILE kept in the database, if any are left. */

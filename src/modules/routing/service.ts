@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import { notFound, validationFailed } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { compileRouting, explain, type Explanation } from './resolver.ts';
@@ -52,6 +53,8 @@ export interface RoutingServiceDeps {
   visitorOf: SimulatedVisitorOf;
   /** Called after a code's routing changed, so caches drop it at once. */
   onCodeChanged: (code: Pick<RoutedCode, 'id' | 'slug' | 'domain'>) => void;
+  /** Records the change in the audit log, in the change's transaction. */
+  audit: RecordAudit;
 }
 
 export interface ResolveAnswer extends Explanation {
@@ -66,7 +69,7 @@ export interface ResolveAnswer extends Explanation {
   };
 }
 
-export function createRoutingService({ db, codes, routing, visitorOf, onCodeChanged }: RoutingServiceDeps) {
+export function createRoutingService({ db, codes, routing, visitorOf, onCodeChanged, audit }: RoutingServiceDeps) {
   /** The caller's url code, or 404 (unknown) / 422 (a static code has no routing). */
   async function codeOf(principal: Principal, codeId: string, trx?: Knex.Transaction) {
     const code = await codes.find(principal.accountId, codeId, trx);
@@ -93,6 +96,9 @@ export function createRoutingService({ db, codes, routing, visitorOf, onCodeChan
       const code = await codeOf(principal, codeId, trx);
       const result = await fn(trx);
       await codes.touch(principal.accountId, codeId, routingEnabled, trx);
+      const after = await codeOf(principal, codeId, trx);
+      const summary = { changes: { routing: { old: code.routing, new: after.routing } } };
+      await audit(principal, { action: 'routing.changed', objectType: 'code', objectId: codeId, summary }, trx);
       return { result, code };
     });
     onCodeChanged(code);

@@ -1,6 +1,7 @@
 // Everything one batch of scans writes, inside the caller's transaction: first-visit flags,
-// the raw rows (append-only), the hourly and daily rollups the analytics read, the days each code
-// had scans on (scan-days.ts), the per-code breakdown counts, queued for a later roll
+// the raw rows (append-only; none with SCAN_RAW_ROWS=none, whose answers come from what
+// follows), the hourly and daily rollups the analytics read, the days each code had scans on
+// (scan-days.ts), the per-code breakdown counts, queued for a later roll
 // (dimension-deltas.ts), and the tagged codes' counts added to their tags (tag-rollups.ts). The
 // recorder and the analytics benchmark's seeder both write through here, so seeded data is
 // shaped like real data.
@@ -33,7 +34,10 @@ export function createWriterMemory(): WriterMemory {
   return { codeDays: createCodeDayMemo(), visitors: createSeenVisitors() };
 }
 
-export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
+/** Whether a batch stores its raw scan rows (SCAN_RAW_ROWS=keep) or only what is counted of them (none). */
+export type RawRows = 'keep' | 'none';
+
+export function createScanBatchWriter(store: ScansStore, rollups: RollupStore, rawRows: RawRows = 'keep') {
   /**
    * Writes the batch and returns what `memory` is to take in once the transaction commits (not
    * before: a batch that rolls back stored nothing).
@@ -45,7 +49,7 @@ export function createScanBatchWriter(store: ScansStore, rollups: RollupStore) {
       trx,
     );
     const visitorKeys = await flagFirstVisits(rows, store, trx, memory?.visitors);
-    await store.insertMany(rows, trx);
+    if (rawRows === 'keep') await store.insertMany(rows, trx);
     const codeHours = codeRollupRows(rows);
     await rollups.addCodeRollups(codeHours, trx);
     const codeDays = codeDailyRollupRows(codeHours);

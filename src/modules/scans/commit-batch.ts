@@ -1,5 +1,6 @@
 // One batch of scans from events to commit: visitor hashes under the day's salt, then a single
-// transaction with the rows (first-visit flags, raw scans, rollups) and the webhook outbox rows;
+// transaction with the rows (first-visit flags, raw scans unless SCAN_RAW_ROWS=none, rollups, the
+// runs of scan ids written: scan-id-runs.ts) and the webhook outbox rows;
 // every few batches, in a transaction of its own, a roll of the queued breakdown counts.
 // It runs on the scan writer thread (MySQL, see writer-thread.ts) or on the main thread (SQLite);
 // either way the recorder hands it a batch and waits for the answer before dropping the batch.
@@ -7,11 +8,12 @@
 // and by the writer thread's own composition, src/scan-writer/).
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
-import { createScanBatchWriter, createWriterMemory } from './batch-writer.ts';
+import { createScanBatchWriter, createWriterMemory, type RawRows } from './batch-writer.ts';
 import { createDimensionRoller } from './dimension-deltas.ts';
 import type { ScanEvent } from './model.ts';
 import { createLockedViewsStore } from './locked-views.ts';
 import { createRollupStore } from './rollup-store.ts';
+import { createScanIdRunsStore } from './scan-id-runs.ts';
 import { createScansStore, type ScanRow } from './store.ts';
 import { utcDay, visitorHash } from './visitor.ts';
 
@@ -23,6 +25,8 @@ export interface CommittedBatch {
    * committed; the counts stay queued, breakdowns still read them, and a later roll takes them.
    */
   rollFailure?: string;
+  /** Ids of the batch's scans stored already, by an earlier commit (a replayed journal's): skipped. */
+  alreadyStored: string[];
 }
 
 /**
@@ -40,10 +44,14 @@ export type WriteScanEvents = (events: ScanEvent[], trx: Knex.Transaction) => Pr
 /** Commits `events` as batch `batchId`; a batch retried under its id is written at most once. */
 export type CommitBatch = (events: ScanEvent[], batchId: string) => Promise<CommittedBatch>;
 
-/** Commits scan batches over stores of its own on `db` (the writer thread has its own pool). */
-export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): CommitBatch {
+/**
+ * Commits scan batches over stores of its own on `db` (the writer thread has its own pool), with
+ * or without their raw rows (SCAN_RAW_ROWS).
+ */
+export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents, rawRows: RawRows = 'keep'): CommitBatch {
   const store = createScansStore(db);
-  const write = createScanBatchWriter(store, createRollupStore(db));
+  const write = createScanBatchWriter(store, createRollupStore(db), rawRows);
+  const idRuns = createScanIdRunsStore(db);
   const salts = new Map<string, string>();
   const memory = createWriterMemory();
   const roll = createDimensionRoller(db);
@@ -70,6 +78,7 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
       const dayOfScan = utcDay(e.at);
       if (dayOfScan !== day) [day, salt] = [dayOfScan, await saltOf(dayOfScan)];
       rows.push({
+        scan_id: e.id ?? null,
         code_id: e.codeId,
         account_id: e.accountId,
         scanned_at: e.at,
@@ -92,18 +101,41 @@ export function createCommitBatch(db: Knex, writeScanEvents: WriteScanEvents): C
     return rows;
   }
 
+  const idsOf = (rows: ScanRow[]) => rows.flatMap((r) => (r.scan_id ? [r.scan_id] : []));
+
+  /**
+   * The ids stored already: in the id runs of committed batches, whatever SCAN_RAW_ROWS was, and
+   * with raw rows kept also in scans.scan_id (scans committed before the runs were kept).
+   */
+  async function storedIds(ids: string[], trx: Knex.Transaction): Promise<Set<string>> {
+    const inRuns = await idRuns.stored(ids, trx);
+    if (rawRows === 'none') return inRuns;
+    const unseen = inRuns.size === 0 ? ids : ids.filter((id) => !inRuns.has(id));
+    return new Set([...inRuns, ...(await store.storedScanIds(unseen, trx))]);
+  }
+
   return async function commitBatch(events, batchId) {
-    const rows = await toRows(events);
-    const locked = rows.length < events.length ? events.filter((e) => e.outcome === 'locked') : [];
+    const allRows = await toRows(events);
+    const locked = allRows.length < events.length ? events.filter((e) => e.outcome === 'locked') : [];
     let takeInMemory = () => {};
-    const committed = await inTransaction(db, async (trx) => {
+    const committed = await inTransaction(db, async (trx): Promise<CommittedBatch> => {
       // An earlier attempt committed and only its answer was lost: nothing left to write. Its
       // outbox rows may be waiting, so the delivery worker is woken as if this one wrote them.
-      if (!(await store.markBatchCommitted(batchId, trx))) return { webhooksQueued: true };
+      if (!(await store.markBatchCommitted(batchId, trx))) return { webhooksQueued: true, alreadyStored: [] };
+      // Scans replayed from a journal whose batch had committed before the crash: the rows,
+      // rollups and outbox rows are written from the others only, so nothing counts twice. The
+      // primary key of scan_id_runs (and with raw rows the unique key on scan_id) fails a batch
+      // that races another writer of the same ids; its retry reads them here.
+      const stored = await storedIds(idsOf(allRows), trx);
+      const rows = stored.size === 0 ? allRows : allRows.filter((r) => !stored.has(r.scan_id!));
+      const fresh = stored.size === 0 ? events : events.filter((e) => e.id === undefined || !stored.has(e.id));
       // A batch of locked views only has no scan to write.
-      if (rows.length > 0) takeInMemory = await write(rows, trx, memory);
+      if (rows.length > 0) {
+        takeInMemory = await write(rows, trx, memory);
+        await idRuns.add(idsOf(rows), Date.now(), trx);
+      }
       if (locked.length > 0) await lockedViews.add(locked, trx);
-      return { webhooksQueued: await writeScanEvents(events, trx) };
+      return { webhooksQueued: await writeScanEvents(fresh, trx), alreadyStored: [...stored] };
     });
     takeInMemory();
     if (++batchesSinceRoll < BATCHES_PER_ROLL) return committed;

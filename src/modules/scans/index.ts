@@ -1,6 +1,9 @@
 // The scans module's public face: what the rest of the service may use of it. Anything
 // not exported here is the module's own (npm run lint:imports enforces it).
+export { createAddressHasher } from './address-hash.ts';
+export type { HashAddress } from './address-hash.ts';
 export { bundledGeoipDbPath, createClientInfo } from './client-info.ts';
+export type { RawRows } from './batch-writer.ts';
 export { createCommitBatch } from './commit-batch.ts';
 export type { CommitBatch, WriteScanEvents } from './commit-batch.ts';
 export { SCAN_EVENT_OUTCOMES, SCAN_OUTCOMES } from './lifecycle-answer.ts';
@@ -14,6 +17,7 @@ export { createPurgeStore } from './purge-store.ts';
 export type { PurgeStore } from './purge-store.ts';
 export { LATE_SCANS_MS, createScanPurge } from './purge.ts';
 export { createScanRecorder } from './recorder.ts';
+export { openScanJournal, type ScanJournal } from './scan-journal.ts';
 export { createRollupSource } from './rollup-query-store.ts';
 export { createRollupStore } from './rollup-store.ts';
 export { createScanLimits } from './scan-limits.ts';

@@ -4,6 +4,11 @@ import type { ScanEventOutcome } from './lifecycle-answer.ts';
 
 /** What the scan path hands over. ip and userAgent live only until the flush hashes them. */
 export interface ScanEvent {
+  /**
+   * Given by the scan route before it answers (scan-ids.ts): a scan replayed from the journal
+   * after its batch had committed is skipped by id. Absent for scans that are not journaled.
+   */
+  id?: string;
   codeId: string;
   /** The slug scanned, so consumers (webhooks) can name the scan URL without a lookup. */
   slug: string;
@@ -12,7 +17,7 @@ export interface ScanEvent {
   accountId: string;
   at: number;
   ruleId: string | null;
-  /** Null when the scan got the paused or expired page. */
+  /** Null when the scan got a page: the paused or expired page, or the code's hosted page. */
   destination: string | null;
   /** What the scan was answered; absent means a redirect to the code's destination. `locked`: not a scan. */
   outcome?: ScanEventOutcome;

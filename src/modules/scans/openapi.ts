@@ -59,11 +59,21 @@ const unlockPageContent = {
 const responses: Record<string, ZodOpenApiResponseObject> = {
   '200': {
     description:
-      'The code is password protected (`password_protected`) and the request carries no valid unlock cookie: the ' +
-      'unlock page. A GET of it is a locked view, counted apart from scans (`locked_views` in the code’s ' +
-      'analytics; webhooks and the live stream send it with outcome `locked`). With a valid cookie the scan is ' +
-      'answered as for any code. Paused, expired and used-up codes answer as usual, without asking.',
-    content: unlockPageContent,
+      'The code has a hosted `page` and no routing rule matched: the page (docs/pages.md), recorded as a scan; an ' +
+      'app download page sends iOS and Android to their store (302) first. Or the code is password protected ' +
+      '(`password_protected`) and the request carries no valid unlock cookie: the unlock page. A GET of it is a ' +
+      'locked view, counted apart from scans (`locked_views` in the code’s analytics; webhooks and the live ' +
+      'stream send it with outcome `locked`). With a valid cookie the scan is answered as for any code. Paused, ' +
+      'expired and used-up codes answer as usual, without asking. Or: the code has a `preview` and the ' +
+      'User-Agent is a link-preview crawler (isbot’s list): a page of Open Graph and Twitter card tags with one ' +
+      'plain link (to the destination, or to the scan URL for a password-protected code), nothing loaded or run; ' +
+      'recorded as a bot scan (a locked view for a password-protected code).',
+    content: {
+      'text/html': htmlPage(
+        'The hosted page, the unlock page or, for a crawler, the preview page: no script, nothing loaded from ' +
+          'elsewhere (`Content-Security-Policy`).',
+      ),
+    },
   },
   '302': redirect(
     'To the chosen destination (the default redirect status); for a paused or archived code, to its ' +
@@ -139,6 +149,10 @@ const unlockOperation: ZodOpenApiOperationObject = {
   requestParams: { path: slugParams },
   requestBody: { content: { 'application/x-www-form-urlencoded': { schema: unlockForm } } },
   responses: {
+    '200': {
+      description: 'The right password, for a code with a hosted `page`: the page itself, with `Set-Cookie`.',
+      content: { 'text/html': htmlPage('The hosted page (docs/pages.md).') },
+    },
     '303': {
       description:
         'The right password: to the destination the code’s routing chose (always 303, so that the browser follows ' +
@@ -163,6 +177,37 @@ const unlockOperation: ZodOpenApiOperationObject = {
     '503': responses['503']!,
   },
 };
+
+function contactOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
+  const get = method === 'get';
+  const found: ZodOpenApiResponseObject = {
+    description:
+      'The business card page’s vCard 4.0, as an attachment named after the person. Not a scan: the page’s view ' +
+      'was. A protected code’s needs its unlock cookie.',
+    ...(get
+      ? { content: { 'text/vcard': { schema: z.string().meta({ example: 'BEGIN:VCARD\r\nVERSION:4.0…' }) } } }
+      : {}),
+  };
+  return {
+    operationId: get ? 'downloadContact' : 'checkContact',
+    summary: get ? 'Download a business card’s contact (vCard)' : 'Check a business card’s contact',
+    description:
+      'The "Save contact" link of a code whose `page` is a business card.' +
+      (get ? '' : ' Answers like GET, without a body.'),
+    tags: [TAG],
+    security: [],
+    requestParams: { path: slugParams },
+    responses: {
+      '200': found,
+      '404': {
+        description:
+          'No active code has this slug, its page is not a business card, or it is protected and the request has ' +
+          'no valid unlock cookie.',
+        ...(get ? { content: { 'text/html': htmlPage('A short page saying the code is not active.') } } : {}),
+      },
+    },
+  };
+}
 
 function scanOperation(method: 'get' | 'head'): ZodOpenApiOperationObject {
   const get = method === 'get';
@@ -232,6 +277,11 @@ export const scansOpenApi: OpenApiModule = {
       get: scanOperation('get'),
       head: scanOperation('head'),
       post: unlockOperation,
+    },
+    '/{slug}/contact.vcf': {
+      servers: ROOT_SERVER,
+      get: contactOperation('get'),
+      head: contactOperation('head'),
     },
   },
 };

@@ -6,6 +6,7 @@ import type { DbRow } from '../../db/rows.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { inTransaction, retryOnWriteConflict } from '../../db/transaction.ts';
 import { createRollupStore } from './rollup-store.ts';
+import { createScanIdRunsStore } from './scan-id-runs.ts';
 import { accountDailyRollupRows, accountRollupRows } from './rollups.ts';
 import type { Bucket } from './scan-queries.ts';
 import type { ScanRow } from './store.ts';
@@ -187,6 +188,9 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       // Two rows a day at most (people, bots), for the days its unlock page was shown.
       const locked = await retryOnWriteConflict(() => db('code_locked_views').where('code_id', codeId).delete());
       if (locked > 0) return locked;
+      const viewIds: string[] = await db('locked_view_ids').where('code_id', codeId).limit(limit).pluck('view_id');
+      if (viewIds.length > 0)
+        return retryOnWriteConflict(() => db('locked_view_ids').whereIn('view_id', viewIds).delete());
       const last = await db('scan_dimension_rollups')
         .select('dimension', 'day')
         .where('code_id', codeId)
@@ -234,6 +238,16 @@ export function createPurgeStore(db: Knex | Knex.Transaction) {
       if (ids.length === 0) return 0;
       return retryOnWriteConflict(() => db('scans').whereIn('id', ids).delete());
     },
+
+    /** Deletes up to `limit` locked view ids from before `before`: they live as long as raw scans. */
+    async deleteViewIdsBefore(before: number, limit: number): Promise<number> {
+      const ids: string[] = await db('locked_view_ids').where('viewed_at', '<', before).limit(limit).pluck('view_id');
+      if (ids.length === 0) return 0;
+      return retryOnWriteConflict(() => db('locked_view_ids').whereIn('view_id', ids).delete());
+    },
+
+    /** Deletes up to `limit` runs of scan ids committed before `before`: they live as long as raw scans. */
+    deleteIdRunsBefore: createScanIdRunsStore(db).deleteBefore,
 
     /** The account's scans of codes being purged, per time slice of the grid (account-wide uniques). */
     async pendingBuckets(accountId: string, w: ScanWindow, grid: Grid): Promise<Bucket[]> {

@@ -6,6 +6,7 @@
 // is safe: retention deletes are idempotent and a purge batch that lost a race rolls back.
 import { DAY_MS } from '../../shared/time.ts';
 import type { Logger } from 'pino';
+import { createPeriodicJob } from '../../shared/periodic-job.ts';
 import type { RunLock } from '../../shared/run-lock.ts';
 import type { PurgeStore } from './purge-store.ts';
 
@@ -58,8 +59,6 @@ export function createScanPurge({
   now = Date.now,
 }: ScanPurgeOptions) {
   const pause = () => (pauseMs > 0 ? new Promise((resolve) => setTimeout(resolve, pauseMs)) : Promise.resolve());
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
   let stopping = false;
 
   /** Repeats `step` until it does nothing, pausing between batches; returns what it did in all. */
@@ -98,6 +97,8 @@ export function createScanPurge({
       const accountId = account;
       result.expired += await drain(() => store.deleteBefore(accountId, before, batchSize));
     }
+    await drain(() => store.deleteViewIdsBefore(before, batchSize));
+    await drain(() => store.deleteIdRunsBefore(before, batchSize));
   }
 
   /** The earliest instant whose raw scans are kept (null: all are); analytics answer from it on. */
@@ -113,33 +114,26 @@ export function createScanPurge({
     return result;
   }
 
-  async function tick(): Promise<void> {
-    try {
-      await lock.run('scan-purge', Math.max(intervalMs * 10, 600_000), async () => {
-        const result = await runOnce();
-        if (result.expired + result.purgedScans + result.purgedCodes > 0) logger.info(result, 'scan purge');
-      });
-    } catch (err) {
-      logger.error({ err }, 'Scan purge failed; the next run goes on from where it stopped');
-    }
-  }
+  const job = createPeriodicJob({
+    name: 'scan-purge',
+    lock,
+    logger,
+    intervalMs,
+    run: async () => {
+      const result = await runOnce();
+      if (result.expired + result.purgedScans + result.purgedCodes > 0) logger.info(result, 'scan purge');
+    },
+  });
 
   return {
     rawAvailableSince,
     runOnce,
     /** Runs every `intervalMs` until close(); main.ts starts it, tests call runOnce(). */
-    start(): void {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (!running) running = tick().finally(() => (running = null));
-      }, intervalMs);
-      timer.unref();
-    },
+    start: job.start,
     /** Stops after the batch in flight. */
     async close(): Promise<void> {
       stopping = true;
-      if (timer) clearInterval(timer);
-      await running;
+      await job.close();
     },
   };
 }

@@ -5,18 +5,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { setRateLimitHeaders } from '../../http/rate-limit.ts';
-import { HTML_SECURITY_HEADERS, STATIC_PAGE_CSP } from '../../http/security-headers.ts';
+import { HOSTED_PAGE_CSP, HTML_SECURITY_HEADERS, STATIC_PAGE_CSP } from '../../http/security-headers.ts';
 import type { RouteObserver } from '../../shared/metrics.ts';
 import type { RateLimit, RateLimitState } from '../../shared/rate-limiter.ts';
-import { isReservedPath } from '../codes/index.ts';
+import { isReservedPath, scanUrl } from '../codes/index.ts';
 import { decide } from '../routing/index.ts';
 import type { ClientInfo } from './client-info.ts';
 import { referrerHost } from './client-info.ts';
 import type { ScanRecorder } from './recorder.ts';
 import type { VerifiedHosts } from '../domains/index.ts';
-import { hostOf } from '../domains/index.ts';
+import { hostOf, wellKnownBody } from '../domains/index.ts';
 import { targetKey, type ScanTarget, type TargetCache } from './target-cache.ts';
-import { withForwardedQuery } from './forward-query.ts';
+import { locationOf } from './forward-query.ts';
 import {
   fallbackOf,
   sendLifecyclePage,
@@ -29,6 +29,9 @@ import { splitKey } from './visitor.ts';
 import { MAX_PASSWORD_LENGTH, passwordMatches } from '../codes/index.ts';
 import { isUnlocked, readUnlockForm, sendUnlockPage, unlockCookie, type UnlockProblem } from './unlock.ts';
 import type { ScanEvent } from './model.ts';
+import { createScanIds } from './scan-ids.ts';
+import { previewPage, sendPreviewPage } from './preview-page.ts';
+import { CONTACT_FILE, PHOTO_FILE, withPhoto, type HostedPage } from '../pages/index.ts';
 
 /** A locked view's decision: no destination yet, no rule (they apply after the unlock). */
 const LOCKED = { destination: null, ruleId: null } as const;
@@ -36,6 +39,32 @@ const LOCKED = { destination: null, ruleId: null } as const;
 /** A code that asks for a password before it redirects. */
 type ProtectedTarget = ScanTarget & { passwordHash: string };
 const isProtected = (target: ScanTarget): target is ProtectedTarget => target.passwordHash !== null;
+
+/** The app target for a scan's OS (as the User-Agent parser names it), or null. */
+function appRedirectOf(target: ScanTarget, os: string | null): string | null {
+  const links = target.appLinks;
+  if (links === null) return null;
+  // iPadOS reports itself as iOS, as the routing rules' `device:ios` reads it.
+  return os === 'iOS' ? links.ios : os === 'Android' ? links.android : null;
+}
+
+/** An app download page's store for a scan's OS: the page's routing by OS, before the page itself. */
+function storeRedirectOf(target: ScanTarget, os: string | null): string | null {
+  const stores = target.page?.stores;
+  if (!stores) return null;
+  return os === 'iOS' ? stores.ios : os === 'Android' ? stores.android : null;
+}
+
+/**
+ * Where a scan goes; an app link or a store (`asWritten`) goes without UTM fields or a forwarded
+ * query; `page`: the code's hosted page is the answer (no destination).
+ */
+interface Decision {
+  destination: string | null;
+  ruleId: string | null;
+  asWritten?: boolean;
+  page?: HostedPage;
+}
 
 /** Shared by scans without a query string; the resolver only reads it. */
 const NO_QUERY = new URLSearchParams();
@@ -46,6 +75,10 @@ const NO_QUERY = new URLSearchParams();
  * the server's own paths (isReservedPath).
  */
 const SLUG_PATH = /^\/([0-9A-Za-z_-]{3,64})(?:\?(.*))?$/s;
+
+/** A business card's vCard or photo under its code's scan path (pages module's CONTACT_FILE, PHOTO_FILE). */
+const PAGE_FILE_PATH = /^\/([0-9A-Za-z_-]{3,64})\/(contact\.vcf|photo\.png)(?:\?.*)?$/s;
+type PageFile = typeof CONTACT_FILE | typeof PHOTO_FILE;
 
 /** The route's template, its label in the request metrics. */
 export const SCAN_ROUTE = '/:slug';
@@ -75,6 +108,10 @@ export interface ScanRouteDeps {
   unlockRememberSeconds?: number;
   /** The unlock cookie is sent only over HTTPS (PUBLIC_BASE_URL is https). */
   secureCookies?: boolean;
+  /** PUBLIC_BASE_URL: the scan URL a preview page names as its og:url. */
+  publicBaseUrl: string;
+  /** A business card's photo: the account's uploaded image, scaled for the page (images module), or null. */
+  photos?: (accountId: string, imageId: string) => Promise<Buffer | null>;
 }
 
 /** The domain's root: `/`, with or without a query string. */
@@ -100,6 +137,16 @@ const HTML_HEADERS = {
   'Content-Security-Policy': STATIC_PAGE_CSP,
   ...HTML_SECURITY_HEADERS,
   'Cache-Control': 'no-store',
+};
+
+/**
+ * A hosted page: like the scan route's other pages, nothing to run and nothing from elsewhere (a
+ * business card's photo comes from this origin); every scan reaches us.
+ */
+const PAGE_HEADERS = {
+  ...HTML_HEADERS,
+  'Content-Security-Policy': HOSTED_PAGE_CSP,
+  'Cache-Control': 'private, max-age=0',
 };
 
 function wantsJson(req: IncomingMessage): boolean {
@@ -179,7 +226,10 @@ export function createScanRoute({
   unlockLimit = null,
   unlockRememberSeconds = 86_400,
   secureCookies = false,
+  publicBaseUrl,
+  photos,
 }: ScanRouteDeps) {
+  const nextScanId = createScanIds();
   /** A 302 that records no scan: to a domain's fallback URL (its root and unknown slugs) or from the own root. */
   function redirectUnrecorded(req: IncomingMessage, res: ServerResponse, location: string, startedAt: number): void {
     res.writeHead(302, { Location: location, 'Cache-Control': 'private, max-age=0', 'Content-Length': '0' });
@@ -203,10 +253,12 @@ export function createScanRoute({
     const languages = clientInfo.languages(headers['accept-language']);
     const country = clientInfo.country(ip, headers);
     const now = Date.now();
-    const decision =
+    // A link-preview crawler at an active code with a preview gets the card, not a rule's or an app's target.
+    const previewed = outcome === 'redirect' && target.preview !== null && ua.isBot;
+    const ruled =
       outcome !== 'redirect'
         ? { destination: fallbackOf(target.lifecycle!, outcome), ruleId: null }
-        : target.routing.enabled
+        : target.routing.enabled && !previewed
           ? decide(target.routing, target.fallback, {
               now: new Date(now),
               country,
@@ -220,12 +272,62 @@ export function createScanRoute({
               },
             })
           : { destination: target.fallback, ruleId: null };
+    // App links and a hosted page replace the destination only when no rule matched (rules decide
+    // first); an app download page sends iOS and Android to their store. Both go as written.
+    const unruled = outcome === 'redirect' && !previewed && ruled.ruleId === null;
+    const appLink = unruled ? (appRedirectOf(target, ua.os) ?? storeRedirectOf(target, ua.os)) : null;
+    const decision: Decision = appLink
+      ? { destination: appLink, ruleId: null, asWritten: true }
+      : unruled && target.page
+        ? { destination: null, ruleId: null, page: target.page }
+        : ruled;
 
     // HEAD is answered the same way but is not a scan: link checkers and previews use it. A POST
-    // is the unlock form with the right password: the scan the page held back.
-    if (req.method !== 'HEAD') {
-      recorder.enqueue(scanEventOf(req, scan, target, now, decision, outcome, unlocked, ua, country, languages));
-    }
+    // is the unlock form with the right password: the scan the page held back. A scan is
+    // answered once the recorder has it journaled (end of this event-loop turn), so that an
+    // answered scan survives a crash.
+    const answer = previewed
+      ? // A hosted page is what people see at the scan URL: the card links there, not to the fallback behind it.
+        () =>
+          sendPreview(
+            req,
+            res,
+            scan,
+            target,
+            target.page ? null : locationOf(decision.destination!, target.tagUtm, undefined),
+          )
+      : () => send(req, res, scan, target, decision, outcome);
+    if (req.method === 'HEAD') return answer();
+    recorder.enqueue(scanEventOf(req, scan, target, now, decision, outcome, unlocked, ua, country, languages), answer);
+  }
+
+  /** A crawler's preview page of the code's scan URL, its link going to `link`. */
+  function sendPreview(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget,
+    link: string | null,
+  ): void {
+    const pageUrl = scanUrl(publicBaseUrl, scan.slug, scan.domain);
+    sendPreviewPage(req, res, previewPage(target.preview!, pageUrl, link ?? pageUrl));
+    observe(req.method!, 200, scan.startedAt);
+  }
+
+  /**
+   * The answer to a scan decided: the redirect, or the lifecycle page when there is no destination.
+   */
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget,
+    decision: Decision,
+    outcome: ScanOutcome,
+  ): void {
+    const query = scan.query;
+    // After the unlock form too: the page itself (a 303 to a GET would record the scan twice).
+    if (decision.page) return answerPage(req, res, scan, decision.page.html);
     if (decision.destination === null) {
       const status = sendLifecyclePage(
         req,
@@ -239,13 +341,66 @@ export function createScanRoute({
     // After the unlock form: 303, so that the browser follows with a GET (a 307 would post the password on).
     const status = req.method === 'POST' ? 303 : redirectStatus;
     res.writeHead(status, {
-      Location: target.forwardQuery && query ? withForwardedQuery(decision.destination, query) : decision.destination,
+      Location: decision.asWritten
+        ? decision.destination
+        : locationOf(decision.destination, target.tagUtm, target.forwardQuery ? query : undefined),
       // Every scan must reach us: browsers and proxies may not reuse this answer.
       'Cache-Control': 'private, max-age=0',
       'Content-Length': '0',
     });
     res.end();
     observe(req.method!, status, scan.startedAt);
+  }
+
+  function answerPage(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, html: string): void {
+    const headers = { ...PAGE_HEADERS, 'Content-Length': Buffer.byteLength(html) };
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : html);
+    observe(req.method!, 200, scan.startedAt);
+  }
+
+  /**
+   * GET|HEAD `/<slug>/contact.vcf` and `/<slug>/photo.png`: an active business card's vCard (with
+   * its photo) and photo, not scans (the page's view was one). A protected code's need the unlock
+   * cookie, as its page does; anything else is 404.
+   */
+  async function answerPageFile(
+    req: IncomingMessage,
+    res: ServerResponse,
+    scan: ScanRequestLine,
+    target: ScanTarget | null,
+    file: PageFile,
+  ): Promise<void> {
+    const life = target?.lifecycle;
+    const active = target !== null && ((life && statusOutcome(life, Date.now())) ?? 'redirect') === 'redirect';
+    const unlocked =
+      active &&
+      (!isProtected(target) || isUnlocked(req.headers.cookie, target.codeId, target.passwordHash, Date.now()));
+    const page = unlocked ? target!.page : null;
+    const photoId = page?.photoImageId;
+    const photo = photoId && photos ? await photos(target!.accountId, photoId) : null;
+    const vcard = page?.vcard;
+    let answer: { type: string; body: string | Buffer; disposition?: string } | null = null;
+    if (file === PHOTO_FILE && photo) answer = { type: 'image/png', body: photo };
+    else if (file === CONTACT_FILE && vcard)
+      answer = {
+        type: 'text/vcard; charset=utf-8',
+        body: photo ? withPhoto(vcard.body, photo) : vcard.body,
+        disposition: `attachment; filename="${vcard.fileName}"`,
+      };
+    if (!answer) {
+      sendNotFound(req, res, `/${scan.slug}/${file}`);
+      return observe(req.method!, 404, scan.startedAt);
+    }
+    res.writeHead(200, {
+      'Content-Type': answer.type,
+      ...(answer.disposition ? { 'Content-Disposition': answer.disposition } : {}),
+      'Content-Length': Buffer.byteLength(answer.body),
+      'Cache-Control': 'private, max-age=0',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    res.end(req.method === 'HEAD' ? undefined : answer.body);
+    observe(req.method!, 200, scan.startedAt);
   }
 
   /** A scan (or a locked view) as the recorder takes it: one object, built once per request. */
@@ -262,6 +417,7 @@ export function createScanRoute({
     languages = clientInfo.languages(req.headers['accept-language']),
   ): ScanEvent {
     return {
+      id: nextScanId(),
       codeId: target.codeId,
       slug: scan.slug,
       domain: scan.domain,
@@ -347,7 +503,11 @@ export function createScanRoute({
     const now = Date.now();
     if (isUnlocked(req.headers.cookie, target.codeId, target.passwordHash, now))
       return proceed(req, res, scan, target, true);
-    if (req.method === 'GET') recorder.enqueue(scanEventOf(req, scan, target, now, LOCKED, 'locked', false));
+    const event = req.method === 'GET' ? scanEventOf(req, scan, target, now, LOCKED, 'locked', false) : null;
+    if (event) recorder.enqueue(event);
+    // A crawler gets the card, linking to the scan URL: the destination stays behind the password.
+    if (target.preview !== null && (event?.isBot ?? clientInfo.userAgent(req.headers['user-agent']).isBot))
+      return sendPreview(req, res, scan, target, null);
     sendUnlockPage(req, res, 200, `/${scan.slug}`, null);
     observe(req.method!, 200, scan.startedAt);
   }
@@ -438,15 +598,19 @@ export function createScanRoute({
     observe(req.method!, 429, scan.startedAt);
   }
 
-  function serve(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine): void {
+  function serve(req: IncomingMessage, res: ServerResponse, scan: ScanRequestLine, file: PageFile | null = null): void {
+    const respond = file
+      ? (rq: IncomingMessage, rs: ServerResponse, sc: ScanRequestLine, target: ScanTarget | null) =>
+          void answerPageFile(rq, rs, sc, target, file).catch((err: unknown) => fail(rq, rs, sc, err))
+      : answer;
     try {
       const key = targetKey(scan.slug, scan.domain);
       const cached = cache.peek(key);
-      if (cached !== undefined) answer(req, res, scan, cached);
+      if (cached !== undefined) respond(req, res, scan, cached);
       else {
         cache
           .load(key)
-          .then((target) => answer(req, res, scan, target))
+          .then((target) => respond(req, res, scan, target))
           .catch((err) => fail(req, res, scan, err));
       }
     } catch (err) {
@@ -476,13 +640,54 @@ export function createScanRoute({
     return true;
   }
 
+  /**
+   * GET|HEAD /.well-known/apple-app-site-association and /.well-known/assetlinks.json on a verified
+   * own domain: its file from memory (read with the verified set), or a 404 when it has none. Any
+   * other host (the service's own) is left to Koa, which has no such file.
+   */
+  function answerWellKnown(req: IncomingMessage, res: ServerResponse, url: string): boolean {
+    const startedAt = performance.now();
+    const body = hosts !== null && hosts.size > 0 ? wellKnownBody(hosts.get(hostOf(req.headers.host)), url) : undefined;
+    if (body === undefined) return false;
+    if (body === null) {
+      sendNotFound(req, res, url);
+      observe(req.method!, 404, startedAt);
+      return true;
+    }
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      // Apple's and Google's fetchers cache these themselves; a few minutes here bounds a change's delay.
+      'Cache-Control': 'public, max-age=300',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    observe(req.method!, 200, startedAt);
+    return true;
+  }
+
+  /** `/<slug>/contact.vcf` and `/<slug>/photo.png`: not scans, so neither the scan limit nor the recorder sees them. */
+  function servePageFile(req: IncomingMessage, res: ServerResponse, slug: string, file: PageFile): boolean {
+    if (isReservedPath(slug)) return false;
+    const domain = hosts !== null && hosts.size > 0 ? verifiedDomainOf(req) : null;
+    const ip = clientInfo.clientIp(req.headers, req.socket.remoteAddress);
+    serve(req, res, { slug, domain, query: undefined, ip, startedAt: performance.now() }, file);
+    return true;
+  }
+
   /** Answers the request when it is a scan and returns true; otherwise leaves it to Koa. */
   return function handleScan(req: IncomingMessage, res: ServerResponse): boolean {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return false;
     const url = req.url ?? '';
     const match = SLUG_PATH.exec(url);
-    if (!match) return method !== 'POST' && ROOT_PATH.test(url) && answerRoot(req, res);
+    if (!match) {
+      const pageFile = method !== 'POST' && PAGE_FILE_PATH.exec(url);
+      if (pageFile) return servePageFile(req, res, pageFile[1]!, pageFile[2] as PageFile);
+      if (method === 'POST') return false;
+      return url.startsWith('/.well-known/')
+        ? answerWellKnown(req, res, url)
+        : ROOT_PATH.test(url) && answerRoot(req, res);
+    }
     const slug = match[1]!;
     if (isReservedPath(slug)) return false;
     // Only read when some account has a verified domain: an in-memory lookup of the Host header.

@@ -8,6 +8,8 @@ import type { ScanOutcome } from './lifecycle-answer.ts';
 
 /** A scan as stored: no address, no raw User-Agent. */
 export interface ScanRow {
+  /** The scan route's id of the scan (ScanEvent.id), unique; null for scans without one. */
+  scan_id?: string | null;
   code_id: string;
   account_id: string;
   scanned_at: number;
@@ -89,12 +91,21 @@ function claimedBy(batch: string, keys: VisitorKey[], q: Queryable): Promise<Vis
 export function createScansStore(db: Knex) {
   const chunk = scanInsertChunk(db);
   return {
-    async insertMany(rows: ScanRow[], q: Queryable = db): Promise<void> {
-      for (let i = 0; i < rows.length; i += chunk) {
-        // better-sqlite3 runs inserts synchronously: let waiting requests through between chunks.
-        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-        await q('scans').insert(rows.slice(i, i + chunk));
+    /** Which of `ids` are stored already (a replayed journal's scans whose batch had committed). */
+    async storedScanIds(ids: string[], q: Queryable): Promise<Set<string>> {
+      const stored = new Set<string>();
+      for (let i = 0; i < ids.length; i += chunk) {
+        const rows: { scan_id: string }[] = await q('scans')
+          .select('scan_id')
+          .whereIn('scan_id', ids.slice(i, i + chunk));
+        for (const row of rows) stored.add(row.scan_id);
       }
+      return stored;
+    },
+
+    async insertMany(rows: ScanRow[], q: Queryable = db): Promise<void> {
+      // On SQLite the client lets waiting requests through between chunks (db/knex.ts).
+      for (let i = 0; i < rows.length; i += chunk) await q('scans').insert(rows.slice(i, i + chunk));
     },
 
     /**

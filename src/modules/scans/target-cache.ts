@@ -3,10 +3,12 @@
 // an entry at once; other processes' changes arrive through the invalidation bus (REDIS_URL),
 // and the entry's TTL (CODE_CACHE_TTL_MS) bounds what a lost message or no Redis leaves stale.
 import { LRUCache } from 'lru-cache';
-import type { Code } from '../codes/index.ts';
+import { appLinkLocation, utmQuery, type AppLinks, type Code, type Preview } from '../codes/index.ts';
 import { compileRouting, type CompiledRouting } from '../routing/index.ts';
 import type { Routing } from '../routing/index.ts';
+import { hostedPageOf, type HostedPage } from '../pages/index.ts';
 import { compileLifecycle, type TargetLifecycle } from './lifecycle-answer.ts';
+import { utmTagger, type UtmTagger } from './forward-query.ts';
 
 export interface ScanTarget {
   codeId: string;
@@ -20,6 +22,26 @@ export interface ScanTarget {
   lifecycle: TargetLifecycle | null;
   /** The argon2id hash of the code's password (unlock.ts), or null for a code that asks for none. */
   passwordHash: string | null;
+  /** Where scans from iOS and Android go when no rule matched (codes/app-links.ts), or null for none. */
+  appLinks: AppRedirects | null;
+  /** Merges the code's UTM fields into a destination (forward-query.ts), or null for a code without. */
+  tagUtm: UtmTagger | null;
+  /** What link-preview crawlers are shown instead of the redirect (preview-page.ts), or null for none. */
+  preview: Preview | null;
+  /** The hosted page scans are answered with when no rule matched (pages module), or null: the redirect. */
+  page: HostedPage | null;
+}
+
+/** Per OS, the one URL an app target redirects to; null for an OS without a target. */
+export interface AppRedirects {
+  ios: string | null;
+  android: string | null;
+}
+
+function appRedirectsOf(links: AppLinks | null): AppRedirects | null {
+  if (!links) return null;
+  const location = (target: AppLinks['ios']) => target && asLocation(appLinkLocation(target));
+  return { ios: location(links.ios), android: location(links.android) };
 }
 
 /**
@@ -76,6 +98,10 @@ export function createTargetCache(options: {
       routing: compileRouting(withLocations(code.routing)),
       lifecycle: compileLifecycle(code.lifecycle, asLocation),
       passwordHash: code.passwordHash,
+      appLinks: appRedirectsOf(code.appLinks),
+      tagUtm: utmTagger(utmQuery(code.utm)),
+      preview: code.preview,
+      page: code.page && hostedPageOf(code.page, `/${code.slug}`),
     };
   }
 

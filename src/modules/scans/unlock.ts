@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTML_SECURITY_HEADERS } from '../../http/security-headers.ts';
+import { escapeHtml } from '../../shared/html.ts';
 
 export const UNLOCK_COOKIE = 'qr_unlock';
 
@@ -55,9 +56,6 @@ export function isUnlocked(
   }
   return false;
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** What the page says above its field: why the last try failed, or nothing. */
 export type UnlockProblem =

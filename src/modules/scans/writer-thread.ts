@@ -4,12 +4,15 @@
 // that answers scans (bench/RESULTS.md). The recorder keeps every batch until commit() resolves,
 // so a thread that fails or dies loses nothing: the batch is retried, on a new thread if needed.
 import { Worker } from 'node:worker_threads';
+import type { RawRows } from './batch-writer.ts';
 import type { CommitBatch, CommittedBatch } from './commit-batch.ts';
 import type { ScanEvent } from './model.ts';
 
 export interface WriterThreadData {
   databaseUrl: string;
   publicBaseUrl: string;
+  /** SCAN_RAW_ROWS: absent keeps them. */
+  rawRows?: RawRows;
 }
 
 export type WriterRequest = { type: 'commit'; id: number; batchId: string; events: ScanEvent[] } | { type: 'close' };

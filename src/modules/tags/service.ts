@@ -6,6 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { DomainError, notFound, validationFailed } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import { tagKey, type CreateTagInput, type ListTagsQuery, type UpdateTagInput } from './schemas.ts';
 import type { Tag, TagsStore } from './store.ts';
 import { tooManyTags } from './tagging.ts';
@@ -26,6 +27,8 @@ export interface TagsServiceDeps {
    * its codes in flight, which would add to the tag's rollups as it goes (scans/tag-rollups.ts).
    */
   lockCodes: (codeIds: readonly string[], q: Knex.Transaction, mode: 'update') => Promise<void>;
+  /** Records the change in the audit log, in the change's transaction. */
+  audit: RecordAudit;
 }
 
 /** A 409 naming `name`: tag names are unique in an account, ignoring case. */
@@ -54,7 +57,14 @@ function decodeCursor(cursor: string): string {
   throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
 }
 
-export function createTagsService({ db, tags, maxPerAccount, lockCodes }: TagsServiceDeps) {
+/** The audit entry of a tag change. */
+const tagChange = (
+  action: 'tag.created' | 'tag.updated' | 'tag.deleted',
+  id: string,
+  summary: Record<string, unknown>,
+) => ({ action, objectType: 'tag', objectId: id, summary }) as const;
+
+export function createTagsService({ db, tags, maxPerAccount, lockCodes, audit }: TagsServiceDeps) {
   async function get(principal: Principal, id: string): Promise<Tag> {
     const tag = await tags.findById(principal.accountId, id);
     if (!tag) throw notFound('tag', id);
@@ -94,6 +104,7 @@ export function createTagsService({ db, tags, maxPerAccount, lockCodes }: TagsSe
             trx,
           ),
         );
+        await audit(principal, tagChange('tag.created', id, { name: body.name, color: body.color ?? null }), trx);
       });
       return get(principal, id);
     },
@@ -119,7 +130,15 @@ export function createTagsService({ db, tags, maxPerAccount, lockCodes }: TagsSe
         if (holder !== null && holder !== id) throw nameTaken(patch.name!);
       }
       await unlessTaken(patch.name ?? current.name, () =>
-        tags.update(principal.accountId, id, { name: patch.name, key, color: patch.color }),
+        inTransaction(db, async (trx) => {
+          await tags.update(principal.accountId, id, { name: patch.name, key, color: patch.color }, trx);
+          const changes: Record<string, { old: unknown; new: unknown }> = {};
+          if (patch.name !== undefined && patch.name !== current.name)
+            changes.name = { old: current.name, new: patch.name };
+          if (patch.color !== undefined && patch.color !== current.color)
+            changes.color = { old: current.color, new: patch.color };
+          await audit(principal, tagChange('tag.updated', id, { changes }), trx);
+        }),
       );
       return get(principal, id);
     },
@@ -127,8 +146,12 @@ export function createTagsService({ db, tags, maxPerAccount, lockCodes }: TagsSe
     /** Deletes the tag and takes it off its codes; the codes stay. */
     async remove(principal: Principal, id: string): Promise<void> {
       const deleted = await inTransaction(db, async (trx) => {
-        await lockCodes(await tags.codeIdsOf(principal.accountId, id, trx), trx, 'update');
-        return tags.delete(principal.accountId, id, trx);
+        const codeIds = await tags.codeIdsOf(principal.accountId, id, trx);
+        await lockCodes(codeIds, trx, 'update');
+        const tag = await tags.findById(principal.accountId, id, trx);
+        if (!tag || !(await tags.delete(principal.accountId, id, trx))) return false;
+        await audit(principal, tagChange('tag.deleted', id, { name: tag.name, codes: codeIds.length }), trx);
+        return true;
       });
       if (!deleted) throw notFound('tag', id);
     },

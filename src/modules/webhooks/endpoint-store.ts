@@ -156,8 +156,8 @@ export function createEndpointStore(db: Knex) {
     },
 
     /** Deletes the endpoint with (by cascade) its deliveries and their attempts. */
-    async deleteEndpoint(accountId: string, id: string): Promise<boolean> {
-      return (await db('webhook_endpoints').where({ account_id: accountId, id }).delete()) > 0;
+    async deleteEndpoint(accountId: string, id: string, q: Queryable = db): Promise<boolean> {
+      return (await q('webhook_endpoints').where({ account_id: accountId, id }).delete()) > 0;
     },
 
     /** Notes a failure; returns since when the endpoint has been failing. */

@@ -8,6 +8,7 @@ import { createDeliverer } from './deliverer.ts';
 import { createLiveScans } from './live.ts';
 import { createOutbox } from './outbox.ts';
 import { sendWebhook } from './send.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import { createWebhooksService } from './service.ts';
 import { createWebhooksStore } from './store.ts';
 import type { Resolve, TargetPolicy } from './target.ts';
@@ -38,11 +39,13 @@ export interface WebhooksDeps {
   resolve?: Resolve;
   /** Which code ids an account owns (codes/store.ts createOwnedCodeIds): endpoints limited to codes name them. */
   ownedCodeIds: OwnedCodeIds;
+  /** Records endpoint changes in the audit log, in the change's transaction. */
+  audit: RecordAudit;
   /** Told the outcome of every delivery attempt recorded (for metrics). */
   onDeliveryOutcome?: (outcome: DeliveryOutcome) => void;
 }
 
-export function createWebhooks({ db, config, logger, resolve, ownedCodeIds, onDeliveryOutcome }: WebhooksDeps) {
+export function createWebhooks({ db, config, logger, resolve, ownedCodeIds, onDeliveryOutcome, audit }: WebhooksDeps) {
   const store = createWebhooksStore(db);
   const live = createLiveScans({ redisUrl: config.redisUrl, logger });
   const policy: TargetPolicy = {
@@ -78,6 +81,7 @@ export function createWebhooks({ db, config, logger, resolve, ownedCodeIds, onDe
     leaseMs,
     maxEndpoints: config.webhookEndpointsPerAccount,
     ownedCodeIds,
+    audit,
   });
   return {
     service,

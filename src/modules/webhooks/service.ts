@@ -3,6 +3,7 @@
 // delivery is a 404, exactly like an id that never existed.
 import type { Knex } from 'knex';
 import { inTransaction } from '../../db/transaction.ts';
+import type { RecordAudit } from '../audit/index.ts';
 import { DomainError, notFound, validationFailed, type FieldError } from '../../shared/errors.ts';
 import { randomBase62 } from '../../shared/ids.ts';
 import type { Principal } from '../../shared/principal.ts';
@@ -32,6 +33,8 @@ export interface WebhooksServiceDeps {
   maxEndpoints: number;
   /** Which code ids the account owns: the codes module's answer (only its store reads `codes`). */
   ownedCodeIds: OwnedCodeIds;
+  /** Records the change in the audit log, in the change's transaction. */
+  audit: RecordAudit;
 }
 
 export interface Page<T> {
@@ -61,7 +64,23 @@ export function createWebhooksService({
   leaseMs,
   maxEndpoints,
   ownedCodeIds,
+  audit,
 }: WebhooksServiceDeps) {
+  /** The audit entry of an endpoint change; never a secret. */
+  const webhookChange = (
+    action: 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated',
+    id: string,
+    summary: Record<string, unknown>,
+  ) => ({ action, objectType: 'webhook' as const, objectId: id, summary });
+  /** What an endpoint is, for the log: where it sends what. */
+  const described = (w: Webhook) => ({
+    url: w.url,
+    description: w.description,
+    events: w.events,
+    code_ids: w.codeIds,
+    enabled: w.enabled,
+  });
+
   /** The URL's SSRF and scheme problems, as field errors on `url`. */
   async function urlErrors(url: string): Promise<FieldError[]> {
     const problems = urlProblems(url, policy);
@@ -151,7 +170,10 @@ export function createWebhooksService({
         createdAt: now,
         updatedAt: now,
       };
-      await store.insertEndpoint(webhook);
+      await inTransaction(db, async (trx) => {
+        await store.insertEndpoint(webhook, trx);
+        await audit(principal, webhookChange('webhook.created', webhook.id, described(webhook)), trx);
+      });
       return { webhook, secret: webhook.secret };
     },
 
@@ -189,13 +211,27 @@ export function createWebhooksService({
         if (!(await store.updateEndpoint(principal.accountId, id, changes, trx))) throw notFound('webhook', id);
         if (disabling) await store.pauseDeliveries(id, trx);
         if (enabling) await store.resumeDeliveries(id, now, trx);
+        const after = described((await store.findEndpoint(principal.accountId, id, trx)) ?? current);
+        const before = described(current);
+        const diff = Object.fromEntries(
+          Object.entries(after)
+            .filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(before[field as keyof typeof before]))
+            .map(([field, value]) => [field, { old: before[field as keyof typeof before], new: value }]),
+        );
+        await audit(principal, webhookChange('webhook.updated', id, { changes: diff }), trx);
       });
       return find(principal, id);
     },
 
     /** Deletes the endpoint and its delivery log; nothing more is sent to it. */
     async remove(principal: Principal, id: string): Promise<void> {
-      if (!(await store.deleteEndpoint(principal.accountId, id))) throw notFound('webhook', id);
+      const current = await find(principal, id);
+      const deleted = await inTransaction(db, async (trx) => {
+        if (!(await store.deleteEndpoint(principal.accountId, id, trx))) return false;
+        await audit(principal, webhookChange('webhook.deleted', id, described(current)), trx);
+        return true;
+      });
+      if (!deleted) throw notFound('webhook', id);
     },
 
     /**
@@ -206,11 +242,16 @@ export function createWebhooksService({
       const current = await find(principal, id);
       const now = new Date();
       const secret = generateSecret();
-      await store.updateEndpoint(principal.accountId, id, {
-        updatedAt: now,
-        secret,
-        previousSecret: current.secret,
-        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+      const previousSecretExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
+      await inTransaction(db, async (trx) => {
+        await store.updateEndpoint(
+          principal.accountId,
+          id,
+          { updatedAt: now, secret, previousSecret: current.secret, previousSecretExpiresAt },
+          trx,
+        );
+        const summary = { url: current.url, previous_secret_expires_at: previousSecretExpiresAt };
+        await audit(principal, webhookChange('webhook.secret_rotated', id, summary), trx);
       });
       return { webhook: await find(principal, id), secret };
     },
