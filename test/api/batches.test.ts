@@ -356,9 +356,11 @@ describe.skipIf((process.env.DATABASE_URL ?? '').startsWith('mysql://'))('large 
 
   it(`streams ${COUNT} PNGs with flat memory`, async () => {
     // What is measured is memory the download keeps, not garbage V8 has yet to collect: each
-    // sample follows a full GC. Every 250 ms: a full GC of this heap (~110 MiB, the server's and
-    // the test's) takes tens of milliseconds of the thread that feeds the render threads, and one
-    // every 100 ms more than doubled the download's time. Images are drawn on the render worker threads, whose pixmaps and
+    // sample follows a full GC. One a second: a full GC of this heap (~110 MiB, the server's and
+    // the test's) takes the thread that also feeds the render thread, and with one every 100 or
+    // 250 ms the download of 1,000 images used 668 s of CPU on a loaded machine (the time in GC
+    // is logged). Holding the images would grow the samples steadily, so one a second sees it.
+    // Images are drawn on the render worker threads, whose pixmaps and
     // encoder buffers come and go with each image whatever the batch size; what the download
     // keeps is on this thread: JS objects and the image bytes handed over (heapUsed + external,
     // which counts every Buffer and ArrayBuffer of this thread). The process's RSS is logged.
@@ -374,11 +376,14 @@ describe.skipIf((process.env.DATABASE_URL ?? '').startsWith('mysql://'))('large 
     const rssBaseline = process.memoryUsage().rss;
     const samples: number[] = [];
     let rssPeak = rssBaseline;
+    let gcMs = 0;
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      const gcStart = performance.now();
       gc();
+      gcMs += performance.now() - gcStart;
       samples.push(kept());
-    }, 250);
+    }, 1000);
     const started = performance.now();
     let res;
     try {
@@ -392,7 +397,7 @@ describe.skipIf((process.env.DATABASE_URL ?? '').startsWith('mysql://'))('large 
     console.log(
       `batch ZIP: ${COUNT} PNGs at 1024 px, ${(zipBytes / MiB).toFixed(1)} MiB in ${seconds.toFixed(1)} s; ` +
         (`kept on this thread: baseline ${(baseline / MiB).toFixed(0)} MiB, peak growth ` +
-          `${(peakGrowth / MiB).toFixed(1)} MiB (${samples.length} samples); `) +
+          `${(peakGrowth / MiB).toFixed(1)} MiB (${samples.length} samples, ${(gcMs / 1000).toFixed(1)} s in GC); `) +
         `process RSS peak growth ${((rssPeak - rssBaseline) / MiB).toFixed(1)} MiB`,
     );
     // The bound: the download keeps at most MAX_IMAGES_AHEAD + 1 PNGs (~100 KiB each here), one
