@@ -58,8 +58,9 @@ const PAGES = (): { name: string; path: string; ready: string }[] => [
   { name: 'codes', path: '/codes', ready: 'tr[data-code-id]' },
   { name: 'new-code', path: '/codes/new', ready: '#code-content' },
   { name: 'code', path: `/codes/${codeId}`, ready: '#code-content' },
-  { name: 'analytics', path: '/analytics', ready: '[data-stat="total-scans"]' },
-  { name: 'code-analytics', path: `/codes/${codeId}/analytics`, ready: '[data-stat="total-scans"]' },
+  // The breakdowns render last of the analytics pages' sections (components/after-paint.tsx).
+  { name: 'analytics', path: '/analytics', ready: '.breakdowns' },
+  { name: 'code-analytics', path: `/codes/${codeId}/analytics`, ready: '.breakdowns' },
   { name: 'bulk', path: '/bulk', ready: '#csv-file' },
   { name: 'domains', path: '/domains', ready: 'li.domain' },
   { name: 'connected-apps', path: '/apps', ready: 'h1' },

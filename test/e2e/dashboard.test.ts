@@ -196,6 +196,8 @@ describe('the dashboard in Chromium', () => {
     ).body;
     expect(rest.total_scans).toBe(5);
     expect(await text('[data-stat="unique-scans"]')).toBe(String(rest.unique_scans));
+    // The sections below the chart render a few frames after the numbers (components/after-paint.tsx).
+    await page.locator('.breakdowns').waitFor();
     const periods = await page.$$eval('.chart-data tbody tr', (rows) =>
       rows.map((r) => [(r as HTMLElement).dataset.period, r.children[1]!.textContent]),
     );
@@ -221,7 +223,9 @@ describe('the dashboard in Chromium', () => {
     // The pointer over the last day: the worker draws the tooltip there.
     const before = await chart.screenshot();
     await chart.hover({ position: { x: box.width - 30, y: box.height / 2 } });
-    await expect.poll(async () => differentPixels(before, await chart.screenshot()), { timeout: 5_000 }).toBeGreaterThan(500);
+    await expect
+      .poll(async () => differentPixels(before, await chart.screenshot()), { timeout: 5_000 })
+      .toBeGreaterThan(500);
     await shot('analytics');
 
     // Weeks instead of days: the same total, the REST answer's periods.
@@ -242,6 +246,7 @@ describe('the dashboard in Chromium', () => {
     // The account overview agrees with GET /v1/analytics/overview.
     await page.getByRole('link', { name: 'Analytics', exact: true }).first().click();
     await page.locator('.top-codes td', { hasText: 'Spring poster' }).waitFor();
+    await page.locator('.breakdowns').waitFor();
     const overview = (await app.request('GET', '/v1/analytics/overview', { key })).body;
     expect(await text('[data-stat="total-scans"]')).toBe(String(overview.total_scans));
     expect(await rowsOf('.top-codes tbody tr')).toEqual([['Spring poster', 'https://example.com/spring', '5']]);

@@ -33,7 +33,13 @@ function startChartWorker(canvas: HTMLCanvasElement): { post: (message: ChartMes
   const worker = new Worker(new URL('./chart-worker.ts', import.meta.url), { type: 'module' });
   const offscreen = canvas.transferControlToOffscreen();
   const post = (message: ChartMessage) => worker.postMessage(message, message.kind === 'start' ? [offscreen] : []);
-  post({ kind: 'start', canvas: offscreen, width: canvas.clientWidth, height: canvas.clientHeight, pixelRatio: devicePixelRatio });
+  post({
+    kind: 'start',
+    canvas: offscreen,
+    width: canvas.clientWidth,
+    height: canvas.clientHeight,
+    pixelRatio: devicePixelRatio,
+  });
   return { post, worker };
 }
 
