@@ -133,7 +133,11 @@ describe('converted dashboard files', () => {
 
 describe("the language picker's names (dashboard/build/language-names.ts)", () => {
   it('names every catalogue in its own language, as the browser would', () => {
-    expect(catalogueTags()).toEqual(readdirSync(LOCALES).map((file) => file.replace(/\.ts$/, '')).sort());
+    expect(catalogueTags()).toEqual(
+      readdirSync(LOCALES)
+        .map((file) => file.replace(/\.ts$/, ''))
+        .sort(),
+    );
     expect(languageNamesModule()).toBe('export const LANGUAGE_NAMES = {"de":"Deutsch","en":"English"};');
   });
 
