@@ -90,7 +90,9 @@ describe('analytics pictures in Chromium', () => {
     await page.selectOption('#range-timezone', zone!);
     await page.locator('[data-stat="total-scans"]', { hasText: /^8$/ }).waitFor();
 
-    // The map: a path per country of the shapes, filled where there were scans, titled.
+    // The map: a path per country of the shapes, filled where there were scans, titled. Its
+    // shapes load as it comes near the screen.
+    await page.locator('.world-map').scrollIntoViewIfNeeded();
     await page.locator('svg.map path.country').first().waitFor();
     const paths = await page.$$eval('svg.map path.country', (all) =>
       all.map((p) => ({
@@ -209,6 +211,7 @@ describe('analytics pictures in Chromium', () => {
     await page.click('#range-timezone');
     await page.selectOption('#range-timezone', 'America/New_York');
     await page.locator('[data-stat="total-scans"]', { hasText: /^8$/ }).waitFor();
+    await page.locator('.world-map').scrollIntoViewIfNeeded();
     await page
       .locator('svg.map path[data-country="DE"] title', { hasText: 'Germany (DE): 3 scans' })
       .waitFor({ state: 'attached' });
@@ -227,5 +230,20 @@ describe('analytics pictures in Chromium', () => {
     await page.locator('.breakdowns').waitFor();
     expect(await page.locator('.csv-download').count()).toBe(3 + 7); // series, map, grid, seven breakdowns
     expect(pageErrors).toEqual([]);
+  });
+
+  it('loads and draws the map only as it comes near the screen', async () => {
+    // A phone's screen: the map is far below the numbers.
+    await page.setViewportSize({ width: 390, height: 700 });
+    try {
+      await page.goto(`${app.url}/dashboard/codes/${codeId}/analytics`);
+      await page.locator('.breakdowns').waitFor();
+      expect(await page.locator('svg.map').count()).toBe(0);
+      await page.locator('.world-map').scrollIntoViewIfNeeded();
+      await page.locator('svg.map path.country').first().waitFor();
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });
