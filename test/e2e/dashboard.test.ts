@@ -283,7 +283,10 @@ describe('the dashboard in Chromium', () => {
     const drawn = (await app.request('GET', `/v1/codes/${id}/image?format=svg&size=64`, { key })).headers.get(
       'image-width',
     );
-    expect(await row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(Number(drawn));
+    // The list's thumbnails load lazily (as they near the screen), so after the row.
+    await expect
+      .poll(() => row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBe(Number(drawn));
     await shot('codes');
     await page.fill('input[type=search]', 'autumn');
     await page.getByText("No code's name or content contains “autumn”.").waitFor();
