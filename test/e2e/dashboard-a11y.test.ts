@@ -83,10 +83,20 @@ async function signIn(): Promise<void> {
   await page.locator('tr[data-code-id]').first().waitFor();
 }
 
-/** Opens a page by its URL (the tab keeps its credential) and waits until nothing is loading. */
+/**
+ * Opens a page by its URL (the tab keeps its credential) and waits until nothing is loading. The
+ * analytics pages draw their map and weekday x hour grid as they come near the screen: the page is
+ * scrolled to them, as a person reading it would, so that they are checked too.
+ */
 async function visit(path: string, ready: string): Promise<void> {
   await page.goto(`${app.url}/dashboard${path}`);
   await page.locator(ready).first().waitFor();
+  if ((await page.locator('.weekday-hours').count()) > 0) {
+    await page.locator('.world-map').scrollIntoViewIfNeeded();
+    await page.locator('svg.map').waitFor();
+    await page.locator('.weekday-hours').scrollIntoViewIfNeeded();
+    await page.locator('.heatmap').waitFor();
+  }
   await page.waitForFunction(() => !document.querySelector('.loading'));
 }
 

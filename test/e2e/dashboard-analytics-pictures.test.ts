@@ -119,7 +119,8 @@ describe('analytics pictures in Chromium', () => {
     expect(await page.locator('.legend li').count()).toBeGreaterThan(1);
 
     // The grid: 168 cells, the scans in Kolkata's weekdays and hours (once the answer for Kolkata
-    // is in: the total is 8 in UTC too).
+    // is in: the total is 8 in UTC too). It is drawn as it comes near the screen.
+    await page.locator('.weekday-hours').scrollIntoViewIfNeeded();
     await page.locator('.heatmap td[data-weekday="1"][data-hour="10"][data-scans="3"]').waitFor();
     const cells = await page.$$eval('.heatmap td', (all) =>
       all.map((td) => [
@@ -216,6 +217,7 @@ describe('analytics pictures in Chromium', () => {
       .locator('svg.map path[data-country="DE"] title', { hasText: 'Germany (DE): 3 scans' })
       .waitFor({ state: 'attached' });
     // New York is UTC-4 in June: the Monday 04:31-04:59 UTC scans are at 00:xx on Monday.
+    await page.locator('.weekday-hours').scrollIntoViewIfNeeded();
     await page.locator('.heatmap td[data-weekday="1"][data-hour="0"][data-scans="3"]').waitFor();
     expect(await page.locator('.heatmap td').count()).toBe(168);
     const rest = (
@@ -232,15 +234,21 @@ describe('analytics pictures in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('loads and draws the map only as it comes near the screen', async () => {
-    // A phone's screen: the map is far below the numbers.
+  it('loads and draws the map and the grid only as they come near the screen', async () => {
+    // A phone's screen: the map and the grid are far below the numbers.
     await page.setViewportSize({ width: 390, height: 700 });
     try {
       await page.goto(`${app.url}/dashboard/codes/${codeId}/analytics`);
       await page.locator('.breakdowns').waitFor();
       expect(await page.locator('svg.map').count()).toBe(0);
+      expect(await page.locator('.heatmap').count()).toBe(0);
+      // Their headings are there from the start.
+      await page.getByRole('heading', { name: 'Scans by weekday and hour (UTC)' }).waitFor();
       await page.locator('.world-map').scrollIntoViewIfNeeded();
       await page.locator('svg.map path.country').first().waitFor();
+      await page.locator('.weekday-hours').scrollIntoViewIfNeeded();
+      await page.locator('.heatmap td').nth(167).waitFor();
+      expect(await page.locator('.heatmap td').count()).toBe(168);
       expect(pageErrors).toEqual([]);
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
