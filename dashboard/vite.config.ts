@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
+import { LOCALES_DIR, languageNamesModule } from './build/language-names.ts';
 import { worldShapesModule } from './build/world-shapes.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -43,8 +44,23 @@ const worldShapes = (): Plugin => {
   };
 };
 
+/** `virtual:language-names`: each catalogue's language named in itself, for the language picker. */
+const languageNames = (): Plugin => {
+  const id = 'virtual:language-names';
+  return {
+    name: 'qr-language-names',
+    resolveId: (source) => (source === id ? '\0' + id : null),
+    load(resolved) {
+      if (resolved !== '\0' + id) return null;
+      // A catalogue added while the dev server runs is named on the next load.
+      this.addWatchFile(LOCALES_DIR);
+      return languageNamesModule();
+    },
+  };
+};
+
 export default defineConfig({
-  plugins: [precompress(), worldShapes()],
+  plugins: [precompress(), worldShapes(), languageNames()],
   root: here('.'),
   base: '/dashboard/',
   // No public/ folder: every file the page loads is bundled and content-hashed.

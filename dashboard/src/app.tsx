@@ -14,6 +14,7 @@ import { WorkspaceSwitcher } from './components/workspace-switcher.tsx';
 import { LanguageSwitcher } from './components/language-switcher.tsx';
 import { SignedOutPage } from './components/signed-out-page.tsx';
 import { useT } from './i18n/index.ts';
+import { warmFormatters } from './i18n/locale.ts';
 import { Loading } from './components/messages.tsx';
 import { restoreCookieSession, signOutPerson } from './people.ts';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -132,6 +133,11 @@ export function App() {
   const route = useRoute();
   usePageFocus(`${session.credential ? 'in' : 'out'} ${JSON.stringify(route)}`);
   const restoring = useCookieSessionRestore(session.credential === null);
+  // Signed in, every page shows counts and dates: their formatters are built while it loads.
+  const signedIn = session.credential !== null;
+  useEffect(() => {
+    if (signedIn) warmFormatters();
+  }, [signedIn]);
   if (route.page === 'oauth-callback') return <OAuthCallbackPage />;
   if (!session.credential) {
     // The first run's setup has no session to look for: there is no user yet.

@@ -8,22 +8,29 @@ export { formatCount, formatDate, formatDateTime, formatPercent } from './i18n/l
 const regionNames = cached((tag) => new Intl.DisplayNames([tag], { type: 'region' }));
 const languageNames = cached((tag) => new Intl.DisplayNames([tag], { type: 'language' }));
 
+const periodFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per locale, granularity and zone: a chart's periods share it (Intl's are slow to build). */
+function periodFormat(granularity: string, timeZone: string): Intl.DateTimeFormat {
+  const locale = currentLocale();
+  const key = `${locale} ${granularity} ${timeZone}`;
+  let format = periodFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      granularity === 'hour'
+        ? { timeZone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+        : granularity === 'month'
+          ? { timeZone, year: 'numeric', month: 'short' }
+          : { timeZone, month: 'short', day: 'numeric' };
+    periodFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  }
+  return format;
+}
+
 /** A period start as the server wrote it (with the zone's offset), in the zone it was asked in. */
 export function formatPeriod(period: string, granularity: string, timeZone: string): string {
-  const date = new Date(period);
-  const locale = currentLocale();
-  if (granularity === 'hour')
-    return date.toLocaleString(locale, {
-      timeZone,
-      month: 'short',
-      day: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-  if (granularity === 'month') return date.toLocaleDateString(locale, { timeZone, year: 'numeric', month: 'short' });
-  const day = date.toLocaleDateString(locale, { timeZone, month: 'short', day: 'numeric' });
-  return granularity === 'week' ? currentMessages().values.weekOf(day) : day;
+  const text = periodFormat(granularity, timeZone).format(new Date(period));
+  return granularity === 'week' ? currentMessages().values.weekOf(text) : text;
 }
 
 /** An ISO 3166 code as its name in the chosen language, "DE" -> "Germany (DE)". */
@@ -45,9 +52,14 @@ export function languageName(tag: string): string {
   }
 }
 
+const weekdays = {
+  long: cached((tag) => new Intl.DateTimeFormat(tag, { weekday: 'long', timeZone: 'UTC' })),
+  short: cached((tag) => new Intl.DateTimeFormat(tag, { weekday: 'short', timeZone: 'UTC' })),
+};
+
 /** The weekdays' names, Monday first (ISO's order), long ("Monday") or short ("Mon"). */
 export function weekdayNames(width: 'long' | 'short'): string[] {
-  const format = new Intl.DateTimeFormat(currentLocale(), { weekday: width, timeZone: 'UTC' });
+  const format = weekdays[width]();
   // 2024-01-01 was a Monday.
   return Array.from({ length: 7 }, (_, d) => format.format(Date.UTC(2024, 0, 1 + d)));
 }

@@ -26,9 +26,10 @@ function pagePolicy(allowed: string[]): string {
 
 /**
  * Everything the dashboard loads is its own bundle, and its data comes from /graphql on this
- * origin. QR previews are SVG data: URLs in <img> (an image cannot run scripts). Preact and
- * Chart.js set styles through the CSSOM (element.style), which style-src does not govern, so
- * neither 'unsafe-inline' nor 'unsafe-eval' is needed.
+ * origin. QR previews are SVG data: URLs in <img> (an image cannot run scripts). Preact sets
+ * styles through the CSSOM (element.style), which style-src does not govern, so neither
+ * 'unsafe-inline' nor 'unsafe-eval' is needed. The scans chart is drawn by a worker from the
+ * bundle (worker-src falls back to script-src 'self').
  */
 export const DASHBOARD_CSP = pagePolicy([
   "script-src 'self'",

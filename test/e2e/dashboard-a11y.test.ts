@@ -58,8 +58,9 @@ const PAGES = (): { name: string; path: string; ready: string }[] => [
   { name: 'codes', path: '/codes', ready: 'tr[data-code-id]' },
   { name: 'new-code', path: '/codes/new', ready: '#code-content' },
   { name: 'code', path: `/codes/${codeId}`, ready: '#code-content' },
-  { name: 'analytics', path: '/analytics', ready: '[data-stat="total-scans"]' },
-  { name: 'code-analytics', path: `/codes/${codeId}/analytics`, ready: '[data-stat="total-scans"]' },
+  // The breakdowns render last of the analytics pages' sections (components/after-paint.tsx).
+  { name: 'analytics', path: '/analytics', ready: '.breakdowns' },
+  { name: 'code-analytics', path: `/codes/${codeId}/analytics`, ready: '.breakdowns' },
   { name: 'bulk', path: '/bulk', ready: '#csv-file' },
   { name: 'domains', path: '/domains', ready: 'li.domain' },
   { name: 'connected-apps', path: '/apps', ready: 'h1' },
@@ -82,10 +83,20 @@ async function signIn(): Promise<void> {
   await page.locator('tr[data-code-id]').first().waitFor();
 }
 
-/** Opens a page by its URL (the tab keeps its credential) and waits until nothing is loading. */
+/**
+ * Opens a page by its URL (the tab keeps its credential) and waits until nothing is loading. The
+ * analytics pages draw their map and weekday x hour grid as they come near the screen: the page is
+ * scrolled to them, as a person reading it would, so that they are checked too.
+ */
 async function visit(path: string, ready: string): Promise<void> {
   await page.goto(`${app.url}/dashboard${path}`);
   await page.locator(ready).first().waitFor();
+  if ((await page.locator('.weekday-hours').count()) > 0) {
+    await page.locator('.world-map').scrollIntoViewIfNeeded();
+    await page.locator('svg.map').waitFor();
+    await page.locator('.weekday-hours').scrollIntoViewIfNeeded();
+    await page.locator('.heatmap').waitFor();
+  }
   await page.waitForFunction(() => !document.querySelector('.loading'));
 }
 

@@ -45,6 +45,8 @@ describe('the signed-out pages and the profile in German', () => {
     await page.getByLabel('API-Schlüssel').waitFor();
     await page.getByRole('link', { name: 'Passwort vergessen?' }).waitFor();
     expect(await page.getByLabel('Sprache', { exact: true }).inputValue()).toBe('de');
+    // Each language named in itself (named at build time, dashboard/build/language-names.ts).
+    expect(await page.locator('#language option').allTextContents()).toEqual(['Deutsch', 'English']);
     await page.click('#password-form button[type=submit]');
     await page.getByText('Geben Sie Ihre E-Mail und Ihr Passwort ein.').waitFor();
     expect(await axeViolations(page)).toEqual({});

@@ -52,6 +52,9 @@ describe('Dashboard languages in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Statistik von Frühlingsplakat' }).waitFor();
     await page.getByRole('button', { name: 'Letzte 7 Tage' }).waitFor();
     expect(await page.locator('[data-stat="total-scans"]').innerText()).toBe('1.234');
+    // The grid is drawn as it comes near the screen.
+    await page.locator('.weekday-hours').scrollIntoViewIfNeeded();
+    await page.locator('.heatmap').waitFor();
     expect(await page.locator('.heatmap tbody th').allInnerTexts()).toEqual(['Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa', 'So']);
     expect(await page.locator('.heatmap td[data-weekday="1"][data-hour="0"]').getAttribute('title')).toMatch(
       /^Montag 00:00–00:59: \d[\d.]* Scans?$/,

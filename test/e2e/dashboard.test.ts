@@ -6,8 +6,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decode } from 'fast-png';
 import Koa from 'koa';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardRouter } from '../../src/http/dashboard.ts';
 import { DASHBOARD_CSP } from '../../src/http/security-headers.ts';
@@ -51,6 +52,24 @@ const rowsOf = (selector: string) =>
   page.$$eval(selector, (rows) =>
     rows.map((row) => [...row.querySelectorAll('td, th')].map((cell) => cell.textContent!.trim())),
   );
+
+/** Pixels of an element's screenshot unlike its top left corner's (the background): what is drawn on it. */
+async function inkedPixels(element: Locator): Promise<number> {
+  const { data, channels } = decode(await element.screenshot());
+  let inked = 0;
+  for (let i = 0; i < data.length; i += channels)
+    if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) inked++;
+  return inked;
+}
+
+/** Pixels that differ between two screenshots of one element. */
+function differentPixels(a: Uint8Array, b: Uint8Array): number {
+  const [x, y] = [decode(a), decode(b)];
+  let different = 0;
+  for (let i = 0; i < x.data.length; i += x.channels)
+    if (x.data[i] !== y.data[i] || x.data[i + 1] !== y.data[i + 1] || x.data[i + 2] !== y.data[i + 2]) different++;
+  return different;
+}
 
 async function scan(scanUrl: string, country: string, userAgent: string): Promise<string | null> {
   const res = await fetch(scanUrl, {
@@ -177,6 +196,8 @@ describe('the dashboard in Chromium', () => {
     ).body;
     expect(rest.total_scans).toBe(5);
     expect(await text('[data-stat="unique-scans"]')).toBe(String(rest.unique_scans));
+    // The sections below the chart render a few frames after the numbers (components/after-paint.tsx).
+    await page.locator('.breakdowns').waitFor();
     const periods = await page.$$eval('.chart-data tbody tr', (rows) =>
       rows.map((r) => [(r as HTMLElement).dataset.period, r.children[1]!.textContent]),
     );
@@ -192,16 +213,19 @@ describe('the dashboard in Chromium', () => {
         ]),
       );
     }
-    // Drawn on the canvas, not only in the table.
-    const inked = await page.$eval('.chart canvas', (canvas) => {
-      const { data } = (canvas as HTMLCanvasElement)
-        .getContext('2d')!
-        .getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
-      let n = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-      return n;
-    });
-    expect(inked).toBeGreaterThan(1000);
+    // Drawn on the canvas, not only in the table. The chart's worker draws it (the page cannot
+    // read a canvas it handed over), so its pixels are read from screenshots.
+    const chart = page.locator('.scans-chart canvas');
+    await expect.poll(() => inkedPixels(chart), { timeout: 10_000 }).toBeGreaterThan(1000);
+    // The canvas fills its box (the page's width, 300 px high), as the worker draws it.
+    const box = (await chart.boundingBox())!;
+    expect([box.width > 1000, Math.round(box.height)]).toEqual([true, 300]);
+    // The pointer over the last day: the worker draws the tooltip there.
+    const before = await chart.screenshot();
+    await chart.hover({ position: { x: box.width - 30, y: box.height / 2 } });
+    await expect
+      .poll(async () => differentPixels(before, await chart.screenshot()), { timeout: 5_000 })
+      .toBeGreaterThan(500);
     await shot('analytics');
 
     // Weeks instead of days: the same total, the REST answer's periods.
@@ -222,6 +246,7 @@ describe('the dashboard in Chromium', () => {
     // The account overview agrees with GET /v1/analytics/overview.
     await page.getByRole('link', { name: 'Analytics', exact: true }).first().click();
     await page.locator('.top-codes td', { hasText: 'Spring poster' }).waitFor();
+    await page.locator('.breakdowns').waitFor();
     const overview = (await app.request('GET', '/v1/analytics/overview', { key })).body;
     expect(await text('[data-stat="total-scans"]')).toBe(String(overview.total_scans));
     expect(await rowsOf('.top-codes tbody tr')).toEqual([['Spring poster', 'https://example.com/spring', '5']]);
@@ -258,7 +283,10 @@ describe('the dashboard in Chromium', () => {
     const drawn = (await app.request('GET', `/v1/codes/${id}/image?format=svg&size=64`, { key })).headers.get(
       'image-width',
     );
-    expect(await row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(Number(drawn));
+    // The list's thumbnails load lazily (as they near the screen), so after the row.
+    await expect
+      .poll(() => row.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBe(Number(drawn));
     await shot('codes');
     await page.fill('input[type=search]', 'autumn');
     await page.getByText("No code's name or content contains “autumn”.").waitFor();

@@ -3,10 +3,12 @@
 // has one (taking as many parameters); TypeScript checks the same when the dashboard is built,
 // this says which key differs. And the converted files show no English of their own: no JSX
 // text with letters, no literal words in user-facing attributes or in JSX expressions.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { catalogueTags, languageNamesModule } from '../../dashboard/build/language-names.ts';
 import en from '../../dashboard/src/i18n/locales/en.ts';
 
 const SRC = join(import.meta.dirname, '../../dashboard/src');
@@ -126,5 +128,24 @@ describe('converted dashboard files', () => {
       </p>
     );`;
     expect(hardCodedWords('a.tsx', source)).toEqual(['2: Hello there', '3: Some words', '3: Adding…', '3: Page']);
+  });
+});
+
+describe("the language picker's names (dashboard/build/language-names.ts)", () => {
+  it('names every catalogue in its own language, as the browser would', () => {
+    expect(catalogueTags()).toEqual(
+      readdirSync(LOCALES)
+        .map((file) => file.replace(/\.ts$/, ''))
+        .sort(),
+    );
+    expect(languageNamesModule()).toBe('export const LANGUAGE_NAMES = {"de":"Deutsch","en":"English"};');
+  });
+
+  it('names a catalogue added to the folder, and only .ts files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'locales-'));
+    for (const file of ['en.ts', 'fr.ts', 'pt-BR.ts', 'README.md']) writeFileSync(join(dir, file), '');
+    expect(languageNamesModule(dir)).toBe(
+      'export const LANGUAGE_NAMES = {"en":"English","fr":"français","pt-BR":"português (Brasil)"};',
+    );
   });
 });

@@ -1,6 +1,7 @@
 // The account's scans in a range: totals against the period before, the trend, the top codes,
 // and where the scans came from (country, device, OS, browser, referrer).
 import { useState } from 'preact/hooks';
+import { AfterPaint } from '../components/after-paint.tsx';
 import { Link } from '../components/link.tsx';
 import { ErrorBox, Loading } from '../components/messages.tsx';
 import { codeTitle, describeContent, formatCount } from '../format.ts';
@@ -99,9 +100,16 @@ export function AccountAnalytics({ range }: { range: Range }) {
         )}
       </section>
       <h2>{t.analytics.whereAndWhen}</h2>
-      <WorldMap countries={o.breakdowns.country} range={range} />
-      <WeekdayHours cells={data.analyticsWeekdayHours.cells} range={range} />
-      <Breakdowns breakdowns={o.breakdowns} range={range} />
+      {/* Below the fold: each a task of its own after the numbers above are painted. */}
+      <AfterPaint>
+        <WorldMap countries={o.breakdowns.country} range={range} />
+      </AfterPaint>
+      <AfterPaint>
+        <WeekdayHours cells={data.analyticsWeekdayHours.cells} range={range} />
+      </AfterPaint>
+      <AfterPaint>
+        <Breakdowns breakdowns={o.breakdowns} range={range} />
+      </AfterPaint>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 // One code's scans in a range: totals, the series, and every breakdown the API keeps per code.
+import { AfterPaint } from '../components/after-paint.tsx';
 import { ErrorBox, Loading } from '../components/messages.tsx';
 import { describeContent, formatCount } from '../format.ts';
 import { useQuery } from '../use-query.ts';
@@ -75,13 +76,20 @@ export function CodeAnalytics({ id, range }: { id: string; range: Range }) {
         range={range}
       />
       <h2>{t.analytics.whereAndWhen}</h2>
-      <WorldMap countries={code.scans.breakdowns.country ?? []} range={range} />
-      <WeekdayHours cells={code.scanWeekdayHours.cells} range={range} />
-      <Breakdowns
-        breakdowns={code.scans.breakdowns}
-        range={range}
-        ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, t.analytics.rule(r.condition)]))}
-      />
+      {/* Below the fold on a phone: each a task of its own after the numbers above are painted. */}
+      <AfterPaint>
+        <WorldMap countries={code.scans.breakdowns.country ?? []} range={range} />
+      </AfterPaint>
+      <AfterPaint>
+        <WeekdayHours cells={code.scanWeekdayHours.cells} range={range} />
+      </AfterPaint>
+      <AfterPaint>
+        <Breakdowns
+          breakdowns={code.scans.breakdowns}
+          range={range}
+          ruleNames={Object.fromEntries(code.routing.rules.map((r) => [r.ruleId, t.analytics.rule(r.condition)]))}
+        />
+      </AfterPaint>
     </div>
   );
 }

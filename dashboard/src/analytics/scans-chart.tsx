@@ -1,25 +1,14 @@
 // Scans over time as a Chart.js line chart, with the same numbers as a table for screen readers
-// (and anyone who wants the exact counts).
-import {
-  CategoryScale,
-  Chart,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
-import { useEffect, useRef } from 'preact/hooks';
+// (and anyone who wants the exact counts). Chart.js draws in a worker (chart-worker.ts) on the
+// canvas this component hands it: the page's main thread keeps only the box, its size and the
+// pointer, so the chart costs the page's first seconds nothing of its own.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatCount, formatPeriod } from '../format.ts';
 import { currentLocale } from '../i18n/locale.ts';
 import { useT } from '../i18n/index.ts';
+import type { ChartMessage } from './chart-messages.ts';
 import { CsvButton, csvName } from './csv.tsx';
 import type { Range } from './range.ts';
-
-// Only the parts a line chart uses, so the bundle leaves the rest of Chart.js out.
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Legend, Tooltip);
 
 export interface PeriodCount {
   period: string;
@@ -35,52 +24,66 @@ interface ScansChartProps {
   range: Range;
 }
 
+/**
+ * The worker that draws on `canvas`, with a typed post; null when this browser cannot hand a
+ * canvas over. The canvas fills its box (styles.css), so its size is the box's.
+ */
+function startChartWorker(canvas: HTMLCanvasElement): { post: (message: ChartMessage) => void; worker: Worker } | null {
+  if (typeof canvas.transferControlToOffscreen !== 'function') return null;
+  const worker = new Worker(new URL('./chart-worker.ts', import.meta.url), { type: 'module' });
+  const offscreen = canvas.transferControlToOffscreen();
+  const post = (message: ChartMessage) => worker.postMessage(message, message.kind === 'start' ? [offscreen] : []);
+  post({
+    kind: 'start',
+    canvas: offscreen,
+    width: canvas.clientWidth,
+    height: canvas.clientHeight,
+    pixelRatio: devicePixelRatio,
+  });
+  return { post, worker };
+}
+
 export function ScansChart({ series, granularity, timezone, range }: ScansChartProps) {
   const t = useT();
   const words = t.analytics.chart;
   const canvas = useRef<HTMLCanvasElement>(null);
-  const chart = useRef<Chart<'line'> | null>(null);
+  const post = useRef<((message: ChartMessage) => void) | null>(null);
+  const [failed, setFailed] = useState(false);
   const labels = series.map((p) => formatPeriod(p.period, granularity, timezone));
 
   useEffect(() => {
-    chart.current = new Chart(canvas.current!, {
-      type: 'line',
-      data: {
-        labels: [],
-        datasets: [
-          {
-            label: '',
-            data: [],
-            borderColor: '#2563eb',
-            backgroundColor: 'rgba(37, 99, 235, 0.15)',
-            fill: true,
-            tension: 0.25,
-          },
-          { label: '', data: [], borderColor: '#16a34a', backgroundColor: '#16a34a', tension: 0.25 },
-        ],
-      },
-      options: {
-        maintainAspectRatio: false,
-        // New numbers should read at once when a picker changes, not glide in.
-        animation: false,
-        interaction: { mode: 'index', intersect: false },
-        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
-      },
-    });
-    return () => chart.current?.destroy();
+    const element = canvas.current!;
+    const started = startChartWorker(element);
+    if (!started) return setFailed(true);
+    const { worker } = started;
+    post.current = started.post;
+    worker.onerror = () => setFailed(true);
+    const resized = new ResizeObserver(() =>
+      started.post({ kind: 'size', width: element.clientWidth, height: element.clientHeight }),
+    );
+    resized.observe(element);
+    const move = (e: PointerEvent) => started.post({ kind: 'pointer', x: e.offsetX, y: e.offsetY });
+    const leave = () => started.post({ kind: 'pointer', x: null, y: null });
+    element.addEventListener('pointermove', move);
+    element.addEventListener('pointerleave', leave);
+    return () => {
+      resized.disconnect();
+      worker.terminate();
+      post.current = null;
+    };
   }, []);
 
   useEffect(() => {
-    const current = chart.current;
-    if (!current) return;
-    current.data.labels = labels;
-    current.data.datasets[0]!.label = words.scans;
-    current.data.datasets[0]!.data = series.map((p) => p.scans);
-    current.data.datasets[1]!.label = words.uniqueScans;
-    current.data.datasets[1]!.data = series.map((p) => p.uniqueScans);
-    // The axis's and tooltip's numbers in the page's locale.
-    current.options.locale = currentLocale();
-    current.update();
+    post.current?.({
+      kind: 'data',
+      labels,
+      series: [
+        { label: words.scans, data: series.map((p) => p.scans) },
+        { label: words.uniqueScans, data: series.map((p) => p.uniqueScans) },
+      ],
+      // The axis's and tooltip's numbers in the page's locale.
+      locale: currentLocale(),
+    });
   }, [series, granularity, timezone, t]);
 
   return (
@@ -99,6 +102,7 @@ export function ScansChart({ series, granularity, timezone, range }: ScansChartP
       <div class="chart-box">
         <canvas ref={canvas} role="img" aria-label={words.title} />
       </div>
+      {failed && <p class="error-box">{words.notDrawn}</p>}
       <details>
         <summary>{words.data}</summary>
         <table class="chart-data">

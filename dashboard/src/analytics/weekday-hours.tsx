@@ -1,5 +1,9 @@
 // Scans by weekday and hour of the day in the range picker's zone: a 7 x 24 grid whose shade
-// follows the count, each cell titled with its numbers, and the grid's numbers as CSV.
+// follows the count, each cell titled with its numbers, and the grid's numbers as CSV. The grid
+// (168 cells, the longest render of the page's first seconds on a throttled phone) is drawn when
+// it comes near the screen; its heading and CSV button are there from the start.
+import { useRef } from 'preact/hooks';
+import { useNearScreen } from '../components/near-screen.ts';
 import { ScrollRegion } from '../components/scroll-region.tsx';
 import { formatCount, weekdayNames } from '../format.ts';
 import { useT } from '../i18n/index.ts';
@@ -28,6 +32,8 @@ export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; rang
   const count = new Map(cells.map((c) => [`${c.weekday}/${c.hour}`, c.scans]));
   const max = Math.max(1, ...cells.map((c) => c.scans));
   const at = (weekday: number, hour: number) => count.get(`${weekday}/${hour}`) ?? 0;
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNearScreen(box);
   return (
     <figure class="chart weekday-hours">
       <div class="chart-head">
@@ -42,42 +48,46 @@ export function WeekdayHours({ cells, range }: { cells: WeekdayHourCount[]; rang
         />
       </div>
       {/* Hour labels need room: on a narrow screen the grid scrolls inside its box. */}
-      <ScrollRegion label={words.grid}>
-        <table class="heatmap" aria-label={words.table(range.timezone)}>
-          <thead>
-            <tr>
-              <th />
-              {HOURS.map((h) => (
-                <th key={h} scope="col">
-                  {hh(h)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {weekdays.map((day, d) => (
-              <tr key={d}>
-                <th scope="row">{short[d]}</th>
-                {HOURS.map((h) => {
-                  const n = at(d + 1, h);
-                  return (
-                    <td
-                      key={h}
-                      data-weekday={d + 1}
-                      data-hour={h}
-                      data-scans={n}
-                      style={{ background: shade(n, max) }}
-                      title={words.cell(day, `${hh(h)}:00–${hh(h)}:59`, n)}
-                    >
-                      <span class="visually-hidden">{formatCount(n)}</span>
-                    </td>
-                  );
-                })}
+      {!near ? (
+        <div class="heatmap-box" ref={box} />
+      ) : (
+        <ScrollRegion label={words.grid}>
+          <table class="heatmap" aria-label={words.table(range.timezone)}>
+            <thead>
+              <tr>
+                <th />
+                {HOURS.map((h) => (
+                  <th key={h} scope="col">
+                    {hh(h)}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+            </thead>
+            <tbody>
+              {weekdays.map((day, d) => (
+                <tr key={d}>
+                  <th scope="row">{short[d]}</th>
+                  {HOURS.map((h) => {
+                    const n = at(d + 1, h);
+                    return (
+                      <td
+                        key={h}
+                        data-weekday={d + 1}
+                        data-hour={h}
+                        data-scans={n}
+                        style={{ background: shade(n, max) }}
+                        title={words.cell(day, `${hh(h)}:00–${hh(h)}:59`, n)}
+                      >
+                        <span class="visually-hidden">{formatCount(n)}</span>
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      )}
     </figure>
   );
 }

@@ -1,8 +1,10 @@
 // Scans by country on a world map: a choropleth of the country breakdown, drawn from bundled
-// shapes (world-shapes.ts, loaded on first use), with a legend, a title per country for hover and
-// screen readers, and the scans the map cannot show (unknown country, countries too small for
-// the 1:110m shapes) counted beside it.
-import { useEffect, useState } from 'preact/hooks';
+// shapes (world-shapes.ts, loaded when the map first comes near the screen), with a legend, a
+// title per country for hover, and the scans the map cannot show (unknown country, countries too
+// small for the 1:110m shapes) counted beside it. The map is a picture to screen readers (its
+// label); the country breakdown below lists the same numbers.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useNearScreen } from '../components/near-screen.ts';
 import { countryName, formatCount } from '../format.ts';
 import { useT } from '../i18n/index.ts';
 import type { ValueCount } from './breakdowns.tsx';
@@ -30,9 +32,13 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
   const words = t.analytics.map;
   const [shapes, setShapes] = useState<Shapes | null>(null);
   const [failed, setFailed] = useState(false);
+  // The shapes (45 kB gzip, 177 paths to draw) wait until the map nears the screen: on a phone it
+  // is far below the numbers, and drawing it cost the page's first seconds most of a long task.
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNearScreen(box);
   useEffect(() => {
-    import('./world-shapes.ts').then(setShapes, () => setFailed(true));
-  }, []);
+    if (near) import('./world-shapes.ts').then(setShapes, () => setFailed(true));
+  }, [near]);
 
   const scans = new Map(countries.flatMap((c) => (c.value === null ? [] : [[c.value, c.scans] as const])));
   const unknown = countries.find((c) => c.value === null)?.scans ?? 0;
@@ -40,7 +46,8 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
   const colour = (n: number) =>
     n === 0 ? NO_SCANS : SCALE[SCALE.length - bounds.length + bounds.findIndex((b) => n <= b)]!;
   const drawn = new Set(shapes?.shapes.map((s) => s.code));
-  const offMap = countries.filter((c) => c.value !== null && !drawn.has(c.value));
+  // Which countries the shapes cannot show is known once they are here.
+  const offMap = shapes ? countries.filter((c) => c.value !== null && !drawn.has(c.value)) : [];
   const span = words.span(range.from, range.to, range.timezone);
 
   return (
@@ -63,7 +70,10 @@ export function WorldMap({ countries, range }: { countries: ValueCount[]; range:
       {failed ? (
         <p class="error-box">{words.notLoaded}</p>
       ) : !shapes ? (
-        <p class="loading">{words.loading}</p>
+        // The map's own size, so nothing moves when it is drawn.
+        <div class="map map-box" ref={box}>
+          {near && <p class="loading">{words.loading}</p>}
+        </div>
       ) : (
         <svg class="map" viewBox={`0 0 ${shapes.WIDTH} ${shapes.HEIGHT}`} role="img" aria-label={words.label(span)}>
           <path class="sphere" d={shapes.outline} />

@@ -47,6 +47,7 @@ export function Select({
   options,
   labels = {},
   onChange,
+  onReach,
   ...aria
 }: {
   /** Set by Field around it. */
@@ -57,9 +58,18 @@ export function Select({
   options: readonly string[];
   labels?: Record<string, string>;
   onChange: (value: string) => void;
+  /** Called as a person reaches for the list (focus, or a press before it opens), to fill it then. */
+  onReach?: () => void;
 }) {
   return (
-    <select id={id} {...aria} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+    <select
+      id={id}
+      {...aria}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      onFocus={onReach}
+      onPointerDown={onReach}
+    >
       {options.map((option) => (
         <option key={option} value={option}>
           {labels[option] ?? option}

@@ -4,6 +4,7 @@
 // most often reads); every other catalogue is a chunk of its own, loaded when chosen. A new file
 // in locales/ is a new language: the glob below finds it, the picker lists it.
 import { useEffect, useState } from 'preact/hooks';
+import { LANGUAGE_NAMES } from 'virtual:language-names';
 import en, { type Messages } from './locales/en.ts';
 import { setLocale } from './locale.ts';
 
@@ -95,6 +96,8 @@ export function useT(): Messages {
   return messages;
 }
 
-/** A language's name in that language, "Deutsch", as the picker offers it. */
-export const languageNameOf = (tag: string): string =>
-  new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+/**
+ * A language's name in that language, "Deutsch", as the picker offers it: named at build time
+ * (dashboard/build/language-names.ts), so no page pays for Intl.DisplayNames' data to show it.
+ */
+export const languageNameOf = (tag: string): string => LANGUAGE_NAMES[tag] ?? tag;

@@ -34,7 +34,7 @@ export function CodeRowView({ code, colors }: { code: CodeRow; colors: Map<strin
   return (
     <tr data-code-id={code.id}>
       <td>
-        <QrImage svg={code.svg} alt={t.codes.imageOf(title)} class="thumb" />
+        <QrImage svg={code.svg} alt={t.codes.imageOf(title)} class="thumb" lazy />
       </td>
       <td class="name-cell">
         <Link to={`/codes/${code.id}`}>{title}</Link>

@@ -149,25 +149,28 @@ export function CodesPage() {
           </table>
         </ScrollRegion>
       )}
-      <div class="pager">
-        <button
-          type="button"
-          class="secondary"
-          disabled={cursors.length === 1}
-          onClick={() => setCursors(cursors.slice(0, -1))}
-        >
-          {t.common.previous}
-        </button>
-        <span>{t.codes.page(cursors.length)}</span>
-        <button
-          type="button"
-          class="secondary"
-          disabled={!data?.codes.pageInfo.hasNextPage}
-          onClick={() => setCursors([...cursors, data!.codes.pageInfo.endCursor])}
-        >
-          {t.common.next}
-        </button>
-      </div>
+      {/* Once there are rows to page through: shown before them, it was pushed down as they came. */}
+      {data && (
+        <div class="pager">
+          <button
+            type="button"
+            class="secondary"
+            disabled={cursors.length === 1}
+            onClick={() => setCursors(cursors.slice(0, -1))}
+          >
+            {t.common.previous}
+          </button>
+          <span>{t.codes.page(cursors.length)}</span>
+          <button
+            type="button"
+            class="secondary"
+            disabled={!data?.codes.pageInfo.hasNextPage}
+            onClick={() => setCursors([...cursors, data!.codes.pageInfo.endCursor])}
+          >
+            {t.common.next}
+          </button>
+        </div>
+      )}
     </section>
   );
 }

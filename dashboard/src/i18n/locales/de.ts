@@ -325,6 +325,7 @@ const de: Messages = {
       scans: 'Scans',
       uniqueScans: 'Eindeutige Scans',
       data: 'Daten des Diagramms',
+      notDrawn: 'Das Diagramm konnte nicht gezeichnet werden; seine Zahlen stehen in der Tabelle darunter.',
     },
     breakdowns: {
       country: 'Länder',

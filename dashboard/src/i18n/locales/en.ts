@@ -326,6 +326,7 @@ const en = {
       scans: 'Scans',
       uniqueScans: 'Unique scans',
       data: 'Chart data',
+      notDrawn: 'The chart could not be drawn; its numbers are in the table below.',
     },
     breakdowns: {
       country: 'Countries',
