@@ -8,7 +8,7 @@ import { MIN_PIXELS_PER_MODULE } from '../../src/modules/images/scannable-size.t
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { rasterisePdf, requireDecoderTools, scratchDir, zbarRead } from '../support/decoders.ts';
 import { createCode } from '../support/factories.ts';
-import { getTestAppWithLogos, type LogoServer } from '../support/logo-server.ts';
+import { getTestAppWithLogos, type LogoServer, WEBP_LOGO_RGB } from '../support/logo-server.ts';
 
 let app: TestApp;
 let key: string;
@@ -38,13 +38,15 @@ async function fetchImage(id: string, query = '', headers: Record<string, string
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** Decodes a PNG by wrapping it in an SVG for resvg, the same rasterizer the service uses. */
-function decodePng(png: Buffer, width: number): string | null {
+/** A square PNG's RGBA pixels, read by resvg (the rasterizer the service uses) from an SVG around it. */
+function pngPixels(png: Buffer, width: number) {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${width}"><image ` +
     `href="data:image/png;base64,${png.toString('base64')}" width="${width}" height="${width}"/></svg>`;
-  return decodeQr(svgToRgba(svg, width));
+  return svgToRgba(svg, width);
 }
+
+const decodePng = (png: Buffer, width: number): string | null => decodeQr(pngPixels(png, width));
 
 describe('formats', () => {
   it('serves SVG by default that decodes to the scan URL', async () => {
@@ -185,6 +187,16 @@ describe('logos', () => {
     expect(decodeQr(svgToRgba(svg, 700))).toBe(code.scan_url);
     await fetchImage(code.id, '?format=png');
     expect(logos.requests()).toBe(before + 1); // rendering never fetches
+  });
+
+  it('draws a WebP logo (kept as the PNG of its pixels) in the PNG render, and the code still decodes', async () => {
+    const code = await createCode(app, key, { design: { style: 'branded', logo_url: logos.url('/logo.webp') } });
+    expect((await fetchImage(code.id)).bytes.toString()).toContain('data:image/png;base64,');
+    const png = (await fetchImage(code.id, '?format=png&size=600')).bytes;
+    const { data } = pngPixels(png, 600);
+    const centre = (300 * 600 + 300) * 4;
+    expect([...data.subarray(centre, centre + 3)]).toEqual([...WEBP_LOGO_RGB]);
+    expect(decodePng(png, 600)).toBe(code.scan_url);
   });
 
   it('refuses a logo that is not an image, or missing, with a 422 that says why', async () => {

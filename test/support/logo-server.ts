@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Resvg } from '@resvg/resvg-js';
 import { getTestApp } from './app.ts';
+import { webpOf } from './upload-fixtures.ts';
 
 export interface LogoServer {
   url: (path?: string) => string;
@@ -18,17 +19,24 @@ export function logoPng(disc = 'e11d48'): Buffer {
   return new Resvg(svg).render().asPng();
 }
 
+/** `/logo.webp`'s one colour: a WebP logo drawn blank would leave the code's centre white. */
+export const WEBP_LOGO_RGB = [20, 160, 90] as const;
+
 /** `/logo-<rrggbb>.png`: another logo (other bytes) per colour. */
 const COLOURED_LOGO = /^\/logo-([0-9a-f]{6})\.png$/;
 
 export async function startLogoServer(): Promise<LogoServer> {
   let count = 0;
   const png = logoPng();
+  const webp = webpOf(64, 64, [...WEBP_LOGO_RGB, 255]);
   const server: Server = createServer((req, res) => {
     count += 1;
     if (req.url === '/logo.png') {
       res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length });
       res.end(png);
+    } else if (req.url === '/logo.webp') {
+      res.writeHead(200, { 'Content-Type': 'image/webp', 'Content-Length': webp.length });
+      res.end(webp);
     } else if (COLOURED_LOGO.test(req.url ?? '')) {
       const coloured = logoPng(COLOURED_LOGO.exec(req.url!)![1]);
       res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': coloured.length });

@@ -9,6 +9,7 @@ import { DomainError } from '../../shared/errors.ts';
 import type { RenderLogo } from './design.ts';
 import { fetchLogo, LogoFetchError, type LogoFetchOptions } from './logo-fetch.ts';
 import type { Holding, LogoStore } from './logo-store.ts';
+import { webpToPng } from './webp-decode.ts';
 
 /** Rows one collection pass looks at; the next pass takes the rest. */
 const COLLECT_BATCH = 500;
@@ -35,6 +36,17 @@ export interface LogoBytes {
   bytes: Buffer;
   width: number;
   height: number;
+}
+
+/**
+ * The logo as the renderer can draw it: resvg leaves a WebP blank, so a WebP is kept as the PNG
+ * of its pixels (a 422 when libwebp cannot decode it); other types are kept as fetched.
+ */
+async function drawable(logo: LogoBytes): Promise<LogoBytes> {
+  if (logo.contentType !== 'image/webp') return logo;
+  const decoded = await webpToPng(logo.bytes);
+  if (!decoded) throw fieldError('the WebP logo could not be decoded');
+  return { contentType: 'image/png', bytes: decoded.png, width: decoded.width, height: decoded.height };
 }
 
 export function createLogos(store: LogoStore, options: LogosOptions) {
@@ -104,7 +116,7 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
         if (!(err instanceof LogoFetchError)) throw err;
         throw fieldError(err.reason);
       }
-      return hold(accountId, logo, 'design.logo_url');
+      return hold(accountId, await drawable(logo), 'design.logo_url');
     },
 
     /**
@@ -121,11 +133,11 @@ export function createLogos(store: LogoStore, options: LogosOptions) {
       if (cached) return cached;
       const row = await store.find(id);
       if (!row) return null;
-      const logo = {
-        dataUri: `data:${row.contentType};base64,${row.dataBase64}`,
-        width: row.width,
-        height: row.height,
-      };
+      // A WebP stored before fetched ones were kept as PNG: drawn from its pixels, once per cache entry.
+      const png = row.contentType === 'image/webp' ? await webpToPng(Buffer.from(row.dataBase64, 'base64')) : null;
+      const logo = png
+        ? { dataUri: `data:image/png;base64,${png.png.toString('base64')}`, width: png.width, height: png.height }
+        : { dataUri: `data:${row.contentType};base64,${row.dataBase64}`, width: row.width, height: row.height };
       cache.set(id, logo);
       return logo;
     },

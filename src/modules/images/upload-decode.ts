@@ -3,12 +3,11 @@
 // decoded, then drawn by resvg (an SVG as it is, a raster image embedded in a small SVG) at
 // most MAX_STORED_SIDE a side, and encoded again from the pixels alone: no metadata of the file
 // (EXIF, text chunks, colour profiles) survives.
-import { encode } from 'fast-png';
 import { Resvg } from '@resvg/resvg-js';
 import { sniffImage } from './image-sniff.ts';
 import { svgToPngAndPixels } from './raster.ts';
 import { looksLikeSvg, svgProblem } from './svg-upload.ts';
-import { decodeWebp } from './webp-decode.ts';
+import { webpToPng } from './webp-decode.ts';
 
 /** Largest upload accepted, in bytes (checked while the body streams). */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
@@ -64,11 +63,10 @@ async function rasterSource(
     );
   if (contentType !== 'image/webp')
     return { sourceType: contentType, svg: embeddedRasterSvg(contentType, bytes, width, height), width, height };
-  const pixels = await decodeWebp(bytes);
-  if (!pixels || pixels.width !== width || pixels.height !== height)
+  const decoded = await webpToPng(bytes);
+  if (!decoded || decoded.width !== width || decoded.height !== height)
     throw new UploadRefused('the WebP image could not be decoded');
-  const png = encode({ data: pixels.data, width, height, channels: 4 });
-  return { sourceType: 'image/webp', svg: embeddedRasterSvg('image/png', png, width, height), width, height };
+  return { sourceType: 'image/webp', svg: embeddedRasterSvg('image/png', decoded.png, width, height), width, height };
 }
 
 function vectorSource(

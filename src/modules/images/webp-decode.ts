@@ -1,8 +1,9 @@
-// WebP pixels, for uploads: resvg draws PNG, JPEG and GIF but not WebP (tried: a WebP <image> is
-// left blank). @jsquash/webp is libwebp's decoder built to WebAssembly (Apache-2.0, about 1 MB,
+// WebP pixels, for uploads and fetched logos: resvg draws PNG, JPEG and GIF but not WebP (tried:
+// a WebP <image> is left blank). @jsquash/webp is libwebp's decoder built to WebAssembly (Apache-2.0, about 1 MB,
 // nothing downloaded at install): the decoder runs in the wasm sandbox, not as native code.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { encode } from 'fast-png';
 
 type Decode = (buffer: ArrayBuffer) => Promise<{ data: Uint8ClampedArray; width: number; height: number }>;
 
@@ -38,4 +39,12 @@ export async function decodeWebp(
   } catch {
     return null;
   }
+}
+
+/** The WebP as a PNG of its pixels (which resvg draws), or null when libwebp cannot decode it. */
+export async function webpToPng(bytes: Buffer): Promise<{ png: Buffer; width: number; height: number } | null> {
+  const pixels = await decodeWebp(bytes);
+  if (!pixels) return null;
+  const { data, width, height } = pixels;
+  return { png: Buffer.from(encode({ data, width, height, channels: 4 })), width, height };
 }
