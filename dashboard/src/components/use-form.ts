@@ -1,5 +1,5 @@
 // A small form's state: its values, its failure (and the fields the server named) and whether it
-// is sending. The password reset and profile forms.
+// is sending. The password reset, profile, setup and invitation forms.
 import { useState } from 'preact/hooks';
 import { ApiError } from '../graphql.ts';
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { LabelledInputs, type InputSpec } from '../components/labelled-inputs.tsx';
 import { ErrorBox, Loading } from '../components/messages.tsx';
-import { ApiError } from '../graphql.ts';
+import { useForm } from '../components/use-form.ts';
 import { useT } from '../i18n/index.ts';
 import { formatDate } from '../i18n/locale.ts';
 import { usePageTitle } from '../page-focus.ts';
@@ -14,28 +14,20 @@ import { currentCredential } from '../session.ts';
 
 function NewMemberForm({ token, offer }: { token: string; offer: InvitationOffer }) {
   const t = useT();
-  const [form, setForm] = useState({ email: '', display_name: '', password: '' });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const problems = error instanceof ApiError ? error.problems : [];
+  const form = useForm({ email: '', display_name: '', password: '' });
   const inputs: InputSpec[] = [
     ...(offer.email ? [] : [['email', t.account.email, 'email', 'username'] as const]),
     ['display_name', t.account.yourName, 'text', 'name'],
     ['password', t.account.newPassword, 'password', 'new-password'],
   ];
 
-  async function submit(event: Event) {
+  function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const { email, ...rest } = form;
+    void form.run(async () => {
+      const { email, ...rest } = form.values;
       await registerWithInvitation({ token, ...rest, ...(offer.email ? {} : { email }) });
       replaceRoute('/codes');
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -44,13 +36,13 @@ function NewMemberForm({ token, offer }: { token: string; offer: InvitationOffer
       <LabelledInputs
         idPrefix="invite"
         inputs={inputs}
-        values={form}
-        problems={problems}
-        onChange={(name, value) => setForm({ ...form, [name]: value })}
+        values={form.values}
+        problems={form.problems}
+        onChange={form.onChange}
       />
-      <ErrorBox error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? t.invite.joining : t.invite.submit}
+      <ErrorBox error={form.error} />
+      <button type="submit" disabled={form.busy}>
+        {form.busy ? t.invite.joining : t.invite.submit}
       </button>
     </form>
   );
@@ -58,23 +50,17 @@ function NewMemberForm({ token, offer }: { token: string; offer: InvitationOffer
 
 function JoinButton({ token }: { token: string }) {
   const t = useT();
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  async function join() {
-    setBusy(true);
-    try {
+  const form = useForm({});
+  const join = () =>
+    form.run(async () => {
       await acceptInvitation(token);
       replaceRoute('/codes');
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  }
+    });
   return (
     <>
-      <ErrorBox error={error} />
-      <button type="button" disabled={busy} onClick={join}>
-        {busy ? t.invite.joining : t.invite.submit}
+      <ErrorBox error={form.error} />
+      <button type="button" disabled={form.busy} onClick={join}>
+        {form.busy ? t.invite.joining : t.invite.submit}
       </button>
     </>
   );

@@ -1,9 +1,8 @@
 // First run: the setup link the server logs while it has no user (or `cli users create-owner`
 // prints) opens this page; it creates the first owner with the link's token and signs them in.
-import { useState } from 'preact/hooks';
 import { LabelledInputs, type InputSpec } from '../components/labelled-inputs.tsx';
 import { ErrorBox } from '../components/messages.tsx';
-import { ApiError } from '../graphql.ts';
+import { useForm } from '../components/use-form.ts';
 import { useT } from '../i18n/index.ts';
 import { usePageTitle } from '../page-focus.ts';
 import { completeSetup } from '../people.ts';
@@ -13,10 +12,7 @@ export function SetupPage() {
   const t = useT();
   usePageTitle(t.setup.title);
   const token = new URLSearchParams(location.search).get('token') ?? '';
-  const [form, setForm] = useState({ email: '', display_name: '', password: '', workspace_name: '' });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const problems = error instanceof ApiError ? error.problems : [];
+  const form = useForm({ email: '', display_name: '', password: '', workspace_name: '' });
   const inputs: InputSpec[] = [
     ['email', t.account.email, 'email', 'username'],
     ['display_name', t.account.yourName, 'text', 'name'],
@@ -24,18 +20,13 @@ export function SetupPage() {
     ['workspace_name', t.setup.workspaceName, 'text', 'organization'],
   ];
 
-  async function submit(event: Event) {
+  function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const workspace = form.workspace_name.trim();
-      await completeSetup({ token, ...form, workspace_name: workspace === '' ? undefined : workspace });
+    void form.run(async () => {
+      const workspace = form.values.workspace_name.trim();
+      await completeSetup({ token, ...form.values, workspace_name: workspace === '' ? undefined : workspace });
       replaceRoute('/codes');
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -49,13 +40,13 @@ export function SetupPage() {
           <LabelledInputs
             idPrefix="setup"
             inputs={inputs}
-            values={form}
-            problems={problems}
-            onChange={(name, value) => setForm({ ...form, [name]: value })}
+            values={form.values}
+            problems={form.problems}
+            onChange={form.onChange}
           />
-          <ErrorBox error={error} />
-          <button type="submit" disabled={busy}>
-            {busy ? t.setup.settingUp : t.setup.submit}
+          <ErrorBox error={form.error} />
+          <button type="submit" disabled={form.busy}>
+            {form.busy ? t.setup.settingUp : t.setup.submit}
           </button>
         </form>
       )}
