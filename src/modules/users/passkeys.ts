@@ -18,6 +18,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { COSEALG } from '@simplewebauthn/server/helpers';
 import { DomainError, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { hashToken } from '../../shared/token-hash.ts';
@@ -29,6 +30,12 @@ import type { UsersStore } from './store.ts';
 const CHALLENGE_TTL_MS = 5 * 60_000;
 /** Enough for every device a person owns; a bound on what one account may store. */
 const MAX_PASSKEYS_PER_USER = 25;
+/**
+ * EdDSA, ES256 and RS256: what passkeys use. Named rather than left to the library's default,
+ * which probes Web Crypto for post-quantum algorithms and makes Node print an experimental-feature
+ * warning into the log.
+ */
+const ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 const NOT_ACCEPTED = 'The passkey was not accepted; sign in again.';
 
 export interface RelyingParty {
@@ -116,6 +123,7 @@ export function createPasskeys(options: {
         // The device must not make a second passkey for the same person here.
         excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        supportedAlgorithmIDs: ALGORITHMS,
       });
       return { options: creation, expiresAt: await issueChallenge(creation.challenge, 'registration', userId) };
     },
@@ -137,6 +145,7 @@ export function createPasskeys(options: {
           expectedOrigin: rp.origin,
           expectedRPID: rp.id,
           requireUserVerification: true,
+          supportedAlgorithmIDs: ALGORITHMS,
         });
       } catch (err) {
         const message = (err as Error).message;
