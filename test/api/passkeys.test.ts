@@ -226,9 +226,9 @@ describe('signing in with a passkey', { timeout: 60_000 }, () => {
       const person = await newUser(limited);
       const options = (await person.request('POST', '/v1/users/me/passkeys/options')).body.options;
       const { credential, response } = limitedDevice.register(options);
-      expect(
-        (await person.request('POST', '/v1/users/me/passkeys', { body: { name: 'Key', response } })).status,
-      ).toBe(201);
+      expect((await person.request('POST', '/v1/users/me/passkeys', { body: { name: 'Key', response } })).status).toBe(
+        201,
+      );
       const attempt = async (tweaks = {}) => {
         const opts = (await limited.request('POST', '/v1/sessions/passkey/options', { body: {} })).body.options;
         return signIn(limited, limitedDevice.assert(credential, opts, tweaks));

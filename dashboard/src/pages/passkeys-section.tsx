@@ -45,7 +45,11 @@ function AddPasskeyForm({ onAdded }: { onAdded: () => void }) {
 }
 
 /** One passkey's row: its name (or the field renaming it) and its actions. */
-function PasskeyItem({ passkey, onRename, onDelete }: {
+function PasskeyItem({
+  passkey,
+  onRename,
+  onDelete,
+}: {
   passkey: PasskeyRow;
   onRename: (name: string) => Promise<boolean>;
   onDelete: () => void;
@@ -72,7 +76,12 @@ function PasskeyItem({ passkey, onRename, onDelete }: {
       <td>
         {editing === null ? (
           <button type="button" class="secondary" onClick={() => setEditing(passkey.name)}>
-            {t.passkeys.rename((which) => <span class="visually-hidden">{which}</span>, passkey.name)}
+            {t.passkeys.rename(
+              (which) => (
+                <span class="visually-hidden">{which}</span>
+              ),
+              passkey.name,
+            )}
           </button>
         ) : (
           <button type="button" onClick={() => void onRename(editing).then((renamed) => renamed && setEditing(null))}>
@@ -80,7 +89,12 @@ function PasskeyItem({ passkey, onRename, onDelete }: {
           </button>
         )}{' '}
         <button type="button" class="danger" onClick={onDelete}>
-          {t.passkeys.delete((which) => <span class="visually-hidden">{which}</span>, passkey.name)}
+          {t.passkeys.delete(
+            (which) => (
+              <span class="visually-hidden">{which}</span>
+            ),
+            passkey.name,
+          )}
         </button>
       </td>
     </tr>

@@ -2,7 +2,12 @@
 import type { z } from 'zod';
 import type { ZodOpenApiPathsObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { jsonResponse, noContent, pathParams, personOperation } from '../../http/openapi/common.ts';
-import { passkeyListSchema, passkeySchema, registrationOptionsSchema, signInOptionsSchema } from './passkey-presenter.ts';
+import {
+  passkeyListSchema,
+  passkeySchema,
+  registrationOptionsSchema,
+  signInOptionsSchema,
+} from './passkey-presenter.ts';
 import {
   passkeySignInOptionsSchema,
   passkeySignInSchema,

@@ -16,7 +16,10 @@ export const passkeySchema = z
       .array(z.string())
       .meta({ description: 'How the browser reaches it, as the device said (`internal`, `hybrid`, `usb`…).' }),
   })
-  .meta({ id: 'Passkey', description: 'A passkey (WebAuthn credential) of the user; its key never leaves the device.' });
+  .meta({
+    id: 'Passkey',
+    description: 'A passkey (WebAuthn credential) of the user; its key never leaves the device.',
+  });
 
 export const passkeyListSchema = z
   .object({ object: z.literal('list'), data: z.array(passkeySchema) })

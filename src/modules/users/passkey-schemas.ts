@@ -28,7 +28,10 @@ export const registrationResponseSchema = z
       transports: z.array(z.string().max(32)).max(10).optional(),
     }),
   })
-  .meta({ id: 'PasskeyRegistrationResponse', description: 'The PublicKeyCredential of `navigator.credentials.create()`, as JSON.' });
+  .meta({
+    id: 'PasskeyRegistrationResponse',
+    description: 'The PublicKeyCredential of `navigator.credentials.create()`, as JSON.',
+  });
 
 export const authenticationResponseSchema = z
   .looseObject({
@@ -40,7 +43,10 @@ export const authenticationResponseSchema = z
       userHandle: base64url(128).optional(),
     }),
   })
-  .meta({ id: 'PasskeyAuthenticationResponse', description: 'The PublicKeyCredential of `navigator.credentials.get()`, as JSON.' });
+  .meta({
+    id: 'PasskeyAuthenticationResponse',
+    description: 'The PublicKeyCredential of `navigator.credentials.get()`, as JSON.',
+  });
 
 const passkeyNameSchema = z
   .string({ error: 'must be a string' })
@@ -58,16 +64,10 @@ export type RegisterPasskeyInput = z.output<typeof registerPasskeySchema>;
 export const renamePasskeySchema = z.strictObject({ name: passkeyNameSchema });
 
 export const passkeySignInOptionsSchema = z.strictObject({
-  email: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(191)
-    .optional()
-    .meta({
-      description: 'Offer only this person’s passkeys; without it, the browser offers every passkey it has for the site.',
-      example: 'ada@example.com',
-    }),
+  email: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(191).optional().meta({
+    description: 'Offer only this person’s passkeys; without it, the browser offers every passkey it has for the site.',
+    example: 'ada@example.com',
+  }),
 });
 
 export const passkeySignInSchema = z.strictObject({ response: authenticationResponseSchema });

@@ -3,7 +3,7 @@
 // the row count lets one win. Credentials are found by their id's SHA-256 (the id itself may be
 // longer than an indexable column).
 import type { Queryable } from '../../db/transaction.ts';
-import { fromMillis, fromMillisOrNull, toMillis } from '../../db/rows.ts';
+import { fromMillis, fromMillisOrNull, toMillis, type DbRow } from '../../db/rows.ts';
 import { hashToken } from '../../shared/token-hash.ts';
 
 export interface PasskeyRecord {
@@ -25,7 +25,7 @@ export type ChallengePurpose = 'registration' | 'authentication';
 /** Credential ids are public, not secrets; the token hash is just a short, indexable stand-in. */
 const credentialHash = hashToken;
 
-function passkeyOf(row: Record<string, any>): PasskeyRecord {
+function passkeyOf(row: DbRow): PasskeyRecord {
   return {
     id: row.id,
     userId: row.user_id,
@@ -58,12 +58,16 @@ export function createPasskeyStore(db: Queryable) {
 
     /** The user's passkeys, oldest first. */
     async listByUser(userId: string): Promise<PasskeyRecord[]> {
-      const rows = await db('passkeys').where({ user_id: userId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      const rows = await db('passkeys')
+        .where({ user_id: userId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
       return rows.map(passkeyOf);
     },
 
     async findByCredentialId(credentialId: string): Promise<PasskeyRecord | null> {
-      const row = await db('passkeys').where({ credential_id_hash: credentialHash(credentialId) }).first();
+      const row = await db('passkeys')
+        .where({ credential_id_hash: credentialHash(credentialId) })
+        .first();
       return row ? passkeyOf(row) : null;
     },
 

@@ -85,6 +85,14 @@ export function createPasskeys(options: {
   const { store, users, relyingParty: rp } = options;
   const now = () => new Date((options.now ?? Date.now)());
 
+  /** What every answer must show: this challenge, the service's origin and host, a verified user. */
+  const expectations = (challenge: string) => ({
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+  });
+
   async function issueChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null): Promise<Date> {
     const at = now();
     const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_MS);
@@ -141,10 +149,7 @@ export function createPasskeys(options: {
       try {
         verified = await verifyRegistrationResponse({
           response,
-          expectedChallenge: taken.challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.id,
-          requireUserVerification: true,
+          ...expectations(taken.challenge),
           supportedAlgorithmIDs: ALGORITHMS,
         });
       } catch (err) {
@@ -220,10 +225,7 @@ export function createPasskeys(options: {
       try {
         verified = await verifyAuthenticationResponse({
           response,
-          expectedChallenge: taken.challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.id,
-          requireUserVerification: true,
+          ...expectations(taken.challenge),
           credential: {
             id: passkey.credentialId,
             publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
