@@ -54,6 +54,9 @@ import {
   createPasswordResets,
   createSecondFactor,
   createSecondFactorStore,
+  createPasskeys,
+  createPasskeyStore,
+  relyingPartyOf,
   createUsersService,
   createUsersStore,
 } from './modules/users/index.ts';
@@ -350,6 +353,13 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     issuer: new URL(config.publicBaseUrl).host,
     now,
   });
+  const passkeys = createPasskeys({
+    store: createPasskeyStore(db),
+    users,
+    findUserByEmail: usersStore.findUserByEmail,
+    relyingParty: relyingPartyOf(config.publicBaseUrl),
+    now,
+  });
   const mailer = createMailer(config);
   const passwordResets = createPasswordResets({
     db,
@@ -431,6 +441,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     invitations,
     /** The TOTP second factor and its recovery codes; sign-in's second step. */
     secondFactor,
+    /** Passkeys (WebAuthn): registered on the profile, signing in as both factors at once. */
+    passkeys,
     /** "Forgot your password": mailed single-use links. */
     passwordResets,
     /** First run: setup tokens and the first owner. */

@@ -56,6 +56,17 @@ export async function completeSecondFactor(challenge: string, code: string): Pro
   keep(await rest<SignedInAnswer>('POST', '/v1/sessions/second-factor', { challenge, code }));
 }
 
+/** The options of a passkey sign-in (only `email`'s passkeys when given). */
+export async function startPasskeySignIn<T>(email: string): Promise<T> {
+  const body = email ? { email } : {};
+  return (await rest<{ options: T }>('POST', '/v1/sessions/passkey/options', body)).options;
+}
+
+/** Completes a passkey sign-in with the device's answer: both factors at once, no code asked. */
+export async function signInWithPasskeyAnswer(response: unknown): Promise<void> {
+  keep(await rest<SignedInAnswer>('POST', '/v1/sessions/passkey', { response }));
+}
+
 export interface SetupForm {
   token: string;
   email: string;

@@ -69,6 +69,7 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
     ...edge,
     secondFactor: services.secondFactor,
     passwordResets: services.passwordResets,
+    passkeys: services.passkeys,
     users: services.users,
     sessionSeconds,
     workspacesOf: async (userId) =>

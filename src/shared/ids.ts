@@ -23,7 +23,8 @@ export function newId(
     | 'user'
     | 'sess'
     | 'inv'
-    | 'img',
+    | 'img'
+    | 'pk',
 ): string {
   return `${prefix}_${idBody()}`;
 }

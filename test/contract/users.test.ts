@@ -5,6 +5,7 @@ import type { TestApp } from '../support/app.ts';
 import { contractClient, startContractApp, type Contract } from '../support/contract.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { totpCode } from '../support/second-factor.ts';
+import { softAuthenticator } from '../support/authenticator.ts';
 import { newUser, sessionCookieOf, STRONG_PASSWORD, type TestUser } from '../support/users.ts';
 
 let app: TestApp;
@@ -15,7 +16,9 @@ let smtp: TestSmtpServer;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  ({ app, contract, call } = await startContractApp({ SMTP_URL: smtp.url }));
+  // Every sign-in here (password, code, passkey, invitation) comes from 127.0.0.1: more than the
+  // default per-address limit allows in a minute, which test/api/ checks on its own.
+  ({ app, contract, call } = await startContractApp({ SMTP_URL: smtp.url, SIGN_IN_ATTEMPTS_PER_MINUTE: '1000' }));
   owner = await newUser(app);
 });
 afterAll(async () => {
@@ -107,6 +110,40 @@ describe('sessions and users', { timeout: 60_000 }, () => {
 
     expect((await at('/v1/users/me/second-factor/disable', { password: 'wrong one here' })).status).toBe(422);
     expect((await at('/v1/users/me/second-factor/disable', { password: STRONG_PASSWORD })).status).toBe(204);
+  });
+
+  it('passkeys, from registering to signing in and deleting: 200, 201, 204, 401, 404, 409, 422', async () => {
+    const person = await newUser(app);
+    const device = softAuthenticator(app.url);
+    const at = (method: string, path: string, body?: unknown) => call(method, path, { ...as(person), body });
+    const registration = await at('POST', '/v1/users/me/passkeys/options');
+    expect(registration.status, registration.text).toBe(200);
+    expect((await call('POST', '/v1/users/me/passkeys/options')).status).toBe(401);
+    const { credential, response } = device.register(registration.body.options);
+    expect((await at('POST', '/v1/users/me/passkeys', { name: 'Laptop' })).status).toBe(422);
+    const made = await at('POST', '/v1/users/me/passkeys', { name: 'Laptop', response });
+    expect(made.status, made.text).toBe(201);
+    expect((await at('POST', '/v1/users/me/passkeys', { name: 'Laptop', response })).status).toBe(409);
+    expect((await at('GET', '/v1/users/me/passkeys')).status).toBe(200);
+    expect((await call('GET', '/v1/users/me/passkeys')).status).toBe(401);
+    const path = `/v1/users/me/passkeys/${made.body.id}`;
+    expect((await at('PATCH', path, { name: 'Work' })).status).toBe(200);
+    expect((await at('PATCH', path, { name: '' })).status).toBe(422);
+    expect((await at('PATCH', '/v1/users/me/passkeys/pk_00000000000000000000', { name: 'x' })).status).toBe(404);
+
+    const options = async () => (await call('POST', '/v1/sessions/passkey/options', { body: {} })).body.options;
+    expect((await call('POST', '/v1/sessions/passkey/options', { body: { email: 7 } })).status).toBe(422);
+    const signIn = (body: unknown) => call('POST', '/v1/sessions/passkey', { body });
+    const assertion = device.assert(credential, await options());
+    expect((await signIn({ response: assertion })).status).toBe(201);
+    expect((await signIn({ response: assertion })).status).toBe(401);
+    expect((await signIn({})).status).toBe(422);
+
+    expect((await at('POST', `${path}/delete`, { password: 'wrong one here' })).status).toBe(422);
+    expect((await at('POST', '/v1/users/me/passkeys/pk_00000000000000000000/delete', { password: 'x' })).status).toBe(
+      404,
+    );
+    expect((await at('POST', `${path}/delete`, { password: STRONG_PASSWORD })).status).toBe(204);
   });
 
   it('walked every operation of people', () => contract.expectTagCovered('Sessions and users'));

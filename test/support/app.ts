@@ -69,6 +69,11 @@ export async function getTestApp(
     defaultBaseUrl?: boolean;
     /** Journal scans as the server does (main.ts); a test app answers scans unjournaled otherwise. */
     journalScans?: boolean;
+    /**
+     * The host of `url` and PUBLIC_BASE_URL (the listener is on 127.0.0.1 either way): `localhost`
+     * for passkeys, which browsers refuse on an IP address.
+     */
+    host?: 'localhost';
   } = {},
 ): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDb());
@@ -77,7 +82,7 @@ export async function getTestApp(
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'test',

@@ -788,6 +788,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in with a passkey
+         * @description A challenge (single-use, 5 minutes) and the options to hand to `navigator.credentials.get()`. With an `email`, only that person’s passkeys are listed; an unknown email is answered as one without passkeys. Send `{}` to let the browser offer every passkey it has for this site.
+         */
+        post: operations["passkeySignInOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey
+         * @description The device’s answer to the options. The same session as a password sign-in; a passkey, which verified its user, counts as both factors, so no second-factor code is asked. A replayed or expired challenge, another origin, an unknown passkey or a signature counter that went backwards is a 401. Attempts count against the same limits as passwords (SIGN_IN_ATTEMPTS_PER_MINUTE).
+         */
+        post: operations["signInWithPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List my passkeys */
+        get: operations["listMyPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey
+         * @description A name and the answer of `navigator.credentials.create()` to the options of POST /v1/users/me/passkeys/options (a 409 when they expired or were used). The device must verify its user.
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start registering a passkey
+         * @description A challenge (single-use, 5 minutes) and the options to hand to `navigator.credentials.create()`: a discoverable credential with user verification, none of the user’s passkeys again.
+         */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename one of my passkeys */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
+    "/users/me/passkeys/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete one of my passkeys
+         * @description The password first (a wrong one is a 422), as for turning the second factor off.
+         */
+        post: operations["deletePasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -2639,6 +2757,87 @@ export interface components {
             /** @description Expiry of the new key (null: never); omitted, it keeps the old key’s. */
             expires_at?: string | null;
         };
+        PasskeySignInOptionsRequest: {
+            /**
+             * @description Offer only this person’s passkeys; without it, the browser offers every passkey it has for the site.
+             * @example ada@example.com
+             */
+            email?: string;
+        };
+        PasskeySignIn: {
+            response: components["schemas"]["PasskeyAuthenticationResponse"];
+        };
+        /** @description The PublicKeyCredential of `navigator.credentials.get()`, as JSON. */
+        PasskeyAuthenticationResponse: {
+            /** @description The credential’s id, base64url. */
+            id: string;
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            /** @default {} */
+            clientExtensionResults?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            response: {
+                clientDataJSON: string;
+                authenticatorData: string;
+                signature: string;
+                userHandle?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        RegisterPasskey: {
+            /**
+             * @description What the person calls it, to tell their passkeys apart.
+             * @example Laptop
+             */
+            name: string;
+            response: components["schemas"]["PasskeyRegistrationResponse"];
+        };
+        /** @description The PublicKeyCredential of `navigator.credentials.create()`, as JSON. */
+        PasskeyRegistrationResponse: {
+            /** @description The credential’s id, base64url. */
+            id: string;
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            /** @default {} */
+            clientExtensionResults?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+                transports?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        RenamePasskey: {
+            /**
+             * @description What the person calls it, to tell their passkeys apart.
+             * @example Laptop
+             */
+            name: string;
+        };
+        /**
+         * @example {
+         *       "password": "tangerine orbit canvas 42"
+         *     }
+         */
+        PasswordConfirmation: {
+            /** @example tangerine orbit canvas 42 */
+            password: string;
+        };
         /**
          * @example {
          *       "email": "ada@example.com",
@@ -2707,15 +2906,6 @@ export interface components {
              * @example 492039
              */
             code: string;
-        };
-        /**
-         * @example {
-         *       "password": "tangerine orbit canvas 42"
-         *     }
-         */
-        PasswordConfirmation: {
-            /** @example tangerine orbit canvas 42 */
-            password: string;
         };
         /**
          * @example {
@@ -4241,6 +4431,22 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description The options of navigator.credentials.get(). */
+        PasskeySignInOptions: {
+            /** @constant */
+            object: "passkey_options";
+            /** @description navigator.credentials.get(), as JSON (WebAuthn Level 3 `PublicKeyCredential.parse…OptionsFromJSON` reads it). */
+            options: {
+                challenge: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description The challenge works once, until then (5 minutes).
+             */
+            expires_at: string;
+        };
         /** @description The signed-in user, their workspaces and the session’s CSRF token. */
         SignedIn: {
             /** @constant */
@@ -4310,6 +4516,43 @@ export interface components {
              */
             expires_at: string;
             user_agent: string | null;
+        };
+        /** @description The user’s passkeys, oldest first. Not paginated (25 at most). */
+        PasskeyList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Passkey"][];
+        };
+        /** @description A passkey (WebAuthn credential) of the user; its key never leaves the device. */
+        Passkey: {
+            /** @example pk_7Hq2mX9kL0pT4vR8wZ1b */
+            id: string;
+            /** @constant */
+            object: "passkey";
+            /** @example Laptop */
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The last sign-in with it; null before the first. */
+            last_used_at: string | null;
+            /** @description How the browser reaches it, as the device said (`internal`, `hybrid`, `usb`…). */
+            transports: string[];
+        };
+        /** @description The options of navigator.credentials.create(). */
+        PasskeyRegistrationOptions: {
+            /** @constant */
+            object: "passkey_options";
+            /** @description navigator.credentials.create(), as JSON (WebAuthn Level 3 `PublicKeyCredential.parse…OptionsFromJSON` reads it). */
+            options: {
+                challenge: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description The challenge works once, until then (5 minutes).
+             */
+            expires_at: string;
         };
         /** @description The user’s live sessions, newest first. Not paginated. */
         SessionList: {
@@ -4875,12 +5118,18 @@ export type CreateWebhook = components['schemas']['CreateWebhook'];
 export type UpdateWebhook = components['schemas']['UpdateWebhook'];
 export type CreateApiKey = components['schemas']['CreateApiKey'];
 export type RotateApiKey = components['schemas']['RotateApiKey'];
+export type PasskeySignInOptionsRequest = components['schemas']['PasskeySignInOptionsRequest'];
+export type PasskeySignIn = components['schemas']['PasskeySignIn'];
+export type PasskeyAuthenticationResponse = components['schemas']['PasskeyAuthenticationResponse'];
+export type RegisterPasskey = components['schemas']['RegisterPasskey'];
+export type PasskeyRegistrationResponse = components['schemas']['PasskeyRegistrationResponse'];
+export type RenamePasskey = components['schemas']['RenamePasskey'];
+export type PasswordConfirmation = components['schemas']['PasswordConfirmation'];
 export type SignIn = components['schemas']['SignIn'];
 export type PasswordResetRequest = components['schemas']['PasswordResetRequest'];
 export type PasswordReset = components['schemas']['PasswordReset'];
 export type SecondFactorSignIn = components['schemas']['SecondFactorSignIn'];
 export type ConfirmSecondFactor = components['schemas']['ConfirmSecondFactor'];
-export type PasswordConfirmation = components['schemas']['PasswordConfirmation'];
 export type UpdateMe = components['schemas']['UpdateMe'];
 export type ChangePassword = components['schemas']['ChangePassword'];
 export type Setup = components['schemas']['Setup'];
@@ -4946,10 +5195,14 @@ export type ApiKey = components['schemas']['ApiKey'];
 export type RotatedApiKey = components['schemas']['RotatedApiKey'];
 export type AuditEntryList = components['schemas']['AuditEntryList'];
 export type AuditEntry = components['schemas']['AuditEntry'];
+export type PasskeySignInOptions = components['schemas']['PasskeySignInOptions'];
 export type SignedIn = components['schemas']['SignedIn'];
 export type User = components['schemas']['User'];
 export type Workspace = components['schemas']['Workspace'];
 export type Session = components['schemas']['Session'];
+export type PasskeyList = components['schemas']['PasskeyList'];
+export type Passkey = components['schemas']['Passkey'];
+export type PasskeyRegistrationOptions = components['schemas']['PasskeyRegistrationOptions'];
 export type SessionList = components['schemas']['SessionList'];
 export type PasswordResetRequested = components['schemas']['PasswordResetRequested'];
 export type SecondFactor = components['schemas']['SecondFactor'];
@@ -7146,6 +7399,222 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    passkeySignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInOptionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The options of the sign-in. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeySignInOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookie is set. */
+            201: {
+                headers: {
+                    /** @description The session cookie: `qr_session=…; Max-Age=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure`). */
+                    "Set-Cookie": string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listMyPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkeys, oldest first. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPasskey"];
+            };
+        };
+        responses: {
+            /** @description The passkey. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options of the registration. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRegistrationOptions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The passkey’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenamePasskey"];
+            };
+        };
+        responses: {
+            /** @description The passkey as renamed. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deletePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The passkey’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordConfirmation"];
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };

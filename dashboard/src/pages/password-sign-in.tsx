@@ -1,11 +1,13 @@
 // A person signs in with email and password: the server sets its session cookie, and the tab
 // keeps the CSRF token and the workspace it works in (../people.ts). The same answer for an
 // unknown email and a wrong password, as the server gives it. With two-factor authentication on,
-// the code is asked for next (./second-factor-step.tsx).
+// the code is asked for next (./second-factor-step.tsx). A passkey signs in without either: only
+// the typed email's passkeys are offered when there is one, else any the browser has for the site.
 import { useState } from 'preact/hooks';
 import { Link } from '../components/link.tsx';
 import { ErrorBox } from '../components/messages.tsx';
 import { useT } from '../i18n/index.ts';
+import { signInWithPasskey } from '../passkeys.ts';
 import { SecondFactorRequired, signInWithPassword } from '../people.ts';
 import { SecondFactorStep } from './second-factor-step.tsx';
 
@@ -27,6 +29,17 @@ export function PasswordSignInForm() {
     } catch (err) {
       if (err instanceof SecondFactorRequired) setChallenge(err.challenge);
       else setError(err);
+      setBusy(false);
+    }
+  }
+
+  async function withPasskey() {
+    setBusy(true);
+    setError(null);
+    try {
+      await signInWithPasskey(email.trim());
+    } catch (err) {
+      setError(err);
       setBusy(false);
     }
   }
@@ -63,6 +76,9 @@ export function PasswordSignInForm() {
       <ErrorBox error={error} />
       <button type="submit" disabled={busy}>
         {busy ? t.signIn.signingIn : t.signIn.submit}
+      </button>{' '}
+      <button type="button" id="passkey-sign-in" class="secondary" disabled={busy} onClick={() => void withPasskey()}>
+        {t.passkeys.signIn}
       </button>
       <p class="hint">
         <Link to="/reset-password">{t.signIn.forgotPassword}</Link>

@@ -1,7 +1,7 @@
 // The signed-in person's own things: their password (a change signs out their other sessions),
 // their sessions (each can be signed out, this one marked) and two-factor authentication (set up
 // with the QR code or the secret and a first code; recovery codes shown once with a copy button;
-// turned off or the codes renewed with the password).
+// turned off or the codes renewed with the password) and passkeys (./passkeys-section.tsx).
 import { useEffect, useState } from 'preact/hooks';
 import { CopyButton } from '../components/copy-button.tsx';
 import { LabelledInputs } from '../components/labelled-inputs.tsx';
@@ -12,6 +12,7 @@ import { useT } from '../i18n/index.ts';
 import { usePageTitle } from '../page-focus.ts';
 import { asPerson, signOutPerson } from '../people.ts';
 import { currentCredential } from '../session.ts';
+import { PasskeysSection } from './passkeys-section.tsx';
 
 interface SessionRow {
   id: string;
@@ -335,6 +336,7 @@ export function ProfilePage() {
       <PasswordSection onChanged={() => void loadSessions()} />
       <SessionsSection sessions={sessions} onChange={() => void loadSessions()} />
       <SecondFactorSection />
+      <PasskeysSection />
     </section>
   );
 }

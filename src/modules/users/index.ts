@@ -13,3 +13,6 @@ export { createSecondFactor } from './second-factor.ts';
 export type { SecondFactor } from './second-factor.ts';
 export { createSecondFactorStore } from './second-factor-store.ts';
 export type { PasswordResets } from './password-reset.ts';
+export { createPasskeys, relyingPartyOf } from './passkeys.ts';
+export type { Passkeys } from './passkeys.ts';
+export { createPasskeyStore } from './passkey-store.ts';

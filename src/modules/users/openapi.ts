@@ -20,6 +20,7 @@ import {
   signInSchema,
   updateMeSchema,
 } from './schemas.ts';
+import { passkeyPaths } from './passkey-openapi.ts';
 
 const TAG = 'Sessions and users';
 
@@ -28,6 +29,7 @@ const setCookie = z.object({
     description: 'The session cookie: `qr_session=…; Max-Age=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure`).',
   }),
 });
+const signedInAnswer = { ...jsonResponse(signedInSchema, 'Signed in; the cookie is set.'), headers: setCookie };
 const signInBody = signInSchema.meta({
   id: 'SignIn',
   example: { email: 'ada@example.com', password: 'tangerine orbit canvas 42' },
@@ -56,6 +58,7 @@ export const usersOpenApi: OpenApiModule = {
       'profile and password. API keys and access tokens cannot use these routes.',
   },
   paths: {
+    ...passkeyPaths({ tag: TAG, signedIn: signedInAnswer, passwordBody: passwordConfirmationBody }),
     '/sessions': {
       post: personOperation({
         operationId: 'signIn',
@@ -67,9 +70,7 @@ export const usersOpenApi: OpenApiModule = {
         tag: TAG,
         anonymous: true,
         requestBody: { required: true, content: { 'application/json': { schema: signInBody } } },
-        responses: {
-          '201': { ...jsonResponse(signedInSchema, 'Signed in; the cookie is set.'), headers: setCookie },
-        },
+        responses: { '201': signedInAnswer },
         problems: [401, 422, 429],
       }),
       get: personOperation({
@@ -158,9 +159,7 @@ export const usersOpenApi: OpenApiModule = {
             },
           },
         },
-        responses: {
-          '201': { ...jsonResponse(signedInSchema, 'Signed in; the cookie is set.'), headers: setCookie },
-        },
+        responses: { '201': signedInAnswer },
         problems: [401, 422, 429],
       }),
     },

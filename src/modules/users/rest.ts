@@ -1,12 +1,14 @@
 // REST routes of people: signing in (with the second factor's step when it is on) and out, the
-// current session and the others, the profile, the password and the second factor. All but
-// signing in need a session cookie; keys and tokens are refused.
+// current session and the others, the profile, the password, the second factor and passkeys
+// (./passkey-rest.ts). All but signing in need a session cookie; keys and tokens are refused.
 import type { Router } from '@koa/router';
 import { sessionOf, type AppContext, type AppState } from '../../http/context.ts';
 import { PROBLEM_CONTENT_TYPE, problemFor } from '../../http/problem.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { presentSecondFactor, presentSession, presentSignedIn, presentUser, type WorkspaceJson } from './presenter.ts';
+import { registerPasskeyRoutes } from './passkey-rest.ts';
+import type { Passkeys } from './passkeys.ts';
 import type { PasswordResets } from './password-reset.ts';
 import {
   changePasswordSchema,
@@ -25,6 +27,7 @@ export interface UserRouteDeps {
   users: UsersService;
   secondFactor: SecondFactor;
   passwordResets: PasswordResets;
+  passkeys: Passkeys;
   /** The user's workspaces with their role (the workspaces module's, handed in). */
   workspacesOf: (userId: string) => Promise<WorkspaceJson[]>;
   /** How long a new session's cookie lives (SESSION_ABSOLUTE_DAYS). */
@@ -36,6 +39,7 @@ export function registerUserRoutes(router: Router<AppState>, deps: RouteEdge & U
     users,
     secondFactor,
     passwordResets,
+    passkeys,
     workspacesOf,
     sessionSeconds,
     json,
@@ -99,6 +103,8 @@ export function registerUserRoutes(router: Router<AppState>, deps: RouteEdge & U
     const { challenge, code } = parseInput(secondFactorSignInSchema, ctx.request.body);
     await started(ctx, await secondFactor.completeSignIn(challenge, code, await signInContext(ctx)));
   });
+
+  registerPasskeyRoutes(router, { passkeys, json, signedIn, signInContext, started });
 
   // POST /v1/password-resets: mail a reset link to the user with this email, answering alike either way
   router.post('/password-resets', json, async (ctx) => {

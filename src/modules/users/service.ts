@@ -78,10 +78,13 @@ export function createUsersService(options: {
   const live = ({ session }: SignedIn, at: Date) =>
     session.expiresAt > at && session.lastSeenAt.getTime() + idleMs > at.getTime();
 
-  /** Counts an attempt against the email and the address; a 429 with Retry-After past either limit. */
-  async function countAttempt(email: string, addressHash: string | null): Promise<void> {
+  /**
+   * Counts an attempt against the email and the address; a 429 with Retry-After past either limit.
+   * No email: a passkey nobody has, counted against the address alone.
+   */
+  async function countAttempt(email: string | null, addressHash: string | null): Promise<void> {
     if (!options.signInLimit) return;
-    const counted: [string, string][] = [[`email:${email.toLowerCase()}`, 'for this email']];
+    const counted: [string, string][] = email ? [[`email:${email.toLowerCase()}`, 'for this email']] : [];
     if (addressHash) counted.push([`address:${addressHash}`, 'from this address']);
     for (const [key, which] of counted) {
       const state = await options.signInLimit.take(key);

@@ -151,6 +151,34 @@ const de: Messages = {
     saved: 'Ich habe sie gespeichert',
   },
 
+  passkeys: {
+    signIn: 'Mit einem Passkey anmelden',
+    unsupported: 'Dieser Browser kann keine Passkeys verwenden; melden Sie sich mit Ihrem Passwort an.',
+    notAllowed:
+      'Es wurde kein Passkey verwendet: Die Abfrage wurde geschlossen oder ist abgelaufen. Versuchen Sie es ' +
+      'erneut oder melden Sie sich mit Ihrem Passwort an.',
+    alreadyRegistered: 'Dieses Gerät hat bereits einen Passkey für Sie.',
+    heading: 'Passkeys',
+    intro:
+      'Ein Passkey meldet Sie mit der Bildschirmsperre Ihres Geräts oder einem Sicherheitsschlüssel an, ohne ' +
+      'Passwort und ohne Code: Er zählt als beide Faktoren.',
+    loading: 'Ihre Passkeys',
+    none: 'Sie haben noch keine Passkeys.',
+    caption: 'Ihre Passkeys',
+    columns: { name: 'Name', created: 'Hinzugefügt', lastUsed: 'Zuletzt verwendet', actions: 'Aktionen' },
+    neverUsed: 'Nie',
+    name: 'Name des neuen Passkeys (z. B. Laptop)',
+    defaultName: 'Passkey',
+    add: 'Passkey hinzufügen',
+    adding: 'Warten auf Ihr Gerät …',
+    added: 'Passkey hinzugefügt: Sie können sich jetzt damit anmelden.',
+    newName: 'Neuer Name',
+    rename: (hidden: Slot, name: string) => ['Umbenennen', hidden(` den Passkey ${name}`)],
+    save: 'Speichern',
+    delete: (hidden: Slot, name: string) => ['Löschen', hidden(` den Passkey ${name}`)],
+    passwordToDelete: 'Ihr Passwort, um einen Passkey zu löschen',
+  },
+
   setup: {
     title: 'Einrichtung',
     heading: 'Den QR-Code-Dienst einrichten',

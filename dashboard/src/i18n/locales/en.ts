@@ -158,6 +158,35 @@ const en = {
     saved: 'I have saved them',
   },
 
+  passkeys: {
+    // The sign-in page.
+    signIn: 'Sign in with a passkey',
+    unsupported: 'This browser cannot use passkeys; sign in with your password.',
+    notAllowed: 'No passkey was used: the prompt was closed or timed out. Try again, or sign in with your password.',
+    alreadyRegistered: 'This device has a passkey for you already.',
+    // The profile's section.
+    heading: 'Passkeys',
+    intro:
+      'A passkey signs you in with your device’s screen lock or a security key, with no password and no code: ' +
+      'it counts as both factors.',
+    loading: 'your passkeys',
+    none: 'You have no passkeys yet.',
+    caption: 'Your passkeys',
+    columns: { name: 'Name', created: 'Added', lastUsed: 'Last used', actions: 'Actions' },
+    neverUsed: 'Never',
+    name: 'Name of the new passkey (e.g. Laptop)',
+    defaultName: 'Passkey',
+    add: 'Add a passkey',
+    adding: 'Waiting for your device…',
+    added: 'Passkey added: you can sign in with it now.',
+    newName: 'New name',
+    /** The button's visible word, then (for screen readers) which passkey. */
+    rename: (hidden: Slot, name: string) => ['Rename', hidden(` the passkey ${name}`)],
+    save: 'Save',
+    delete: (hidden: Slot, name: string) => ['Delete', hidden(` the passkey ${name}`)],
+    passwordToDelete: 'Your password, to delete a passkey',
+  },
+
   setup: {
     title: 'Set up',
     heading: 'Set up the QR code service',
