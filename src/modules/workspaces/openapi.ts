@@ -14,6 +14,7 @@ import {
   removeMemberQuerySchema,
   updateWorkspaceSchema,
 } from './schemas.ts';
+import { ssoPaths } from './sso-api-doc.ts';
 
 const TAG = 'Workspaces and members';
 
@@ -240,5 +241,6 @@ export const workspacesOpenApi: OpenApiModule = {
         problems: [401, 409, 422],
       }),
     },
+    ...ssoPaths(TAG),
   },
 };

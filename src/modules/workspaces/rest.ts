@@ -135,3 +135,6 @@ export function registerWorkspaceRoutes(
     ctx.status = 204;
   });
 }
+
+// Single sign-on's routes live beside these, in their own file.
+export { registerSsoRoutes } from './sso-routes.ts';
