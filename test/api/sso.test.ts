@@ -189,3 +189,62 @@ describe('signing in through the provider', () => {
     expect(audit.body.data).toHaveLength(1);
   });
 });
+
+describe('GraphQL', () => {
+  const gql = (user: TestUser, query: string, variables?: Record<string, unknown>) =>
+    user.request('POST', '/graphql', { body: { query, variables } });
+  const set = `mutation($w: ID!, $i: SsoSettingsInput!) {
+    setWorkspaceSso(workspaceId: $w, input: $i) { issuer domains defaultRole enabled redirectUri } }`;
+  const get = 'query($w: ID!) { workspaceSso(workspaceId: $w) { clientId domains } }';
+
+  it('an owner sets and reads the settings as REST does; others are refused; keys cannot', async () => {
+    const mine = await newUser(app);
+    const input = {
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      domains: ['Graph-SSO.test'],
+      defaultRole: 'viewer',
+      enabled: true,
+    };
+    expect((await gql(mine, get, { w: mine.workspaceId })).body.data).toEqual({ workspaceSso: null });
+    const made = await gql(mine, set, { w: mine.workspaceId, i: input });
+    expect(made.body.data?.setWorkspaceSso, made.text).toMatchObject({
+      domains: ['graph-sso.test'],
+      defaultRole: 'viewer',
+    });
+    const read = await gql(mine, get, { w: mine.workspaceId });
+    expect(read.body.data.workspaceSso).toEqual({ clientId: idp.clientId, domains: ['graph-sso.test'] });
+    expect(read.text).not.toContain(idp.clientSecret);
+
+    const stranger = await newUser(app);
+    const theirs = await gql(stranger, get, { w: mine.workspaceId });
+    expect(theirs.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });
+    const viewer = await newUser(app, { accountId: mine.workspaceId, role: 'viewer' });
+    const byViewer = await gql(viewer, set, { w: mine.workspaceId, i: input });
+    expect(byViewer.body.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
+    const taken = await gql(stranger, set, { w: stranger.workspaceId, i: input });
+    expect(taken.body.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT' });
+    const bad = await gql(mine, set, { w: mine.workspaceId, i: { ...input, domains: ['not a domain'] } });
+    expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const key = await app.newAccountKey();
+    expect((await app.graphql(key, get, { w: mine.workspaceId })).body.errors?.[0]?.message).toContain('owners');
+  });
+});
+
+describe('the issuer passes the SSRF check', () => {
+  it('without ALLOW_PRIVATE_NETWORK_TARGETS a loopback, private or http:// issuer is a 422', async () => {
+    const strict = await getTestApp();
+    try {
+      const someone = await newUser(strict);
+      const path = `/v1/workspaces/${someone.workspaceId}/sso`;
+      for (const issuer of [idp.issuer, 'https://10.0.0.8/realms/x', 'https://metadata.google.internal/']) {
+        const res = await someone.request('PUT', path, { body: settings({ issuer, domains: ['ssrf-sso.test'] }) });
+        expect(res.status, issuer).toBe(422);
+        expect(res.body.errors[0].path).toBe('issuer');
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+});

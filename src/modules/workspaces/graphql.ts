@@ -11,6 +11,7 @@ import { userIdOf } from '../../shared/principal.ts';
 import { ROLES } from '../../shared/roles.ts';
 import type { UserRecord, UsersService } from '../users/index.ts';
 import type { Member, Person, Workspace, WorkspacesService } from './service.ts';
+import './sso-graphql.ts';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
 declare module '../../graphql/context.ts' {

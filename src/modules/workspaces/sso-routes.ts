@@ -5,7 +5,7 @@ import type { Router } from '@koa/router';
 import { sessionOf, type AppContext, type AppState } from '../../http/context.ts';
 import { ssoStateCookie } from '../../http/session-cookie.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
-import { DomainError } from '../../shared/errors.ts';
+import { DomainError, notFound } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { presentSsoSettings } from './sso-presenter.ts';
 import { putSsoSchema, ssoStartSchema } from './sso-schemas.ts';
@@ -50,7 +50,9 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
 
   // GET /v1/workspaces/:id/sso: the workspace's single sign-on settings, without the secret (owners)
   router.get('/workspaces/:id/sso', signedIn, async (ctx) => {
-    ctx.body = presentSsoSettings(await ssoSettings.get(person(ctx), ctx.params.id!), ssoRedirectUri);
+    const settings = await ssoSettings.find(person(ctx), ctx.params.id!);
+    if (!settings) throw notFound('single sign-on settings of workspace', ctx.params.id!);
+    ctx.body = presentSsoSettings(settings, ssoRedirectUri);
   });
 
   // PUT /v1/workspaces/:id/sso: set the settings whole; a domain another workspace covers is a 409 (owners)

@@ -46,12 +46,10 @@ export function createSsoSettings(options: {
   });
 
   return {
-    /** The workspace's settings (404 when it has none). */
-    async get(person: Person, accountId: string): Promise<SsoSettings> {
+    /** The workspace's settings, or null when it has none. */
+    async find(person: Person, accountId: string): Promise<SsoSettings | null> {
       await asOwner(person, accountId);
-      const settings = await store.find(accountId);
-      if (!settings) throw notFound('single sign-on settings of workspace', accountId);
-      return settings;
+      return store.find(accountId);
     },
 
     /** Sets the settings whole; a domain another workspace covers is a 409. */
