@@ -33,6 +33,13 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
     addressHash: await callerAddressHash(ctx.req.headers, ctx.req.socket.remoteAddress),
   });
 
+  /** A 302 without Koa's "Redirecting to" text: the browser never shows it, and no body is declared. */
+  function redirect(ctx: AppContext, url: string): void {
+    ctx.status = 302;
+    ctx.set('Location', url);
+    ctx.body = '';
+  }
+
   /** Sends the browser back to the sign-in page, which explains `reason`. */
   function refused(ctx: AppContext, err: unknown): void {
     const reason =
@@ -45,7 +52,7 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
             : null;
     if (reason === null) throw err;
     ctx.state.log.info({ reason, detail: (err as Error).message }, 'SSO sign-in refused');
-    ctx.redirect(`${dashboard}?sso_error=${reason}`);
+    redirect(ctx, `${dashboard}?sso_error=${reason}`);
   }
 
   // GET /v1/workspaces/:id/sso: the workspace's single sign-on settings, without the secret (owners)
@@ -73,7 +80,7 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
       const { email } = parseInput(ssoStartSchema, ctx.query);
       const { url, state } = await ssoSignIn.start(email, await contextOf(ctx));
       stateCookie.set(ctx, state, SSO_ATTEMPT_TTL_MS / 1000);
-      ctx.redirect(url.href);
+      redirect(ctx, url.href);
     } catch (err) {
       refused(ctx, err);
     }
@@ -87,7 +94,7 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
       const callbackUrl = new URL(`${ssoRedirectUri}${ctx.search}`);
       const started = await ssoSignIn.finish(callbackUrl, cookieState, await contextOf(ctx));
       sessionCookie.set(ctx, started.token, deps.sessionSeconds);
-      ctx.redirect(dashboard);
+      redirect(ctx, dashboard);
     } catch (err) {
       refused(ctx, err);
     }
