@@ -1,7 +1,8 @@
 // A person signs in with email and password: the server sets its session cookie, and the tab
 // keeps the CSRF token and the workspace it works in (../people.ts). The same answer for an
 // unknown email and a wrong password, as the server gives it. With two-factor authentication on,
-// the code is asked for next (./second-factor-step.tsx).
+// the code is asked for next (./second-factor-step.tsx). "Sign in with SSO" sends the browser to
+// the server with the email, which redirects it to the identity provider of the email's domain.
 import { useState } from 'preact/hooks';
 import { Link } from '../components/link.tsx';
 import { ErrorBox } from '../components/messages.tsx';
@@ -29,6 +30,12 @@ export function PasswordSignInForm() {
       else setError(err);
       setBusy(false);
     }
+  }
+
+  /** Off to the identity provider of the email's domain; the server sends the browser back. */
+  function signInWithSso() {
+    if (!email.trim()) return setError(t.signIn.ssoEnterEmail);
+    location.assign(`/v1/sso/start?email=${encodeURIComponent(email.trim())}`);
   }
 
   if (challenge)
@@ -63,6 +70,9 @@ export function PasswordSignInForm() {
       <ErrorBox error={error} />
       <button type="submit" disabled={busy}>
         {busy ? t.signIn.signingIn : t.signIn.submit}
+      </button>
+      <button type="button" id="sso-sign-in" class="secondary" onClick={signInWithSso}>
+        {t.signIn.sso}
       </button>
       <p class="hint">
         <Link to="/reset-password">{t.signIn.forgotPassword}</Link>
