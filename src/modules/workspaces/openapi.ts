@@ -55,7 +55,8 @@ export const workspacesOpenApi: OpenApiModule = {
     description:
       'A workspace is an account (`acct_…`): its codes, keys, domains and webhooks. People are members with a ' +
       'role: owner, admin, editor or viewer (docs/workspaces.md has the table of scopes). Members are managed by ' +
-      'role, by signed-in people only; at least one owner always remains.',
+      'role, by signed-in people only; at least one owner always remains. Owners may let people sign in through ' +
+      'the company’s OpenID Connect provider (single sign-on, per email domain).',
   },
   paths: {
     '/setup': {
