@@ -3,7 +3,7 @@
 // cookies and redirects. Settings are owners' only and another workspace's are invisible.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
-import { startIdp, throughIdp, type TestIdp } from '../support/oidc-idp.ts';
+import { ssoSettingsFor, startIdp, throughIdp, type TestIdp } from '../support/oidc-idp.ts';
 import { asUser, newUser, type TestUser } from '../support/users.ts';
 
 let app: TestApp;
@@ -21,15 +21,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-const settings = (overrides: Record<string, unknown> = {}) => ({
-  issuer: idp.issuer,
-  client_id: idp.clientId,
-  client_secret: idp.clientSecret,
-  domains: [DOMAIN],
-  default_role: 'editor',
-  enabled: true,
-  ...overrides,
-});
+const settings = (overrides: Record<string, unknown> = {}) => ssoSettingsFor(idp, DOMAIN, overrides);
 
 /** A sign-in as a browser makes it: start, the provider, the callback. The service's last answer. */
 async function signIn(email: string, options: { login?: string; tamper?: (url: URL) => void } = {}) {

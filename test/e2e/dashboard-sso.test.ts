@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { collectPageErrors, launchChromium, requireBuiltDashboard } from '../support/browser.ts';
-import { startIdp, type TestIdp } from '../support/oidc-idp.ts';
+import { ssoSettingsFor, startIdp, type TestIdp } from '../support/oidc-idp.ts';
 import { newUser, STRONG_PASSWORD, type TestUser } from '../support/users.ts';
 
 const DOMAIN = 'corp-e2e.test';
@@ -23,14 +23,7 @@ beforeAll(async () => {
   idp = await startIdp(`${app.url}/v1/sso/callback`);
   owner = await newUser(app);
   const res = await owner.request('PUT', `/v1/workspaces/${owner.workspaceId}/sso`, {
-    body: {
-      issuer: idp.issuer,
-      client_id: idp.clientId,
-      client_secret: idp.clientSecret,
-      domains: [DOMAIN],
-      default_role: 'editor',
-      enabled: true,
-    },
+    body: ssoSettingsFor(idp, DOMAIN),
   });
   expect(res.status, res.text).toBe(200);
   browser = await launchChromium();

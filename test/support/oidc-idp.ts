@@ -41,6 +41,17 @@ export async function startIdp(redirectUri: string, options: { unverified?: stri
   };
 }
 
+/** The body of PUT /v1/workspaces/:id/sso for this provider, covering `domain`, as editors join. */
+export const ssoSettingsFor = (idp: TestIdp, domain: string, overrides: Record<string, unknown> = {}) => ({
+  issuer: idp.issuer,
+  client_id: idp.clientId,
+  client_secret: idp.clientSecret,
+  domains: [domain],
+  default_role: 'editor',
+  enabled: true,
+  ...overrides,
+});
+
 /**
  * A browser's way through the provider, by fetch: from the authorization URL, the login form
  * posted as `login`, the consent given, until the provider redirects back to the service.

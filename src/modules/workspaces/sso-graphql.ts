@@ -6,10 +6,8 @@ import type { GraphQLContext } from '../../graphql/context.ts';
 import { enumOf } from '../../graphql/enums.ts';
 import { snakeKeys } from '../../graphql/inputs.ts';
 import { zodInputType } from '../../graphql/zod-inputs.ts';
-import { actorOfKey } from '../../shared/actor.ts';
-import { DomainError } from '../../shared/errors.ts';
-import { userIdOf } from '../../shared/principal.ts';
 import { parseInput } from '../../shared/validation.ts';
+import { graphqlPersonOf } from './graphql-person.ts';
 import type { Person } from './service.ts';
 import { putSsoSchema, SSO_ROLES } from './sso-schemas.ts';
 import type { SsoSettings } from './sso-store.ts';
@@ -44,12 +42,8 @@ const SsoSettingsInput = zodInputType('SsoSettingsInput', putSsoSchema, {
 });
 
 /** The signed-in person; keys and tokens cannot manage single sign-on. */
-function ownerOf(ctx: GraphQLContext): Person {
-  const userId = userIdOf(ctx.principal);
-  if (!userId)
-    throw new DomainError('forbidden', 'Single sign-on is managed by signed-in owners; API keys and tokens cannot.');
-  return { userId, actor: ctx.principal.actor ?? actorOfKey(userId) };
-}
+const ownerOf = (ctx: GraphQLContext): Person =>
+  graphqlPersonOf(ctx, 'Single sign-on is managed by signed-in owners; API keys and tokens cannot.');
 
 builder.queryFields((t) => ({
   workspaceSso: t.field({

@@ -2,11 +2,12 @@
 // browser's sign-in through the provider (anonymous redirects). Every refusal of the sign-in
 // lands on the dashboard's sign-in page with a reason it explains, never on a problem page.
 import type { Router } from '@koa/router';
-import { sessionOf, type AppContext, type AppState } from '../../http/context.ts';
+import type { AppContext, AppState } from '../../http/context.ts';
 import { ssoStateCookie } from '../../http/session-cookie.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
 import { DomainError, notFound } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/validation.ts';
+import { personOf, signInContextOf } from './route-callers.ts';
 import { presentSsoSettings } from './sso-presenter.ts';
 import { putSsoSchema, ssoStartSchema } from './sso-schemas.ts';
 import type { SsoSettingsService } from './sso-settings.ts';
@@ -24,14 +25,7 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
   const { ssoSettings, ssoSignIn, ssoRedirectUri, signedIn, json, sessionCookie, callerAddressHash } = deps;
   const stateCookie = ssoStateCookie(deps.publicBaseUrl);
   const dashboard = `${deps.publicBaseUrl}/dashboard/`;
-  const person = (ctx: AppContext) => {
-    const { userId, actor } = sessionOf(ctx);
-    return { userId, actor };
-  };
-  const contextOf = async (ctx: AppContext) => ({
-    userAgent: ctx.get('User-Agent') || null,
-    addressHash: await callerAddressHash(ctx.req.headers, ctx.req.socket.remoteAddress),
-  });
+  const contextOf = (ctx: AppContext) => signInContextOf(ctx, callerAddressHash);
 
   /** A 302 without Koa's "Redirecting to" text: the browser never shows it, and no body is declared. */
   function redirect(ctx: AppContext, url: string): void {
@@ -57,7 +51,7 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
 
   // GET /v1/workspaces/:id/sso: the workspace's single sign-on settings, without the secret (owners)
   router.get('/workspaces/:id/sso', signedIn, async (ctx) => {
-    const settings = await ssoSettings.find(person(ctx), ctx.params.id!);
+    const settings = await ssoSettings.find(personOf(ctx), ctx.params.id!);
     if (!settings) throw notFound('single sign-on settings of workspace', ctx.params.id!);
     ctx.body = presentSsoSettings(settings, ssoRedirectUri);
   });
@@ -65,12 +59,12 @@ export function registerSsoRoutes(router: Router<AppState>, deps: RouteEdge & Ss
   // PUT /v1/workspaces/:id/sso: set the settings whole; a domain another workspace covers is a 409 (owners)
   router.put('/workspaces/:id/sso', signedIn, json, async (ctx) => {
     const input = parseInput(putSsoSchema, ctx.request.body);
-    ctx.body = presentSsoSettings(await ssoSettings.put(person(ctx), ctx.params.id!, input), ssoRedirectUri);
+    ctx.body = presentSsoSettings(await ssoSettings.put(personOf(ctx), ctx.params.id!, input), ssoRedirectUri);
   });
 
   // DELETE /v1/workspaces/:id/sso: turn single sign-on off, forgetting the settings (owners)
   router.delete('/workspaces/:id/sso', signedIn, async (ctx) => {
-    await ssoSettings.remove(person(ctx), ctx.params.id!);
+    await ssoSettings.remove(personOf(ctx), ctx.params.id!);
     ctx.status = 204;
   });
 
