@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { ssoSettingsFor, startIdp, throughIdp, type TestIdp } from '../support/oidc-idp.ts';
+import { totpCode } from '../support/second-factor.ts';
 import { asUser, newUser, type TestUser } from '../support/users.ts';
 
 let app: TestApp;
@@ -126,6 +127,15 @@ describe('signing in through the provider', () => {
     expect(body.workspaces).toEqual([expect.objectContaining({ id: owner.workspaceId, role: 'editor' })]);
     const audit = await owner.request('GET', '/v1/audit-log?action=member.added');
     expect(audit.body.data[0]).toMatchObject({ object_id: body.user.id, summary: { role: 'editor', via: 'sso' } });
+
+    // With a second factor of this service turned on, the provider is still the only factor asked.
+    const first = await sessionOf(res);
+    const enrolment = await first.request('POST', '/v1/users/me/second-factor');
+    expect(enrolment.status, enrolment.text).toBe(201);
+    const confirmed = await first.request('POST', '/v1/users/me/second-factor/confirm', {
+      body: { code: totpCode(enrolment.body.secret) },
+    });
+    expect(confirmed.status, confirmed.text).toBe(200);
 
     // The second sign-in is the same user, and makes nobody new.
     const second = await sessionOf((await signIn(email.toUpperCase().replace('@CORP-SSO.TEST', `@${DOMAIN}`))).res);
