@@ -1,29 +1,33 @@
 // A workspace's single sign-on, for its owners (the members page shows it to them only): the
 // OpenID Connect provider, the email domains it covers and the role of people who join through
-// it. The client secret is write-only: the server keeps it and never answers it.
+// it. The client secret is write-only: the server keeps it and never answers it. Through GraphQL,
+// where a workspace without settings is null rather than a 404 the browser would log.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../graphql.ts';
+import { graphql } from '../graphql.ts';
 import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
-import { asPerson } from '../people.ts';
 import { useT } from '../i18n/index.ts';
 
 const SSO_ROLES = ['admin', 'editor', 'viewer'] as const;
 
 interface SsoSettings {
   issuer: string;
-  client_id: string;
+  clientId: string;
   domains: string[];
-  default_role: string;
+  defaultRole: string;
   enabled: boolean;
-  redirect_uri: string;
+  redirectUri: string;
 }
 
-const EMPTY = { issuer: '', client_id: '', client_secret: '', domains: '', default_role: 'viewer', enabled: true };
+const FIELDS = 'issuer clientId domains defaultRole enabled redirectUri';
+const QUERY = `query($w: ID!) { workspaceSso(workspaceId: $w) { ${FIELDS} } }`;
+const SET = `mutation($w: ID!, $i: SsoSettingsInput!) { setWorkspaceSso(workspaceId: $w, input: $i) { ${FIELDS} } }`;
+const REMOVE = 'mutation($w: ID!) { removeWorkspaceSso(workspaceId: $w) }';
+
+const EMPTY = { issuer: '', clientId: '', clientSecret: '', domains: '', defaultRole: 'viewer', enabled: true };
 
 export function SsoSettingsSection({ workspaceId }: { workspaceId: string }) {
   const t = useT();
   const words = t.sso;
-  const path = `/v1/workspaces/${workspaceId}/sso`;
   const [stored, setStored] = useState<SsoSettings | null | undefined>(undefined);
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<unknown>(null);
@@ -31,32 +35,35 @@ export function SsoSettingsSection({ workspaceId }: { workspaceId: string }) {
 
   function show(settings: SsoSettings | null) {
     setStored(settings);
-    setForm(settings ? { ...settings, client_secret: '', domains: settings.domains.join(', ') } : { ...EMPTY });
+    if (!settings) return setForm({ ...EMPTY });
+    const { issuer, clientId, defaultRole, enabled } = settings;
+    setForm({ issuer, clientId, clientSecret: '', domains: settings.domains.join(', '), defaultRole, enabled });
   }
 
   useEffect(() => {
-    asPerson<SsoSettings>('GET', path).then(show, (err: unknown) =>
-      err instanceof ApiError && err.code === 'HTTP_404' ? show(null) : setError(err),
+    graphql<{ workspaceSso: SsoSettings | null }>(QUERY, { w: workspaceId }).then(
+      (answer) => show(answer.workspaceSso),
+      setError,
     );
-  }, [path]);
+  }, [workspaceId]);
 
   async function save(event: Event) {
     event.preventDefault();
     setError(null);
     setDone(null);
-    const body = {
+    const input = {
       issuer: form.issuer.trim(),
-      client_id: form.client_id.trim(),
-      ...(form.client_secret ? { client_secret: form.client_secret } : {}),
+      clientId: form.clientId.trim(),
+      ...(form.clientSecret ? { clientSecret: form.clientSecret } : {}),
       domains: form.domains
         .split(',')
         .map((d) => d.trim())
         .filter(Boolean),
-      default_role: form.default_role,
+      defaultRole: form.defaultRole,
       enabled: form.enabled,
     };
     try {
-      show(await asPerson<SsoSettings>('PUT', path, body));
+      show((await graphql<{ setWorkspaceSso: SsoSettings }>(SET, { w: workspaceId, i: input })).setWorkspaceSso);
       setDone(words.saved);
     } catch (err) {
       setError(err);
@@ -66,7 +73,7 @@ export function SsoSettingsSection({ workspaceId }: { workspaceId: string }) {
   async function remove() {
     setError(null);
     try {
-      await asPerson('DELETE', path);
+      await graphql(REMOVE, { w: workspaceId });
       show(null);
       setDone(words.removed);
     } catch (err) {
@@ -74,8 +81,8 @@ export function SsoSettingsSection({ workspaceId }: { workspaceId: string }) {
     }
   }
 
-  const field = (name: 'issuer' | 'client_id' | 'client_secret' | 'domains') => ({
-    id: `sso-${name.replace('_', '-')}`,
+  const field = (name: 'issuer' | 'clientId' | 'clientSecret' | 'domains') => ({
+    id: `sso-${name.replace(/[A-Z]/, (c) => `-${c.toLowerCase()}`)}`,
     value: form[name],
     onInput: (e: { currentTarget: HTMLInputElement }) => setForm({ ...form, [name]: e.currentTarget.value }),
   });
@@ -90,17 +97,17 @@ export function SsoSettingsSection({ workspaceId }: { workspaceId: string }) {
           <label for="sso-issuer">{words.issuer}</label>
           <input type="url" required placeholder="https://login.example.com/realms/staff" {...field('issuer')} />
           <label for="sso-client-id">{words.clientId}</label>
-          <input type="text" required autoComplete="off" {...field('client_id')} />
+          <input type="text" required autoComplete="off" {...field('clientId')} />
           <label for="sso-client-secret">{words.clientSecret}</label>
-          <input type="password" autoComplete="new-password" required={!stored} {...field('client_secret')} />
+          <input type="password" autoComplete="new-password" required={!stored} {...field('clientSecret')} />
           {stored && <p class="hint">{words.secretKept}</p>}
           <label for="sso-domains">{words.domains}</label>
           <input type="text" required placeholder="example.com" {...field('domains')} />
           <label for="sso-default-role">{words.defaultRole}</label>
           <select
             id="sso-default-role"
-            value={form.default_role}
-            onChange={(e) => setForm({ ...form, default_role: e.currentTarget.value })}
+            value={form.defaultRole}
+            onChange={(e) => setForm({ ...form, defaultRole: e.currentTarget.value })}
           >
             {SSO_ROLES.map((r) => (
               <option key={r} value={r}>
@@ -117,7 +124,7 @@ export function SsoSettingsSection({ workspaceId }: { workspaceId: string }) {
             />{' '}
             {words.enabled}
           </label>
-          {stored && <p class="hint">{words.redirectUri(stored.redirect_uri)}</p>}
+          {stored && <p class="hint">{words.redirectUri(stored.redirectUri)}</p>}
           <ErrorBox error={error} />
           {done && <Notice>{done}</Notice>}
           <button type="submit">{words.save}</button>
