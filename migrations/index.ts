@@ -64,6 +64,7 @@ import * as createImages from './20261214100000_create_images.ts';
 import * as createSecondFactors from './20261214130000_create_second_factors.ts';
 import * as createScanIdRuns from './20261214140000_create_scan_id_runs.ts';
 import * as createPasskeys from './20261215100000_create_passkeys.ts';
+import * as createWorkspaceSso from './20261215110000_create_workspace_sso.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -129,4 +130,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261214130000_create_second_factors': createSecondFactors,
   '20261214140000_create_scan_id_runs': createScanIdRuns,
   '20261215100000_create_passkeys': createPasskeys,
+  '20261215110000_create_workspace_sso': createWorkspaceSso,
 };

@@ -65,6 +65,7 @@ import {
   createInvitationsStore,
   createMembershipsStore,
   createSetup,
+  createSso,
   createWorkspacePrincipals,
   createWorkspacesService,
 } from './modules/workspaces/index.ts';
@@ -389,6 +390,7 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     },
     now,
   });
+  const sso = createSso({ db, config, memberships, users: usersStore, sessions: users, audit: audit.record, now });
   bus.on(TOPIC.userSessions, { drop: users.forgetUser, dropAll: users.forgetAll });
   bus.on(TOPIC.memberships, { drop: principals.forgetUser, dropAll: principals.forgetAll });
   // The edge turns a session cookie into a principal through these, never learning where they live.
@@ -439,6 +441,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     workspaces,
     /** Invitations to a workspace: by email and by link, accepted once. */
     invitations,
+    /** Single sign-on: workspaces' OpenID Connect providers, and signing in through them. */
+    sso,
     /** The TOTP second factor and its recovery codes; sign-in's second step. */
     secondFactor,
     /** Passkeys (WebAuthn): registered on the profile, signing in as both factors at once. */

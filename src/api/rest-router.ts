@@ -17,7 +17,7 @@ import { registerUtmTemplateRoutes } from '../modules/utm-templates/rest.ts';
 import { registerWebhookRoutes } from '../modules/webhooks/rest.ts';
 import { registerUserRoutes } from '../modules/users/rest.ts';
 import { presentWorkspace } from '../modules/workspaces/index.ts';
-import { registerWorkspaceRoutes } from '../modules/workspaces/rest.ts';
+import { registerSsoRoutes, registerWorkspaceRoutes } from '../modules/workspaces/rest.ts';
 import type { Services } from '../services.ts';
 import { bearerAuthenticator, requireAuth, requireSession } from '../http/auth.ts';
 import { jsonBody } from '../http/body.ts';
@@ -80,6 +80,13 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
     workspaces: services.workspaces,
     invitations: services.invitations,
     setup: services.setup,
+    sessionSeconds,
+  });
+  registerSsoRoutes(router, {
+    ...edge,
+    ssoSettings: services.sso.settings,
+    ssoSignIn: services.sso.signIn,
+    ssoRedirectUri: services.sso.redirectUri,
     sessionSeconds,
   });
   registerOAuthClientRoutes(router, {

@@ -21,9 +21,14 @@ export interface SessionCookie {
   read(ctx: AppContext): string | undefined;
 }
 
-export function sessionCookie(publicBaseUrl: string): SessionCookie {
+/** Secure unless served over plain http on the loopback (a development machine). */
+function secureFor(publicBaseUrl: string): boolean {
   const url = new URL(publicBaseUrl);
-  const secure = !(url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  return !(url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+}
+
+export function sessionCookie(publicBaseUrl: string): SessionCookie {
+  const secure = secureFor(publicBaseUrl);
   const hintAttributes = `Path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
   const attributes = `${hintAttributes}; HttpOnly`;
   return {
@@ -36,5 +41,24 @@ export function sessionCookie(publicBaseUrl: string): SessionCookie {
       ctx.append('Set-Cookie', `${SIGNED_IN_HINT}=; Max-Age=0; ${hintAttributes}`);
     },
     read: (ctx) => ctx.cookies.get(SESSION_COOKIE) || undefined,
+  };
+}
+
+/** The state of a single sign-on under way, kept by the browser between start and callback. */
+export const SSO_STATE_COOKIE = 'qr_sso_state';
+
+/**
+ * The SSO state cookie: HttpOnly, SameSite=Lax (the provider's redirect back is a top-level GET,
+ * which Lax lets through), only on /v1/sso, ten minutes. Binds the sign-in to the browser that
+ * started it, so a callback link sent to someone else signs nobody in.
+ */
+export function ssoStateCookie(publicBaseUrl: string) {
+  const secure = secureFor(publicBaseUrl);
+  const attributes = `Path=/v1/sso; SameSite=Lax; HttpOnly${secure ? '; Secure' : ''}`;
+  return {
+    set: (ctx: AppContext, state: string, maxAgeSeconds: number) =>
+      ctx.append('Set-Cookie', `${SSO_STATE_COOKIE}=${state}; Max-Age=${maxAgeSeconds}; ${attributes}`),
+    clear: (ctx: AppContext) => ctx.append('Set-Cookie', `${SSO_STATE_COOKIE}=; Max-Age=0; ${attributes}`),
+    read: (ctx: AppContext) => ctx.cookies.get(SSO_STATE_COOKIE) || undefined,
   };
 }

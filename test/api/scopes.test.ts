@@ -106,6 +106,11 @@ const REST: Record<string, Access> = {
   'POST /v1/invitations/preview': 'public',
   'POST /v1/invitations/accept': 'session',
   'POST /v1/invitations/register': 'public',
+  'GET /v1/workspaces/:id/sso': 'session',
+  'PUT /v1/workspaces/:id/sso': 'session',
+  'DELETE /v1/workspaces/:id/sso': 'session',
+  'GET /v1/sso/start': 'public',
+  'GET /v1/sso/callback': 'public',
   'POST /v1/password-resets': 'public',
   'POST /v1/password-resets/complete': 'public',
 };
@@ -276,9 +281,22 @@ describe('REST routes of people', () => {
     expect((await app.request(method, concrete(path), { body })).status).toBe(401);
   });
 
-  it.each(routes('public'))('%s: answered without a credential (422 for an empty body)', async (route) => {
+  // A browser's single sign-on: every answer, a refusal too, is a redirect to a page.
+  const BROWSER_REDIRECTS = ['GET /v1/sso/start', 'GET /v1/sso/callback'];
+
+  it.each(routes('public').filter((route) => !BROWSER_REDIRECTS.includes(route)))(
+    '%s: answered without a credential (422 for an empty body)',
+    async (route) => {
+      const [method, path] = route.split(' ') as [string, string];
+      expect((await app.request(method, concrete(path), { body: {} })).status).toBe(422);
+    },
+  );
+
+  it.each(BROWSER_REDIRECTS)('%s: answered without a credential, by a redirect to the sign-in page', async (route) => {
     const [method, path] = route.split(' ') as [string, string];
-    expect((await app.request(method, concrete(path), { body: {} })).status).toBe(422);
+    const res = await app.request(method, path);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(/\/dashboard\/\?sso_error=\w+$/);
   });
 });
 
@@ -288,9 +306,17 @@ describe('GraphQL', () => {
       Object.keys((type as GraphQLObjectType).getFields()).map((name) => `${type!.name}.${name}`),
     );
 
-  // Fields about the caller itself, answered whatever scopes it holds; member changes, checked
-  // by role and refused to keys and tokens (workspaces.test.ts).
-  const SCOPE_FREE = ['Query.rateLimit', 'Query.me', 'Mutation.changeMemberRole', 'Mutation.removeMember'];
+  // Fields about the caller itself, answered whatever scopes it holds; member changes and single
+  // sign-on, checked by role and refused to keys and tokens (workspaces.test.ts, sso.test.ts).
+  const SCOPE_FREE = [
+    'Query.rateLimit',
+    'Query.me',
+    'Mutation.changeMemberRole',
+    'Mutation.removeMember',
+    'Query.workspaceSso',
+    'Mutation.setWorkspaceSso',
+    'Mutation.removeWorkspaceSso',
+  ];
 
   it('every root field of the schema is in this table or scope-free', () => {
     expect(rootFields().sort()).toEqual([...Object.keys(GRAPHQL), ...SCOPE_FREE].sort());

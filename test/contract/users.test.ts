@@ -253,5 +253,31 @@ describe('workspaces and members', { timeout: 60_000 }, () => {
     expect((await call('DELETE', `${base}/${taken.body.id}`, as(owner))).status).toBe(404);
   });
 
+  it('single sign-on: settings 200, 204, 403, 404, 409, 422; the sign-in’s redirects 302', async () => {
+    const ws = owner.workspaceId;
+    const path = `/v1/workspaces/${ws}/sso`;
+    const body = {
+      issuer: 'https://login.example.com/realms/staff',
+      client_id: 'qr',
+      client_secret: 'secret',
+      domains: ['contract-sso.example'],
+      default_role: 'viewer',
+      enabled: true,
+    };
+    expect((await call('GET', path, as(owner))).status).toBe(404);
+    expect((await call('PUT', path, { ...as(owner), body })).status).toBe(200);
+    expect((await call('PUT', path, { ...as(owner), body: { ...body, default_role: 'owner' } })).status).toBe(422);
+    expect((await call('GET', path, as(owner))).status).toBe(200);
+    const viewer = await newUser(app, { accountId: ws, role: 'viewer' });
+    expect((await call('GET', path, as(viewer))).status).toBe(403);
+    const other = await newUser(app);
+    expect((await call('PUT', `/v1/workspaces/${other.workspaceId}/sso`, { ...as(other), body })).status).toBe(409);
+    const start = await call('GET', '/v1/sso/start?email=someone%40nowhere.example');
+    expect(start.status).toBe(302);
+    expect((await call('GET', '/v1/sso/callback?state=nope&code=x')).status).toBe(302);
+    expect((await call('DELETE', path, as(owner))).status).toBe(204);
+    expect((await call('DELETE', path, as(owner))).status).toBe(404);
+  });
+
   it('walked every operation of workspaces', () => contract.expectTagCovered('Workspaces and members'));
 });

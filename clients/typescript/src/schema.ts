@@ -1357,6 +1357,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{id}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the workspace’s single sign-on settings
+         * @description Owners only. The client secret is never answered. 404 when none are set.
+         */
+        get: operations["getWorkspaceSso"];
+        /**
+         * Set the workspace’s single sign-on settings
+         * @description Owners only. Replaces the settings whole; the client secret is needed the first time and kept when absent later. An email domain belongs to one workspace’s single sign-on at a time: 409 otherwise.
+         */
+        put: operations["putWorkspaceSso"];
+        post?: never;
+        /**
+         * Remove the workspace’s single sign-on
+         * @description Owners only. Members keep their users; those without a password reset theirs to sign in.
+         */
+        delete: operations["deleteWorkspaceSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in through the email domain’s identity provider
+         * @description For a browser: redirects to the provider’s authorization endpoint (code flow with PKCE, state and nonce) and sets a short-lived state cookie. Any refusal (no single sign-on for the domain, the provider’s error, a state that does not match, an unverified email, a domain not covered) redirects to `/dashboard/?sso_error=<reason>`, never a problem answer.
+         */
+        get: operations["startSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The identity provider’s answer
+         * @description The redirect URI registered with the provider. Checks the ID token, that the email is verified and of a covered domain, makes the user and membership on a first sign-in (with the default role), sets the session cookie and redirects to the dashboard. No second factor of this service is asked. Any refusal (no single sign-on for the domain, the provider’s error, a state that does not match, an unverified email, a domain not covered) redirects to `/dashboard/?sso_error=<reason>`, never a problem answer.
+         */
+        get: operations["finishSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth-clients": {
         parameters: {
             query?: never;
@@ -3012,6 +3080,37 @@ export interface components {
         };
         /**
          * @example {
+         *       "issuer": "https://login.example.com/realms/staff",
+         *       "client_id": "qr-service",
+         *       "client_secret": "s3cr3t…",
+         *       "domains": [
+         *         "example.com"
+         *       ],
+         *       "default_role": "viewer",
+         *       "enabled": true
+         *     }
+         */
+        PutSsoSettings: {
+            /**
+             * Format: uri
+             * @description The identity provider’s issuer; its /.well-known/openid-configuration is read from there.
+             * @example https://login.example.com/realms/staff
+             */
+            issuer: string;
+            client_id: string;
+            /** @description Needed the first time; absent later: the stored one is kept. Never answered. */
+            client_secret?: string;
+            /** @description Email domains whose people sign in through this provider; each one workspace’s only. */
+            domains: string[];
+            /**
+             * @description The role of someone who joins by signing in for the first time (never owner).
+             * @enum {string}
+             */
+            default_role: "admin" | "editor" | "viewer";
+            enabled: boolean;
+        };
+        /**
+         * @example {
          *       "name": "reporting job",
          *       "scopes": [
          *         "codes:read",
@@ -4411,7 +4510,7 @@ export interface components {
                 address_hash: string | null;
             };
             /** @enum {string} */
-            action: "code.created" | "code.updated" | "code.deleted" | "routing.changed" | "codes.bulk_created" | "codes.imported" | "tag.created" | "tag.updated" | "tag.deleted" | "domain.added" | "domain.updated" | "domain.verified" | "domain.removed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.registered" | "oauth_client.deleted" | "oauth_grant.revoked" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.revoked" | "workspace.created" | "workspace.updated";
+            action: "code.created" | "code.updated" | "code.deleted" | "routing.changed" | "codes.bulk_created" | "codes.imported" | "tag.created" | "tag.updated" | "tag.deleted" | "domain.added" | "domain.updated" | "domain.verified" | "domain.removed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.registered" | "oauth_client.deleted" | "oauth_grant.revoked" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.revoked" | "workspace.created" | "workspace.updated" | "sso.configured" | "sso.removed";
             /** @enum {string} */
             object_type: "code" | "batch" | "tag" | "domain" | "webhook" | "api_key" | "oauth_client" | "oauth_grant" | "member" | "invitation" | "workspace";
             /** @example qr_4fT9kQ2mX8pL0aZc7VbN */
@@ -4706,6 +4805,38 @@ export interface components {
             email: string | null;
             /** Format: date-time */
             expires_at: string;
+        };
+        /** @description A workspace’s single sign-on through an OpenID Connect provider. */
+        SsoSettings: {
+            /** @constant */
+            object: "sso_settings";
+            workspace_id: string;
+            /** @example https://login.example.com/realms/staff */
+            issuer: string;
+            client_id: string;
+            /**
+             * @description A client secret is kept; it is never answered.
+             * @constant
+             */
+            client_secret_set: true;
+            /**
+             * @example [
+             *       "example.com"
+             *     ]
+             */
+            domains: string[];
+            /** @enum {string} */
+            default_role: "admin" | "editor" | "viewer";
+            enabled: boolean;
+            /**
+             * @description The redirect URI to register with the identity provider for this client.
+             * @example https://qr.example.com/v1/sso/callback
+             */
+            redirect_uri: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description A new client with its secret (if it is confidential), shown this once, and where its tokens come from. */
         RegisteredOAuthClient: {
@@ -5139,6 +5270,7 @@ export type ChangeMemberRole = components['schemas']['ChangeMemberRole'];
 export type Invite = components['schemas']['Invite'];
 export type InvitationToken = components['schemas']['InvitationToken'];
 export type RegisterWithInvitation = components['schemas']['RegisterWithInvitation'];
+export type PutSsoSettings = components['schemas']['PutSsoSettings'];
 export type CreateOAuthClient = components['schemas']['CreateOAuthClient'];
 export type CodeCreatedEvent = components['schemas']['CodeCreatedEvent'];
 export type CodeUpdatedEvent = components['schemas']['CodeUpdatedEvent'];
@@ -5215,6 +5347,7 @@ export type NewInvitation = components['schemas']['NewInvitation'];
 export type InvitationList = components['schemas']['InvitationList'];
 export type Invitation = components['schemas']['Invitation'];
 export type InvitationPreview = components['schemas']['InvitationPreview'];
+export type SsoSettings = components['schemas']['SsoSettings'];
 export type RegisteredOAuthClient = components['schemas']['RegisteredOAuthClient'];
 export type OAuthClientList = components['schemas']['OAuthClientList'];
 export type OAuthClient = components['schemas']['OAuthClient'];
@@ -7353,7 +7486,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only entries of this action. */
-                action?: "code.created" | "code.updated" | "code.deleted" | "routing.changed" | "codes.bulk_created" | "codes.imported" | "tag.created" | "tag.updated" | "tag.deleted" | "domain.added" | "domain.updated" | "domain.verified" | "domain.removed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.registered" | "oauth_client.deleted" | "oauth_grant.revoked" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.revoked" | "workspace.created" | "workspace.updated";
+                action?: "code.created" | "code.updated" | "code.deleted" | "routing.changed" | "codes.bulk_created" | "codes.imported" | "tag.created" | "tag.updated" | "tag.deleted" | "domain.added" | "domain.updated" | "domain.verified" | "domain.removed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.registered" | "oauth_client.deleted" | "oauth_grant.revoked" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.revoked" | "workspace.created" | "workspace.updated" | "sso.configured" | "sso.removed";
                 /** @description Only entries about objects of this type. */
                 object_type?: "code" | "batch" | "tag" | "domain" | "webhook" | "api_key" | "oauth_client" | "oauth_grant" | "member" | "invitation" | "workspace";
                 /** @description Only entries about this object. */
@@ -8534,6 +8667,143 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getWorkspaceSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    putWorkspaceSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSsoSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteWorkspaceSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace’s (account’s) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    startSso: {
+        parameters: {
+            query: {
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider, or to the dashboard’s sign-in page. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    finishSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the dashboard, signed in or with the reason of the refusal. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location: string;
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     listOAuthClients: {

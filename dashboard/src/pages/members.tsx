@@ -1,6 +1,6 @@
 // The workspace's people, for a signed-in person: members with their role (owners and admins
 // change roles and remove, the API's rules deciding), invitations by email or link (the link
-// shown once, with a copy button) and the pending ones to revoke.
+// shown once, with a copy button) and the pending ones to revoke; for owners, single sign-on.
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Loading, Notice } from '../components/messages.tsx';
 import { usePageTitle } from '../page-focus.ts';
@@ -8,6 +8,7 @@ import { asPerson } from '../people.ts';
 import { currentCredential } from '../session.ts';
 import { formatDate } from '../format.ts';
 import { useT } from '../i18n/index.ts';
+import { SsoSettingsSection } from './sso-settings.tsx';
 
 const ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
 
@@ -35,6 +36,8 @@ export function MembersPage() {
   const [link, setLink] = useState<string | null>(null);
   const [invite, setInvite] = useState({ email: '', role: 'viewer' });
   const base = `/v1/workspaces/${workspace}`;
+  const isOwner =
+    credential?.kind === 'session' && credential.workspaces.find((w) => w.id === workspace)?.role === 'owner';
 
   // Only the latest load's answers are shown: one started before a change may answer after it.
   const [loads] = useState({ latest: 0 });
@@ -183,6 +186,7 @@ export function MembersPage() {
           </ul>
         </>
       )}
+      {isOwner && <SsoSettingsSection workspaceId={workspace} />}
     </section>
   );
 }

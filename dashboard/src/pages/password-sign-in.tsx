@@ -3,6 +3,8 @@
 // unknown email and a wrong password, as the server gives it. With two-factor authentication on,
 // the code is asked for next (./second-factor-step.tsx). A passkey signs in without either: only
 // the typed email's passkeys are offered when there is one, else any the browser has for the site.
+// "Sign in with SSO" sends the browser to the server with the email, which redirects it to the
+// identity provider of the email's domain.
 import { useState } from 'preact/hooks';
 import { Link } from '../components/link.tsx';
 import { ErrorBox } from '../components/messages.tsx';
@@ -44,6 +46,12 @@ export function PasswordSignInForm() {
     }
   }
 
+  /** Off to the identity provider of the email's domain; the server sends the browser back. */
+  function signInWithSso() {
+    if (!email.trim()) return setError(t.signIn.ssoEnterEmail);
+    location.assign(`/v1/sso/start?email=${encodeURIComponent(email.trim())}`);
+  }
+
   if (challenge)
     return (
       <SecondFactorStep
@@ -79,6 +87,9 @@ export function PasswordSignInForm() {
       </button>{' '}
       <button type="button" id="passkey-sign-in" class="secondary" disabled={busy} onClick={() => void withPasskey()}>
         {t.passkeys.signIn}
+      </button>{' '}
+      <button type="button" id="sso-sign-in" class="secondary" onClick={signInWithSso}>
+        {t.signIn.sso}
       </button>
       <p class="hint">
         <Link to="/reset-password">{t.signIn.forgotPassword}</Link>

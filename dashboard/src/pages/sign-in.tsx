@@ -1,6 +1,7 @@
-// Sign in with email and password (a person: ./password-sign-in.tsx), by pasting an API key, or
-// through OAuth (../oauth/sign-in-form.tsx). A key is tried with one small query before it is
-// kept, and kept in this tab's sessionStorage only.
+// Sign in with email and password or single sign-on (a person: ./password-sign-in.tsx), by
+// pasting an API key, or through OAuth (../oauth/sign-in-form.tsx). A refused single sign-on comes
+// back here with its reason. A key is tried with one small query before it is kept, and kept in
+// this tab's sessionStorage only.
 import { useState } from 'preact/hooks';
 import { ErrorBox, Notice } from '../components/messages.tsx';
 import { ApiError, graphql } from '../graphql.ts';
@@ -28,6 +29,8 @@ export function SignInPage({ notice }: { notice: string | null }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A single sign-on that came back without a session says why (GET /v1/sso/callback).
+  const [ssoError] = useState(() => new URLSearchParams(location.search).get('sso_error'));
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -48,6 +51,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
     <section class="sign-in">
       <h1>{t.signIn.heading}</h1>
       {notice && <Notice>{notice}</Notice>}
+      <ErrorBox error={ssoError && (t.signIn.ssoErrors[ssoError] ?? t.signIn.ssoErrors.unknown)} />
       <PasswordSignInForm />
       <p class="sign-in-or">{t.signIn.forDevelopers}</p>
       <form id="api-key-form" onSubmit={submit}>

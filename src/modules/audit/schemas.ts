@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   'invitation.revoked',
   'workspace.created',
   'workspace.updated',
+  'sso.configured',
+  'sso.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -3,3 +3,6 @@
 export { createWebhooks } from './module.ts';
 export { createScanOutbox } from './outbox.ts';
 export { createWebhooksStore } from './store.ts';
+// The SSRF check of outbound requests to a user-given URL, also for single sign-on's issuer.
+export { checkedAddress, TargetRefused, urlProblems } from './target.ts';
+export type { TargetPolicy } from './target.ts';

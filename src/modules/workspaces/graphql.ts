@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { builder } from '../../graphql/builder.ts';
 import { enumOf } from '../../graphql/enums.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
-import { actorOfKey } from '../../shared/actor.ts';
-import { DomainError } from '../../shared/errors.ts';
 import { userIdOf } from '../../shared/principal.ts';
 import { ROLES } from '../../shared/roles.ts';
 import type { UserRecord, UsersService } from '../users/index.ts';
 import type { Member, Person, Workspace, WorkspacesService } from './service.ts';
+import { graphqlPersonOf } from './graphql-person.ts';
+import './sso-graphql.ts';
 
 // What this module's resolvers find in the context (graphql/context.ts explains the merging).
 declare module '../../graphql/context.ts' {
@@ -59,12 +59,8 @@ const MeRef = builder.objectRef<{ user: UserRecord; workspaces: Workspace[] }>('
 });
 
 /** The signed-in person of a session request; keys and tokens manage no members. */
-function personOf(ctx: GraphQLContext): Person {
-  const userId = userIdOf(ctx.principal);
-  if (!userId)
-    throw new DomainError('forbidden', 'Members are managed by signed-in people; API keys and tokens cannot.');
-  return { userId, actor: ctx.principal.actor ?? actorOfKey(userId) };
-}
+const personOf = (ctx: GraphQLContext): Person =>
+  graphqlPersonOf(ctx, 'Members are managed by signed-in people; API keys and tokens cannot.');
 
 builder.queryFields((t) => ({
   me: t.field({

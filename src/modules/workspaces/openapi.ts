@@ -14,6 +14,7 @@ import {
   removeMemberQuerySchema,
   updateWorkspaceSchema,
 } from './schemas.ts';
+import { ssoPaths } from './sso-api-doc.ts';
 
 const TAG = 'Workspaces and members';
 
@@ -54,7 +55,8 @@ export const workspacesOpenApi: OpenApiModule = {
     description:
       'A workspace is an account (`acct_…`): its codes, keys, domains and webhooks. People are members with a ' +
       'role: owner, admin, editor or viewer (docs/workspaces.md has the table of scopes). Members are managed by ' +
-      'role, by signed-in people only; at least one owner always remains.',
+      'role, by signed-in people only; at least one owner always remains. Owners may let people sign in through ' +
+      'the company’s OpenID Connect provider (single sign-on, per email domain).',
   },
   paths: {
     '/setup': {
@@ -240,5 +242,6 @@ export const workspacesOpenApi: OpenApiModule = {
         problems: [401, 409, 422],
       }),
     },
+    ...ssoPaths(TAG),
   },
 };

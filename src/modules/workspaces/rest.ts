@@ -4,6 +4,7 @@ import type { Router } from '@koa/router';
 import { sessionOf, type AppContext, type AppState } from '../../http/context.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
 import { parseInput } from '../../shared/validation.ts';
+import { personOf, signInContextOf } from './route-callers.ts';
 import { presentSignedIn, setupSchema, type NewSession } from '../users/index.ts';
 import { presentInvitation, presentInvitationPreview } from './invitation-presenter.ts';
 import type { Invitations } from './invitations.ts';
@@ -26,15 +27,7 @@ export function registerWorkspaceRoutes(
   deps: RouteEdge & { workspaces: WorkspacesService; invitations: Invitations; setup: Setup; sessionSeconds: number },
 ): void {
   const { workspaces, invitations, setup, json, signedIn, sessionCookie, callerAddressHash } = deps;
-  const person = (ctx: AppContext) => {
-    const { userId, actor } = sessionOf(ctx);
-    return { userId, actor };
-  };
-
-  const contextOf = async (ctx: AppContext) => ({
-    userAgent: ctx.get('User-Agent') || null,
-    addressHash: await callerAddressHash(ctx.req.headers, ctx.req.socket.remoteAddress),
-  });
+  const contextOf = (ctx: AppContext) => signInContextOf(ctx, callerAddressHash);
   /** Answers 201 with a new user's session: the cookie set, the user, their workspaces, the CSRF token. */
   const signedInAnswer = async (ctx: AppContext, started: NewSession) => {
     sessionCookie.set(ctx, started.token, deps.sessionSeconds);
@@ -52,20 +45,20 @@ export function registerWorkspaceRoutes(
   // POST /v1/workspaces/:id/invitations: invite by email (mailed with SMTP) and by link (owners, admins)
   router.post('/workspaces/:id/invitations', signedIn, json, async (ctx) => {
     const input = parseInput(inviteSchema, ctx.request.body);
-    const made = await invitations.invite(person(ctx), ctx.params.id!, input);
+    const made = await invitations.invite(personOf(ctx), ctx.params.id!, input);
     ctx.status = 201;
     ctx.body = { ...presentInvitation(made.invitation), link: made.link, email_sent: made.emailSent };
   });
 
   // GET /v1/workspaces/:id/invitations: the pending invitations (owners, admins)
   router.get('/workspaces/:id/invitations', signedIn, async (ctx) => {
-    const pending = await invitations.pending(person(ctx), ctx.params.id!);
+    const pending = await invitations.pending(personOf(ctx), ctx.params.id!);
     ctx.body = { object: 'list', data: pending.map(presentInvitation) };
   });
 
   // DELETE /v1/workspaces/:id/invitations/:invitation_id: revoke a pending invitation (owners, admins)
   router.delete('/workspaces/:id/invitations/:invitation_id', signedIn, async (ctx) => {
-    await invitations.revoke(person(ctx), ctx.params.id!, ctx.params.invitation_id!);
+    await invitations.revoke(personOf(ctx), ctx.params.id!, ctx.params.invitation_id!);
     ctx.status = 204;
   });
 
@@ -97,7 +90,7 @@ export function registerWorkspaceRoutes(
   // POST /v1/workspaces: a new workspace; the caller becomes its owner
   router.post('/workspaces', signedIn, json, async (ctx) => {
     const input = parseInput(createWorkspaceSchema, ctx.request.body);
-    const created = await workspaces.create(person(ctx), input.name);
+    const created = await workspaces.create(personOf(ctx), input.name);
     ctx.status = 201;
     ctx.set('Location', `${router.opts.prefix}/workspaces/${created.account.id}`);
     ctx.body = presentWorkspace(created);
@@ -111,7 +104,7 @@ export function registerWorkspaceRoutes(
   // PATCH /v1/workspaces/:id: rename (owners only)
   router.patch('/workspaces/:id', signedIn, json, async (ctx) => {
     const input = parseInput(updateWorkspaceSchema, ctx.request.body);
-    ctx.body = presentWorkspace(await workspaces.update(person(ctx), ctx.params.id!, input));
+    ctx.body = presentWorkspace(await workspaces.update(personOf(ctx), ctx.params.id!, input));
   });
 
   // GET /v1/workspaces/:id/members: one page of the workspace's members, for any member
@@ -124,14 +117,17 @@ export function registerWorkspaceRoutes(
   // PATCH /v1/workspaces/:id/members/:user_id: change a member's role (owners; admins below owner)
   router.patch('/workspaces/:id/members/:user_id', signedIn, json, async (ctx) => {
     const { role } = parseInput(changeRoleSchema, ctx.request.body);
-    ctx.body = presentMember(await workspaces.changeRole(person(ctx), ctx.params.id!, ctx.params.user_id!, role));
+    ctx.body = presentMember(await workspaces.changeRole(personOf(ctx), ctx.params.id!, ctx.params.user_id!, role));
   });
 
   // DELETE /v1/workspaces/:id/members/:user_id: remove a member, or leave (the last owner stays);
   // the keys they made in the workspace are revoked with it unless ?keep_keys=true
   router.delete('/workspaces/:id/members/:user_id', signedIn, async (ctx) => {
     const { keep_keys: keepKeys } = parseInput(removeMemberQuerySchema, ctx.query);
-    await workspaces.removeMember(person(ctx), ctx.params.id!, ctx.params.user_id!, keepKeys);
+    await workspaces.removeMember(personOf(ctx), ctx.params.id!, ctx.params.user_id!, keepKeys);
     ctx.status = 204;
   });
 }
+
+// Single sign-on's routes live beside these, in their own file.
+export { registerSsoRoutes } from './sso-routes.ts';

@@ -116,6 +116,26 @@ const de: Messages = {
     keyCannotList: (detail: string) =>
       `Dieser Schlüssel darf keine Codes auflisten: ${detail} Das Dashboard braucht codes:read ` +
       '(und codes:write, analytics:read, um Codes zu ändern und Scans zu sehen).',
+    sso: 'Mit SSO anmelden',
+    ssoEnterEmail:
+      'Geben Sie zuerst Ihre geschäftliche E-Mail ein: Sie bestimmt, welcher Identitätsanbieter Sie anmeldet.',
+    ssoErrors: {
+      not_configured:
+        'Für die Domain dieser E-Mail ist keine Einmalanmeldung eingerichtet. Melden Sie sich mit Ihrem Passwort an.',
+      provider_error:
+        'Ihr Identitätsanbieter hat die Anmeldung nicht abgeschlossen. Versuchen Sie es erneut oder fragen Sie Ihre ' +
+        'Administration.',
+      bad_state: 'Diese Anmeldung ist abgelaufen oder wurde in einem anderen Browser begonnen. Beginnen Sie hier neu.',
+      email_unverified: 'Ihr Identitätsanbieter bestätigt diese E-Mail-Adresse nicht als verifiziert.',
+      domain_not_covered:
+        'Die E-Mail, die Ihr Identitätsanbieter angibt, gehört zu keiner Domain dieser Einmalanmeldung.',
+      account_exists:
+        'Es gibt bereits einen Benutzer mit dieser E-Mail, der nicht Mitglied des Arbeitsbereichs ist: Melden Sie ' +
+        'sich mit Ihrem Passwort an.',
+      rate_limited: 'Zu viele Anmeldeversuche. Warten Sie eine Minute und versuchen Sie es erneut.',
+      bad_email: 'Das ist keine E-Mail-Adresse.',
+      unknown: 'Die Einmalanmeldung hat nicht funktioniert. Versuchen Sie es erneut.',
+    },
   },
 
   secondFactor: {
@@ -558,6 +578,25 @@ const de: Messages = {
     pendingAs: (who: string, role: string, until: string) => `${who} als ${role}, bis ${until}`,
     theLink: 'den Link',
     revoke: (whom: string) => `Einladung für ${whom} widerrufen`,
+  },
+  sso: {
+    heading: 'Einmalanmeldung (SSO)',
+    intro:
+      'Personen mit einer E-Mail dieser Domains melden sich über Ihren OpenID-Connect-Anbieter an; bei der ersten ' +
+      'Anmeldung treten sie diesem Arbeitsbereich mit der Standardrolle bei. Der Anbieter ist ihr zweiter Faktor.',
+    loading: 'die Einstellungen der Einmalanmeldung',
+    issuer: 'Issuer-URL',
+    clientId: 'Client-ID',
+    clientSecret: 'Client-Secret',
+    secretKept: 'Ein Secret ist gespeichert (wird nie angezeigt). Geben Sie ein neues ein, um es zu ersetzen.',
+    domains: 'E-Mail-Domains (durch Kommas getrennt)',
+    defaultRole: 'Rolle neuer Mitglieder',
+    enabled: 'Aktiviert',
+    redirectUri: (uri: string) => `Tragen Sie diese Redirect-URI bei Ihrem Anbieter ein: ${uri}`,
+    save: 'Einmalanmeldung speichern',
+    saved: 'Einmalanmeldung gespeichert.',
+    remove: 'Einmalanmeldung entfernen',
+    removed: 'Einmalanmeldung entfernt.',
   },
   api: {
     unreachable: 'Der Server ist nicht erreichbar. Prüfen Sie die Verbindung und versuchen Sie es erneut.',

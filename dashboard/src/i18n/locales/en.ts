@@ -124,6 +124,20 @@ const en = {
     keyCannotList: (detail: string) =>
       `This key cannot list codes: ${detail} The dashboard needs codes:read ` +
       '(and codes:write, analytics:read to change codes and see scans).',
+    sso: 'Sign in with SSO',
+    ssoEnterEmail: 'Enter your work email first: it tells which identity provider signs you in.',
+    /** Why a single sign-on came back without a session (the server's `sso_error`). */
+    ssoErrors: {
+      not_configured: 'Single sign-on is not set up for this email’s domain. Sign in with your password instead.',
+      provider_error: 'Your identity provider did not complete the sign-in. Try again, or ask your administrator.',
+      bad_state: 'This sign-in expired or was started in another browser. Start it again here.',
+      email_unverified: 'Your identity provider does not confirm this email address as verified.',
+      domain_not_covered: 'The email your identity provider gave is not of a domain this single sign-on covers.',
+      account_exists: 'A user with this email exists but is not a member of the workspace: sign in with your password.',
+      rate_limited: 'Too many sign-in attempts. Wait a minute and try again.',
+      bad_email: 'That is not an email address.',
+      unknown: 'Single sign-on did not work. Try again.',
+    } as Record<string, string>,
   },
 
   secondFactor: {
@@ -549,6 +563,25 @@ const en = {
     pendingAs: (who: string, role: string, until: string) => `${who} as ${role}, until ${until}`,
     theLink: 'the link',
     revoke: (whom: string) => `Revoke the invitation for ${whom}`,
+  },
+  sso: {
+    heading: 'Single sign-on',
+    intro:
+      'People with an email of these domains sign in through your OpenID Connect provider; on their first ' +
+      'sign-in they join this workspace with the default role. The provider is their second factor.',
+    loading: 'the single sign-on settings',
+    issuer: 'Issuer URL',
+    clientId: 'Client ID',
+    clientSecret: 'Client secret',
+    secretKept: 'A secret is kept (never shown). Type a new one to replace it.',
+    domains: 'Email domains (separated by commas)',
+    defaultRole: 'Role of new members',
+    enabled: 'Enabled',
+    redirectUri: (uri: string) => `Register this redirect URI with your provider: ${uri}`,
+    save: 'Save single sign-on',
+    saved: 'Single sign-on saved.',
+    remove: 'Remove single sign-on',
+    removed: 'Single sign-on removed.',
   },
   /** What the dashboard says when a request to the server fails (graphql.ts). */
   api: {
