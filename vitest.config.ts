@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,11 @@ export default defineConfig({
     // Adds up which operations of the OpenAPI document the contract tests exercised, and reports it.
     globalSetup: ['test/support/contract-coverage.ts'],
     pool: 'forks',
+    // One test file per core (vitest's default leaves one core free): each file has its own
+    // database (test/support/db.ts) and ports, its Redis keys and channels carry its own random
+    // ids, and most of a file's time is its own CPU (importing the app, rendering, hashing), so
+    // on CI's 2 cores the suite takes about half as long (bench/RESULTS.md, 2026-11-29).
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

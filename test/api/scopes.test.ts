@@ -92,6 +92,13 @@ const REST: Record<string, Access> = {
   'POST /v1/users/me/second-factor/disable': 'session',
   'POST /v1/users/me/second-factor/recovery-codes': 'session',
   'POST /v1/sessions/second-factor': 'public',
+  'GET /v1/users/me/passkeys': 'session',
+  'POST /v1/users/me/passkeys/options': 'session',
+  'POST /v1/users/me/passkeys': 'session',
+  'PATCH /v1/users/me/passkeys/:id': 'session',
+  'POST /v1/users/me/passkeys/:id/delete': 'session',
+  'POST /v1/sessions/passkey/options': 'public',
+  'POST /v1/sessions/passkey': 'public',
   'POST /v1/setup': 'public',
   'GET /v1/workspaces': 'session',
   'POST /v1/workspaces': 'session',
@@ -284,7 +291,18 @@ describe('REST routes of people', () => {
   // A browser's single sign-on: every answer, a refusal too, is a redirect to a page.
   const BROWSER_REDIRECTS = ['GET /v1/sso/start', 'GET /v1/sso/callback'];
 
-  it.each(routes('public').filter((route) => !BROWSER_REDIRECTS.includes(route)))(
+  // A passkey sign-in's options: the email is optional (any passkey the browser has), so an empty
+  // body is a valid request, answered with a challenge.
+  const EMPTY_BODY_VALID = ['POST /v1/sessions/passkey/options'];
+
+  it.each(EMPTY_BODY_VALID)('%s: answered without a credential (200 for an empty body)', async (route) => {
+    const [method, path] = route.split(' ') as [string, string];
+    const res = await app.request(method, path, { body: {} });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.options.challenge).toEqual(expect.any(String));
+  });
+
+  it.each(routes('public').filter((route) => ![...BROWSER_REDIRECTS, ...EMPTY_BODY_VALID].includes(route)))(
     '%s: answered without a credential (422 for an empty body)',
     async (route) => {
       const [method, path] = route.split(' ') as [string, string];

@@ -48,7 +48,7 @@ describe('passkeys in the dashboard', () => {
     await page.fill('#email', person.email);
     await page.fill('#password', STRONG_PASSWORD);
     await page.click('#password-form button[type=submit]');
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'Passkeys' }).waitFor();
@@ -74,9 +74,8 @@ describe('passkeys in the dashboard', () => {
     await page.locator('#password-form').waitFor();
     // No email typed: the browser offers the passkeys it has for the site.
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
-
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    // Signed in again on the page the person signed out of, as after a password sign-in.
+    await page.getByRole('heading', { level: 1, name: 'Profile', exact: true }).waitFor();
     await expect.poll(() => row.locator('td').nth(2).textContent()).not.toBe('Never');
     const [used] = (await person.request('GET', '/v1/users/me/passkeys')).body.data;
     expect(used.last_used_at).not.toBeNull();

@@ -72,14 +72,14 @@ describe('people in the dashboard', () => {
     expect(await axeViolations(page)).toEqual({});
     await page.fill('#setup-password', STRONG_PASSWORD);
     await page.click('#setup-form button[type=submit]');
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/codes');
     await expect.poll(() => page.locator('.workspace-name').textContent()).toBe('Bakery marketing');
 
     // A new tab of the same browser is signed in by the cookie alone.
     const second = await newPage();
     await second.goto(`${app.url}/dashboard/`);
-    await second.locator('h1', { hasText: 'Codes' }).waitFor();
+    await second.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
 
     // Signing out ends the session on the server: the other tab's next request is refused too.
     await second.getByRole('button', { name: 'Sign out' }).click();
@@ -137,7 +137,7 @@ describe('people in the dashboard', () => {
     await page.locator('#password-form .error-box').waitFor();
     await page.fill('#password', STRONG_PASSWORD);
     await page.click('#password-form button[type=submit]');
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
     await page.getByLabel('Workspace').selectOption(person.workspaceId);
     await page.getByRole('link', { name: 'First workspace code' }).waitFor();
 
@@ -166,7 +166,7 @@ describe('people in the dashboard', () => {
       await page.goto(link);
       await page.fill('#reset-password', 'violet harbour engine 77');
       await page.click('#reset-form button[type=submit]');
-      await page.locator('h1', { hasText: 'Codes' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
     } finally {
       await guest.close();
     }

@@ -44,7 +44,7 @@ describe('the profile page', () => {
     // newUser signed in over the API: that is "another session" for the browser.
     const person = await newUser(app);
     await signInWithPassword(person.email, STRONG_PASSWORD);
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
     await page.locator('h1', { hasText: 'Profile' }).waitFor();
@@ -108,7 +108,7 @@ describe('the profile page', () => {
     // The confirming code's time step is used up: the app's next code (within the window) signs in.
     await page.fill('#second-factor-code', totpCode(secret, 1));
     await page.click('#second-factor-form button[type=submit]');
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
     expect(unexpectedErrors()).toEqual([]);
   });
 });

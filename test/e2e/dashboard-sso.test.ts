@@ -57,7 +57,7 @@ describe('single sign-on in the dashboard', () => {
     await page.click('button[type=submit]');
     await page.locator('button', { hasText: 'Continue' }).click();
     await page.waitForURL(`${app.url}/dashboard/`);
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
     const cookies = await page.context().cookies(app.url);
     expect(cookies.find((c) => c.name === 'qr_session')).toMatchObject({ httpOnly: true });
 
@@ -83,7 +83,7 @@ describe('single sign-on in the dashboard', () => {
     await page.fill('#email', owner.email);
     await page.fill('#password', STRONG_PASSWORD);
     await page.click('#password-form button[type=submit]');
-    await page.locator('h1', { hasText: 'Codes' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
     await page.goto(`${app.url}/dashboard/members`);
     await page.locator('h2', { hasText: 'Single sign-on' }).waitFor();
     expect(await page.inputValue('#sso-issuer')).toBe(idp.issuer);

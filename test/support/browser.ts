@@ -68,7 +68,7 @@ export async function signIn(page: Page, url: string, key: string): Promise<void
   await page.goto(`${url}/dashboard/`);
   await page.fill('#api-key', key);
   await page.click('#api-key-form button[type=submit]');
-  await page.locator('h1', { hasText: 'Codes' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
 }
 
 export interface DashboardSuite {
