@@ -207,3 +207,91 @@ class Overview(TypedDict):
     trend: list[PeriodCount]
     previous_period: dict[str, Any]
     breakdowns: dict[str, list[ValueCount]]
+
+
+class AuditActor(TypedDict):
+    kind: str  # api_key, oauth_client, cli or user
+    id: str  # key_…, client_…, user_… or cli
+    # The caller's address hashed under a salt that changes every UTC day; None for the CLI.
+    address_hash: Optional[str]
+
+
+class AuditEntry(TypedDict):
+    id: str
+    object: str
+    at: str  # when the change was committed
+    actor: AuditActor
+    action: str  # code.created, member.role_changed, ...
+    object_type: str
+    object_id: str
+    # What changed: an update's `changes` ({field: {old, new}}), a bulk call's `count`; never a secret.
+    summary: dict[str, Any]
+
+
+class AuditEntryList(TypedDict):
+    object: str
+    data: list[AuditEntry]
+    next_cursor: Optional[str]
+
+
+# -- a person's side (SessionClient) ---------------------------------------------------------
+
+
+class User(TypedDict):
+    id: str
+    object: str
+    email: str
+    display_name: str
+    created_at: str
+    updated_at: str
+
+
+class Workspace(TypedDict):
+    id: str  # the account's id (acct_…): what Qr-Workspace names
+    object: str
+    name: str
+    role: str  # the signed-in person's: owner, admin, editor or viewer
+    created_at: str
+
+
+class SessionInfo(TypedDict):
+    id: str
+    object: str
+    current: bool
+    created_at: str
+    last_seen_at: str
+    expires_at: str
+    user_agent: Optional[str]
+
+
+class SignedIn(TypedDict):
+    """The answer to a sign-in, a setup and a registration: who, their workspaces, the CSRF token."""
+
+    object: str
+    user: User
+    workspaces: list[Workspace]
+    session: SessionInfo
+    csrf_token: str
+
+
+class Member(TypedDict):
+    object: str
+    user: User
+    role: str
+    created_at: str  # when they joined the workspace
+
+
+class Invitation(TypedDict):
+    id: str
+    object: str
+    workspace_id: str
+    email: Optional[str]  # who may accept it; None: whoever holds the link
+    role: str
+    invited_by: str  # user_…
+    created_at: str
+    expires_at: str
+
+
+class NewInvitation(Invitation):
+    link: str  # shown only in this answer; its token= is what joining takes
+    email_sent: bool

@@ -145,6 +145,27 @@ class LiveTest(unittest.TestCase):
         self.qr.delete_tag(tag["id"])
         self.assertEqual(self.qr.get_code(code["id"])["tags"], [f"other-{suffix}"])
 
+    def test_audit_log(self):
+        code = self.qr.create_code({"content": "https://example.com/py/audited"})
+        self.qr.update_code(code["id"], {"content": "https://example.com/py/audited/2"})
+        entries = self.qr.list_audit_log(object_id=code["id"])["data"]
+        self.assertEqual([e["action"] for e in entries], ["code.updated", "code.created"])
+        self.assertEqual(entries[0]["actor"]["kind"], "api_key")
+        self.assertEqual(entries[0]["summary"]["changes"]["destination"]["new"], "https://example.com/py/audited/2")
+        first = self.qr.list_audit_log(object_id=code["id"], limit=1)
+        self.assertEqual((len(first["data"]), first["data"][0]["id"]), (1, entries[0]["id"]))
+        self.assertIsNotNone(first["next_cursor"])
+        paged = list(self.qr.iter_audit_log(object_id=code["id"], limit=1))
+        self.assertEqual([e["id"] for e in paged], [e["id"] for e in entries])
+        created = [e["id"] for e in self.qr.iter_audit_log(action="code.created", since=entries[1]["at"], limit=2)]
+        self.assertIn(entries[1]["id"], created)
+        csv = self.qr.export_audit_log(object_id=code["id"]).splitlines()
+        self.assertTrue(csv[0].startswith("id,at,actor_kind,actor_id,address_hash,action"), csv[0])
+        self.assertEqual([line.split(",")[0] for line in csv[1:]], [e["id"] for e in entries])
+        with self.assertRaises(ApiError) as refused:
+            self.qr.list_audit_log(action="code.painted")
+        self.assertEqual((refused.exception.status, refused.exception.errors[0]["path"]), (422, "action"))
+
     def test_validation_errors_name_every_field(self):
         with self.assertRaises(ApiError) as bad:
             self.qr.create_code({"content": "not a url", "design": {"style": "wavy"}})
