@@ -12,7 +12,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('users', (t) => {
     t.bigInteger('email_verified_at').nullable();
   });
-  await knex('users').whereNull('password_hash').update({ email_verified_at: knex.raw('??', ['created_at']) });
+  await knex('users')
+    .whereNull('password_hash')
+    .update({ email_verified_at: knex.raw('??', ['created_at']) });
   await knex.schema.createTable('email_verifications', (t) => {
     t.string('token_hash', 64).primary();
     t.string('user_id', 32).notNullable().references('id').inTable('users').onDelete('CASCADE');

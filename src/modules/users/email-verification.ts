@@ -26,7 +26,10 @@ function verificationsStore(db: Queryable) {
   return {
     /** The user's new link, in place of any open one (only the newest mailed link works). */
     async replace(tokenHash: string, userId: string, email: string, at: Date, q: Queryable): Promise<void> {
-      await q('email_verifications').where({ user_id: userId }).whereNull('used_at').update({ used_at: toMillis(at) });
+      await q('email_verifications')
+        .where({ user_id: userId })
+        .whereNull('used_at')
+        .update({ used_at: toMillis(at) });
       await q('email_verifications').insert({
         token_hash: tokenHash,
         user_id: userId,

@@ -252,8 +252,7 @@ const de: Messages = {
     notVerified: 'Nicht bestätigt',
     sendLink: 'Bestätigungslink senden',
     sendingLink: 'Wird gesendet …',
-    linkSent: (email: string) =>
-      `Ein Link ist an ${email} unterwegs; er funktioniert einmal, 24 Stunden lang.`,
+    linkSent: (email: string) => `Ein Link ist an ${email} unterwegs; er funktioniert einmal, 24 Stunden lang.`,
     forPeopleOnly:
       'Das Profil gibt es für Personen, die mit ihrer E-Mail angemeldet sind; ' +
       'ein API-Schlüssel handelt allein für den Arbeitsbereich.',
