@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations } from '../support/axe.ts';
-import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.ts';
+import { openDashboardBrowser, requireBuiltDashboard, signInWithPassword } from '../support/browser.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { newUser, STRONG_PASSWORD } from '../support/users.ts';
 
@@ -32,11 +32,7 @@ afterAll(async () => {
 describe('email verification in the dashboard', () => {
   it('profile → send a link → open the mailed link → verified', async () => {
     const person = await newUser(app, { email: 'verify-me@example.com' });
-    await page.goto(`${app.url}/dashboard/`);
-    await page.fill('#email', person.email);
-    await page.fill('#password', STRONG_PASSWORD);
-    await page.click('#password-form button[type=submit]');
-    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
+    await signInWithPassword(page, app.url, person.email, STRONG_PASSWORD);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
     await page.locator('#email-status', { hasText: 'Not verified' }).waitFor();
