@@ -65,6 +65,8 @@ import * as createSecondFactors from './20261214130000_create_second_factors.ts'
 import * as createScanIdRuns from './20261214140000_create_scan_id_runs.ts';
 import * as createPasskeys from './20261215100000_create_passkeys.ts';
 import * as createWorkspaceSso from './20261215110000_create_workspace_sso.ts';
+import * as addUsersEmailVerifiedAt from './20261215120000_add_users_email_verified_at.ts';
+import * as addInvitationsMailedAt from './20261215120100_add_invitations_mailed_at.ts';
 
 export const migrations: Record<string, Knex.Migration> = {
   '20261122190000_create_accounts': createAccounts,
@@ -131,4 +133,6 @@ export const migrations: Record<string, Knex.Migration> = {
   '20261214140000_create_scan_id_runs': createScanIdRuns,
   '20261215100000_create_passkeys': createPasskeys,
   '20261215110000_create_workspace_sso': createWorkspaceSso,
+  '20261215120000_add_users_email_verified_at': addUsersEmailVerifiedAt,
+  '20261215120100_add_invitations_mailed_at': addInvitationsMailedAt,
 };

@@ -51,6 +51,7 @@ import { createConsentService } from './modules/oauth/index.ts';
 import { createOAuth } from './modules/oauth/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
 import {
+  createEmailVerification,
   createPasswordResets,
   createSecondFactor,
   createSecondFactorStore,
@@ -372,6 +373,14 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     logger,
     now,
   });
+  const emailVerification = createEmailVerification({
+    db,
+    users: usersStore,
+    sessions: users,
+    sendMail: mailer,
+    linkOf: (token) => `${config.publicBaseUrl}/dashboard/verify-email?token=${token}`,
+    now,
+  });
   const invitations = createInvitations({
     db,
     invitations: createInvitationsStore(db),
@@ -449,6 +458,8 @@ export async function createServices(db: Knex, config: Config, logger: Logger, o
     passkeys,
     /** "Forgot your password": mailed single-use links. */
     passwordResets,
+    /** Email verification: mailed single-use links that prove a user's address. */
+    emailVerification,
     /** First run: setup tokens and the first owner. */
     setup: createSetup({
       db,

@@ -10,6 +10,7 @@ import { OAuthCallbackPage } from './pages/oauth-callback.tsx';
 import { SetupPage } from './pages/setup.tsx';
 import { InvitePage } from './pages/invite.tsx';
 import { ResetPasswordPage } from './pages/reset-password.tsx';
+import { VerifyEmailPage } from './pages/verify-email.tsx';
 import { WorkspaceSwitcher } from './components/workspace-switcher.tsx';
 import { LanguageSwitcher } from './components/language-switcher.tsx';
 import { SignedOutPage } from './components/signed-out-page.tsx';
@@ -84,12 +85,14 @@ function Page({ route }: { route: Route }) {
       return <InvitePage />;
     case 'reset-password':
       return <ResetPasswordPage />;
+    case 'verify-email':
+      return <VerifyEmailPage />;
     case 'not-found':
       return <NotFound path={route.path} />;
   }
 }
 
-/** What a tab without a credential shows: the setup, invitation and reset pages, else the sign-in. */
+/** What a tab without a credential shows: the setup, invitation, reset and verification pages, else the sign-in. */
 function SignedOutRoute({ route, notice }: { route: Route; notice: string | null }) {
   switch (route.page) {
     case 'setup':
@@ -98,6 +101,8 @@ function SignedOutRoute({ route, notice }: { route: Route; notice: string | null
       return <InvitePage />;
     case 'reset-password':
       return <ResetPasswordPage />;
+    case 'verify-email':
+      return <VerifyEmailPage />;
     default:
       return <SignInPage notice={notice} />;
   }

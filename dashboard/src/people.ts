@@ -148,6 +148,11 @@ export async function resetPassword(token: string, password: string): Promise<vo
   keep(await rest<SignedInAnswer>('POST', '/v1/password-resets/complete', { token, password }));
 }
 
+/** Verifies the address a mailed link was sent to (public: the link is the proof); answers the address. */
+export async function confirmEmailVerification(token: string): Promise<string> {
+  return (await rest<{ email: string }>('POST', '/v1/email-verification/confirm', { token })).email;
+}
+
 /** A REST call as the signed-in person (cookie, CSRF token, workspace): the members and profile pages'. */
 export function asPerson<T>(method: string, path: string, body?: unknown): Promise<T> {
   const credential = currentCredential();

@@ -26,6 +26,8 @@ export type Route =
   | { page: 'invite' }
   /** Forgot your password, and the mailed link (pages/reset-password.tsx). */
   | { page: 'reset-password' }
+  /** The mailed link that verifies an email address (pages/verify-email.tsx). */
+  | { page: 'verify-email' }
   | { page: 'not-found'; path: string };
 
 export function parseRoute(pathname: string): Route {
@@ -44,6 +46,7 @@ export function parseRoute(pathname: string): Route {
   if (path === '/setup') return { page: 'setup' };
   if (path === '/invite') return { page: 'invite' };
   if (path === '/reset-password') return { page: 'reset-password' };
+  if (path === '/verify-email') return { page: 'verify-email' };
   const code = /^\/codes\/([\w-]+)(\/analytics)?$/.exec(path);
   if (code) return code[2] ? { page: 'code-analytics', id: code[1]! } : { page: 'code', id: code[1]! };
   return { page: 'not-found', path };

@@ -70,6 +70,7 @@ export function createApiRouter(version: ApiVersion, services: Services): Router
     secondFactor: services.secondFactor,
     passwordResets: services.passwordResets,
     passkeys: services.passkeys,
+    emailVerification: services.emailVerification,
     users: services.users,
     sessionSeconds,
     workspacesOf: async (userId) =>

@@ -86,6 +86,7 @@ const REST: Record<string, Access> = {
   'GET /v1/users/me': 'session',
   'PATCH /v1/users/me': 'session',
   'POST /v1/users/me/password': 'session',
+  'POST /v1/users/me/email-verification': 'session',
   'GET /v1/users/me/second-factor': 'session',
   'POST /v1/users/me/second-factor': 'session',
   'POST /v1/users/me/second-factor/confirm': 'session',
@@ -120,6 +121,7 @@ const REST: Record<string, Access> = {
   'GET /v1/sso/callback': 'public',
   'POST /v1/password-resets': 'public',
   'POST /v1/password-resets/complete': 'public',
+  'POST /v1/email-verification/confirm': 'public',
 };
 const SCOPED = Object.entries(REST).filter((entry): entry is [string, Scope] => isScope(entry[1]));
 

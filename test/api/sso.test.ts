@@ -124,6 +124,8 @@ describe('signing in through the provider', () => {
     expect(location).toBe(`${app.url}/dashboard/`);
     const { body } = await sessionOf(res);
     expect(body.user.email).toBe(email);
+    // The provider vouched for the email (email_verified): it is verified here too.
+    expect(body.user.email_verified).toBe(true);
     expect(body.workspaces).toEqual([expect.objectContaining({ id: owner.workspaceId, role: 'editor' })]);
     const audit = await owner.request('GET', '/v1/audit-log?action=member.added');
     expect(audit.body.data[0]).toMatchObject({ object_id: body.user.id, summary: { role: 'editor', via: 'sso' } });

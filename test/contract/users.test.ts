@@ -83,6 +83,20 @@ describe('sessions and users', { timeout: 60_000 }, () => {
     expect((await reset({ token, password: 'violet harbour engine 77' })).status).toBe(401);
   });
 
+  it('email verification: 200, 202, 401, 409, 422', async () => {
+    const person = await newUser(app, { email: 'contract-verify@example.com' });
+    const ask = () => call('POST', '/v1/users/me/email-verification', as(person));
+    expect((await ask()).status).toBe(202);
+    expect((await call('POST', '/v1/users/me/email-verification')).status).toBe(401);
+    const mail = (await smtp.waitFor(1, (m) => m.subject === 'Verify your email address'))[0]!;
+    const token = /token=(qrverify_\w+)/.exec(mail.text!)![1]!;
+    const confirm = (body: Record<string, unknown>) => call('POST', '/v1/email-verification/confirm', { body });
+    expect((await confirm({ token: 12 })).status).toBe(422);
+    expect((await confirm({ token })).status).toBe(200);
+    expect((await confirm({ token })).status).toBe(401);
+    expect((await ask()).status).toBe(409);
+  });
+
   it('second factor, from setting it up to signing in with it: 200, 201, 204, 401, 409, 422', async () => {
     const person = await newUser(app);
     const at = (path: string, body?: unknown) => call('POST', path, { ...as(person), body });

@@ -111,6 +111,22 @@ const FILL: Record<string, (db: import('knex').Knex) => Promise<void>> = {
       updated_at: DAY,
     });
   },
+  // Users from before email verification: one with a password, one single sign-on made (none).
+  '20261215110000_create_workspace_sso': async (db) => {
+    const user = (id: string, passwordHash: string | null) => ({
+      id,
+      email: `${id}@example.com`,
+      email_lower: `${id}@example.com`,
+      display_name: id,
+      password_hash: passwordHash,
+      created_at: DAY,
+      updated_at: DAY,
+    });
+    await db('users').insert([
+      user('user_upgrade_password', '$argon2id$v=19$m=19456,t=2,p=1$x$y'),
+      user('user_upgrade_sso', null),
+    ]);
+  },
 };
 
 let app: TestApp;
@@ -186,6 +202,17 @@ describe('upgrade from the oldest schema', () => {
     expect((await app.testDb.db('logos').select('id')).map((row) => row.id)).toEqual([LOGO]);
     const png = await app.request('GET', `/v1/codes/${CODE}/image?format=png`, { key: KEY });
     expect(png.status).toBe(200);
+  });
+
+  it('starts users unverified, but those single sign-on made (verified when made)', async () => {
+    const rows = await app.testDb
+      .db('users')
+      .whereIn('id', ['user_upgrade_password', 'user_upgrade_sso'])
+      .orderBy('id');
+    expect(rows.map((row) => [row.id, row.email_verified_at === null ? null : Number(row.email_verified_at)])).toEqual([
+      ['user_upgrade_password', null],
+      ['user_upgrade_sso', DAY],
+    ]);
   });
 
   it('lists the webhook endpoint as it was', async () => {

@@ -8,7 +8,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations } from '../support/axe.ts';
-import { openDashboardBrowser, requireBuiltDashboard } from '../support/browser.ts';
+import { openDashboardBrowser, requireBuiltDashboard, signInWithPassword } from '../support/browser.ts';
 import { newUser, STRONG_PASSWORD } from '../support/users.ts';
 
 let app: TestApp;
@@ -44,11 +44,7 @@ afterAll(async () => {
 describe('passkeys in the dashboard', () => {
   it('adds a passkey on the profile page, signs out, and signs in with it', async () => {
     const person = await newUser(app);
-    await page.goto(`${app.url}/dashboard/`);
-    await page.fill('#email', person.email);
-    await page.fill('#password', STRONG_PASSWORD);
-    await page.click('#password-form button[type=submit]');
-    await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
+    await signInWithPassword(page, app.url, person.email, STRONG_PASSWORD);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'Passkeys' }).waitFor();

@@ -71,6 +71,15 @@ export async function signIn(page: Page, url: string, key: string): Promise<void
   await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
 }
 
+/** Signs the page in as a person with email and password, and waits for the codes page. */
+export async function signInWithPassword(page: Page, url: string, email: string, password: string): Promise<void> {
+  await page.goto(`${url}/dashboard/`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await page.click('#password-form button[type=submit]');
+  await page.getByRole('heading', { level: 1, name: 'Codes', exact: true }).waitFor();
+}
+
 export interface DashboardSuite {
   app: TestApp;
   /** An API key (every scope) of the suite's own account. */

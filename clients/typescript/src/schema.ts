@@ -906,6 +906,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail me a link that verifies my email
+         * @description Mails a single-use link (24 hours) to the user’s address; a new request replaces the link before. 409 when the email is verified already; counts against the sign-in limits of the email and the address (429); 501 when the service sends no mail (SMTP_URL); 503 when the mail server refused the message.
+         */
+        post: operations["requestEmailVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-verification/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email with a mailed link
+         * @description Public: the link is the proof. Marks the address the link was mailed to verified. 401 for an unknown, used or expired link, or one mailed to an address the user no longer has.
+         */
+        post: operations["confirmEmailVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -2908,6 +2948,18 @@ export interface components {
         };
         /**
          * @example {
+         *       "token": "qrverify_…"
+         *     }
+         */
+        EmailVerificationConfirm: {
+            /**
+             * @description The token of the mailed link.
+             * @example qrverify_…
+             */
+            token: string;
+        };
+        /**
+         * @example {
          *       "email": "ada@example.com",
          *       "password": "tangerine orbit canvas 42"
          *     }
@@ -4570,6 +4622,8 @@ export interface components {
             email: string;
             /** @example Ada Lovelace */
             display_name: string;
+            /** @description Whether the user proved they read mail at the address: a verification link, a password reset link or a mailed invitation opened, or a single sign-on whose identity provider vouched for it. */
+            email_verified: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4652,6 +4706,30 @@ export interface components {
              * @description The challenge works once, until then (5 minutes).
              */
             expires_at: string;
+        };
+        /** @description A verification link is mailed to the user’s address. */
+        EmailVerificationSent: {
+            /** @constant */
+            object: "email_verification_sent";
+            /**
+             * @description Where the link went.
+             * @example ada@example.com
+             */
+            email: string;
+            /**
+             * Format: date-time
+             * @description The link works once, until then (24 hours).
+             */
+            expires_at: string;
+        };
+        /** @description The address of the link is verified. */
+        EmailVerified: {
+            /** @constant */
+            object: "email_verified";
+            /** @example ada@example.com */
+            email: string;
+            /** Format: date-time */
+            verified_at: string;
         };
         /** @description The user’s live sessions, newest first. Not paginated. */
         SessionList: {
@@ -5256,6 +5334,7 @@ export type RegisterPasskey = components['schemas']['RegisterPasskey'];
 export type PasskeyRegistrationResponse = components['schemas']['PasskeyRegistrationResponse'];
 export type RenamePasskey = components['schemas']['RenamePasskey'];
 export type PasswordConfirmation = components['schemas']['PasswordConfirmation'];
+export type EmailVerificationConfirm = components['schemas']['EmailVerificationConfirm'];
 export type SignIn = components['schemas']['SignIn'];
 export type PasswordResetRequest = components['schemas']['PasswordResetRequest'];
 export type PasswordReset = components['schemas']['PasswordReset'];
@@ -5335,6 +5414,8 @@ export type Session = components['schemas']['Session'];
 export type PasskeyList = components['schemas']['PasskeyList'];
 export type Passkey = components['schemas']['Passkey'];
 export type PasskeyRegistrationOptions = components['schemas']['PasskeyRegistrationOptions'];
+export type EmailVerificationSent = components['schemas']['EmailVerificationSent'];
+export type EmailVerified = components['schemas']['EmailVerified'];
 export type SessionList = components['schemas']['SessionList'];
 export type PasswordResetRequested = components['schemas']['PasswordResetRequested'];
 export type SecondFactor = components['schemas']['SecondFactor'];
@@ -7750,6 +7831,65 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    requestEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link is mailed. */
+            202: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailVerificationSent"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerificationConfirm"];
+            };
+        };
+        responses: {
+            /** @description The address is verified. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailVerified"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listSessions: {

@@ -1,4 +1,5 @@
-// The signed-in person's own things: their password (a change signs out their other sessions),
+// The signed-in person's own things: their email address (verified or not, and a button that
+// mails a verification link), their password (a change signs out their other sessions),
 // their sessions (each can be signed out, this one marked) and two-factor authentication (set up
 // with the QR code or the secret and a first code; recovery codes shown once with a copy button;
 // turned off or the codes renewed with the password) and passkeys (./passkeys-section.tsx).
@@ -29,6 +30,46 @@ interface Enrolment {
   secret: string;
   otpauth_uri: string;
   qr_svg: string;
+}
+
+/** The email address, whether it is verified, and the button that mails a verification link. */
+function EmailSection() {
+  const t = useT();
+  const [me, setMe] = useState<{ email: string; email_verified: boolean } | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    asPerson<{ email: string; email_verified: boolean }>('GET', '/v1/users/me').then(setMe, setError);
+  }, []);
+  async function send() {
+    setBusy(true);
+    setError(null);
+    try {
+      setSentTo((await asPerson<{ email: string }>('POST', '/v1/users/me/email-verification')).email);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <section aria-labelledby="email-heading">
+      <h2 id="email-heading">{t.profile.email}</h2>
+      {me && (
+        <p id="email-status">
+          {me.email} · <strong>{me.email_verified ? t.profile.verified : t.profile.notVerified}</strong>
+        </p>
+      )}
+      <ErrorBox error={error} />
+      {sentTo && <Notice>{t.profile.linkSent(sentTo)}</Notice>}
+      {me && !me.email_verified && (
+        <button type="button" id="send-verification" disabled={busy} onClick={() => void send()}>
+          {busy ? t.profile.sendingLink : t.profile.sendLink}
+        </button>
+      )}
+    </section>
+  );
 }
 
 function PasswordSection({ onChanged }: { onChanged: () => void }) {
@@ -333,6 +374,7 @@ export function ProfilePage() {
     <section class="profile">
       <h1>{t.profile.title}</h1>
       <ErrorBox error={error} />
+      <EmailSection />
       <PasswordSection onChanged={() => void loadSessions()} />
       <SessionsSection sessions={sessions} onChange={() => void loadSessions()} />
       <SecondFactorSection />

@@ -16,3 +16,5 @@ export type { PasswordResets } from './password-reset.ts';
 export { createPasskeys, relyingPartyOf } from './passkeys.ts';
 export type { Passkeys } from './passkeys.ts';
 export { createPasskeyStore } from './passkey-store.ts';
+export { createEmailVerification } from './email-verification.ts';
+export type { EmailVerification } from './email-verification.ts';

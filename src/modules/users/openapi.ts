@@ -20,6 +20,7 @@ import {
   signInSchema,
   updateMeSchema,
 } from './schemas.ts';
+import { emailVerificationPaths } from './email-verification-openapi.ts';
 import { passkeyPaths } from './passkey-openapi.ts';
 
 const TAG = 'Sessions and users';
@@ -59,6 +60,7 @@ export const usersOpenApi: OpenApiModule = {
   },
   paths: {
     ...passkeyPaths({ tag: TAG, signedIn: signedInAnswer, passwordBody: passwordConfirmationBody }),
+    ...emailVerificationPaths(TAG),
     '/sessions': {
       post: personOperation({
         operationId: 'signIn',

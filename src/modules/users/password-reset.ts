@@ -1,8 +1,9 @@
 // "Forgot your password": a request mails a single-use link (an hour) to the address of the user
 // with that email, and answers the same, at once, whether there is one or not (the lookup and the
 // mail happen after the answer, so neither its content nor its timing tells who has an account).
-// Completing it sets the new password, ends every session of the user and signs them in (or, with
-// the second factor on, asks for its code as a password sign-in would: a mailbox alone is not enough).
+// Completing it sets the new password, verifies the email (the link came to it), ends every session
+// of the user and signs them in (or, with the second factor on, asks for its code as a password
+// sign-in would: a mailbox alone is not enough).
 // Requests count against the sign-in limits of the email and the address.
 import { hashToken } from '../../shared/token-hash.ts';
 import type { Knex } from 'knex';
@@ -106,11 +107,14 @@ export function createPasswordResets(options: {
       await inTransaction(db, async (trx) => {
         if (!(await store.take(tokenHash, now(), trx))) throw new DomainError('unauthorized', GONE);
         await users.updateUser(user.id, { passwordHash, updatedAt: now() }, trx);
+        // The link came by mail to the user's address: that proves the address is theirs.
+        await users.markEmailVerified(user.id, now(), trx);
         // Another link mailed before this one must not take the account back.
         await users.expirePasswordResets(user.id, now(), trx);
       });
       await sessions.endAllSessions(user.id);
-      return options.secondFactor.signIn(user, context);
+      // Read again: the answer shows the email verified.
+      return options.secondFactor.signIn((await users.findUser(user.id)) ?? user, context);
     },
   };
 }

@@ -13,6 +13,11 @@ export const userSchema = z
     object: z.literal('user'),
     email: z.string().meta({ example: 'ada@example.com' }),
     display_name: z.string().meta({ example: 'Ada Lovelace' }),
+    email_verified: z.boolean().meta({
+      description:
+        'Whether the user proved they read mail at the address: a verification link, a password reset link or a ' +
+        'mailed invitation opened, or a single sign-on whose identity provider vouched for it.',
+    }),
     created_at: instant,
     updated_at: instant,
   })
@@ -69,6 +74,7 @@ export function presentUser(user: UserRecord): UserJson {
     object: 'user',
     email: user.email,
     display_name: user.displayName,
+    email_verified: user.emailVerifiedAt !== null,
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };
@@ -148,3 +154,19 @@ export function presentSecondFactor(status: {
     recovery_codes_left: status.recoveryCodesLeft,
   };
 }
+
+export const emailVerificationSentSchema = z
+  .object({
+    object: z.literal('email_verification_sent'),
+    email: z.string().meta({ example: 'ada@example.com', description: 'Where the link went.' }),
+    expires_at: instant.meta({ description: 'The link works once, until then (24 hours).' }),
+  })
+  .meta({ id: 'EmailVerificationSent', description: 'A verification link is mailed to the user’s address.' });
+
+export const emailVerifiedSchema = z
+  .object({
+    object: z.literal('email_verified'),
+    email: z.string().meta({ example: 'ada@example.com' }),
+    verified_at: instant,
+  })
+  .meta({ id: 'EmailVerified', description: 'The address of the link is verified.' });

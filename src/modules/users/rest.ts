@@ -1,12 +1,15 @@
 // REST routes of people: signing in (with the second factor's step when it is on) and out, the
-// current session and the others, the profile, the password, the second factor and passkeys
-// (./passkey-rest.ts). All but signing in need a session cookie; keys and tokens are refused.
+// current session and the others, the profile, the password, the second factor, passkeys
+// (./passkey-rest.ts) and email verification (./email-verification-rest.ts). All but signing in,
+// resets and confirming a verification need a session cookie; keys and tokens are refused.
 import type { Router } from '@koa/router';
 import { sessionOf, type AppContext, type AppState } from '../../http/context.ts';
 import { PROBLEM_CONTENT_TYPE, problemFor } from '../../http/problem.ts';
 import type { RouteEdge } from '../../http/route-edge.ts';
 import { parseInput } from '../../shared/validation.ts';
 import { presentSecondFactor, presentSession, presentSignedIn, presentUser, type WorkspaceJson } from './presenter.ts';
+import type { EmailVerification } from './email-verification.ts';
+import { registerEmailVerificationRoutes } from './email-verification-rest.ts';
 import { registerPasskeyRoutes } from './passkey-rest.ts';
 import type { Passkeys } from './passkeys.ts';
 import type { PasswordResets } from './password-reset.ts';
@@ -28,6 +31,7 @@ export interface UserRouteDeps {
   secondFactor: SecondFactor;
   passwordResets: PasswordResets;
   passkeys: Passkeys;
+  emailVerification: EmailVerification;
   /** The user's workspaces with their role (the workspaces module's, handed in). */
   workspacesOf: (userId: string) => Promise<WorkspaceJson[]>;
   /** How long a new session's cookie lives (SESSION_ABSOLUTE_DAYS). */
@@ -40,6 +44,7 @@ export function registerUserRoutes(router: Router<AppState>, deps: RouteEdge & U
     secondFactor,
     passwordResets,
     passkeys,
+    emailVerification,
     workspacesOf,
     sessionSeconds,
     json,
@@ -105,6 +110,7 @@ export function registerUserRoutes(router: Router<AppState>, deps: RouteEdge & U
   });
 
   registerPasskeyRoutes(router, { passkeys, json, signedIn, signInContext, started });
+  registerEmailVerificationRoutes(router, { emailVerification, json, signedIn, signInContext });
 
   // POST /v1/password-resets: mail a reset link to the user with this email, answering alike either way
   router.post('/password-resets', json, async (ctx) => {

@@ -107,3 +107,11 @@ export const secondFactorSignInSchema = z.strictObject({
 export const passwordConfirmationSchema = z.strictObject({
   password: presentedPasswordSchema.meta({ example: 'tangerine orbit canvas 42' }),
 });
+
+export const emailVerificationConfirmSchema = z.strictObject({
+  token: z
+    .string({ error: 'must be a string' })
+    .min(1, 'must not be empty')
+    .max(200)
+    .meta({ description: 'The token of the mailed link.', example: 'qrverify_…' }),
+});

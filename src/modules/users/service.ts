@@ -226,6 +226,12 @@ export function createUsersService(options: {
       ended(userId);
     },
 
+    /**
+     * The user's record changed where sessions cannot see it (their email verified): drops the
+     * sessions' cached copy here and in the other processes, so the next answer shows it.
+     */
+    userChanged: ended,
+
     /** Another process ended sessions of this user: drop them here. */
     forgetUser,
 

@@ -8,6 +8,8 @@ export interface UserRecord {
   email: string;
   displayName: string;
   passwordHash: string | null;
+  /** When the user proved they read mail at `email`; null while not (docs/workspaces.md). */
+  emailVerifiedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -37,6 +39,7 @@ const toUser = (row: DbRow): UserRecord => ({
   email: row.email,
   displayName: row.display_name,
   passwordHash: row.password_hash ?? null,
+  emailVerifiedAt: fromMillisOrNull(row.email_verified_at),
   createdAt: fromMillis(row.created_at),
   updatedAt: fromMillis(row.updated_at),
 });
@@ -60,6 +63,7 @@ export function createUsersStore(db: Queryable) {
         email_lower: user.email.toLowerCase(),
         display_name: user.displayName,
         password_hash: user.passwordHash,
+        email_verified_at: user.emailVerifiedAt ? toMillis(user.emailVerifiedAt) : null,
         created_at: toMillis(user.createdAt),
         updated_at: toMillis(user.updatedAt),
       });
@@ -95,6 +99,14 @@ export function createUsersStore(db: Queryable) {
       if (changes.displayName !== undefined) update.display_name = changes.displayName;
       if (changes.passwordHash !== undefined) update.password_hash = changes.passwordHash;
       await q('users').where({ id }).update(update);
+    },
+
+    /** Marks the user's email verified at `at`, unless it was already (the first proof's date stays). */
+    async markEmailVerified(id: string, at: Date, q: Queryable = db): Promise<void> {
+      await q('users')
+        .where({ id })
+        .whereNull('email_verified_at')
+        .update({ email_verified_at: toMillis(at) });
     },
 
     async insertSession(session: SessionRecord & { tokenHash: string }, q: Queryable = db): Promise<void> {

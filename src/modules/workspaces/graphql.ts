@@ -28,6 +28,10 @@ const UserRef = builder.objectRef<UserRecord>('User').implement({
     id: t.exposeID('id'),
     email: t.exposeString('email'),
     displayName: t.exposeString('displayName'),
+    emailVerified: t.boolean({
+      description: 'Whether the user proved they read mail at the address (docs/workspaces.md).',
+      resolve: (user) => user.emailVerifiedAt !== null,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (user) => user.createdAt }),
   }),
 });

@@ -16,6 +16,8 @@ export interface Invitation {
   acceptedAt: Date | null;
   acceptedBy: string | null;
   revokedAt: Date | null;
+  /** When its link was mailed to `email` (null: a link to copy only); accepting it then proves the address. */
+  mailedAt: Date | null;
 }
 
 const toInvitation = (row: DbRow): Invitation => ({
@@ -30,6 +32,7 @@ const toInvitation = (row: DbRow): Invitation => ({
   acceptedAt: fromMillisOrNull(row.accepted_at),
   acceptedBy: row.accepted_by ?? null,
   revokedAt: fromMillisOrNull(row.revoked_at),
+  mailedAt: fromMillisOrNull(row.mailed_at),
 });
 
 /** Neither accepted nor revoked, and not yet expired at `at`. */
@@ -49,6 +52,13 @@ export function createInvitationsStore(db: Queryable) {
         created_at: toMillis(invitation.createdAt),
         expires_at: toMillis(invitation.expiresAt),
       });
+    },
+
+    /** Notes that the invitation's link went to its email by mail. */
+    async markMailed(id: string, at: Date, q: Queryable = db): Promise<void> {
+      await q('invitations')
+        .where({ id })
+        .update({ mailed_at: toMillis(at) });
     },
 
     /** The workspace's pending invitations, newest first (a workspace has a few, not pages of them). */

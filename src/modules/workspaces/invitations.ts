@@ -2,7 +2,8 @@
 // is mailed when the service has SMTP) and always with a link to copy, shown once. The link's
 // token is single-use and expires (INVITATION_DAYS); owners and admins list and revoke pending
 // ones. Whoever accepts joins: a signed-in person at once, anyone else as a new user (with the
-// invitation's email, if it names one) who is then signed in.
+// invitation's email, if it names one) who is then signed in. Accepting an invitation that was
+// mailed to its email verifies that email (the link came to that mailbox); a copied link does not.
 import { hashToken } from '../../shared/token-hash.ts';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../../db/dialect.ts';
@@ -46,7 +47,7 @@ export function createInvitations(options: {
   memberships: MembershipsStore;
   accounts: AccountsStore;
   users: UsersStore;
-  sessions: Pick<UsersService, 'startSession' | 'countAttempt'>;
+  sessions: Pick<UsersService, 'startSession' | 'countAttempt' | 'userChanged'>;
   audit: RecordAudit;
   /** Null without SMTP_URL: invitations are links only. */
   sendMail: SendMail | null;
@@ -119,6 +120,8 @@ export function createInvitations(options: {
       .catch((err: unknown) => {
         throw isUniqueViolation(err) ? new DomainError('conflict', MEMBER_ALREADY) : err;
       });
+    // The link came by mail to this address (join refused any other): the mailbox is the user's.
+    if (invitation.mailedAt && invitation.email) await users.markEmailVerified(user.id, at, trx);
     const summary = { user_id: user.id, role: invitation.role, via: 'invitation', invitation_id: invitation.id };
     await audit(
       { accountId: invitation.accountId, actor: { kind: 'user', id: user.id, addressHash: context.addressHash } },
@@ -163,6 +166,7 @@ export function createInvitations(options: {
         acceptedAt: null,
         acceptedBy: null,
         revokedAt: null,
+        mailedAt: null,
       };
       await inTransaction(db, async (trx) => {
         await invitations.insert(invitation, hashToken(token), trx);
@@ -175,6 +179,10 @@ export function createInvitations(options: {
       });
       const link = options.linkOf(token);
       const emailSent = email ? await mail(email, account.name, input.role, link) : false;
+      if (emailSent) {
+        invitation.mailedAt = now();
+        await invitations.markMailed(invitation.id, invitation.mailedAt);
+      }
       return { invitation, link, emailSent };
     },
 
@@ -216,6 +224,8 @@ export function createInvitations(options: {
       if (!user) throw new DomainError('unauthorized', 'Sign in again.');
       await inTransaction(db, (trx) => join(invitation, user, context, trx));
       options.onMembershipChanged?.(user.id);
+      // Their sessions' cached record may now be behind (the email verified).
+      options.sessions.userChanged(user.id);
       return invitation;
     },
 
@@ -241,6 +251,7 @@ export function createInvitations(options: {
           email: email!,
           displayName: input.display_name!,
           passwordHash,
+          emailVerifiedAt: null,
           createdAt: at,
           updatedAt: at,
         };
@@ -251,7 +262,8 @@ export function createInvitations(options: {
         await join(invitation, created, context, trx);
         return created;
       });
-      return options.sessions.startSession(user, context);
+      // Read again: joining may have verified the email.
+      return options.sessions.startSession((await users.findUser(user.id)) ?? user, context);
     },
   };
 }

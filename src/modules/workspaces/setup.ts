@@ -85,6 +85,8 @@ export function createSetup(options: {
           email: input.email,
           displayName: input.display_name,
           passwordHash,
+          // A setup link is handed out by the operator, not mailed: it proves no mailbox.
+          emailVerifiedAt: null,
           createdAt: at,
           updatedAt: at,
         };

@@ -81,13 +81,25 @@ export function createSsoSignIn(options: {
       if (user) {
         // The provider vouches for people of its workspace only: someone with a user already must
         // be a member of this workspace (joined by invitation, or an earlier SSO sign-in).
-        if (await memberships.find(user.id, settings.accountId, trx)) return user;
+        if (await memberships.find(user.id, settings.accountId, trx)) {
+          // The provider vouched for the email (email_verified): it is verified here too.
+          await users.markEmailVerified(user.id, at, trx);
+          return { ...user, emailVerifiedAt: user.emailVerifiedAt ?? at };
+        }
         throw new SsoRefusal(
           'account_exists',
           'A user with this email exists but is not a member of the workspace; sign in with the password.',
         );
       }
-      user = { id: newId('user'), email, displayName: name, passwordHash: null, createdAt: at, updatedAt: at };
+      user = {
+        id: newId('user'),
+        email,
+        displayName: name,
+        passwordHash: null,
+        emailVerifiedAt: at,
+        createdAt: at,
+        updatedAt: at,
+      };
       await users.insertUser(user, trx);
       const membership = { userId: user.id, accountId: settings.accountId, role: settings.defaultRole };
       await memberships.insert({ ...membership, createdAt: at, lastUsedAt: at }, trx);

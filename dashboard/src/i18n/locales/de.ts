@@ -238,8 +238,21 @@ const de: Messages = {
     submit: 'Passwort setzen und anmelden',
   },
 
+  verifyEmail: {
+    title: 'E-Mail-Adresse bestätigen',
+    working: 'Wird bestätigt …',
+    done: (email: string) => `Vielen Dank: ${email} ist bestätigt.`,
+    toProfile: 'Zu Ihrem Profil',
+  },
+
   profile: {
     title: 'Profil',
+    email: 'E-Mail-Adresse',
+    verified: 'Bestätigt',
+    notVerified: 'Nicht bestätigt',
+    sendLink: 'Bestätigungslink senden',
+    sendingLink: 'Wird gesendet …',
+    linkSent: (email: string) => `Ein Link ist an ${email} unterwegs; er funktioniert einmal, 24 Stunden lang.`,
     forPeopleOnly:
       'Das Profil gibt es für Personen, die mit ihrer E-Mail angemeldet sind; ' +
       'ein API-Schlüssel handelt allein für den Arbeitsbereich.',

@@ -236,8 +236,21 @@ const en = {
     submit: 'Set the password and sign in',
   },
 
+  verifyEmail: {
+    title: 'Verify your email address',
+    working: 'Verifying…',
+    done: (email: string) => `Thank you: ${email} is verified.`,
+    toProfile: 'Go to your profile',
+  },
+
   profile: {
     title: 'Profile',
+    email: 'Email address',
+    verified: 'Verified',
+    notVerified: 'Not verified',
+    sendLink: 'Send a verification link',
+    sendingLink: 'Sending…',
+    linkSent: (email: string) => `A link is on its way to ${email}; it works once, for 24 hours.`,
     forPeopleOnly: 'The profile is for people signed in with their email; an API key acts for the workspace alone.',
     password: 'Password',
     currentPassword: 'Current password',
