@@ -3,6 +3,8 @@
 export { createWebhooks } from './module.ts';
 export { createScanOutbox } from './outbox.ts';
 export { createWebhooksStore } from './store.ts';
-// The SSRF check of outbound requests to a user-given URL, also for single sign-on's issuer.
+// The SSRF check of outbound requests to a user-given URL, and the request pinned to the checked
+// address, also for single sign-on's issuer.
+export { pinnedRequest } from './pinned-request.ts';
 export { checkedAddress, TargetRefused, urlProblems } from './target.ts';
 export type { TargetPolicy } from './target.ts';

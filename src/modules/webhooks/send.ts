@@ -1,9 +1,7 @@
 // One delivery attempt over HTTP: POST the signed body to the checked, pinned address with a
 // time limit covering DNS, connect and the answer. Redirects are not followed (a receiver that
 // moved must be re-registered); only a 2xx answer counts as delivered.
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { pinnedRequest } from './pinned-request.ts';
 import { checkedAddress, TargetRefused, type TargetPolicy } from './target.ts';
 
 export interface AttemptResult {
@@ -46,34 +44,17 @@ export async function sendWebhook(
         controller.signal.addEventListener('abort', () => reject(new Error('timeout')), { once: true }),
       ),
     ]);
-    // Pin: whatever name the socket layer would look up, it gets the address just checked.
-    const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-      process.nextTick(() => {
-        if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family }]);
-        else callback(null, target.address, target.family);
-      });
-    };
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const requestOptions = {
-      hostname: host, // Host header and certificate check use the registered name
-      port: url.port === '' ? undefined : Number(url.port),
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: {
-        ...headers,
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(body)),
-        'user-agent': USER_AGENT,
-      },
-      agent: false as const, // a fresh socket per attempt, closed with it
-      lookup,
-      signal: controller.signal,
-    };
     return await new Promise<AttemptResult>((resolve) => {
-      const req =
-        url.protocol === 'https:'
-          ? https.request({ ...requestOptions, servername: isIP(host) === 0 ? host : undefined })
-          : http.request(requestOptions);
+      const req = pinnedRequest(url, target, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': USER_AGENT,
+        },
+        signal: controller.signal,
+      });
       req.on('error', (err: NodeJS.ErrnoException) => {
         resolve(
           controller.signal.aborted

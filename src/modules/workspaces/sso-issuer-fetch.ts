@@ -3,10 +3,7 @@
 // (every resolved address checked, http:// only with ALLOW_PRIVATE_NETWORK_TARGETS or in
 // development) and connects to the checked address only, so DNS rebinding cannot slip past.
 // Answers are size-capped and time-limited; openid-client follows no redirects.
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { checkedAddress, type TargetPolicy } from '../webhooks/index.ts';
+import { checkedAddress, pinnedRequest, type TargetPolicy } from '../webhooks/index.ts';
 
 const MAX_ANSWER_BYTES = 1_048_576;
 
@@ -26,32 +23,13 @@ export function issuerFetch(options: IssuerFetchOptions) {
     const url = new URL(rawUrl);
     const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(init.signal ? [init.signal] : [])]);
     const target = await checkedAddress(url, options.policy);
-    const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-      process.nextTick(() => {
-        if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family }]);
-        else callback(null, target.address, target.family);
-      });
-    };
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const body = bodyText(init.body);
-    const requestOptions = {
-      hostname: host,
-      port: url.port === '' ? undefined : Number(url.port),
-      path: `${url.pathname}${url.search}`,
-      method: init.method,
-      headers: {
-        ...init.headers,
-        ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
-      },
-      agent: false as const,
-      lookup,
-      signal,
+    const headers = {
+      ...init.headers,
+      ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
     };
     return new Promise<Response>((resolve, reject) => {
-      const req =
-        url.protocol === 'https:'
-          ? https.request({ ...requestOptions, servername: isIP(host) === 0 ? host : undefined })
-          : http.request(requestOptions);
+      const req = pinnedRequest(url, target, { method: init.method, headers, signal });
       req.on('error', reject);
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
